@@ -1,0 +1,753 @@
+//! [`Client`]: sends requests to Garmin Connect's `/gc-api` exactly as the Garmin web app does, and
+//! keeps the shared session alive while doing it.
+//!
+//! Every request:
+//! 1. waits for a slot (independent requests run concurrently, at most `max_concurrency` at once);
+//! 2. picks up a session another process saved meanwhile (a cheap `stat` of `session.json`);
+//! 3. renews the session first when its access cookie is about to expire;
+//! 4. carries the session cookies, `Connect-Csrf-Token`, `Sec-Fetch-Site: same-origin`, `Accept`
+//!    and the User-Agent the session signed in with;
+//! 5. merges any `Set-Cookie` of the answer into the saved session;
+//! 6. on 401/403: renews once (or adopts what another process renewed) and repeats once;
+//! 7. on 429/5xx (or a 200 whose body says 429): repeats reads with jittered backoff honouring
+//!    `Retry-After`; writes are never repeated blindly.
+//!
+//! Renewal follows the store's rules: under the cross-process lock, re-read the file; if someone
+//! else already renewed, use theirs; otherwise renew and save before releasing the lock.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use chrono::Utc;
+use reqwest::Method;
+use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, RETRY_AFTER};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use tokio::sync::Semaphore;
+
+use crate::refresh::{self, apply_set_cookies, browser_headers, set_cookie_headers};
+use crate::retry::{RetryPolicy, parse_retry_after};
+use crate::session::{ACCESS_COOKIE, Credential, SESSION_COOKIE, Session, SessionInfo};
+use crate::store::{FileStamp, SessionStore};
+use crate::{Error, Result, Site};
+
+/// `Accept` the web app sends with API calls (a JSON-only value has been refused with 403).
+const ACCEPT_API: &str = "application/json, text/plain, */*";
+/// How many times one call may go back to the session after a 401/403 (adopting another process's
+/// renewal each time it changed; renewing ourselves at most once).
+const MAX_AUTH_RECOVERIES: u32 = 3;
+
+/// A Garmin Connect web client bound to one session. Cheap to clone; clones share the session,
+/// the concurrency limit and the HTTP connection pool.
+#[derive(Clone, Debug)]
+pub struct Client {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    http: reqwest::Client,
+    store: Option<SessionStore>,
+    cached: Mutex<Cached>,
+    refresh_gate: tokio::sync::Mutex<()>,
+    limiter: Semaphore,
+    max_concurrency: usize,
+    retry: RetryPolicy,
+}
+
+#[derive(Debug)]
+struct Cached {
+    session: Session,
+    stamp: Option<FileStamp>,
+}
+
+/// Builds a [`Client`].
+#[derive(Debug)]
+pub struct ClientBuilder {
+    store: Option<SessionStore>,
+    session: Option<Session>,
+    max_concurrency: usize,
+    retry: RetryPolicy,
+    timeout: Duration,
+}
+
+impl Default for ClientBuilder {
+    fn default() -> Self {
+        ClientBuilder {
+            store: None,
+            session: None,
+            max_concurrency: 4,
+            retry: RetryPolicy::default(),
+            timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+impl ClientBuilder {
+    /// Use (and keep up to date) the session saved in `store`.
+    pub fn store(mut self, store: SessionStore) -> Self {
+        self.store = Some(store);
+        self
+    }
+
+    /// Start from this session instead of the saved one. Without a store the session lives only in
+    /// memory (used to validate a session before saving it).
+    pub fn session(mut self, session: Session) -> Self {
+        self.session = Some(session);
+        self
+    }
+
+    /// Most requests in flight at once (default 4; Garmin dislikes bursts).
+    pub fn max_concurrency(mut self, n: usize) -> Self {
+        self.max_concurrency = n.max(1);
+        self
+    }
+
+    /// Retry policy for reads.
+    pub fn retry(mut self, policy: RetryPolicy) -> Self {
+        self.retry = policy;
+        self
+    }
+
+    /// Timeout of one HTTP request (default 30 s).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Builds the client. Fails with [`Error::NotSignedIn`] when there is no session.
+    pub fn build(self) -> Result<Client> {
+        let session = match (self.session, &self.store) {
+            (Some(session), _) => session,
+            (None, Some(store)) => {
+                store.load()?.ok_or_else(|| Error::NotSignedIn { data_dir: store.dir().to_path_buf() })?
+            }
+            (None, None) => {
+                return Err(Error::InvalidInput("a Garmin client needs a session or a session store".into()));
+            }
+        };
+        let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .connect_timeout(Duration::from_secs(10))
+            .timeout(self.timeout)
+            .build()
+            .map_err(|e| Error::InvalidInput(format!("could not set up HTTPS: {e}")))?;
+        let stamp = self.store.as_ref().and_then(SessionStore::stamp);
+        Ok(Client {
+            inner: Arc::new(Inner {
+                http,
+                store: self.store,
+                cached: Mutex::new(Cached { session, stamp }),
+                refresh_gate: tokio::sync::Mutex::new(()),
+                limiter: Semaphore::new(self.max_concurrency),
+                max_concurrency: self.max_concurrency,
+                retry: self.retry,
+            }),
+        })
+    }
+}
+
+/// How a call wants its answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Accept {
+    Api,
+    Any,
+}
+
+/// One request under `/gc-api`.
+struct Call<'a> {
+    method: Method,
+    path: &'a str,
+    query: &'a [(&'a str, String)],
+    body: Option<Vec<u8>>,
+    accept: Accept,
+}
+
+impl Call<'_> {
+    fn endpoint(&self) -> String {
+        format!("{} /gc-api{}", self.method, self.path)
+    }
+}
+
+/// A successful answer.
+struct Answer {
+    status: u16,
+    body: Vec<u8>,
+}
+
+/// The account a session belongs to, as Garmin reports it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Account {
+    /// displayName.
+    pub display_name: String,
+    /// Numeric profile id.
+    pub profile_id: Option<u64>,
+    /// Full name.
+    pub full_name: Option<String>,
+}
+
+impl Client {
+    /// A builder.
+    pub fn builder() -> ClientBuilder {
+        ClientBuilder::default()
+    }
+
+    /// A client on the session saved in `store`.
+    pub fn from_store(store: SessionStore) -> Result<Client> {
+        Client::builder().store(store).build()
+    }
+
+    /// A copy of the session as this client currently knows it.
+    pub fn session(&self) -> Session {
+        self.cached().session.clone()
+    }
+
+    /// What can be shown about the session.
+    pub fn info(&self) -> SessionInfo {
+        self.cached().session.info()
+    }
+
+    /// The session's site.
+    pub fn site(&self) -> Site {
+        self.cached().session.site
+    }
+
+    /// The account's displayName, used in many paths (empty when unknown; Garmin accepts an empty
+    /// displayName on several daily-summary paths).
+    pub fn display_name(&self) -> String {
+        self.cached().session.display_name.clone().unwrap_or_default()
+    }
+
+    /// The account's profile id, when known.
+    pub fn profile_id(&self) -> Option<u64> {
+        self.cached().session.profile_id
+    }
+
+    /// Most requests in flight at once.
+    pub fn max_concurrency(&self) -> usize {
+        self.inner.max_concurrency
+    }
+
+    /// Proves the session works with one cheap authenticated call
+    /// (`GET /gc-api/userprofile-service/socialProfile`), renewing it if needed like any call, and
+    /// records who the account is in the session.
+    pub async fn verify(&self) -> Result<Account> {
+        #[derive(serde::Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Social {
+            display_name: Option<String>,
+            profile_id: Option<u64>,
+            full_name: Option<String>,
+        }
+        let endpoint = "GET /gc-api/userprofile-service/socialProfile";
+        let social: Social =
+            self.get_json("/userprofile-service/socialProfile", &[]).await?.ok_or_else(|| Error::Decode {
+                endpoint: endpoint.into(),
+                field: ".".into(),
+                message: "empty answer".into(),
+            })?;
+        let display_name = social.display_name.filter(|d| !d.is_empty()).ok_or_else(|| Error::Decode {
+            endpoint: endpoint.into(),
+            field: "displayName".into(),
+            message: "missing".into(),
+        })?;
+        let account = Account { display_name, profile_id: social.profile_id, full_name: social.full_name };
+        self.record_account(&account).await?;
+        Ok(account)
+    }
+
+    /// `GET` any `/gc-api` path and return its JSON as is; `None` for Garmin's "no data" forms.
+    /// An escape hatch for endpoints without a typed method (and for `garmin-mcp api`).
+    pub async fn get_value(&self, path: &str, query: &[(&str, String)]) -> Result<Option<serde_json::Value>> {
+        self.get_json(path, query).await
+    }
+
+    /// `GET` JSON; `None` for 204, an empty body or `null`.
+    pub(crate) async fn get_json<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        query: &[(&str, String)],
+    ) -> Result<Option<T>> {
+        let call = Call { method: Method::GET, path, query, body: None, accept: Accept::Api };
+        let endpoint = call.endpoint();
+        let answer = self.execute(&call).await?;
+        decode(&endpoint, answer)
+    }
+
+    /// `GET` a file (`Accept: */*`); `None` for 204 or an empty body.
+    pub(crate) async fn get_bytes(&self, path: &str, query: &[(&str, String)]) -> Result<Option<Vec<u8>>> {
+        let call = Call { method: Method::GET, path, query, body: None, accept: Accept::Any };
+        let answer = self.execute(&call).await?;
+        Ok((answer.status != 204 && !answer.body.is_empty()).then_some(answer.body))
+    }
+
+    /// `POST`/`PUT` a JSON body and decode the JSON answer (`None` for 204/empty). Never retried
+    /// except after a 401/403 renewal, which Garmin answers before applying anything.
+    pub(crate) async fn send_json<B: Serialize + ?Sized, T: DeserializeOwned>(
+        &self,
+        method: Method,
+        path: &str,
+        body: &B,
+    ) -> Result<Option<T>> {
+        let bytes = serde_json::to_vec(body)
+            .map_err(|e| Error::InvalidInput(format!("could not encode the request: {e}")))?;
+        let call = Call { method, path, query: &[], body: Some(bytes), accept: Accept::Api };
+        let endpoint = call.endpoint();
+        let answer = self.execute(&call).await?;
+        decode(&endpoint, answer)
+    }
+
+    /// `DELETE` a path; success is any 2xx.
+    pub(crate) async fn delete(&self, path: &str) -> Result<()> {
+        let call = Call { method: Method::DELETE, path, query: &[], body: None, accept: Accept::Api };
+        self.execute(&call).await.map(|_| ())
+    }
+
+    async fn execute(&self, call: &Call<'_>) -> Result<Answer> {
+        let _slot = self
+            .inner
+            .limiter
+            .acquire()
+            .await
+            .map_err(|_| Error::InvalidInput("the Garmin client was shut down".into()))?;
+        self.pick_up_saved_session()?;
+        self.renew_if_due().await?;
+
+        let is_read = call.method == Method::GET;
+        let mut retries = 0;
+        let mut auth_recoveries = 0;
+        let mut renewed_ourselves = false;
+        loop {
+            let session = self.session();
+            let used = session.credential();
+            let request = self.build_request(call, &session)?;
+            let response = match self.inner.http.execute(request).await {
+                Ok(response) => response,
+                Err(e) => {
+                    let transient = e.is_timeout() || e.is_connect();
+                    if is_read
+                        && transient
+                        && let Some(wait) = self.inner.retry.wait_before(retries, None)
+                    {
+                        tracing::debug!(endpoint = %call.endpoint(), ?wait, "network error; retrying");
+                        tokio::time::sleep(wait).await;
+                        retries += 1;
+                        continue;
+                    }
+                    return Err(refresh::network(call.method.as_str(), &format!("/gc-api{}", call.path), &e));
+                }
+            };
+            let status = response.status().as_u16();
+            let retry_after = response
+                .headers()
+                .get(RETRY_AFTER)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| parse_retry_after(v, Utc::now()));
+            self.absorb_set_cookies(response.headers(), &used).await?;
+            let body = response
+                .bytes()
+                .await
+                .map_err(|e| refresh::network(call.method.as_str(), &format!("/gc-api{}", call.path), &e))?
+                .to_vec();
+
+            let outcome = classify(status, &body);
+            match outcome {
+                Outcome::Ok => return Ok(Answer { status, body }),
+                Outcome::NotOwner(message) => {
+                    return Err(Error::Forbidden { endpoint: call.endpoint(), message });
+                }
+                Outcome::Auth => {
+                    auth_recoveries += 1;
+                    if auth_recoveries > MAX_AUTH_RECOVERIES {
+                        return Err(self.expired(format!("Garmin kept answering HTTP {status}")));
+                    }
+                    tracing::debug!(endpoint = %call.endpoint(), status, "session refused; renewing");
+                    // The credentials changed (our renewal or someone else's): repeat the call.
+                    self.recover(&used, &mut renewed_ourselves, status).await?;
+                    continue;
+                }
+                Outcome::RateLimited | Outcome::Server => {
+                    let wait =
+                        if is_read { self.inner.retry.wait_before(retries, retry_after) } else { None };
+                    if let Some(wait) = wait {
+                        tracing::debug!(endpoint = %call.endpoint(), status, ?wait, "backing off");
+                        tokio::time::sleep(wait).await;
+                        retries += 1;
+                        continue;
+                    }
+                    return Err(if matches!(outcome, Outcome::RateLimited) {
+                        Error::RateLimited { retry_after }
+                    } else {
+                        Error::Server { status, endpoint: call.endpoint() }
+                    });
+                }
+                Outcome::NotFound => return Err(Error::NotFound { endpoint: call.endpoint() }),
+                Outcome::Rejected(message) => {
+                    return Err(Error::Rejected { status, endpoint: call.endpoint(), message });
+                }
+            }
+        }
+    }
+
+    fn build_request(&self, call: &Call<'_>, session: &Session) -> Result<reqwest::Request> {
+        let url = format!("{}/gc-api{}", session.origins.connect, call.path);
+        let mut builder = self
+            .inner
+            .http
+            .request(call.method.clone(), &url)
+            .headers(browser_headers(session, &url))
+            .header("Connect-Csrf-Token", session.csrf_token.as_str())
+            .header("Sec-Fetch-Site", "same-origin")
+            .header("Sec-Fetch-Mode", "cors")
+            .header(ACCEPT, if call.accept == Accept::Api { ACCEPT_API } else { "*/*" });
+        if !call.query.is_empty() {
+            builder = builder.query(call.query);
+        }
+        if let Some(body) = &call.body {
+            builder = builder.header(CONTENT_TYPE, "application/json").body(body.clone());
+        }
+        builder.build().map_err(|e| {
+            Error::InvalidInput(format!("could not build the request to {}: {e}", call.endpoint()))
+        })
+    }
+
+    fn cached(&self) -> MutexGuard<'_, Cached> {
+        // A poisoned lock only means another thread panicked mid-update of plain data; keep going.
+        self.inner.cached.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn adopt(&self, session: Session) {
+        let stamp = self.inner.store.as_ref().and_then(SessionStore::stamp);
+        *self.cached() = Cached { session, stamp };
+    }
+
+    /// Another process (the app, another sidecar) may have renewed or replaced the session.
+    fn pick_up_saved_session(&self) -> Result<()> {
+        let Some(store) = &self.inner.store else { return Ok(()) };
+        let stamp = store.stamp();
+        if stamp == self.cached().stamp {
+            return Ok(());
+        }
+        match store.load()? {
+            Some(saved) => {
+                *self.cached() = Cached { session: saved, stamp };
+                Ok(())
+            }
+            None => Err(Error::NotSignedIn { data_dir: store.dir().to_path_buf() }),
+        }
+    }
+
+    /// Proactive renewal when the access cookie is about to expire. A failure here is not final
+    /// (Garmin has accepted calls after `exp`), except when the session is clearly gone.
+    async fn renew_if_due(&self) -> Result<()> {
+        if !self.session().access_due_for_refresh(Utc::now()) {
+            return Ok(());
+        }
+        let used = self.session().credential();
+        match self.renew_under_lock(&used, RenewMode::IfDue).await {
+            Ok(_) => Ok(()),
+            Err(e) if e.needs_sign_in() => Err(e),
+            Err(e) => {
+                tracing::debug!(error = %e, "proactive session renewal failed; trying the call anyway");
+                Ok(())
+            }
+        }
+    }
+
+    async fn recover(&self, used: &Credential, renewed_ourselves: &mut bool, status: u16) -> Result<()> {
+        let mode = if *renewed_ourselves { RenewMode::AdoptOnly } else { RenewMode::Always };
+        match self.renew_under_lock(used, mode).await? {
+            Renewal::Renewed => {
+                *renewed_ourselves = true;
+                Ok(())
+            }
+            Renewal::Adopted => Ok(()),
+            Renewal::Unchanged => {
+                Err(self.expired(format!("Garmin refused the renewed session (HTTP {status})")))
+            }
+        }
+    }
+
+    /// The heart of never losing the session: one renewal at a time in this process (gate) and
+    /// across processes (file lock); re-read under the lock; adopt someone else's renewal; renew
+    /// and save before the lock is released.
+    async fn renew_under_lock(&self, used: &Credential, mode: RenewMode) -> Result<Renewal> {
+        let _gate = self.inner.refresh_gate.lock().await;
+        if self.session().credential() != *used {
+            return Ok(Renewal::Adopted);
+        }
+        let Some(store) = self.inner.store.clone() else {
+            // In-memory session (being validated before it is saved).
+            if mode == RenewMode::AdoptOnly {
+                return Ok(Renewal::Unchanged);
+            }
+            let renewed = refresh::renew(&self.inner.http, &self.session()).await?;
+            *self.cached() = Cached { session: renewed, stamp: None };
+            return Ok(Renewal::Renewed);
+        };
+        let lock = tokio::task::spawn_blocking(move || store.lock())
+            .await
+            .map_err(|e| Error::InvalidInput(format!("session lock task failed: {e}")))??;
+        let Some(saved) = lock.read()? else {
+            let dir = self.inner.store.as_ref().map(|s| s.dir().to_path_buf()).unwrap_or_default();
+            return Err(Error::NotSignedIn { data_dir: dir });
+        };
+        if saved.credential() != *used {
+            tracing::debug!("another process renewed the session; using its result");
+            self.adopt(saved);
+            return Ok(Renewal::Adopted);
+        }
+        match mode {
+            RenewMode::AdoptOnly => return Ok(Renewal::Unchanged),
+            RenewMode::IfDue if !saved.access_due_for_refresh(Utc::now()) => return Ok(Renewal::Unchanged),
+            RenewMode::IfDue | RenewMode::Always => {}
+        }
+        let renewed = refresh::renew(&self.inner.http, &saved).await?;
+        // Keep it in memory first: even if saving fails, this process must not present the spent
+        // credential again.
+        *self.cached() = Cached { session: renewed.clone(), stamp: None };
+        lock.write(&renewed)?;
+        drop(lock);
+        self.adopt(renewed);
+        tracing::info!("renewed the Garmin session");
+        Ok(Renewal::Renewed)
+    }
+
+    /// Merges an answer's `Set-Cookie`s into the saved session (under the lock, re-reading first).
+    /// Credential cookies from an answer to a request made with superseded credentials are
+    /// ignored, so a late answer can never roll back another process's renewal.
+    async fn absorb_set_cookies(&self, headers: &HeaderMap, used: &Credential) -> Result<()> {
+        let set_cookies = set_cookie_headers(headers);
+        if set_cookies.is_empty() {
+            return Ok(());
+        }
+        let mut preview = self.session();
+        if !apply_set_cookies(&mut preview, &set_cookies) {
+            return Ok(());
+        }
+        let Some(store) = self.inner.store.clone() else {
+            *self.cached() = Cached { session: preview, stamp: None };
+            return Ok(());
+        };
+        let used = used.clone();
+        let saved = tokio::task::spawn_blocking(move || {
+            store.update(|saved| {
+                let mut saved = saved?;
+                let current = saved.credential() == used;
+                let relevant: Vec<String> =
+                    set_cookies.into_iter().filter(|h| current || !is_credential_cookie(h)).collect();
+                apply_set_cookies(&mut saved, &relevant);
+                Some(saved)
+            })
+        })
+        .await
+        .map_err(|e| Error::InvalidInput(format!("session update task failed: {e}")))??;
+        if let Some(saved) = saved {
+            self.adopt(saved);
+        }
+        Ok(())
+    }
+
+    async fn record_account(&self, account: &Account) -> Result<()> {
+        let current = self.session();
+        if current.display_name.as_deref() == Some(&account.display_name)
+            && current.profile_id == account.profile_id.or(current.profile_id)
+        {
+            return Ok(());
+        }
+        let apply = {
+            let account = account.clone();
+            move |mut s: Session| {
+                s.display_name = Some(account.display_name.clone());
+                s.profile_id = account.profile_id.or(s.profile_id);
+                s.full_name = account.full_name.clone().or(s.full_name);
+                s
+            }
+        };
+        match self.inner.store.clone() {
+            None => *self.cached() = Cached { session: apply(current), stamp: None },
+            Some(store) => {
+                let account_of = current.credential();
+                let saved = tokio::task::spawn_blocking(move || {
+                    store.update(|saved| {
+                        saved.map(|s| if s.credential() == account_of { apply(s) } else { s })
+                    })
+                })
+                .await
+                .map_err(|e| Error::InvalidInput(format!("session update task failed: {e}")))??;
+                if let Some(saved) = saved {
+                    self.adopt(saved);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn expired(&self, detail: String) -> Error {
+        Error::SessionExpired { site: self.site(), detail }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RenewMode {
+    /// Renew unless someone else already did (reactive, after a 401/403).
+    Always,
+    /// Renew only if the saved session is still due (proactive).
+    IfDue,
+    /// Never renew ourselves; only adopt someone else's renewal.
+    AdoptOnly,
+}
+
+enum Renewal {
+    Renewed,
+    Adopted,
+    Unchanged,
+}
+
+fn is_credential_cookie(set_cookie: &str) -> bool {
+    let name = set_cookie.split('=').next().unwrap_or_default().trim();
+    name == ACCESS_COOKIE || name == SESSION_COOKIE
+}
+
+enum Outcome {
+    Ok,
+    Auth,
+    NotOwner(String),
+    RateLimited,
+    Server,
+    NotFound,
+    Rejected(String),
+}
+
+fn classify(status: u16, body: &[u8]) -> Outcome {
+    match status {
+        200 if is_rate_limit_body(body) => Outcome::RateLimited,
+        200..=299 => Outcome::Ok,
+        // The API never redirects a signed-in call; a redirect is the bounce to sign-in.
+        300..=399 | 401 => Outcome::Auth,
+        403 => match not_owner_message(body) {
+            Some(message) => Outcome::NotOwner(message),
+            None => Outcome::Auth,
+        },
+        404 => Outcome::NotFound,
+        429 => Outcome::RateLimited,
+        500..=599 => Outcome::Server,
+        _ => Outcome::Rejected(garmin_message(body)),
+    }
+}
+
+/// Garmin sometimes rate-limits with HTTP 200 and `{"error": {"status-code": "429"}}`.
+fn is_rate_limit_body(body: &[u8]) -> bool {
+    if body.len() > 4096 || !body.windows(11).any(|w| w == b"status-code") {
+        return false;
+    }
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(body) else { return false };
+    match value.pointer("/error/status-code") {
+        Some(serde_json::Value::String(s)) => s == "429",
+        Some(serde_json::Value::Number(n)) => n.as_u64() == Some(429),
+        _ => false,
+    }
+}
+
+/// A 403 with Garmin's JSON "not the owner" body is about this item, not the session.
+fn not_owner_message(body: &[u8]) -> Option<String> {
+    let value: serde_json::Value = serde_json::from_slice(body).ok()?;
+    let error = value.get("error").and_then(|e| e.as_str()).unwrap_or_default();
+    let message = value.get("message").and_then(|m| m.as_str()).unwrap_or_default();
+    (error == "UnauthorizedException" || message.to_ascii_lowercase().contains("owner")).then(|| {
+        if message.is_empty() {
+            "this item belongs to another account".to_owned()
+        } else {
+            message.to_owned()
+        }
+    })
+}
+
+/// Garmin's human words from an error body: `message`, `content`, `clientMessage`, an upload
+/// failure's first message, or a short description of the body.
+fn garmin_message(body: &[u8]) -> String {
+    if let Ok(value) = serde_json::from_slice::<serde_json::Value>(body) {
+        let candidates = [
+            "/message",
+            "/content",
+            "/clientMessage",
+            "/detailedImportResult/failures/0/messages/0/content",
+            "/error",
+        ];
+        for pointer in candidates {
+            if let Some(text) = value.pointer(pointer).and_then(|v| v.as_str()).filter(|t| !t.is_empty()) {
+                return text.to_owned();
+            }
+        }
+    }
+    let text = String::from_utf8_lossy(body);
+    let text = text.trim();
+    if text.is_empty() {
+        "no details given".to_owned()
+    } else if text.starts_with('<') {
+        "Garmin answered with an HTML page".to_owned()
+    } else {
+        text.chars().take(200).collect()
+    }
+}
+
+fn decode<T: DeserializeOwned>(endpoint: &str, answer: Answer) -> Result<Option<T>> {
+    let body = answer.body.trim_ascii();
+    if answer.status == 204 || body.is_empty() || body == b"null" {
+        return Ok(None);
+    }
+    let mut de = serde_json::Deserializer::from_slice(body);
+    serde_path_to_error::deserialize(&mut de).map(Some).map_err(|e| Error::Decode {
+        endpoint: endpoint.to_owned(),
+        field: e.path().to_string(),
+        message: e.inner().to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rate_limit_in_a_200_body_is_recognised() {
+        assert!(matches!(classify(200, br#"{"error":{"status-code":"429"}}"#), Outcome::RateLimited));
+        assert!(matches!(classify(200, br#"{"status-code":"ok"}"#), Outcome::Ok));
+    }
+
+    #[test]
+    fn not_owner_403_is_not_a_session_problem() {
+        let body =
+            br#"{"message": "Only owner of activity 1 can download it", "error": "UnauthorizedException"}"#;
+        assert!(matches!(classify(403, body), Outcome::NotOwner(m) if m.starts_with("Only owner")));
+        assert!(matches!(classify(403, b""), Outcome::Auth));
+    }
+
+    #[test]
+    fn garmin_error_words_are_found_where_garmin_puts_them() {
+        assert_eq!(garmin_message(br#"{"message":"bad date"}"#), "bad date");
+        let upload = br#"{"detailedImportResult":{"failures":[{"messages":[{"code":202,"content":"Duplicate Activity."}]}]}}"#;
+        assert_eq!(garmin_message(upload), "Duplicate Activity.");
+        assert_eq!(garmin_message(b"<html>denied</html>"), "Garmin answered with an HTML page");
+    }
+
+    #[test]
+    fn no_data_forms_decode_to_none() {
+        for (status, body) in [(204, &b""[..]), (200, b"  "), (200, b"null")] {
+            let got: Option<serde_json::Value> =
+                decode("GET /x", Answer { status, body: body.to_vec() }).unwrap();
+            assert!(got.is_none());
+        }
+    }
+
+    #[test]
+    fn decode_errors_name_the_failing_field() {
+        #[derive(Debug, serde::Deserialize)]
+        struct T {
+            #[allow(dead_code)]
+            a: Vec<u32>,
+        }
+        let err =
+            decode::<T>("GET /x", Answer { status: 200, body: br#"{"a":[1,"two"]}"#.to_vec() }).unwrap_err();
+        assert!(matches!(&err, Error::Decode { field, .. } if field == "a[1]"), "{err}");
+    }
+}

@@ -1,0 +1,44 @@
+//! Typed client for Garmin Connect's web API (the `/gc-api` surface the Garmin website uses), and
+//! the session store that the desktop app and every `garmin-mcp` process share.
+//!
+//! * [`Client`] sends every request the way the Garmin web app does (session cookies,
+//!   `Connect-Csrf-Token`, `Sec-Fetch-Site`, the sign-in User-Agent), retries reads on 429/5xx with
+//!   jittered backoff, runs independent requests with a bounded concurrency, merges every
+//!   `Set-Cookie` into the shared session and refreshes it — proactively before expiry and once on
+//!   401/403 — without ever losing Garmin's one-time refresh credential.
+//! * [`SessionStore`] is the one `session.json` file (0600, in a 0700 folder) with atomic writes and
+//!   a cross-process lock; see its module doc for the rules every writer follows.
+//! * [`api`] holds one module per Garmin API area (activities, wellness, metrics, profile, devices,
+//!   gear, challenges, social, events, calendar, workouts, downloads), each method naming its HTTP
+//!   verb and path; [`models`] mirrors the same areas with types that tolerate what Garmin really
+//!   sends (nulls, missing and unknown fields, `204`, `[]`).
+//!
+//! The API reference this follows is `garmin-web-api.md` (kept with the project's shared notes).
+#![deny(missing_docs)]
+
+pub mod api;
+mod client;
+mod cookies;
+mod error;
+mod html;
+pub mod models;
+mod paths;
+mod refresh;
+mod retry;
+mod session;
+mod site;
+mod store;
+
+pub use client::{Client, ClientBuilder};
+pub use error::{Error, ErrorKind, Result};
+pub use paths::{APP_IDENTIFIER, DATA_DIR_ENV, default_data_dir, resolve_data_dir};
+pub use retry::RetryPolicy;
+pub use session::{Session, SessionInfo, StoredCookie};
+pub use site::{CONNECT_URL_ENV, Origins, SSO_URL_ENV, Site};
+pub use store::{SessionStore, StoreError};
+
+/// A browser-like User-Agent for sessions captured outside a browser (manual login). Garmin may
+/// reject a session whose calls come with a different User-Agent than the one it signed in with, so
+/// a session always stores the User-Agent it was captured with and every request reuses it.
+pub const DEFAULT_USER_AGENT: &str =
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36";

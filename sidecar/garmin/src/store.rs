@@ -1,0 +1,273 @@
+//! `session.json`: the one file through which the desktop app and every `garmin-mcp` process share
+//! the Garmin session.
+//!
+//! Rules every writer follows, because Garmin's refresh credential is one-time and losing a race
+//! logs the user out:
+//! * the folder is 0700 and the file 0600;
+//! * every write is atomic: a temp file in the same folder, `fsync`, `rename`, `fsync` the folder —
+//!   a reader (or a crash) sees the old complete file or the new complete file, never a mix;
+//! * every read-modify-write holds an exclusive lock on `session.lock` (an OS file lock, released by
+//!   the kernel if the holder dies) and re-reads the file under it;
+//! * plain reads take no lock (renames are atomic), so reading never waits for a refresh.
+//!
+//! tauri-plugin-store must never manage this file: it rewrites whole files in place with mode 0644
+//! and would overwrite a credential another process just rotated.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write as _};
+use std::path::{Path, PathBuf};
+
+use crate::session::{FORMAT_VERSION, Session};
+
+const SESSION_FILE: &str = "session.json";
+const LOCK_FILE: &str = "session.lock";
+const TEMP_PREFIX: &str = ".session-";
+const TEMP_SUFFIX: &str = ".tmp";
+
+/// Why the session file could not be used.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// The OS refused a file operation.
+    #[error("could not {action} {}: {source}; check that the folder exists, belongs to you and the disk is not full", path.display())]
+    Io {
+        /// What we were doing.
+        action: &'static str,
+        /// The file or folder.
+        path: PathBuf,
+        /// The OS error.
+        source: io::Error,
+    },
+    /// The file exists but is not a session we can read.
+    #[error("the session file {} is damaged ({message}); sign in again to replace it", path.display())]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What was wrong.
+        message: String,
+    },
+    /// The file was written by a newer version of this program.
+    #[error("the session file {} has format {version}, newer than this program understands ({FORMAT_VERSION}); update Garmin MCP", path.display())]
+    TooNew {
+        /// The file.
+        path: PathBuf,
+        /// The version found.
+        version: u32,
+    },
+}
+
+fn io_err<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) -> StoreError + 'a {
+    move |source| StoreError::Io { action, path: path.to_path_buf(), source }
+}
+
+/// The shared session file in one data folder.
+#[derive(Clone, Debug)]
+pub struct SessionStore {
+    dir: PathBuf,
+}
+
+/// A cheap fingerprint of the file on disk, to notice another process's write without reading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FileStamp {
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+    #[cfg(unix)]
+    inode: u64,
+}
+
+impl SessionStore {
+    /// The store in `dir` (created on first write).
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        SessionStore { dir: dir.into() }
+    }
+
+    /// The store in the resolved data folder (`--data-dir`, `GARMIN_MCP_HOME`, platform default).
+    pub fn resolve(explicit: Option<&Path>) -> Option<Self> {
+        crate::resolve_data_dir(explicit).map(SessionStore::new)
+    }
+
+    /// The data folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Path of `session.json`.
+    pub fn path(&self) -> PathBuf {
+        self.dir.join(SESSION_FILE)
+    }
+
+    /// Reads the session without locking; `None` when nobody is signed in.
+    pub fn load(&self) -> Result<Option<Session>, StoreError> {
+        let path = self.path();
+        let bytes = match fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(io_err("read the session file", &path)(e)),
+        };
+        tighten_file_mode(&path);
+        decode(&path, &bytes).map(Some)
+    }
+
+    /// Takes the exclusive cross-process lock (blocking until it is free).
+    pub fn lock(&self) -> Result<StoreLock, StoreError> {
+        self.ensure_dir()?;
+        let path = self.dir.join(LOCK_FILE);
+        let mut options = OpenOptions::new();
+        options.create(true).truncate(false).read(true).write(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let file = options.open(&path).map_err(io_err("open the lock file", &path))?;
+        file.lock().map_err(io_err("lock", &path))?;
+        Ok(StoreLock { store: self.clone(), _file: file })
+    }
+
+    /// Writes `session` atomically under the lock.
+    pub fn save(&self, session: &Session) -> Result<(), StoreError> {
+        self.lock()?.write(session)
+    }
+
+    /// Read-modify-write under the lock: `change` sees the current file content (re-read under the
+    /// lock) and returns what to store (`None` removes the file). Returns what was stored.
+    pub fn update<F>(&self, change: F) -> Result<Option<Session>, StoreError>
+    where
+        F: FnOnce(Option<Session>) -> Option<Session>,
+    {
+        let lock = self.lock()?;
+        let next = change(lock.read()?);
+        match &next {
+            Some(session) => lock.write(session)?,
+            None => lock.remove()?,
+        }
+        Ok(next)
+    }
+
+    /// Signs out locally: removes the session file (under the lock). Garmin has no confirmed
+    /// server-side sign-out endpoint.
+    pub fn clear(&self) -> Result<bool, StoreError> {
+        let lock = self.lock()?;
+        let existed = self.path().exists();
+        lock.remove()?;
+        Ok(existed)
+    }
+
+    pub(crate) fn stamp(&self) -> Option<FileStamp> {
+        let meta = fs::metadata(self.path()).ok()?;
+        Some(FileStamp {
+            len: meta.len(),
+            modified: meta.modified().ok(),
+            #[cfg(unix)]
+            inode: std::os::unix::fs::MetadataExt::ino(&meta),
+        })
+    }
+
+    fn ensure_dir(&self) -> Result<(), StoreError> {
+        if self.dir.is_dir() {
+            return Ok(());
+        }
+        let mut builder = fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder.create(&self.dir).map_err(io_err("create the data folder", &self.dir))
+    }
+}
+
+/// Proof that this process holds the session lock; released on drop (or by the kernel on death).
+#[derive(Debug)]
+pub struct StoreLock {
+    store: SessionStore,
+    _file: File,
+}
+
+impl StoreLock {
+    /// Re-reads the file (do this under the lock before deciding anything).
+    pub fn read(&self) -> Result<Option<Session>, StoreError> {
+        self.store.load()
+    }
+
+    /// Atomically replaces the file with `session`.
+    pub fn write(&self, session: &Session) -> Result<(), StoreError> {
+        let dir = self.store.dir();
+        self.remove_stale_temp_files();
+        let json = serde_json::to_vec_pretty(session).map_err(|e| StoreError::Corrupt {
+            path: self.store.path(),
+            message: format!("could not encode the session: {e}"),
+        })?;
+        // tempfile creates the file with mode 0600 on Unix.
+        let mut temp = tempfile::Builder::new()
+            .prefix(TEMP_PREFIX)
+            .suffix(TEMP_SUFFIX)
+            .tempfile_in(dir)
+            .map_err(io_err("create a temporary file in", dir))?;
+        temp.write_all(&json).map_err(io_err("write", temp.path()))?;
+        temp.as_file().sync_all().map_err(io_err("flush", dir))?;
+        let target = self.store.path();
+        temp.persist(&target).map_err(|e| io_err("replace", &target)(e.error))?;
+        sync_dir(dir);
+        Ok(())
+    }
+
+    /// Removes the session file.
+    pub fn remove(&self) -> Result<(), StoreError> {
+        let path = self.store.path();
+        match fs::remove_file(&path) {
+            Ok(()) => {
+                sync_dir(self.store.dir());
+                Ok(())
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(io_err("remove", &path)(e)),
+        }
+    }
+
+    /// A writer killed mid-write leaves its temp file behind; under the lock no one else is writing.
+    fn remove_stale_temp_files(&self) {
+        let Ok(entries) = fs::read_dir(self.store.dir()) else { return };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX) {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
+fn decode(path: &Path, bytes: &[u8]) -> Result<Session, StoreError> {
+    let value: serde_json::Value = serde_json::from_slice(bytes)
+        .map_err(|e| StoreError::Corrupt { path: path.to_path_buf(), message: e.to_string() })?;
+    let version = value.get("version").and_then(|v| v.as_u64()).unwrap_or(0);
+    if version > u64::from(FORMAT_VERSION) {
+        return Err(StoreError::TooNew {
+            path: path.to_path_buf(),
+            version: u32::try_from(version).unwrap_or(u32::MAX),
+        });
+    }
+    serde_path_to_error::deserialize(value).map_err(|e| StoreError::Corrupt {
+        path: path.to_path_buf(),
+        message: format!("at `{}`: {}", e.path(), e.inner()),
+    })
+}
+
+/// Makes the directory entry of a rename durable. Best effort: not every OS allows opening folders.
+fn sync_dir(dir: &Path) {
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+/// A session file readable by others is repaired to 0600 (e.g. restored from a backup).
+fn tighten_file_mode(path: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if let Ok(meta) = fs::metadata(path)
+            && meta.permissions().mode() & 0o077 != 0
+        {
+            tracing::warn!(path = %path.display(), "session file was readable by others; setting mode 0600");
+            let _ = fs::set_permissions(path, fs::Permissions::from_mode(0o600));
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+}

@@ -1,0 +1,81 @@
+//! The command line: flags and sub-commands of `garmin-mcp`, and the dispatch to one module per
+//! command under `cli/`. Every command prints its result to stdout and its problems to stderr, and
+//! exits non-zero when something needs the person's attention.
+
+mod api;
+mod login;
+mod output;
+mod status;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use garmin::SessionStore;
+
+/// Talk to your Garmin Connect data from any MCP client.
+#[derive(Debug, Parser)]
+#[command(name = "garmin-mcp", version, about, long_about = None)]
+pub struct Cli {
+    /// Folder holding the shared session (default: the desktop app's data folder; env GARMIN_MCP_HOME).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+
+    /// More log detail on stderr (-v, -vv). Cookies and tokens are never logged.
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Sub-commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Save a Garmin Connect session copied from a signed-in browser.
+    Login(login::LoginArgs),
+    /// Check that the saved session works and show whose it is.
+    Status(status::StatusArgs),
+    /// Forget the saved session on this computer.
+    Logout,
+    /// Call a Garmin Connect API path (GET) and print its JSON: for troubleshooting.
+    Api(api::ApiArgs),
+}
+
+/// Runs the parsed command line.
+pub async fn run(cli: Cli) -> ExitCode {
+    let Some(store) = SessionStore::resolve(cli.data_dir.as_deref()) else {
+        eprintln!(
+            "garmin-mcp: cannot find a home folder for the session; pass --data-dir DIR or set {}",
+            garmin::DATA_DIR_ENV
+        );
+        return ExitCode::FAILURE;
+    };
+    match cli.command {
+        Some(Command::Login(args)) => login::run(args, &store).await,
+        Some(Command::Status(args)) => status::run(args, &store).await,
+        Some(Command::Logout) => logout(&store),
+        Some(Command::Api(args)) => api::run(args, &store).await,
+        None => {
+            eprintln!(
+                "garmin-mcp: the MCP server is not part of this build yet; commands: login, status, logout, api (see --help)"
+            );
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn logout(store: &SessionStore) -> ExitCode {
+    match store.clear() {
+        Ok(true) => {
+            println!("Signed out: removed {}", store.path().display());
+            ExitCode::SUCCESS
+        }
+        Ok(false) => {
+            println!("Already signed out (no session in {})", store.dir().display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => output::fail(&e.into()),
+    }
+}
