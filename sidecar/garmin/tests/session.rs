@@ -1,0 +1,406 @@
+//! The shared session under stress: the file's guarantees (mode, atomicity, locking, survival of a
+//! SIGKILL mid-write) and the client's renewal rules against the fake Garmin (one-time refresh
+//! credentials, adoption of another process's renewal, fallbacks, faults, retries).
+//!
+//! Run: `cargo test -p garmin --test session`
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use fake_garmin::faults::{Fault, FaultRule};
+use garmin::{Error, SessionStore};
+use support::{Rig, fast_retry, sample_session};
+
+// ---------------------------------------------------------------- the file
+
+#[test]
+fn session_file_is_0600_in_a_0700_folder_and_round_trips() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("nested").join("data");
+    let store = SessionStore::new(&dir);
+    let session = sample_session(0);
+    store.save(&session).unwrap();
+    assert_eq!(store.load().unwrap().as_ref(), Some(&session));
+    let file_mode = std::fs::metadata(store.path()).unwrap().permissions().mode() & 0o777;
+    let dir_mode = std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
+    assert_eq!((file_mode, dir_mode), (0o600, 0o700));
+}
+
+#[test]
+fn a_session_file_readable_by_others_is_tightened_on_read() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let store = SessionStore::new(tmp.path());
+    store.save(&sample_session(0)).unwrap();
+    std::fs::set_permissions(store.path(), std::fs::Permissions::from_mode(0o644)).unwrap();
+    store.load().unwrap();
+    let mode = std::fs::metadata(store.path()).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+}
+
+#[test]
+fn concurrent_read_modify_writes_under_the_lock_lose_no_update() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = SessionStore::new(tmp.path());
+    store.save(&sample_session(0)).unwrap();
+    let threads: Vec<_> = (0..8)
+        .map(|_| {
+            let store = store.clone();
+            std::thread::spawn(move || {
+                for _ in 0..25 {
+                    store
+                        .update(|s| {
+                            let mut s = s.expect("session present");
+                            s.refresh_count += 1;
+                            Some(s)
+                        })
+                        .unwrap();
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    assert_eq!(store.load().unwrap().unwrap().refresh_count, 200);
+}
+
+#[test]
+fn damaged_session_file_is_reported_with_the_fix() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = SessionStore::new(tmp.path());
+    std::fs::write(store.path(), b"{\"version\": 1, \"site\": \"global\"").unwrap();
+    let message = store.load().unwrap_err().to_string();
+    assert!(message.contains("damaged") && message.contains("sign in again"), "{message}");
+}
+
+#[test]
+fn session_file_from_a_newer_version_is_refused_with_an_update_hint() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = SessionStore::new(tmp.path());
+    let mut value = serde_json::to_value(sample_session(0)).unwrap();
+    value["version"] = 99.into();
+    std::fs::write(store.path(), serde_json::to_vec(&value).unwrap()).unwrap();
+    let message = store.load().unwrap_err().to_string();
+    assert!(message.contains("format 99") && message.contains("update"), "{message}");
+}
+
+#[test]
+fn sign_out_removes_the_file_and_a_client_then_says_not_signed_in() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = SessionStore::new(tmp.path());
+    store.save(&sample_session(0)).unwrap();
+    assert!(store.clear().unwrap());
+    assert!(!store.clear().unwrap());
+    let err = garmin::Client::from_store(store).unwrap_err();
+    assert!(matches!(err, Error::NotSignedIn { .. }), "{err}");
+    assert!(err.to_string().contains("garmin-mcp login --manual"));
+}
+
+/// Child half of the SIGKILL test: when `KILL_WRITER_DIR` is set, write sessions forever.
+#[test]
+fn kill_writer_child() {
+    let Some(dir) = std::env::var_os("KILL_WRITER_DIR") else { return };
+    let store = SessionStore::new(dir);
+    let mut n = store.load().ok().flatten().map_or(0, |s| s.refresh_count);
+    loop {
+        n += 1;
+        store.save(&sample_session(n)).unwrap();
+    }
+}
+
+#[test]
+fn session_file_is_always_old_or_new_when_the_writer_is_killed_mid_write() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let store = SessionStore::new(tmp.path());
+    store.save(&sample_session(0)).unwrap();
+    let exe = std::env::current_exe().unwrap();
+    let mut last = 0;
+    let mut interrupted_writes = 0;
+    for round in 0..40u64 {
+        let mut child = std::process::Command::new(&exe)
+            .args(["kill_writer_child", "--exact", "--test-threads=1", "--nocapture"])
+            .env("KILL_WRITER_DIR", tmp.path())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(15 + (round * 7) % 40));
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        interrupted_writes += std::fs::read_dir(tmp.path())
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+            .count();
+        let session = store.load().expect("file must always be complete").expect("file must exist");
+        assert_eq!(
+            session,
+            sample_session(session.refresh_count),
+            "round {round}: content must be a whole session"
+        );
+        assert!(session.refresh_count >= last, "round {round}: went backwards");
+        last = session.refresh_count;
+        let mode = std::fs::metadata(store.path()).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "round {round}");
+    }
+    assert!(last > 0, "the writer never completed a write; the test proved nothing");
+    // The next writer clears what killed writers left behind.
+    store.save(&sample_session(last + 1)).unwrap();
+    let leftovers = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .count();
+    assert_eq!(leftovers, 0);
+    eprintln!("{last} writes completed; {interrupted_writes} kills landed mid-write");
+}
+
+// ---------------------------------------------------------------- renewal
+
+#[tokio::test]
+async fn expired_access_is_renewed_once_saved_and_the_call_succeeds() {
+    let rig = Rig::start(Duration::from_secs(3600)).await;
+    let client = rig.client();
+    rig.fake.expire_access_tokens();
+    let profile = client.get_value("/userprofile-service/socialProfile", &[]).await.unwrap();
+    assert!(profile.is_some());
+    let saved = rig.store.load().unwrap().unwrap();
+    assert_eq!(saved.refresh_count, 1);
+    assert!(saved.last_refresh_at.is_some());
+    assert!(rig.fake.refresh_credential_uses().values().all(|&n| n == 1));
+    assert_eq!(rig.fake.reuse_detected(), 0);
+    let statuses: Vec<(String, u16)> = rig.fake.requests().into_iter().map(|r| (r.path, r.status)).collect();
+    assert_eq!(
+        statuses,
+        [
+            ("/gc-api/userprofile-service/socialProfile".to_owned(), 401),
+            ("/services/auth/token/di-oauth/refresh".to_owned(), 201),
+            ("/gc-api/userprofile-service/socialProfile".to_owned(), 200),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn access_about_to_expire_is_renewed_before_the_call() {
+    // The token's iat/exp are whole seconds, so its lifetime reads as 8–9 s and the renewal margin
+    // (a quarter of it) starts by 6.75 s after issue; the fake rejects it from 8 s on.
+    let rig = Rig::start(Duration::from_secs(8)).await;
+    let client = rig.client();
+    tokio::time::sleep(Duration::from_millis(7000)).await;
+    client.get_value("/userprofile-service/socialProfile", &[]).await.unwrap();
+    let paths: Vec<(String, u16)> = rig.fake.requests().into_iter().map(|r| (r.path, r.status)).collect();
+    assert_eq!(paths[0], ("/services/auth/token/di-oauth/refresh".to_owned(), 201), "{paths:?}");
+    assert!(paths.iter().all(|(_, status)| *status != 401 && *status != 403), "{paths:?}");
+}
+
+#[tokio::test]
+async fn another_process_renewal_is_adopted_without_spending_the_credential_twice() {
+    let rig = Rig::start(Duration::from_secs(3600)).await;
+    // Two clients on one store behave like two processes: separate memory, one file.
+    let first = rig.client();
+    let second = rig.client();
+    second.get_value("/userprofile-service/socialProfile", &[]).await.unwrap();
+    rig.fake.expire_access_tokens();
+    first.get_value("/userprofile-service/socialProfile", &[]).await.unwrap();
+    rig.fake.clear_requests();
+    second.get_value("/userprofile-service/socialProfile", &[]).await.unwrap();
+    let requests = rig.fake.requests();
+    assert_eq!(
+        requests.len(),
+        1,
+        "the second client picks up the saved renewal before calling: {requests:?}"
+    );
+    assert_eq!(requests[0].status, 200);
+    assert!(rig.fake.refresh_credential_uses().values().all(|&n| n == 1));
+    assert_eq!(rig.fake.reuse_detected(), 0);
+}
+
+#[tokio::test]
+async fn refresh_answer_without_tokens_never_overwrites_and_the_app_page_renews_instead() {
+    let rig = Rig::start(Duration::from_secs(3600)).await;
+    let client = rig.client();
+    let before = rig.store.load().unwrap().unwrap();
+    rig.fake.push_fault(FaultRule::times(Fault::EmptyBody, 1).on_path("/di-oauth/refresh"));
+    rig.fake.expire_access_tokens();
+    client.get_value("/userprofile-service/socialProfile", &[]).await.unwrap();
+    let paths: Vec<(String, u16)> = rig.fake.requests().into_iter().map(|r| (r.path, r.status)).collect();
+    let expected_order = [
+        "/gc-api/userprofile-service/socialProfile",
+        "/services/auth/token/di-oauth/refresh",
+        "/modern/di-oauth/refreshToken",
+        "/app/",
+        "/gc-api/userprofile-service/socialProfile",
+    ];
+    let got: Vec<&str> = paths.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(got, expected_order, "{paths:?}");
+    let after = rig.store.load().unwrap().unwrap();
+    assert_eq!(after.refresh_count, 1);
+    assert_ne!(after.cookies, before.cookies, "the app page's Set-Cookie renewed JWT_WEB");
+}
+
+#[tokio::test]
+async fn a_dead_session_says_expired_and_how_to_sign_in_again() {
+    let rig = Rig::start(Duration::from_secs(3600)).await;
+    let original = rig.store.load().unwrap().unwrap();
+    let client = rig.client();
+    rig.fake.expire_access_tokens();
+    client.get_value("/userprofile-service/socialProfile", &[]).await.unwrap();
+    // A broken process writes the spent credential back: Garmin sees a replay and ends the session.
+    rig.store.save(&original).unwrap();
+    rig.fake.expire_access_tokens();
+    let err = rig.client().get_value("/userprofile-service/socialProfile", &[]).await.unwrap_err();
+    assert!(matches!(err, Error::SessionExpired { .. }), "{err}");
+    assert!(err.to_string().contains("sign in again"), "{err}");
+    assert_eq!(rig.fake.reuse_detected(), 1);
+}
+
+#[tokio::test]
+async fn set_cookie_on_any_answer_is_merged_into_the_saved_session() {
+    let rig = Rig::start(Duration::from_secs(3600)).await;
+    rig.store
+        .update(|s| {
+            let mut s = s?;
+            s.cookies.retain(|c| c.name != "__cf_bm");
+            Some(s)
+        })
+        .unwrap();
+    rig.client().get_value("/userprofile-service/socialProfile", &[]).await.unwrap();
+    let saved = rig.store.load().unwrap().unwrap();
+    assert!(saved.cookies.iter().any(|c| c.name == "__cf_bm"), "{saved:?}");
+}
+
+#[tokio::test]
+async fn session_expiring_every_second_never_fails_a_call() {
+    let rig = Rig::start(Duration::from_secs(1)).await;
+    let client = rig.client();
+    let deadline = Instant::now() + Duration::from_secs(4);
+    let mut calls = 0;
+    while Instant::now() < deadline {
+        let batch: Vec<_> =
+            (0..4).map(|_| client.get_value("/userprofile-service/socialProfile", &[])).collect();
+        for result in futures::future::join_all(batch).await {
+            result.unwrap();
+            calls += 1;
+        }
+    }
+    assert!(rig.store.load().unwrap().unwrap().refresh_count >= 2, "sessions should have rotated");
+    assert!(rig.fake.refresh_credential_uses().values().all(|&n| n == 1));
+    assert!(calls > 8);
+}
+
+// ---------------------------------------------------------------- faults and retries
+
+#[tokio::test]
+async fn rate_limited_read_waits_for_retry_after_then_succeeds() {
+    let rig = Rig::start(Duration::from_secs(3600)).await;
+    rig.fake.push_fault(FaultRule::times(Fault::RateLimited { retry_after_secs: Some(1) }, 1));
+    let started = Instant::now();
+    rig.client().get_value("/userprofile-service/socialProfile", &[]).await.unwrap();
+    assert!(started.elapsed() >= Duration::from_secs(1), "Retry-After must be honoured");
+    let statuses: Vec<u16> = rig.fake.requests().iter().map(|r| r.status).collect();
+    assert_eq!(statuses, [429, 200]);
+}
+
+#[tokio::test]
+async fn retry_after_beyond_the_limit_fails_at_once_with_the_delay() {
+    let rig = Rig::start(Duration::from_secs(3600)).await;
+    rig.fake.push_fault(FaultRule::always(Fault::RateLimited { retry_after_secs: Some(3600) }));
+    let err = rig.client().get_value("/userprofile-service/socialProfile", &[]).await.unwrap_err();
+    assert!(
+        matches!(err, Error::RateLimited { retry_after: Some(d) } if d == Duration::from_secs(3600)),
+        "{err}"
+    );
+    assert!(err.to_string().contains("3600 s"), "{err}");
+    assert_eq!(rig.fake.requests().len(), 1);
+}
+
+#[tokio::test]
+async fn rate_limit_hidden_in_a_200_body_is_retried() {
+    let rig = Rig::start(Duration::from_secs(3600)).await;
+    rig.fake.push_fault(FaultRule::times(Fault::RateLimitedInBody, 2));
+    let value = rig.client().get_value("/userprofile-service/socialProfile", &[]).await.unwrap();
+    assert!(value.unwrap().get("displayName").is_some());
+    assert_eq!(rig.fake.requests().len(), 3);
+}
+
+#[tokio::test]
+async fn server_errors_are_retried_a_bounded_number_of_times() {
+    let rig = Rig::start(Duration::from_secs(3600)).await;
+    rig.fake.push_fault(FaultRule::always(Fault::ServerError(503)));
+    let err = rig.client().get_value("/userprofile-service/socialProfile", &[]).await.unwrap_err();
+    assert!(matches!(err, Error::Server { status: 503, .. }), "{err}");
+    assert_eq!(rig.fake.requests().len() as u32, 1 + fast_retry().max_retries);
+}
+
+#[tokio::test]
+async fn a_passing_server_error_is_invisible_to_the_caller() {
+    let rig = Rig::start(Duration::from_secs(3600)).await;
+    rig.fake.push_fault(FaultRule::times(Fault::ServerError(502), 2));
+    rig.client().get_value("/userprofile-service/socialProfile", &[]).await.unwrap();
+    let statuses: Vec<u16> = rig.fake.requests().iter().map(|r| r.status).collect();
+    assert_eq!(statuses, [502, 502, 200]);
+}
+
+#[tokio::test]
+async fn malformed_json_is_a_decode_error_naming_the_endpoint() {
+    let rig = Rig::start(Duration::from_secs(3600)).await;
+    rig.fake.push_fault(FaultRule::times(Fault::MalformedJson, 1));
+    let err = rig.client().get_value("/userprofile-service/socialProfile", &[]).await.unwrap_err();
+    assert!(matches!(err, Error::Decode { .. }), "{err}");
+    assert!(err.to_string().contains("GET /gc-api/userprofile-service/socialProfile"), "{err}");
+}
+
+#[tokio::test]
+async fn empty_and_no_content_answers_mean_no_data() {
+    let rig = Rig::start(Duration::from_secs(3600)).await;
+    let client = rig.client();
+    rig.fake.push_fault(FaultRule::times(Fault::EmptyBody, 1));
+    assert_eq!(client.get_value("/userprofile-service/socialProfile", &[]).await.unwrap(), None);
+    rig.fake.push_fault(FaultRule::times(Fault::NoContent, 1));
+    assert_eq!(client.get_value("/userprofile-service/socialProfile", &[]).await.unwrap(), None);
+}
+
+#[tokio::test]
+async fn independent_requests_respect_the_concurrency_limit() {
+    let rig = Rig::start(Duration::from_secs(3600)).await;
+    rig.fake.push_fault(FaultRule::always(Fault::Latency(Duration::from_millis(300))));
+    let client = rig.client_with(|b| b.max_concurrency(2));
+    let started = Instant::now();
+    let calls: Vec<_> = (0..6).map(|_| client.get_value("/userprofile-service/socialProfile", &[])).collect();
+    for result in futures::future::join_all(calls).await {
+        result.unwrap();
+    }
+    // Six 300 ms calls, two at a time, take at least three rounds.
+    assert!(started.elapsed() >= Duration::from_millis(900), "{:?}", started.elapsed());
+}
+
+#[tokio::test]
+async fn requests_carry_the_headers_the_web_app_sends() {
+    let rig = Rig::start(Duration::from_secs(3600)).await;
+    rig.client().get_value("/userprofile-service/socialProfile", &[]).await.unwrap();
+    let request = rig.fake.requests().pop().unwrap();
+    for header in ["cookie", "connect-csrf-token", "sec-fetch-site", "accept", "user-agent", "referer"] {
+        assert!(request.header_names.iter().any(|h| h == header), "missing {header}: {request:?}");
+    }
+    assert_eq!(request.sec_fetch_site.as_deref(), Some("same-origin"));
+    assert_eq!(request.accept.as_deref(), Some("application/json, text/plain, */*"));
+    assert_eq!(request.user_agent.as_deref(), Some(support::USER_AGENT));
+}
+
+#[tokio::test]
+async fn a_different_user_agent_than_at_sign_in_is_refused_by_garmin() {
+    let rig = Rig::start(Duration::from_secs(3600)).await;
+    rig.store
+        .update(|s| {
+            let mut s = s?;
+            s.user_agent = "curl/8".into();
+            Some(s)
+        })
+        .unwrap();
+    let err = rig.client().get_value("/userprofile-service/socialProfile", &[]).await.unwrap_err();
+    assert!(err.needs_sign_in(), "{err}");
+}

@@ -1,0 +1,283 @@
+//! The `garmin-mcp` binary as people and AI clients run it: the session commands (`login --manual`,
+//! `status`, `logout`, `api`) against the fake Garmin, and many separate processes sharing one
+//! session while Garmin rotates its one-time refresh credential under them.
+//!
+//! Run: `cargo test -p garmin-mcp --test cli`
+
+use std::path::Path;
+use std::process::{Output, Stdio};
+use std::time::Duration;
+
+use chrono::NaiveDate;
+use fake_garmin::faults::{Fault, FaultRule};
+use fake_garmin::{FakeConfig, FakeGarmin, IssuedSession};
+use tokio::io::AsyncWriteExt;
+use tokio::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_garmin-mcp");
+const UA: &str = "Mozilla/5.0 (X11; Linux x86_64) GarminMcpCliTests/1.0";
+
+async fn fake(jwt_lifetime: Duration) -> FakeGarmin {
+    FakeGarmin::start(FakeConfig {
+        jwt_lifetime,
+        today: NaiveDate::from_ymd_opt(2026, 11, 15).unwrap(),
+        ..FakeConfig::default()
+    })
+    .await
+    .unwrap()
+}
+
+fn cookie_header(issued: &IssuedSession) -> String {
+    issued.cookies.iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join("; ")
+}
+
+fn command(data_dir: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new(BIN);
+    cmd.arg("--data-dir").arg(data_dir).args(args);
+    cmd.env_remove("GARMIN_MCP_HOME").env_remove("GARMIN_CONNECT_URL").env_remove("GARMIN_SSO_URL");
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::null());
+    cmd
+}
+
+async fn run(mut cmd: Command) -> (Output, String, String) {
+    let output = cmd.output().await.unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    (output, stdout, stderr)
+}
+
+async fn login(fake: &FakeGarmin, data_dir: &Path, cookie: &str, csrf: &str) -> (Output, String, String) {
+    let mut cmd = command(data_dir, &["login", "--manual", "--site", "global", "--user-agent", UA]);
+    cmd.env("GARMIN_CONNECT_URL", fake.base_url()).stdin(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(format!("{cookie}\n{csrf}\n").as_bytes()).await.unwrap();
+    drop(stdin);
+    let output = child.wait_with_output().await.unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    (output, stdout, stderr)
+}
+
+/// Signs in through the CLI and returns what Garmin issued.
+async fn signed_in(fake: &FakeGarmin, data_dir: &Path) -> IssuedSession {
+    let issued = fake.issue_session(UA);
+    let (output, _, stderr) = login(fake, data_dir, &cookie_header(&issued), &issued.csrf_token).await;
+    assert!(output.status.success(), "login failed: {stderr}");
+    issued
+}
+
+fn assert_no_secrets(issued: &IssuedSession, text: &str) {
+    for (name, value) in &issued.cookies {
+        assert!(!text.contains(value.as_str()), "cookie {name} leaked into output:\n{text}");
+    }
+    assert!(!text.contains(&issued.csrf_token), "CSRF token leaked into output:\n{text}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn login_manual_validates_then_saves_a_private_session() {
+    use std::os::unix::fs::PermissionsExt;
+    let fake = fake(Duration::from_secs(3600)).await;
+    let dir = tempfile::tempdir().unwrap();
+    let issued = fake.issue_session(UA);
+    let (output, stdout, stderr) = login(&fake, dir.path(), &cookie_header(&issued), &issued.csrf_token).await;
+    assert!(output.status.success(), "{stderr}");
+    assert!(stdout.contains(&format!("as {}", issued.display_name)), "{stdout}");
+    assert_no_secrets(&issued, &format!("{stdout}{stderr}"));
+    let session_file = dir.path().join("session.json");
+    let mode = std::fs::metadata(&session_file).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    let saved: serde_json::Value = serde_json::from_slice(&std::fs::read(&session_file).unwrap()).unwrap();
+    assert_eq!(saved["origins"]["connect"], fake.base_url().as_str(), "the chosen origin is stored");
+    assert_eq!(saved["display_name"], issued.display_name.as_str());
+    assert_eq!(saved["user_agent"], UA);
+    let validation = fake.requests().into_iter().find(|r| r.path.ends_with("/socialProfile")).unwrap();
+    assert_eq!(validation.status, 200);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn login_manual_with_cookies_garmin_rejects_saves_nothing_and_says_what_to_do() {
+    let fake = fake(Duration::from_secs(3600)).await;
+    let dir = tempfile::tempdir().unwrap();
+    let issued = fake.issue_session(UA);
+    let forged = cookie_header(&issued).replace("session=", "session=forged");
+    let (output, stdout, stderr) = login(&fake, dir.path(), &forged, &issued.csrf_token).await;
+    assert!(!output.status.success());
+    assert!(stderr.contains("Garmin did not accept these values"), "{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert!(!dir.path().join("session.json").exists());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn login_manual_with_a_stale_csrf_token_recovers_the_current_one_from_the_app_page() {
+    let fake = fake(Duration::from_secs(3600)).await;
+    let dir = tempfile::tempdir().unwrap();
+    let issued = fake.issue_session(UA);
+    let (output, _, stderr) = login(&fake, dir.path(), &cookie_header(&issued), "stale-csrf-token").await;
+    assert!(output.status.success(), "{stderr}");
+    let saved: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("session.json")).unwrap()).unwrap();
+    assert_eq!(saved["csrf_token"], issued.csrf_token.as_str());
+    assert!(fake.requests().iter().any(|r| r.path == "/app/" && r.status == 200));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn login_manual_names_a_missing_cookie() {
+    let fake = fake(Duration::from_secs(3600)).await;
+    let dir = tempfile::tempdir().unwrap();
+    let (output, _, stderr) = login(&fake, dir.path(), "SESSIONID=1; session=abc", "csrf").await;
+    assert!(!output.status.success());
+    assert!(stderr.contains("missing JWT_WEB"), "{stderr}");
+    assert!(fake.requests().is_empty(), "nothing is sent when the input is incomplete");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn status_names_account_site_and_session_age() {
+    let fake = fake(Duration::from_secs(3600)).await;
+    let dir = tempfile::tempdir().unwrap();
+    let issued = signed_in(&fake, dir.path()).await;
+    let (output, stdout, stderr) = run(command(dir.path(), &["status"])).await;
+    assert!(output.status.success(), "{stderr}");
+    assert!(stdout.contains(&format!("Signed in as {}", issued.display_name)), "{stdout}");
+    assert!(stdout.contains("connect.garmin.com") && stdout.contains("not renewed yet"), "{stdout}");
+
+    let (output, stdout, _) = run(command(dir.path(), &["status", "--json"])).await;
+    assert!(output.status.success());
+    let status: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(status["ok"], true);
+    assert_eq!(status["site"], "global");
+    assert_eq!(status["display_name"], issued.display_name.as_str());
+    assert!(status["session_age_secs"].as_i64().unwrap() >= 0);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn status_renews_an_expired_session_like_any_call() {
+    let fake = fake(Duration::from_secs(3600)).await;
+    let dir = tempfile::tempdir().unwrap();
+    signed_in(&fake, dir.path()).await;
+    fake.expire_access_tokens();
+    let (output, stdout, stderr) = run(command(dir.path(), &["status", "--json"])).await;
+    assert!(output.status.success(), "{stderr}");
+    let status: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(status["refresh_count"], 1);
+    assert!(status["last_refresh_at"].is_string());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn status_without_a_session_fails_and_gives_the_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let (output, stdout, stderr) = run(command(dir.path(), &["status"])).await;
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout.is_empty());
+    assert!(stderr.contains("not signed in") && stderr.contains("garmin-mcp login --manual"), "{stderr}");
+
+    let (output, stdout, _) = run(command(dir.path(), &["status", "--json"])).await;
+    assert_eq!(output.status.code(), Some(1));
+    let status: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(status["ok"], false);
+    assert_eq!(status["error"]["kind"], "not_signed_in");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn status_of_a_session_garmin_ended_says_sign_in_again() {
+    let fake = fake(Duration::from_secs(3600)).await;
+    let dir = tempfile::tempdir().unwrap();
+    signed_in(&fake, dir.path()).await;
+    let saved = std::fs::read(dir.path().join("session.json")).unwrap();
+    fake.expire_access_tokens();
+    assert!(run(command(dir.path(), &["status"])).await.0.status.success());
+    // Restore the spent credential: Garmin treats its reuse as a replay and ends the session.
+    std::fs::write(dir.path().join("session.json"), saved).unwrap();
+    fake.expire_access_tokens();
+    let (output, _, stderr) = run(command(dir.path(), &["status"])).await;
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr.contains("expired") && stderr.contains("sign in again"), "{stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn logout_forgets_the_session() {
+    let fake = fake(Duration::from_secs(3600)).await;
+    let dir = tempfile::tempdir().unwrap();
+    signed_in(&fake, dir.path()).await;
+    let (output, stdout, _) = run(command(dir.path(), &["logout"])).await;
+    assert!(output.status.success());
+    assert!(stdout.contains("Signed out"), "{stdout}");
+    assert!(!dir.path().join("session.json").exists());
+    let (output, _, stderr) = run(command(dir.path(), &["status"])).await;
+    assert!(!output.status.success() && stderr.contains("not signed in"), "{stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn verbose_logs_and_outputs_never_show_cookies_or_tokens() {
+    let fake = fake(Duration::from_secs(3600)).await;
+    let dir = tempfile::tempdir().unwrap();
+    let issued = signed_in(&fake, dir.path()).await;
+    fake.expire_access_tokens();
+    let (output, stdout, stderr) =
+        run(command(dir.path(), &["-vv", "api", "/userprofile-service/socialProfile"])).await;
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("renewed the Garmin session"), "debug logging should be on: {stderr}");
+    assert_no_secrets(&issued, &format!("{stdout}{stderr}"));
+    let renewed: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("session.json")).unwrap()).unwrap();
+    let new_csrf = renewed["csrf_token"].as_str().unwrap();
+    assert!(!stderr.contains(new_csrf) && !stdout.contains(new_csrf));
+}
+
+/// The foundation's central promise: any number of processes share one session while Garmin
+/// rotates its one-time refresh credential under them, and none of them loses it.
+#[tokio::test(flavor = "multi_thread")]
+async fn eight_processes_share_one_session_while_it_rotates_every_two_seconds() {
+    use std::os::unix::fs::PermissionsExt;
+    const PROCESSES: usize = 8;
+    const CALLS_EACH: &str = "60";
+    let fake = fake(Duration::from_secs(2)).await;
+    let dir = tempfile::tempdir().unwrap();
+    signed_in(&fake, dir.path()).await;
+    // Spread each process's calls over several rotations.
+    fake.push_fault(FaultRule::always(Fault::Latency(Duration::from_millis(120))));
+
+    let children: Vec<_> = (0..PROCESSES)
+        .map(|_| {
+            command(dir.path(), &["api", "/userprofile-service/socialProfile", "--repeat", CALLS_EACH])
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let waiting = futures::future::join_all(children.into_iter().map(|c| c.wait_with_output()));
+    tokio::pin!(waiting);
+
+    // Watch the file the whole time: it must always be a complete, private session.
+    let store = garmin::SessionStore::new(dir.path());
+    let mut checks = 0;
+    let outputs = loop {
+        tokio::select! {
+            outputs = &mut waiting => break outputs,
+            () = tokio::time::sleep(Duration::from_millis(3)) => {
+                let session = store.load().expect("session file must always parse").expect("session file must exist");
+                assert!(!session.csrf_token.is_empty());
+                let mode = std::fs::metadata(store.path()).unwrap().permissions().mode() & 0o777;
+                assert_eq!(mode, 0o600);
+                checks += 1;
+            }
+        }
+    };
+    for output in outputs {
+        let output = output.unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "a process failed: {stderr}");
+        let answer: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert!(answer["displayName"].is_string());
+    }
+    let uses = fake.refresh_credential_uses();
+    assert!(uses.len() >= 3, "the session should have rotated several times, saw {}", uses.len());
+    assert!(uses.values().all(|&n| n == 1), "a refresh credential was presented twice: {uses:?}");
+    assert_eq!(fake.reuse_detected(), 0);
+    let saved = store.load().unwrap().unwrap();
+    assert_eq!(saved.refresh_count as usize, uses.len(), "every renewal was saved");
+    let refused = fake.requests().iter().filter(|r| r.path.starts_with("/gc-api") && r.status == 401).count();
+    eprintln!(
+        "{PROCESSES} processes, {} renewals, {refused} calls recovered from an expired access cookie, {checks} file checks",
+        uses.len()
+    );
+}

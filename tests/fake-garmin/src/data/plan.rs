@@ -1,0 +1,452 @@
+//! The training year: which session happens on which day and how each one is laid out.
+//!
+//! A fixed weekly pattern (strength Monday, intervals Tuesday, easy Wednesday, swim Thursday,
+//! tempo/easy Friday, ride Saturday, long run Sunday) with about one session in ten skipped,
+//! fitness (VO2max) rising slowly over the year, a half-marathon race on the past event's date,
+//! always a run yesterday and nothing yet today. Samples are generated once here to measure the
+//! statistics, then dropped.
+
+use chrono::{Datelike, Duration, NaiveDate, NaiveTime, Weekday};
+
+use super::activity::{Activity, ExerciseSet, Kind, Lap, Route, Sport, Weather};
+use super::clock::{Zone, days};
+use super::rng::Rng;
+use super::series::{self, Sample};
+
+/// The first activity id; later activities count up from here in start order.
+pub const FIRST_ACTIVITY_ID: u64 = 90_000_000_001;
+
+/// What the plan needs from the rest of the data set.
+#[derive(Debug)]
+pub struct Inputs<'a> {
+    /// Data-set seed.
+    pub seed: u64,
+    /// Home zone.
+    pub zone: &'a Zone,
+    /// First day with data.
+    pub first: NaiveDate,
+    /// "Today" (no activity yet).
+    pub today: NaiveDate,
+    /// Day of the past half-marathon race.
+    pub race_day: NaiveDate,
+    /// Recording watch.
+    pub watch_id: u64,
+    /// Shoe used for easy/long runs before `shoe_switch`.
+    pub old_shoe: &'a str,
+    /// Shoe used for easy/long runs from `shoe_switch` on.
+    pub daily_shoe: &'a str,
+    /// Shoe used for workouts and the race.
+    pub race_shoe: &'a str,
+    /// Bike.
+    pub bike: &'a str,
+    /// Day the daily shoe replaced the old one.
+    pub shoe_switch: NaiveDate,
+    /// Library workout followed by interval sessions.
+    pub interval_workout: u64,
+    /// Library workout followed by tempo sessions.
+    pub tempo_workout: u64,
+}
+
+/// Generates every activity from `first` to the day before `today`, oldest first.
+pub fn year(input: &Inputs<'_>) -> Vec<Activity> {
+    let span = (input.today - input.first).num_days().max(1) as f64;
+    let mut out = Vec::new();
+    for (i, day) in days(input.first, input.today - Duration::days(1)).enumerate() {
+        let mut rng = Rng::derive(input.seed, 0xA_0000 + i as u64);
+        let yesterday = day + Duration::days(1) == input.today;
+        let mut kind = if day == input.race_day { Some(Kind::Race) } else { weekly(day) };
+        if kind != Some(Kind::Race) && !yesterday && rng.chance(0.1) {
+            kind = None;
+        }
+        if yesterday && kind.map(Kind::sport) != Some(Sport::Running) {
+            kind = Some(Kind::Easy);
+        }
+        let Some(kind) = kind else { continue };
+        let id = FIRST_ACTIVITY_ID + out.len() as u64;
+        out.push(build(input, kind, day, id, i as f64 / span, &mut rng));
+    }
+    out
+}
+
+/// The session of the weekly pattern on `day`.
+fn weekly(day: NaiveDate) -> Option<Kind> {
+    Some(match day.weekday() {
+        Weekday::Mon => Kind::Strength,
+        Weekday::Tue => Kind::Intervals,
+        Weekday::Wed => Kind::Easy,
+        Weekday::Thu => Kind::Swim,
+        Weekday::Fri if day.iso_week().week().is_multiple_of(2) => Kind::Tempo,
+        Weekday::Fri => Kind::Easy,
+        Weekday::Sat => Kind::Ride,
+        Weekday::Sun => Kind::Long,
+    })
+}
+
+/// VO2max on a day, `progress` being 0 at the start of the year and 1 today.
+pub fn vo2max_at(progress: f64) -> f64 {
+    47.0 + 4.0 * progress + 0.6 * (progress * 9.0).sin()
+}
+
+/// Threshold pace (s/km) for a VO2max.
+fn threshold_pace(vo2: f64) -> f64 {
+    290.0 - (vo2 - 47.0) * 4.5
+}
+
+fn build(input: &Inputs<'_>, kind: Kind, day: NaiveDate, id: u64, progress: f64, rng: &mut Rng) -> Activity {
+    let seed = rng.next_u64();
+    let sport = kind.sport();
+    let vo2 = vo2max_at(progress);
+    let (hour, minute) = match kind {
+        Kind::Strength => (18, 30),
+        Kind::Ride => (8, 0),
+        Kind::Long | Kind::Swim => (7, 0),
+        Kind::Race => (7, 30),
+        _ => (6, 30),
+    };
+    let jitter = if kind == Kind::Race { 0 } else { rng.int(-25 * 60, 25 * 60) };
+    let start_local = day.and_time(NaiveTime::MIN)
+        + Duration::seconds(
+            hour * 3600 + minute * 60 + jitter + rng.int(0, 59) * i64::from(kind != Kind::Race),
+        );
+    let (mut laps, sets) = layout(kind, threshold_pace(vo2), progress, rng);
+    let total_m: f64 = laps.iter().map(|l| l.distance_m).sum();
+    let route = Route {
+        lat: input.zone.lat + rng.range(-0.012, 0.012),
+        lon: input.zone.lon + rng.range(-0.012, 0.012),
+        loop_m: match kind {
+            Kind::Easy | Kind::Tempo | Kind::Intervals => total_m / f64::from(rng.int(1, 2) as i32),
+            _ => total_m.max(1.0),
+        },
+        heading: rng.range(0.0, std::f64::consts::TAU),
+        elev_base: if input.zone.offset_s < 0 { 1150.0 } else { 8.0 } + rng.range(-20.0, 20.0),
+        elev_amp: if sport == Sport::Cycling { rng.range(15.0, 45.0) } else { rng.range(3.0, 14.0) },
+        elev_wave: rng.range(1500.0, 4500.0),
+    };
+    let samples = series::build(seed, sport, &laps, &route);
+    for lap in &mut laps {
+        // Samples fall every 5 s, laps end anywhere: take distance and time from the lap itself.
+        lap.stats = series::stats(series::lap_slice(&samples, lap), sport);
+        lap.stats.distance = lap.distance_m;
+        lap.stats.duration = lap.duration_s;
+        lap.stats.avg_speed = if lap.duration_s > 0.0 { lap.distance_m / lap.duration_s } else { 0.0 };
+    }
+    let stats = series::stats(&samples, sport);
+    let minutes = stats.duration / 60.0;
+    let (ae, an, load) = match kind {
+        Kind::Easy => (rng.range(2.4, 3.1), rng.range(0.0, 0.6), rng.range(55.0, 95.0)),
+        Kind::Long => (rng.range(3.4, 4.3), rng.range(0.2, 0.9), rng.range(140.0, 230.0)),
+        Kind::Tempo => (rng.range(3.3, 4.0), rng.range(0.8, 1.6), rng.range(110.0, 160.0)),
+        Kind::Intervals => (rng.range(3.0, 3.6), rng.range(2.4, 3.4), rng.range(120.0, 170.0)),
+        Kind::Race => (rng.range(4.6, 5.0), rng.range(1.5, 2.5), rng.range(260.0, 320.0)),
+        Kind::Ride => (rng.range(2.6, 3.4), rng.range(0.0, 0.8), minutes * rng.range(0.9, 1.3)),
+        Kind::Swim => (rng.range(2.0, 2.8), rng.range(0.2, 1.0), rng.range(35.0, 70.0)),
+        Kind::Strength => (rng.range(1.0, 1.8), rng.range(0.5, 1.5), rng.range(20.0, 45.0)),
+    };
+    let calories = match sport {
+        Sport::Running => 70.0 * stats.distance / 1000.0 * rng.range(0.95, 1.05),
+        Sport::Cycling => stats.avg_power * stats.duration / 1000.0 * 1.05,
+        Sport::Swimming => 9.0 * minutes,
+        Sport::Strength => 6.0 * minutes,
+    };
+    let temp_c = temperature(input.zone, day, hour, rng);
+    let gear_uuid = match kind {
+        Kind::Ride => Some(input.bike),
+        Kind::Intervals | Kind::Tempo | Kind::Race => Some(input.race_shoe),
+        Kind::Easy | Kind::Long if day < input.shoe_switch => Some(input.old_shoe),
+        Kind::Easy | Kind::Long => Some(input.daily_shoe),
+        Kind::Swim | Kind::Strength => None,
+    };
+    let running = sport == Sport::Running;
+    let stride_cm = if running && stats.avg_cadence > 0.0 {
+        stats.avg_speed * 60.0 / stats.avg_cadence * 100.0
+    } else {
+        0.0
+    };
+    Activity {
+        id,
+        seed,
+        kind,
+        name: name(kind, rng),
+        description: None,
+        start_local,
+        start_gmt: input.zone.to_gmt(start_local),
+        moving_s: (stats.duration - if sport.has_gps() { rng.range(0.0, 12.0) } else { 0.0 }).round(),
+        elapsed_s: stats.duration + if kind == Kind::Race { 0.0 } else { rng.range(0.0, 90.0) },
+        calories: calories.round(),
+        bmr_calories: (1.15 * minutes).round(),
+        aerobic_te: (ae * 10.0).round() / 10.0,
+        anaerobic_te: (an * 10.0).round() / 10.0,
+        training_load: load,
+        vo2max: running.then(|| (vo2 + 0.4 * rng.noise()).round()),
+        steps: if running { (stats.avg_cadence * minutes) as u32 } else { 0 },
+        moderate_min: (stats.hr_zones[2] / 60.0).round() as u32,
+        vigorous_min: ((stats.hr_zones[3] + stats.hr_zones[4]) / 60.0).round() as u32,
+        stride_cm,
+        gct_ms: if running { 300.0 - 18.0 * stats.avg_speed + 4.0 * rng.noise() } else { 0.0 },
+        vo_cm: if running { 8.6 + 0.3 * rng.noise() } else { 0.0 },
+        temp_c,
+        weather: weather(temp_c, rng),
+        gear_uuid: gear_uuid.map(str::to_owned),
+        device_id: input.watch_id,
+        workout_id: match kind {
+            Kind::Intervals => Some(input.interval_workout),
+            Kind::Tempo => Some(input.tempo_workout),
+            _ => None,
+        },
+        pool_m: (sport == Sport::Swimming).then_some(25.0),
+        sets,
+        body_battery_delta: -((load / 12.0).round() as i32) - 2,
+        best_efforts: if running { best_efforts(&samples) } else { Vec::new() },
+        laps,
+        route,
+        stats,
+    }
+}
+
+/// Lays out the laps (and strength sets) of a session.
+fn layout(kind: Kind, tp: f64, progress: f64, rng: &mut Rng) -> (Vec<Lap>, Vec<ExerciseSet>) {
+    let mut b = Laps::default();
+    let speed = |pace: f64| 1000.0 / pace;
+    match kind {
+        Kind::Easy => {
+            let total = (rng.range(6.0, 10.0) * 100.0).round() * 10.0;
+            b.per_km(total, rng, |_, r| (speed(tp * 1.28 * (1.0 + 0.02 * r.noise())), 135.0, "ACTIVE"));
+        }
+        Kind::Long => {
+            let total = ((rng.range(14.0, 20.0) + 4.0 * progress) * 100.0).round() * 10.0;
+            b.per_km(total, rng, |k, r| {
+                (speed(tp * 1.24 * (1.0 + 0.02 * r.noise())), 137.0 + 0.5 * k as f64, "ACTIVE")
+            });
+        }
+        Kind::Tempo => {
+            let tempo_km = rng.int(5, 8) as f64;
+            b.per_km(4000.0 + tempo_km * 1000.0, rng, |k, r| {
+                let work = (2.0..2.0 + tempo_km).contains(&(k as f64));
+                let label = if k < 2 {
+                    "WARMUP"
+                } else if work {
+                    "ACTIVE"
+                } else {
+                    "COOLDOWN"
+                };
+                let pace = if work { tp * 1.02 } else { tp * 1.3 };
+                (speed(pace * (1.0 + 0.015 * r.noise())), if work { 163.0 } else { 134.0 }, label)
+            });
+        }
+        Kind::Intervals => {
+            let (reps, rep_m) = if rng.chance(0.5) { (6, 800.0) } else { (5, 1000.0) };
+            b.push(2000.0, speed(tp * 1.3), 134.0, "WARMUP", 0.03);
+            for _ in 0..reps {
+                b.push(rep_m, speed(tp * 0.9 * (1.0 + 0.01 * rng.noise())), 174.0, "ACTIVE", 0.02);
+                b.push(400.0, speed(tp * 1.55), 142.0, "RECOVERY", 0.04);
+            }
+            b.push(1500.0, speed(tp * 1.32), 136.0, "COOLDOWN", 0.03);
+        }
+        Kind::Race => {
+            b.per_km(21_097.5, rng, |k, r| {
+                (speed(tp * 1.04 * (1.0 + 0.01 * r.noise())), 164.0 + 0.4 * k as f64, "ACTIVE")
+            });
+        }
+        Kind::Ride => {
+            let total = (rng.range(35.0, 70.0) * 100.0).round() * 10.0;
+            let mut left = total;
+            while left > 0.5 {
+                let d = left.min(5000.0);
+                b.push(d, rng.range(7.6, 8.8), rng.range(132.0, 142.0), "ACTIVE", 0.08);
+                left -= d;
+            }
+        }
+        Kind::Swim => {
+            b.push(300.0, 0.75, 120.0, "WARMUP", 0.02);
+            let target = rng.range(1500.0, 2400.0);
+            while b.distance() < target - 200.0 {
+                let d = if rng.chance(0.5) { 100.0 } else { 200.0 };
+                b.push(d, rng.range(0.8, 0.9), 142.0, "ACTIVE", 0.03);
+                b.rest(rng.range(15.0, 30.0).round(), 112.0);
+            }
+            b.push(200.0, 0.72, 122.0, "COOLDOWN", 0.02);
+        }
+        Kind::Strength => return strength(rng),
+    }
+    (b.laps, Vec::new())
+}
+
+/// The strength session: warm-up, then three sets of six exercises with rests.
+fn strength(rng: &mut Rng) -> (Vec<Lap>, Vec<ExerciseSet>) {
+    const EXERCISES: [(&str, &str, f64); 8] = [
+        ("SQUAT", "BARBELL_BACK_SQUAT", 60_000.0),
+        ("BENCH_PRESS", "BARBELL_BENCH_PRESS", 50_000.0),
+        ("DEADLIFT", "BARBELL_DEADLIFT", 70_000.0),
+        ("LUNGE", "DUMBBELL_LUNGE", 12_000.0),
+        ("ROW", "DUMBBELL_ROW", 20_000.0),
+        ("PLANK", "PLANK", 0.0),
+        ("CALF_RAISE", "STANDING_CALF_RAISE", 30_000.0),
+        ("PULL_UP", "PULL_UP", 0.0),
+    ];
+    let mut b = Laps::default();
+    let mut sets = Vec::new();
+    b.timed(300.0, 100.0, "WARMUP");
+    let skip = rng.int(0, 7) as usize;
+    for (i, &(category, name, weight)) in EXERCISES.iter().enumerate() {
+        if i == skip || i == (skip + 3) % 8 {
+            continue;
+        }
+        for _ in 0..3 {
+            let active = rng.range(35.0, 50.0).round();
+            let rest = rng.range(75.0, 100.0).round();
+            let start = b.end();
+            sets.push(ExerciseSet {
+                category,
+                name,
+                reps: rng.int(8, 12) as u32,
+                weight_g: weight,
+                start_s: start,
+                duration_s: active,
+                set_type: "ACTIVE",
+            });
+            b.timed(active, 122.0, "ACTIVE");
+            sets.push(ExerciseSet {
+                category: "",
+                name: "",
+                reps: 0,
+                weight_g: 0.0,
+                start_s: start + active,
+                duration_s: rest,
+                set_type: "REST",
+            });
+            b.timed(rest, 100.0, "REST");
+        }
+    }
+    (b.laps, sets)
+}
+
+/// Lap list builder keeping the running start offset.
+#[derive(Default)]
+struct Laps {
+    laps: Vec<Lap>,
+}
+
+impl Laps {
+    fn end(&self) -> f64 {
+        self.laps.last().map_or(0.0, |l| l.start_s + l.duration_s)
+    }
+
+    fn distance(&self) -> f64 {
+        self.laps.iter().map(|l| l.distance_m).sum()
+    }
+
+    fn push(&mut self, distance_m: f64, speed: f64, target_hr: f64, intensity: &'static str, wobble: f64) {
+        let start_s = self.end();
+        let duration_s = (distance_m / speed * 10.0).round() / 10.0;
+        self.laps.push(Lap {
+            start_s,
+            duration_s,
+            distance_m,
+            target_hr,
+            intensity,
+            wobble,
+            ..Lap::default()
+        });
+    }
+
+    fn timed(&mut self, duration_s: f64, target_hr: f64, intensity: &'static str) {
+        let start_s = self.end();
+        self.laps.push(Lap { start_s, duration_s, target_hr, intensity, ..Lap::default() });
+    }
+
+    fn rest(&mut self, duration_s: f64, target_hr: f64) {
+        self.timed(duration_s, target_hr, "REST");
+    }
+
+    /// Auto-lap every kilometre; `each(k, rng)` gives (speed, target HR, intensity) of lap `k`.
+    fn per_km(
+        &mut self,
+        total: f64,
+        rng: &mut Rng,
+        each: impl Fn(usize, &mut Rng) -> (f64, f64, &'static str),
+    ) {
+        let mut k = 0;
+        while self.distance() < total - 0.01 {
+            let d = (total - self.distance()).min(1000.0);
+            let (speed, hr, label) = each(k, rng);
+            let wobble = rng.range(0.02, 0.06);
+            self.push(d, speed, hr, label, wobble);
+            k += 1;
+        }
+    }
+}
+
+fn name(kind: Kind, rng: &mut Rng) -> String {
+    let names: &[&str] = match kind {
+        Kind::Easy => &["Easy Run", "Sampletown Running", "晨跑", "Recovery Run"],
+        Kind::Long => &["Long Run", "Sunday Long Run", "长距离慢跑"],
+        Kind::Intervals => &["Track Intervals", "间歇跑"],
+        Kind::Tempo => &["Tempo Run", "节奏跑"],
+        Kind::Race => &["Bayside Half Marathon"],
+        Kind::Ride => &["Sampletown Cycling", "Morning Ride", "骑行"],
+        Kind::Swim => &["Pool Swim", "游泳"],
+        Kind::Strength => &["Strength", "力量训练"],
+    };
+    (*rng.pick(names)).to_owned()
+}
+
+fn temperature(zone: &Zone, day: NaiveDate, hour: i64, rng: &mut Rng) -> f64 {
+    let season = (std::f64::consts::TAU * (f64::from(day.ordinal()) - 110.0) / 365.0).sin();
+    let base = if zone.offset_s < 0 { 19.0 + 1.5 * season } else { 17.0 + 11.0 * season };
+    ((base + 0.6 * (hour as f64 - 6.0) + 1.2 * rng.noise()) * 10.0).round() / 10.0
+}
+
+fn weather(temp_c: f64, rng: &mut Rng) -> Weather {
+    const KINDS: [(u32, &str, &str); 5] = [
+        (1, "Sunny", "01"),
+        (2, "Partly Cloudy", "02"),
+        (3, "Mostly Cloudy", "03"),
+        (4, "Cloudy", "04"),
+        (5, "Light Rain", "09"),
+    ];
+    let f = |c: f64| (c * 9.0 / 5.0 + 32.0).round();
+    let humidity = rng.range(55.0, 95.0).round();
+    let wind = rng.int(0, 14) as f64;
+    Weather {
+        temp_f: f(temp_c),
+        apparent_f: f(temp_c + rng.range(-1.5, 1.5)),
+        dew_point_f: f(temp_c - (100.0 - humidity) / 5.0),
+        humidity,
+        wind_dir: rng.int(0, 35) as f64 * 10.0,
+        wind_speed: wind,
+        wind_gust: (wind > 8.0).then(|| wind + rng.int(3, 9) as f64),
+        kind: *rng.pick(&KINDS),
+    }
+}
+
+/// Fastest time over each standard distance the run covers: `(metres, seconds, start offset)`.
+fn best_efforts(samples: &[Sample]) -> Vec<(f64, f64, f64)> {
+    const DISTANCES: [f64; 6] = [1000.0, 1609.344, 5000.0, 10_000.0, 21_097.5, 42_195.0];
+    let total = samples.last().map_or(0.0, |s| s.dist);
+    let mut out = Vec::new();
+    for d in DISTANCES.into_iter().filter(|d| *d <= total + 0.01) {
+        let mut best = (f64::MAX, 0.0);
+        let mut j = 0;
+        for s in samples {
+            while j + 1 < samples.len() && samples[j].dist - s.dist < d - 0.01 {
+                j += 1;
+            }
+            let e = &samples[j];
+            if e.dist - s.dist < d - 0.01 {
+                break;
+            }
+            // Interpolate the moment the distance was reached inside the last step.
+            let p = &samples[j.saturating_sub(1)];
+            let over = e.dist - s.dist - d;
+            let step = (e.dist - p.dist).max(1e-9);
+            let t = e.t - (e.t - p.t) * (over / step).clamp(0.0, 1.0) - s.t;
+            if t < best.0 {
+                best = (t, s.t);
+            }
+        }
+        if best.0 < f64::MAX {
+            out.push((d, (best.0 * 1000.0).round() / 1000.0, best.1));
+        }
+    }
+    out
+}

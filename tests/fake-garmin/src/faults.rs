@@ -1,0 +1,198 @@
+//! Switchable misbehaviour, so clients can be tested against the ways Garmin fails: slowness,
+//! 429s (as a status or hidden in a 200 body, reference §3.2), 5xx, broken or empty bodies, 204s and
+//! a session that expires mid-run.
+//!
+//! Rules apply to `/gc-api` requests that passed auth, in the order pushed; each application uses up
+//! one of the rule's `times`. A rule with a `path_contains` also applies to the refresh endpoint when
+//! that path matches, before the credential is looked at (handy for slow or failing refreshes).
+//! Latency rules add up and let the request continue; the first other matching rule answers.
+//!
+//! JSON form (admin API): `{"path_contains": "sleep", "fault": {"ServerError": 503}, "times": 1}`,
+//! `{"fault": {"Latency": 250}}` (milliseconds), `{"fault": {"RateLimited": {"retry_after_secs": 30}}}`,
+//! `{"fault": "NoContent"}`.
+
+use std::time::Duration;
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+
+/// One switchable fault and where and how often it applies.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FaultRule {
+    /// Applies only when the request path (with `?query`) contains this; `None` = every `/gc-api` call.
+    #[serde(default)]
+    pub path_contains: Option<String>,
+    /// What happens.
+    pub fault: Fault,
+    /// How many requests it affects; `None` = forever.
+    #[serde(default)]
+    pub times: Option<u32>,
+}
+
+impl FaultRule {
+    /// `fault` on every `/gc-api` call, forever.
+    pub fn always(fault: Fault) -> Self {
+        Self { path_contains: None, fault, times: None }
+    }
+
+    /// `fault` on the next `n` matching calls.
+    pub fn times(fault: Fault, n: u32) -> Self {
+        Self { path_contains: None, fault, times: Some(n) }
+    }
+
+    /// Restricts the rule to paths containing `part`.
+    #[must_use]
+    pub fn on_path(mut self, part: &str) -> Self {
+        self.path_contains = Some(part.to_owned());
+        self
+    }
+}
+
+/// The ways a response can go wrong.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Fault {
+    /// Wait this long, then answer normally (JSON: milliseconds).
+    Latency(#[serde(with = "millis")] Duration),
+    /// 429 with an optional `Retry-After` header.
+    RateLimited {
+        /// Seconds to put in `Retry-After`.
+        #[serde(default)]
+        retry_after_secs: Option<u64>,
+    },
+    /// 200 with `{"error":{"status-code":"429"}}`.
+    RateLimitedInBody,
+    /// This 5xx status (500, 502, 503…; anything else becomes 500).
+    ServerError(u16),
+    /// 200, `application/json`, cut-off JSON.
+    MalformedJson,
+    /// 200 with an empty body.
+    EmptyBody,
+    /// 204 No Content.
+    NoContent,
+    /// 401 with an empty body, as if the access cookie had expired.
+    ExpireSession,
+}
+
+impl Fault {
+    /// The response this fault answers with (`Latency` answers nothing: 500, never used that way).
+    pub fn response(&self) -> Response {
+        const JSON: &str = "application/json;charset=UTF-8";
+        match self {
+            Self::Latency(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+            Self::RateLimited { retry_after_secs } => {
+                let mut res = StatusCode::TOO_MANY_REQUESTS.into_response();
+                if let Some(secs) = retry_after_secs {
+                    res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(*secs));
+                }
+                res
+            }
+            Self::RateLimitedInBody => {
+                (StatusCode::OK, [(header::CONTENT_TYPE, JSON)], r#"{"error":{"status-code":"429"}}"#)
+                    .into_response()
+            }
+            Self::ServerError(code) => server_error(*code),
+            Self::MalformedJson => (
+                StatusCode::OK,
+                [(header::CONTENT_TYPE, JSON)],
+                r#"{"activityId": 1, "activityName": "Morning Run", "summaryDTO": {"distance": 10"#,
+            )
+                .into_response(),
+            Self::EmptyBody => (StatusCode::OK, [(header::CONTENT_TYPE, JSON)], "").into_response(),
+            Self::NoContent => StatusCode::NO_CONTENT.into_response(),
+            Self::ExpireSession => StatusCode::UNAUTHORIZED.into_response(),
+        }
+    }
+}
+
+fn server_error(code: u16) -> Response {
+    let status = StatusCode::from_u16(code)
+        .ok()
+        .filter(StatusCode::is_server_error)
+        .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    if status == StatusCode::INTERNAL_SERVER_ERROR {
+        let body = r#"{"message":"Internal Server Error","error":"WebApplicationException"}"#;
+        return (status, [(header::CONTENT_TYPE, "application/json")], body).into_response();
+    }
+    // Gateway errors come from the edge as HTML, which a client must not try to decode as JSON.
+    let reason = status.canonical_reason().unwrap_or("Error");
+    let body = format!(
+        "<html><head><title>{code} {reason}</title></head><body><h1>{code} {reason}</h1></body></html>",
+        code = status.as_u16()
+    );
+    (status, [(header::CONTENT_TYPE, "text/html")], body).into_response()
+}
+
+/// The rules in force.
+#[derive(Debug, Default)]
+pub struct Faults {
+    rules: Vec<FaultRule>,
+}
+
+/// What to do to one request.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Plan {
+    /// Total latency to add.
+    pub latency: Duration,
+    /// The fault that answers instead of the handler, if any.
+    pub fault: Option<Fault>,
+}
+
+impl Faults {
+    /// Adds a rule after the existing ones.
+    pub fn push(&mut self, rule: FaultRule) {
+        self.rules.push(rule);
+    }
+
+    /// Drops every rule.
+    pub fn clear(&mut self) {
+        self.rules.clear();
+    }
+
+    /// The rules still in force.
+    pub fn rules(&self) -> &[FaultRule] {
+        &self.rules
+    }
+
+    /// Picks (and uses up) the rules that apply to `target` (path plus `?query`). Rules without
+    /// `path_contains` apply only when `gc_api` is true.
+    pub fn plan(&mut self, target: &str, gc_api: bool) -> Plan {
+        let mut plan = Plan::default();
+        for rule in &mut self.rules {
+            let matches = match &rule.path_contains {
+                None => gc_api,
+                Some(part) => target.contains(part.as_str()),
+            };
+            if !matches || rule.times == Some(0) {
+                continue;
+            }
+            if let Some(n) = &mut rule.times {
+                *n -= 1;
+            }
+            match &rule.fault {
+                Fault::Latency(d) => plan.latency = plan.latency.saturating_add(*d),
+                other => {
+                    plan.fault = Some(other.clone());
+                    break;
+                }
+            }
+        }
+        self.rules.retain(|r| r.times != Some(0));
+        plan
+    }
+}
+
+mod millis {
+    //! `Duration` as whole milliseconds in JSON.
+    use std::time::Duration;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+        u64::deserialize(d).map(Duration::from_millis)
+    }
+}

@@ -1,0 +1,164 @@
+//! A faithful fake Garmin Connect web surface for tests and the offline demo account.
+//!
+//! One local server plays both origins: the Connect host (SPA pages under `/app/`, the data API
+//! under `/gc-api/`, the refresh call) and the SSO host (the sign-in page). It imitates the *strict*
+//! side of the real service — cookie session plus `Connect-Csrf-Token`, `Sec-Fetch-Site`, the
+//! sign-in User-Agent, short-lived `JWT_WEB` cookies whose refresh credential is one-time — so client
+//! bugs fail here rather than against Garmin. Faults, a request log and a control API make the
+//! failure modes testable.
+//!
+//! | module | what |
+//! |---|---|
+//! | [`auth`] | session families, JWT/CSRF rotation, reuse detection |
+//! | [`server`] | the router, the `/gc-api` gate, the refresh call, the loud catch-all |
+//! | [`sso`] | the FAKE sign-in page and the `/app/` shell |
+//! | [`faults`], [`log`], [`admin`] | switchable faults, request log, `/__fake/` control API |
+//! | [`data`], [`routes`] | the generated account and the `/gc-api` endpoints |
+//!
+//! ```no_run
+//! # async fn demo() -> std::io::Result<()> {
+//! let fake = fake_garmin::FakeGarmin::start(fake_garmin::FakeConfig::default()).await?;
+//! let session = fake.issue_session("Mozilla/5.0 (test)");
+//! println!("{} {}", fake.base_url(), session.display_name);
+//! fake.shutdown().await;
+//! # Ok(()) }
+//! ```
+#![deny(missing_docs)]
+
+pub mod admin;
+pub mod auth;
+pub mod config;
+pub mod data;
+pub mod faults;
+pub mod log;
+pub mod routes;
+pub mod server;
+pub mod sso;
+pub mod state;
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+pub use auth::IssuedSession;
+pub use config::{FakeConfig, FakeSite};
+
+use crate::state::{AppState, lock};
+
+/// A running fake Garmin Connect on `127.0.0.1`. Dropping it stops the server too (without waiting).
+pub struct FakeGarmin {
+    addr: SocketAddr,
+    state: AppState,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<()>>,
+}
+
+impl FakeGarmin {
+    /// Binds `127.0.0.1:config.port` (0 = any free port) and serves in a tokio task.
+    pub async fn start(config: FakeConfig) -> std::io::Result<FakeGarmin> {
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", config.port)).await?;
+        let addr = listener.local_addr()?;
+        let state = AppState::new(config);
+        let app = server::router(state.clone());
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            let serve = axum::serve(listener, app).with_graceful_shutdown(async move {
+                let _ = stopped.await;
+            });
+            if let Err(e) = serve.await {
+                tracing::error!("fake-garmin server stopped: {e}");
+            }
+        });
+        Ok(FakeGarmin { addr, state, stop: Some(stop), task: Some(task) })
+    }
+
+    /// `http://127.0.0.1:PORT`: both the Connect origin and the SSO origin.
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// The sign-in page URL a login window would open (returns to `/app/`).
+    pub fn sign_in_url(&self) -> String {
+        let base = self.base_url();
+        format!("{base}{}", sso::sign_in_path(self.state.config().site, &format!("{base}/app/")))
+    }
+
+    /// The shared state (config, sessions, faults, log, data).
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
+    /// Signs in as if the user had just done so on the SSO page with `user_agent`.
+    pub fn issue_session(&self, user_agent: &str) -> IssuedSession {
+        sso::issue_session(&self.state, user_agent)
+    }
+
+    /// Every request so far (admin calls excluded), oldest first.
+    pub fn requests(&self) -> Vec<log::RecordedRequest> {
+        lock(&self.state.inner.log).clone()
+    }
+
+    /// Forgets the request log.
+    pub fn clear_requests(&self) {
+        lock(&self.state.inner.log).clear();
+    }
+
+    /// Adds a fault rule after the existing ones.
+    pub fn push_fault(&self, rule: faults::FaultRule) {
+        lock(&self.state.inner.faults).push(rule);
+    }
+
+    /// Drops every fault rule.
+    pub fn clear_faults(&self) {
+        lock(&self.state.inner.faults).clear();
+    }
+
+    /// Times each refresh credential was presented to the refresh endpoint, keyed by a non-secret
+    /// fingerprint (first 8 hex digits of a hash). Any value above 1 is a client bug.
+    pub fn refresh_credential_uses(&self) -> BTreeMap<String, u32> {
+        lock(&self.state.inner.auth).refresh_uses()
+    }
+
+    /// How many times a spent refresh credential was presented (each kills its session family).
+    pub fn reuse_detected(&self) -> u32 {
+        lock(&self.state.inner.auth).reuse_detected()
+    }
+
+    /// Makes every current `JWT_WEB` expired now, as if its lifetime had passed.
+    pub fn expire_access_tokens(&self) {
+        lock(&self.state.inner.auth).expire_access(auth::now_ms());
+    }
+
+    /// Stops accepting, lets in-flight requests finish (at most 5 s), and returns.
+    pub async fn shutdown(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(mut task) = self.task.take()
+            && tokio::time::timeout(Duration::from_secs(5), &mut task).await.is_err()
+        {
+            task.abort();
+        }
+    }
+}
+
+impl std::fmt::Debug for FakeGarmin {
+    // Address and site only: the state holds the whole data set and request log.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FakeGarmin")
+            .field("addr", &self.addr)
+            .field("site", &self.state.config().site)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for FakeGarmin {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}

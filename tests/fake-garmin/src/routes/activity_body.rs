@@ -1,0 +1,538 @@
+//! The two JSON views of one activity: the activity-list row (`activity_list.json`: flat,
+//! `"2026-01-08 08:10:21"` times, null fields left out) and the activity summary
+//! (`activity_summary.json`: DTOs, `summaryDTO`, `metadataDTO`, `splitSummaries`). Both read the
+//! same [`Activity`] so list and detail never disagree; GraphQL's `activitiesScalar` and the
+//! calendar reuse them.
+
+use serde_json::{Value, json};
+
+use super::{Obj, int, pair, round};
+use crate::data::Dataset;
+use crate::data::activity::{Activity, Kind, Sport};
+use crate::data::clock;
+
+/// Image URL used for every profile picture.
+pub(super) const PROFILE_IMAGE: &str = "https://example.invalid/profile_images/fake-athlete.png";
+const ROLES: [&str; 8] = [
+    "SCOPE_ATP_READ",
+    "SCOPE_CONNECT_READ",
+    "SCOPE_CONNECT_WRITE",
+    "ROLE_CONNECTUSER",
+    "ROLE_FITNESS_USER",
+    "ROLE_WELLNESS_USER",
+    "ROLE_OUTDOOR_USER",
+    "ROLE_CONNECT_2_USER",
+];
+
+/// `activityType` object of the list / `activityTypeDTO` of the summary.
+pub(super) fn activity_type(a: &Activity) -> Value {
+    let s = a.sport();
+    Obj::new()
+        .set("typeId", s.type_id())
+        .set("typeKey", s.type_key())
+        .set("parentTypeId", s.parent_type_id())
+        .set("isHidden", false)
+        .set("restricted", false)
+        .set("trimmable", !matches!(s, Sport::Swimming | Sport::Strength))
+        .build()
+}
+
+fn event_type(a: &Activity) -> Value {
+    let (id, key, order) = if a.kind == Kind::Race { (1, "race", 1) } else { (9, "uncategorized", 10) };
+    Obj::new().set("typeId", id).set("typeKey", key).set("sortOrder", order).build()
+}
+
+/// `trainingEffectLabel`.
+fn te_label(a: &Activity) -> &'static str {
+    match a.kind {
+        Kind::Intervals => "VO2MAX",
+        Kind::Tempo | Kind::Race => "LACTATE_THRESHOLD",
+        Kind::Long => "TEMPO",
+        Kind::Strength => "RECOVERY",
+        _ => "AEROBIC_BASE",
+    }
+}
+
+fn aerobic_message(te: f64) -> &'static str {
+    match te {
+        t if t < 1.0 => "NO_AEROBIC_BENEFIT_1",
+        t if t < 2.0 => "MINOR_AEROBIC_BENEFIT_0",
+        t if t < 3.0 => "MAINTAINING_AEROBIC_BASE_7",
+        t if t < 4.0 => "IMPROVING_AEROBIC_BASE_8",
+        t if t < 5.0 => "HIGHLY_IMPROVING_LACTATE_THRESHOLD_12",
+        _ => "OVERREACHING_20",
+    }
+}
+
+fn anaerobic_message(te: f64) -> &'static str {
+    match te {
+        t if t < 1.0 => "NO_ANAEROBIC_BENEFIT_0",
+        t if t < 2.0 => "MINOR_ANAEROBIC_BENEFIT_15",
+        t if t < 3.0 => "MAINTAINING_ANAEROBIC_CAPACITY_AND_POWER_10",
+        _ => "IMPROVING_ANAEROBIC_CAPACITY_AND_POWER_11",
+    }
+}
+
+/// Moving-time average speed.
+fn moving_speed(a: &Activity) -> f64 {
+    if a.moving_s > 0.0 { a.stats.distance / a.moving_s } else { 0.0 }
+}
+
+/// Grade-adjusted speed (flattens the hills back out).
+fn grade_adjusted(a: &Activity) -> f64 {
+    let climb = if a.stats.distance > 0.0 { a.stats.elev_gain / a.stats.distance } else { 0.0 };
+    a.stats.avg_speed * (1.0 + 3.0 * climb)
+}
+
+fn min_lap(a: &Activity) -> f64 {
+    a.laps.iter().map(|l| l.duration_s).fold(f64::MAX, f64::min)
+}
+
+fn vertical_ratio(a: &Activity) -> f64 {
+    if a.stride_cm > 0.0 { a.vo_cm / a.stride_cm * 100.0 } else { 0.0 }
+}
+
+/// `splitSummaries`: one entry per lap intensity plus `RWD_RUN` for runs.
+pub(super) fn split_summaries(a: &Activity) -> Vec<Value> {
+    let mut groups: Vec<(&str, Vec<&crate::data::activity::Lap>)> = Vec::new();
+    for (split, intensity) in [
+        ("INTERVAL_ACTIVE", "ACTIVE"),
+        ("INTERVAL_WARMUP", "WARMUP"),
+        ("INTERVAL_COOLDOWN", "COOLDOWN"),
+        ("INTERVAL_RECOVERY", "RECOVERY"),
+        ("INTERVAL_REST", "REST"),
+    ] {
+        let laps: Vec<_> = a.laps.iter().filter(|l| l.intensity == intensity).collect();
+        if !laps.is_empty() {
+            groups.push((split, laps));
+        }
+    }
+    if a.sport() == Sport::Running {
+        groups.push(("RWD_RUN", a.laps.iter().collect()));
+    }
+    groups
+        .into_iter()
+        .map(|(split, laps)| {
+            let distance: f64 = laps.iter().map(|l| l.stats.distance).sum();
+            let duration: f64 = laps.iter().map(|l| l.stats.duration).sum();
+            let gain: f64 = laps.iter().map(|l| l.stats.elev_gain).sum();
+            let loss: f64 = laps.iter().map(|l| l.stats.elev_loss).sum();
+            let max_gain = laps.iter().map(|l| l.stats.elev_gain).fold(0.0, f64::max);
+            let max_distance = laps.iter().map(|l| l.stats.distance).fold(0.0, f64::max);
+            let weighted = |f: fn(&crate::data::activity::Stats) -> f64| {
+                if duration > 0.0 {
+                    laps.iter().map(|l| f(&l.stats) * l.stats.duration).sum::<f64>() / duration
+                } else {
+                    0.0
+                }
+            };
+            let speed = if duration > 0.0 { distance / duration } else { 0.0 };
+            let cadence = weighted(|s| s.avg_cadence);
+            Obj::new()
+                .set("noOfSplits", laps.len())
+                .set("totalAscent", int(gain))
+                .set("duration", round(duration, 3))
+                .set("movingDuration", int(duration))
+                .set("splitType", split)
+                .set("numClimbSends", 0)
+                .set("maxElevationGain", int(max_gain))
+                .set("averageElevationGain", int(gain / laps.len() as f64))
+                .set("maxDistance", int(max_distance))
+                .set("maxDistanceWithPrecision", round(max_distance, 2))
+                .set("distance", round(distance, 2))
+                .set("averageSpeed", round(speed, 4))
+                .set("averageMovingSpeed", round(speed, 4))
+                .set("maxSpeed", round(laps.iter().map(|l| l.stats.max_speed).fold(0.0, f64::max), 4))
+                .set("numFalls", 0)
+                .set("elevationGain", int(gain))
+                .set("elevationLoss", int(loss))
+                .set(
+                    "calories",
+                    int(a.calories * if a.stats.duration > 0.0 { duration / a.stats.duration } else { 0.0 }),
+                )
+                .set("averageHR", int(weighted(|s| s.avg_hr)))
+                .set("maxHR", int(laps.iter().map(|l| l.stats.max_hr).fold(0.0, f64::max)))
+                .set("averageRunCadence", round(cadence, 2))
+                .set("avgStepFrequency", round(cadence, 2))
+                .set(
+                    "avgStepLength",
+                    round(if cadence > 0.0 { speed * 60.0 / cadence * 1000.0 } else { 0.0 }, 1),
+                )
+                .set(
+                    "bmrCalories",
+                    int(a.bmr_calories
+                        * if a.stats.duration > 0.0 { duration / a.stats.duration } else { 0.0 }),
+                )
+                .set("maxRunCadence", int(laps.iter().map(|l| l.stats.max_cadence).fold(0.0, f64::max)))
+                .set("averagePower", int(weighted(|s| s.avg_power)))
+                .set("maxPower", int(laps.iter().map(|l| l.stats.max_power).fold(0.0, f64::max)))
+                .set("normalizedPower", int(weighted(|s| s.avg_power) * 1.06))
+                .set("averageTemperature", round(a.temp_c + 1.0, 1))
+                .set("maxTemperature", round(a.temp_c + 2.0, 1))
+                .set("minTemperature", round(a.temp_c - 1.0, 1))
+                .set("groundContactTime", round(a.gct_ms, 1))
+                .set(
+                    "strideLength",
+                    round(if cadence > 0.0 { speed * 60.0 / cadence * 100.0 } else { 0.0 }, 2),
+                )
+                .set("verticalOscillation", round(a.vo_cm, 2))
+                .set("verticalRatio", round(vertical_ratio(a), 2))
+                .set("totalExerciseReps", 0)
+                .set("avgVerticalSpeed", round(if duration > 0.0 { gain / duration } else { 0.0 }, 3))
+                .set("avgGradeAdjustedSpeed", round(speed * (1.0 + 3.0 * gain / distance.max(1.0)), 4))
+                .set("avgForce", 0)
+                .set("maxForce", 0)
+                .set("normalizedForce", 0)
+                .build()
+        })
+        .collect()
+}
+
+/// One row of `GET /activitylist-service/activities/search/activities` (`is_pr`: holds a record).
+pub(super) fn list_item(d: &Dataset, a: &Activity, is_pr: bool) -> Value {
+    let s = &a.stats;
+    let sport = a.sport();
+    let end_gmt = a.end_gmt();
+    let mut o = Obj::new()
+        .set("activityId", a.id)
+        .set("activityName", a.name.clone())
+        .set("description", a.description.clone())
+        .set("startTimeLocal", clock::space(a.start_local))
+        .set("startTimeGMT", clock::space(a.start_gmt))
+        .set("activityType", activity_type(a))
+        .set("eventType", event_type(a))
+        .set("distance", round(s.distance, 2))
+        .set("duration", round(s.duration, 3))
+        .set("elapsedDuration", round(a.elapsed_s, 3))
+        .set("movingDuration", int(a.moving_s))
+        .set("elevationGain", int(s.elev_gain))
+        .set("elevationLoss", int(s.elev_loss))
+        .set("averageSpeed", round(s.avg_speed, 4))
+        .set("maxSpeed", round(s.max_speed, 4))
+        .set("hasPolyline", sport.has_gps())
+        .set("hasImages", false)
+        .set("ownerId", d.profile_id)
+        .set("ownerDisplayName", d.display_name.clone())
+        .set("ownerFullName", d.full_name.clone())
+        .set("ownerProfileImageUrlSmall", PROFILE_IMAGE)
+        .set("ownerProfileImageUrlMedium", PROFILE_IMAGE)
+        .set("ownerProfileImageUrlLarge", PROFILE_IMAGE)
+        .set("calories", a.calories)
+        .set("bmrCalories", a.bmr_calories)
+        .set("averageHR", int(s.avg_hr))
+        .set("maxHR", int(s.max_hr))
+        .set("userRoles", ROLES.to_vec())
+        .set("privacy", pair("typeId", 2, "typeKey", "private"))
+        .set("userPro", false)
+        .set("hasVideo", false)
+        .set("timeZoneId", d.zone.unit_id)
+        .set("beginTimestamp", clock::ms(a.start_gmt))
+        .set("sportTypeId", sport.fit_sport())
+        .set("aerobicTrainingEffect", a.aerobic_te)
+        .set("anaerobicTrainingEffect", a.anaerobic_te)
+        .set("deviceId", a.device_id)
+        .set("minTemperature", round(a.temp_c - 1.0, 1))
+        .set("maxTemperature", round(a.temp_c + 2.0, 1))
+        .set("summarizedDiveInfo", json!({"summarizedDiveGases": []}))
+        .set("manufacturer", "GARMIN")
+        .set("locationName", d.zone.place)
+        .set("lapCount", a.laps.len())
+        .set("waterEstimated", int(a.stats.duration / 3600.0 * 650.0))
+        .set("trainingEffectLabel", te_label(a))
+        .set("activityTrainingLoad", round(a.training_load, 3))
+        .set("minActivityLapDuration", round(min_lap(a), 3))
+        .set("aerobicTrainingEffectMessage", aerobic_message(a.aerobic_te))
+        .set("anaerobicTrainingEffectMessage", anaerobic_message(a.anaerobic_te))
+        .set("splitSummaries", split_summaries(a))
+        .set("hasSplits", true)
+        .set("moderateIntensityMinutes", a.moderate_min)
+        .set("vigorousIntensityMinutes", a.vigorous_min)
+        .set("differenceBodyBattery", a.body_battery_delta)
+        .set("hasHeatMap", false)
+        .set("endTimeGMT", clock::space(end_gmt))
+        .set("pr", is_pr)
+        .set("parent", false);
+    for (i, z) in s.hr_zones.iter().enumerate() {
+        o = o.set(&format!("hrTimeInZone_{}", i + 1), round(*z, 3));
+    }
+    for flag in [
+        "qualifyingDive",
+        "autoCalcCalories",
+        "favorite",
+        "decoDive",
+        "elevationCorrected",
+        "atpActivity",
+        "purposeful",
+        "manualActivity",
+    ] {
+        o = o.set(flag, false);
+    }
+    if let Some(w) = a.workout_id {
+        o = o.set("workoutId", w);
+    }
+    if sport.has_gps() {
+        o = o
+            .set("startLatitude", round(s.start.0, 10))
+            .set("startLongitude", round(s.start.1, 10))
+            .set("endLatitude", round(s.end.0, 10))
+            .set("endLongitude", round(s.end.1, 10))
+            .set("minElevation", round(s.min_elev, 1))
+            .set("maxElevation", round(s.max_elev, 1))
+            .set("maxVerticalSpeed", round(s.max_speed * 0.1, 3))
+            .set("avgPower", int(s.avg_power))
+            .set("maxPower", int(s.max_power))
+            .set("normPower", int(s.avg_power * 1.06));
+        for (i, z) in s.power_zones.iter().enumerate() {
+            o = o.set(&format!("powerTimeInZone_{}", i + 1), round(*z, 3));
+        }
+    }
+    match sport {
+        Sport::Running => {
+            o = o
+                .set("averageRunningCadenceInStepsPerMinute", round(s.avg_cadence, 4))
+                .set("maxRunningCadenceInStepsPerMinute", int(s.max_cadence))
+                .set("maxDoubleCadence", int(s.max_cadence))
+                .set("steps", a.steps)
+                .set("avgVerticalOscillation", round(a.vo_cm, 2))
+                .set("avgGroundContactTime", round(a.gct_ms, 1))
+                .set("avgStrideLength", round(a.stride_cm, 2))
+                .set("avgVerticalRatio", round(vertical_ratio(a), 2))
+                .set("avgGroundContactBalance", 50.2)
+                .set("avgRespirationRate", 38.0)
+                .set("minRespirationRate", 21.0)
+                .set("maxRespirationRate", 52.0)
+                .set("vO2MaxValue", a.vo2max)
+                .set("avgGradeAdjustedSpeed", round(grade_adjusted(a), 4));
+            for (metres, secs, _) in &a.best_efforts {
+                o = o.set(&format!("fastestSplit_{}", *metres as u64), round(*secs, 3));
+            }
+        }
+        Sport::Cycling => {
+            o = o
+                .set("averageBikingCadenceInRevPerMinute", round(s.avg_cadence, 1))
+                .set("maxBikingCadenceInRevPerMinute", int(s.max_cadence))
+                .set("max20MinPower", int(s.avg_power * 1.08));
+        }
+        Sport::Swimming => {
+            let pool = a.pool_m.unwrap_or(25.0);
+            let lengths = (s.distance / pool).round();
+            let strokes = (s.avg_cadence * s.duration / 60.0).round();
+            o = o
+                .set("poolLength", pool * 100.0)
+                .set("unitOfPoolLength", json!({"unitId": 1, "unitKey": "meter", "factor": 100.0}))
+                .set("activeLengths", lengths)
+                .set("strokes", strokes)
+                .set("avgStrokes", round(strokes / lengths.max(1.0), 1))
+                .set("averageSwolf", round(strokes / lengths.max(1.0) + s.duration / lengths.max(1.0), 1))
+                .set("averageSwimCadenceInStrokesPerMinute", round(s.avg_cadence, 1))
+                .set("maxSwimCadenceInStrokesPerMinute", int(s.max_cadence))
+                .set("avgStrokeDistance", round(s.distance / strokes.max(1.0), 2));
+        }
+        Sport::Strength => {
+            let active: Vec<_> = a.sets.iter().filter(|x| x.set_type == "ACTIVE").collect();
+            let mut summary: Vec<Value> = Vec::new();
+            for set in &active {
+                if summary.iter().any(|v| v["category"] == set.category) {
+                    continue;
+                }
+                let same: Vec<_> = active.iter().filter(|x| x.category == set.category).collect();
+                summary.push(
+                    Obj::new()
+                        .set("category", set.category)
+                        .set("subCategory", Value::Null)
+                        .set("reps", same.iter().map(|x| x.reps).sum::<u32>())
+                        .set("volume", same.iter().map(|x| f64::from(x.reps) * x.weight_g).sum::<f64>())
+                        .set("duration", same.iter().map(|x| x.duration_s * 1000.0).sum::<f64>())
+                        .set("sets", same.len())
+                        .build(),
+                );
+            }
+            o = o
+                .set("summarizedExerciseSets", summary)
+                .set("totalSets", active.len())
+                .set("activeSets", active.len())
+                .set("totalReps", active.iter().map(|x| x.reps).sum::<u32>());
+        }
+    }
+    let mut v = o.build();
+    if let Some(obj) = v.as_object_mut() {
+        obj.retain(|_, v| !v.is_null());
+    }
+    v
+}
+
+/// `GET /activity-service/activity/{id}`.
+pub(super) fn summary(d: &Dataset, a: &Activity, is_pr: bool) -> Value {
+    let s = &a.stats;
+    let sport = a.sport();
+    let running = sport == Sport::Running;
+    let opt = |cond: bool, v: Value| if cond { v } else { Value::Null };
+    let mut dto = Obj::new()
+        .set("startTimeLocal", clock::t1(a.start_local))
+        .set("startTimeGMT", clock::t1(a.start_gmt))
+        .set("distance", round(s.distance, 2))
+        .set("duration", round(s.duration, 3))
+        .set("movingDuration", int(a.moving_s))
+        .set("elapsedDuration", round(a.elapsed_s, 3))
+        .set("elevationGain", int(s.elev_gain))
+        .set("elevationLoss", int(s.elev_loss))
+        .set("averageSpeed", round(s.avg_speed, 4))
+        .set("averageMovingSpeed", round(moving_speed(a), 4))
+        .set("maxSpeed", round(s.max_speed, 4))
+        .set("calories", a.calories)
+        .set("bmrCalories", a.bmr_calories)
+        .set("averageHR", int(s.avg_hr))
+        .set("maxHR", int(s.max_hr))
+        .set("minHR", int(s.min_hr))
+        .set("averageTemperature", round(a.temp_c, 2))
+        .set("maxTemperature", round(a.temp_c + 2.0, 1))
+        .set("minTemperature", round(a.temp_c - 1.0, 1))
+        .set("trainingEffect", a.aerobic_te)
+        .set("anaerobicTrainingEffect", a.anaerobic_te)
+        .set("aerobicTrainingEffectMessage", aerobic_message(a.aerobic_te))
+        .set("anaerobicTrainingEffectMessage", anaerobic_message(a.anaerobic_te))
+        .set("waterEstimated", int(s.duration / 3600.0 * 650.0))
+        .set("trainingEffectLabel", te_label(a))
+        .set("activityTrainingLoad", round(a.training_load, 3))
+        .set("minActivityLapDuration", round(min_lap(a), 3))
+        .set("directWorkoutFeel", opt(a.workout_id.is_some(), 50.into()))
+        .set("directWorkoutRpe", opt(a.workout_id.is_some(), 60.into()))
+        .set("directWorkoutComplianceScore", opt(a.workout_id.is_some(), 90.into()))
+        .set("moderateIntensityMinutes", a.moderate_min)
+        .set("vigorousIntensityMinutes", a.vigorous_min)
+        .set("beginPotentialStamina", 100)
+        .set("endPotentialStamina", int(100.0 - a.training_load / 4.0))
+        .set("minAvailableStamina", int(100.0 - a.training_load / 3.0))
+        .set("differenceBodyBattery", a.body_battery_delta);
+    if sport.has_gps() {
+        dto = dto
+            .set("startLatitude", round(s.start.0, 10))
+            .set("startLongitude", round(s.start.1, 10))
+            .set("endLatitude", round(s.end.0, 10))
+            .set("endLongitude", round(s.end.1, 10))
+            .set("maxElevation", round(s.max_elev, 1))
+            .set("minElevation", round(s.min_elev, 1))
+            .set("maxVerticalSpeed", round(s.max_speed * 0.1, 3))
+            .set("averagePower", int(s.avg_power))
+            .set("maxPower", int(s.max_power))
+            .set("minPower", 0)
+            .set("normalizedPower", int(s.avg_power * 1.06))
+            .set("totalWork", round(s.avg_power * s.duration / 1000.0, 2));
+    }
+    if running {
+        dto = dto
+            .set("averageRunCadence", round(s.avg_cadence, 4))
+            .set("maxRunCadence", int(s.max_cadence))
+            .set("groundContactTime", round(a.gct_ms, 1))
+            .set("strideLength", round(a.stride_cm, 2))
+            .set("verticalOscillation", round(a.vo_cm, 2))
+            .set("verticalRatio", round(vertical_ratio(a), 2))
+            .set("steps", a.steps)
+            .set("avgGradeAdjustedSpeed", round(grade_adjusted(a), 4))
+            .set("impactLoad", int(a.training_load * 40.0));
+    }
+    let mut dto = dto.build();
+    if let Some(obj) = dto.as_object_mut() {
+        obj.retain(|_, v| !v.is_null());
+    }
+    Obj::new()
+        .set("activityId", a.id)
+        .set("activityUUID", json!({"uuid": uuid_of(a)}))
+        .set("activityName", a.name.clone())
+        .set("description", a.description.clone())
+        .set("userProfileId", d.profile_id)
+        .set("isMultiSportParent", false)
+        .set("activityTypeDTO", activity_type(a))
+        .set("eventTypeDTO", event_type(a))
+        .set("accessControlRuleDTO", pair("typeId", 2, "typeKey", "private"))
+        .set(
+            "timeZoneUnitDTO",
+            Obj::new()
+                .set("unitId", d.zone.unit_id)
+                .set("unitKey", d.zone.key)
+                .set("factor", 0)
+                .set("timeZone", d.zone.key)
+                .build(),
+        )
+        .set("metadataDTO", metadata(d, a, is_pr))
+        .set("summaryDTO", dto)
+        .set("locationName", d.zone.place)
+        .set("splitSummaries", split_summaries(a))
+        .build()
+}
+
+/// A stable UUID of an activity (derived from its seed).
+fn uuid_of(a: &Activity) -> String {
+    crate::data::rng::Rng::new(a.seed ^ 0x0055_1D00).uuid()
+}
+
+fn metadata(d: &Dataset, a: &Activity, is_pr: bool) -> Value {
+    let uploaded = a.end_gmt() + chrono::Duration::minutes(7);
+    let device = d.devices.iter().find(|x| x.id == a.device_id);
+    Obj::new()
+        .set("isOriginal", true)
+        .set("deviceApplicationInstallationId", 1_003_399)
+        .nulls(&[
+            "agentApplicationInstallationId",
+            "agentString",
+            "associatedCourseId",
+            "videoUrl",
+            "diveNumber",
+            "isAtpActivity",
+        ])
+        .set("fileFormat", pair("formatId", 7, "formatKey", "fit"))
+        .set("lastUpdateDate", clock::t1(uploaded))
+        .set("uploadedDate", clock::t1(uploaded))
+        .set("hasPolyline", a.sport().has_gps())
+        .set("hasChartData", true)
+        .set("hasHrTimeInZones", true)
+        .set("hasPowerTimeInZones", a.sport().has_gps())
+        .set(
+            "userInfoDto",
+            Obj::new()
+                .set("userProfilePk", d.profile_id)
+                .set("displayname", d.display_name.clone())
+                .set("fullname", d.full_name.clone())
+                .set("profileImageUrlLarge", PROFILE_IMAGE)
+                .set("profileImageUrlMedium", PROFILE_IMAGE)
+                .set("profileImageUrlSmall", PROFILE_IMAGE)
+                .set("userPro", false)
+                .build(),
+        )
+        .set("childIds", Vec::<u64>::new())
+        .set("childActivityTypes", Vec::<String>::new())
+        .set("sensors", Value::Null)
+        .set("activityImages", Vec::<Value>::new())
+        .set("manufacturer", "GARMIN")
+        .set("lapCount", a.laps.len())
+        .set("associatedWorkoutId", a.workout_id)
+        .set(
+            "deviceMetaDataDTO",
+            Obj::new()
+                .set("deviceId", a.device_id.to_string())
+                .set("deviceTypePk", device.map_or(0, |x| x.type_pk))
+                .set("deviceVersionPk", 1_003_399)
+                .build(),
+        )
+        .set("hasIntensityIntervals", a.kind == Kind::Intervals)
+        .set("hasSplits", true)
+        .nulls(&[
+            "eBikeMaxAssistModes",
+            "eBikeBatteryUsage",
+            "eBikeBatteryRemaining",
+            "eBikeAssistModeInfoDTOList",
+            "calendarEventInfo",
+            "groupRideUUID",
+        ])
+        .set("hasRunPowerWindData", a.sport() == Sport::Running)
+        .set("hasHeatMap", false)
+        .set("personalRecord", is_pr)
+        .set("elevationCorrected", false)
+        .set("autoCalcCalories", false)
+        .set("favorite", false)
+        .set("runPowerWindDataEnabled", a.sport() == Sport::Running)
+        .set("trimmed", false)
+        .set("manualActivity", false)
+        .set("gcj02", false)
+        .build()
+}

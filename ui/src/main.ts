@@ -1,0 +1,7 @@
+// Entry point of the window: mounts the app shell into index.html's #app.
+import { mount } from "svelte";
+import App from "./App.svelte";
+
+const target = document.getElementById("app");
+if (!target) throw new Error("index.html has no #app element");
+export default mount(App, { target });
