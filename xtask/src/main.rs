@@ -5,17 +5,26 @@
 //!   `src-tauri/binaries/garmin-mcp-<host triple>[.exe]`, the file tauri-build requires for
 //!   `bundle.externalBin` (the app crate does not compile without it). It cannot be done from the
 //!   app's `build.rs`: a nested cargo on the same target dir deadlocks on the build lock.
+//! * `run` — builds the UI and the sidecar, then starts the desktop app.
+//! * `test` — everything CI checks: UI build, `cargo fmt --check`, clippy with warnings denied, and
+//!   every test of the workspace. Clippy and tests run with the sidecar entry removed from the
+//!   Tauri config (`TAURI_CONFIG`), so they neither need nor overwrite a copied sidecar binary.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
-const USAGE: &str = "usage: cargo xtask sidecar [--release]";
+const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | test>";
+
+/// Tauri config patch that drops `bundle.externalBin` for builds that do not bundle the app.
+const NO_SIDECAR_CONFIG: &str = r#"{"bundle":{"externalBin":null}}"#;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         ["sidecar"] => sidecar(false),
         ["sidecar", "--release"] => sidecar(true),
+        ["run"] => run_app(),
+        ["test"] => test(),
         _ => Err(USAGE.to_owned()),
     };
     match result {
@@ -53,6 +62,39 @@ fn sidecar(release: bool) -> Result<(), String> {
     std::fs::rename(&partial, &dest).map_err(|e| format!("could not replace {}: {e}", dest.display()))?;
     println!("xtask: sidecar ready at {}", dest.display());
     Ok(())
+}
+
+/// Builds what the app needs and starts it.
+fn run_app() -> Result<(), String> {
+    let root = workspace_root();
+    build_ui(&root)?;
+    sidecar(false)?;
+    run(Command::new(cargo()).current_dir(&root).args(["run", "-p", "garmin-desktop"]))
+}
+
+/// Every check CI runs, in order of cost.
+fn test() -> Result<(), String> {
+    let root = workspace_root();
+    build_ui(&root)?;
+    run(Command::new(cargo()).current_dir(&root).args(["fmt", "--all", "--", "--check"]))?;
+    let cargo_no_sidecar = |args: &[&str]| {
+        let mut command = Command::new(cargo());
+        command.current_dir(&root).env("TAURI_CONFIG", NO_SIDECAR_CONFIG).args(args);
+        command
+    };
+    run(&mut cargo_no_sidecar(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
+    run(&mut cargo_no_sidecar(&["test", "--workspace"]))?;
+    println!("xtask: all checks passed");
+    Ok(())
+}
+
+/// Builds the UI into `ui/dist` (embedded into the app at compile time); `npm ci` first if needed.
+fn build_ui(root: &Path) -> Result<(), String> {
+    let ui = root.join("ui");
+    if !ui.join("node_modules").is_dir() {
+        run(Command::new("npm").current_dir(&ui).args(["ci", "--no-audit", "--no-fund"]))?;
+    }
+    run(Command::new("npm").current_dir(&ui).args(["run", "build"]))
 }
 
 /// The workspace folder (this crate lives in `<root>/xtask`).

@@ -38,7 +38,7 @@ pub use profile::ProfileApi;
 pub use records::RecordsApi;
 pub use social::SocialApi;
 pub use wellness::WellnessApi;
-pub use workouts::WorkoutsApi;
+pub use workouts::{MAX_WORKOUT_NAME_CHARS, WorkoutsApi};
 
 use chrono::NaiveDate;
 use serde::Deserialize;
@@ -200,8 +200,8 @@ pub(crate) async fn graphql<T: DeserializeOwned>(
     })
 }
 
-/// An answer that is a list on some accounts and a single object (or a wrapper object holding the
-/// list) on others.
+/// An answer that is a list on some accounts and a single object on others (an unexpected object
+/// reads as one empty item, which callers filter out).
 #[derive(Deserialize)]
 #[serde(untagged)]
 pub(crate) enum Many<T> {

@@ -440,12 +440,6 @@ impl Client {
     /// Proactive renewal when the access cookie is about to expire. A failure here is not final
     /// (Garmin has accepted calls after `exp`), except when the session is clearly gone.
     async fn renew_if_due(&self) -> Result<()> {
-        eprintln!(
-            "DBG due={} win={:?} now={}",
-            self.session().access_due_for_refresh(Utc::now()),
-            self.session().access_window(),
-            Utc::now()
-        );
         if !self.session().access_due_for_refresh(Utc::now()) {
             return Ok(());
         }

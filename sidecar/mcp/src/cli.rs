@@ -5,6 +5,7 @@
 mod api;
 mod login;
 mod output;
+mod serve;
 mod status;
 
 use std::path::PathBuf;
@@ -25,7 +26,19 @@ pub struct Cli {
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
 
-    /// What to do.
+    /// Hide and refuse every tool that writes to Garmin (MCP server).
+    #[arg(long, alias = "read-only")]
+    pub readonly: bool,
+
+    /// Only offer these toolsets, comma-separated (MCP server; `session` is always on).
+    #[arg(long, value_delimiter = ',', value_name = "SET,SET")]
+    pub toolsets: Option<Vec<String>>,
+
+    /// Serve the offline demo account (a fake athlete's year of data) instead of your Garmin account.
+    #[arg(long)]
+    pub demo: bool,
+
+    /// What to do (none: serve MCP over stdio).
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -57,12 +70,7 @@ pub async fn run(cli: Cli) -> ExitCode {
         Some(Command::Status(args)) => status::run(args, &store).await,
         Some(Command::Logout) => logout(&store),
         Some(Command::Api(args)) => api::run(args, &store).await,
-        None => {
-            eprintln!(
-                "garmin-mcp: the MCP server is not part of this build yet; commands: login, status, logout, api (see --help)"
-            );
-            ExitCode::from(2)
-        }
+        None => serve::run(serve::ServeArgs { readonly: cli.readonly, toolsets: cli.toolsets, demo: cli.demo }, store).await,
     }
 }
 

@@ -2,4 +2,12 @@
 #![deny(missing_docs)]
 
 pub mod cli;
+pub mod demo;
 pub mod logging;
+pub mod output;
+pub mod server;
+pub mod tool_error;
+pub mod tools;
+pub mod toolsets;
+
+pub use server::{GarminMcp, ServerOptions};

@@ -3,7 +3,7 @@
 //!
 //! | module | what |
 //! |---|---|
-//! | [`plan`], [`activity`], [`series`] | the training year: activities, laps, 5-second samples |
+//! | [`plan`], [`sessions`], [`activity`], [`series`] | the training year: activities, laps, 5-second samples |
 //! | [`health`], [`intraday`], [`sleep`] | every day's wellness numbers, series and nights |
 //! | [`fitness`], [`records`] | training load/status/readiness, VO2max, personal records |
 //! | [`kit`] | gear and devices |
@@ -26,6 +26,7 @@ pub mod plan;
 pub mod records;
 pub mod rng;
 pub mod series;
+pub mod sessions;
 pub mod sleep;
 pub mod workouts;
 

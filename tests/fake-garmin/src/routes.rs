@@ -7,9 +7,25 @@
 //! "no data" for dates outside the data set, and a small JSON object builder that keeps big
 //! bodies cheap to compile.
 
+/// Parses a recorded body `fixtures/garmin/<name>` compiled into the binary (a broken fixture
+/// yields `null`, never a panic). Some Garmin documents carry long constant parts (roles, format
+/// objects, capability flags); those endpoints start from the real body and overwrite every field
+/// that depends on the account or the date. Defined before the modules so they all see it.
+macro_rules! fixture {
+    ($name:literal) => {
+        serde_json::from_str::<serde_json::Value>(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/garmin/",
+            $name
+        )))
+        .unwrap_or_default()
+    };
+}
+
 mod activities;
 mod activity_body;
 mod activity_detail;
+mod activity_facts;
 mod calendar;
 mod challenges;
 mod devices;
@@ -20,13 +36,14 @@ mod gear;
 mod graphql;
 mod metrics;
 mod mobile;
+mod movement;
 mod profile;
 mod records;
+mod scores;
 mod sleep;
 mod social;
 mod stats;
 mod stress;
-mod template;
 mod training;
 mod vitals;
 mod weight;
@@ -51,6 +68,7 @@ pub fn router() -> Router<AppState> {
         .merge(profile::router())
         .merge(devices::router())
         .merge(wellness::router())
+        .merge(movement::router())
         .merge(sleep::router())
         .merge(stress::router())
         .merge(stats::router())
@@ -63,6 +81,7 @@ pub fn router() -> Router<AppState> {
         .merge(training::router())
         .merge(mobile::router())
         .merge(records::router())
+        .merge(scores::router())
         .merge(gear::router())
         .merge(challenges::router())
         .merge(social::router())

@@ -14,7 +14,7 @@ use crate::models::activities::{
 use crate::{Client, Error, Result};
 
 /// Garmin's largest page for the activity search.
-pub const MAX_PAGE: u32 = 1000;
+const MAX_PAGE: u32 = 1000;
 /// Safety stop for [`ActivitiesApi::search_all`]: never walk more pages than this.
 const MAX_PAGES: u32 = 1000;
 

@@ -14,8 +14,9 @@ use crate::models::workouts::{
 };
 use crate::{Client, Error, Result};
 
-/// Longest workout name Garmin keeps whole (it cuts longer ones and appends `...`).
-pub const MAX_NAME_CHARS: usize = 255;
+/// Longest workout name Garmin keeps whole (it cuts longer ones and appends `...`); longer names
+/// are refused before sending.
+pub const MAX_WORKOUT_NAME_CHARS: usize = 255;
 
 /// Workouts (reference §4.12). Made by [`Client::workouts`].
 #[derive(Clone, Copy, Debug)]
@@ -173,8 +174,8 @@ enum MessagesAnswer {
 fn check_name(workout: &Workout) -> Result<()> {
     match workout.workout_name.as_deref().map(str::trim) {
         None | Some("") => Err(Error::InvalidInput("a workout needs a name".into())),
-        Some(name) if name.chars().count() > MAX_NAME_CHARS => Err(Error::InvalidInput(format!(
-            "a workout name can have at most {MAX_NAME_CHARS} characters (Garmin cuts longer ones)"
+        Some(name) if name.chars().count() > MAX_WORKOUT_NAME_CHARS => Err(Error::InvalidInput(format!(
+            "a workout name can have at most {MAX_WORKOUT_NAME_CHARS} characters (Garmin cuts longer ones)"
         ))),
         Some(_) => Ok(()),
     }

@@ -1,5 +1,5 @@
 //! Activities: the list/search rows, activity types and counts here; one activity's summary in
-//! [`detail`] and its charts, laps, zones, weather and sets in [`charts`] (both re-exported).
+//! `detail` and its charts, laps, zones, weather and sets in `charts` (both re-exported).
 //!
 //! Units are Garmin's: metres, seconds, m/s, °C, kcal; `hrTimeInZone_N` in seconds.
 

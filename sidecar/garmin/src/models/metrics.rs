@@ -1,5 +1,5 @@
 //! Fitness and training metrics: readiness, VO2max (maxmet), race predictions, lactate threshold,
-//! endurance and hill scores, heart-rate zones and fitness age. Training status is in [`status`]
+//! endurance and hill scores, heart-rate zones and fitness age. Training status is in `status`
 //! (re-exported).
 
 mod status;

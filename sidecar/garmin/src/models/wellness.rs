@@ -1,9 +1,9 @@
-//! All-day health: the daily summary, heart rate, stress and Body Battery, respiration, SpO2,
-//! floors, intensity minutes, steps and hydration. Sleep, HRV, stress/Body Battery and body
-//! composition live in the submodules and are re-exported here.
+//! All-day health: the daily summary, heart rate, respiration, SpO2, floors, intensity minutes,
+//! steps and hydration here; sleep, HRV, stress and Body Battery, and body composition in the
+//! submodules (re-exported, so everything is `models::wellness::…`).
 //!
-//! Series are `Vec<Vec<Option<f64>>>` rows `[epochMs, value…]` named by descriptors; stress uses
-//! `-1` for "no data" and `-2` for "activity", which [`DailyStress::stress_points`] drops.
+//! Series are `Vec<Vec<Option<f64>>>` rows `[epochMs, value…]` named by descriptors
+//! ([`crate::models::common::ValueDescriptor`]); labels in a row read as `None`.
 
 mod body;
 mod hrv;

@@ -4,7 +4,7 @@
 
 use super::activity::{Activity, Kind};
 use super::health::Day;
-use super::plan::vo2max_at;
+use super::plan::{threshold_pace, vo2max_at};
 
 /// Training metrics as of one day.
 #[derive(Clone, Debug, Default)]
@@ -169,6 +169,5 @@ pub fn race_time(vo2max: f64, metres: f64) -> f64 {
 
 /// Lactate threshold `(heart rate, speed m/s)` for a VO2max.
 pub fn lactate_threshold(vo2max: f64) -> (f64, f64) {
-    let pace = 290.0 - (vo2max - 47.0) * 4.5;
-    (168.0 + ((vo2max - 47.0) / 2.0).round(), 1000.0 / pace)
+    (168.0 + ((vo2max - 41.0) / 2.0).round(), 1000.0 / threshold_pace(vo2max))
 }

@@ -13,7 +13,6 @@ use chrono::{Datelike, Duration, NaiveDate};
 use serde_json::Value;
 
 use super::activity_body::{list_item, summary};
-use super::template::fixture;
 use super::{
     Obj, Query, Reject, bad_request, body_json, date, id, no_content, not_found, ok, read, round, write,
 };

@@ -10,7 +10,7 @@ use axum::routing::get;
 use chrono::Duration;
 use serde_json::{Value, json};
 
-use super::activity_body::split_summaries;
+use super::activity_facts::split_summaries;
 use super::{Obj, Query, id, int, no_content, not_found, ok, read, round};
 use crate::data::activity::{Activity, Lap, Sport};
 use crate::data::series::{self, HR_ZONES, RIDE_POWER_ZONES, RUN_POWER_ZONES, Sample};
@@ -155,7 +155,7 @@ fn polyline(a: &Activity, pts: &[Sample]) -> Value {
 }
 
 /// One lap in `lapDTOs` / typed-split form.
-fn lap_json(d: &Dataset, a: &Activity, i: usize, lap: &Lap) -> Value {
+fn lap_json(a: &Activity, i: usize, lap: &Lap) -> Value {
     let s = &lap.stats;
     let start = a.start_gmt + Duration::milliseconds((lap.start_s * 1000.0) as i64);
     let mut o = Obj::new()
@@ -213,7 +213,6 @@ fn lap_json(d: &Dataset, a: &Activity, i: usize, lap: &Lap) -> Value {
         }
         Sport::Strength => {}
     }
-    let _ = d;
     o.build()
 }
 
@@ -246,8 +245,8 @@ fn lengths(a: &Activity, lap: &Lap, start: chrono::NaiveDateTime) -> Vec<Value> 
 
 /// `GET /activity-service/activity/{id}/splits` → `{activityId, lapDTOs, eventDTOs}`.
 async fn splits(State(state): State<AppState>, Path(raw): Path<String>) -> Response {
-    with_activity(&state, &raw, |d, a| {
-        let laps: Vec<Value> = a.laps.iter().enumerate().map(|(i, l)| lap_json(d, a, i, l)).collect();
+    with_activity(&state, &raw, |_, a| {
+        let laps: Vec<Value> = a.laps.iter().enumerate().map(|(i, l)| lap_json(a, i, l)).collect();
         let events = json!([{
             "startTimeGMT": clock::t1(a.start_gmt),
             "startTimeGMTDoubleValue": clock::ms(a.start_gmt) as f64,
@@ -259,13 +258,13 @@ async fn splits(State(state): State<AppState>, Path(raw): Path<String>) -> Respo
 
 /// `GET /activity-service/activity/{id}/typedsplits` → `{activityId, splits[]}` with a split type per lap.
 async fn typed_splits(State(state): State<AppState>, Path(raw): Path<String>) -> Response {
-    with_activity(&state, &raw, |d, a| {
+    with_activity(&state, &raw, |_, a| {
         let rows: Vec<Value> = a
             .laps
             .iter()
             .enumerate()
             .map(|(i, l)| {
-                let mut v = lap_json(d, a, i, l);
+                let mut v = lap_json(a, i, l);
                 super::put(&mut v, "type", format!("INTERVAL_{}", l.intensity));
                 v
             })

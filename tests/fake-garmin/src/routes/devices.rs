@@ -10,7 +10,6 @@ use axum::response::Response;
 use axum::routing::get;
 use serde_json::{Value, json};
 
-use super::template::fixture;
 use super::{Obj, bad_request, body_json, id, not_found, ok, put, read, write};
 use crate::data::kit::{Device, WATCH_ID};
 use crate::data::{Dataset, DeviceMessage, clock};

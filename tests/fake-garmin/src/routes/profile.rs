@@ -11,7 +11,6 @@ use axum::routing::get;
 use serde_json::{Value, json};
 
 use super::activity_body::PROFILE_IMAGE;
-use super::template::fixture;
 use super::{Obj, bad_request, body_json, no_content, ok, put, read, round};
 use crate::FakeSite;
 use crate::data::activity::Sport;
@@ -68,7 +67,7 @@ async fn social_profile(State(state): State<AppState>) -> Response {
 /// `GET /userprofile-service/userprofile/user-settings` (`user_settings.json`).
 async fn user_settings(State(state): State<AppState>) -> Response {
     let d = read(&state);
-    let vo2 = d.day(d.today).map_or(50.0, |r| r.fitness.vo2max);
+    let vo2 = d.day(d.today).map_or(43.0, |r| r.fitness.vo2max);
     let (lt_hr, lt_speed) = lactate_threshold(vo2);
     let weight = super::weight::latest_before(&d, d.today).map_or(70_000.0, |(_, w)| w.grams);
     let mut v = fixture!("user_settings.json");
@@ -119,7 +118,7 @@ async fn settings(State(state): State<AppState>) -> Response {
 /// `GET /userprofile-service/userprofile/personal-information[/{dn}]`
 async fn personal_information(State(state): State<AppState>) -> Response {
     let d = read(&state);
-    let vo2 = d.day(d.today).map_or(50.0, |r| r.fitness.vo2max);
+    let vo2 = d.day(d.today).map_or(43.0, |r| r.fitness.vo2max);
     let (lt_hr, _) = lactate_threshold(vo2);
     let weight = super::weight::latest_before(&d, d.today).map_or(70_000.0, |(_, w)| w.grams);
     ok(json!({

@@ -10,7 +10,6 @@ use axum::routing::get;
 use chrono::{Duration, NaiveDate};
 use serde_json::{Value, json};
 
-use super::template::fixture;
 use super::{Obj, Query, date, int, no_content, ok, put, query_date, range, read};
 use crate::data::health::Day;
 use crate::data::kit::WATCH_ID;

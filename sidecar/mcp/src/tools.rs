@@ -1,0 +1,19 @@
+//! The tools, one file per toolset (see `toolsets.rs` for the catalogue). Each file holds one
+//! `#[tool_router(router = <toolset>_tools)]` block with its argument and answer types; the server
+//! adds the routers together.
+//!
+//! Conventions every tool follows: truthful annotations (`readOnlyHint`, `openWorldHint` when it
+//! reaches Garmin, a `title`), a description that says when to use it, typed arguments with bounds,
+//! an [`Answer`](crate::output::Answer) with a summary and compact data within the budget, Garmin
+//! calls fanned out concurrently, and failures as [`ToolError`](crate::tool_error::ToolError).
+
+pub mod activities;
+pub mod calendar;
+pub mod events;
+pub mod health;
+pub mod profile;
+pub mod session;
+pub mod social;
+pub mod stats;
+pub mod training;
+pub mod workouts;

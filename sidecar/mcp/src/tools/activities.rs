@@ -1,0 +1,8 @@
+//! PLACEHOLDER: the `activities` toolset (see toolsets.rs); filled in by its owner.
+
+use rmcp::tool_router;
+
+use crate::server::GarminMcp;
+
+#[tool_router(router = activities_tools, vis = "pub(crate)", allow_empty)]
+impl GarminMcp {}

@@ -1,0 +1,89 @@
+//! The catalogue of toolsets: which tools exist, grouped so people can shrink the tool list with
+//! `--toolsets a,b`. Every tool belongs to exactly one toolset (a test checks it); `session` is
+//! always on so an assistant can always help the person sign in.
+
+/// One group of tools.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Toolset {
+    /// Name used on the command line.
+    pub id: &'static str,
+    /// What the toolset answers.
+    pub description: &'static str,
+    /// Tool names in this toolset.
+    pub tools: &'static [&'static str],
+}
+
+/// Every toolset, in the order the README lists them.
+pub const TOOLSETS: &[Toolset] = &[
+    Toolset {
+        id: "activities",
+        description: "runs, rides, swims and other activities: lists, one activity in depth",
+        tools: &["list_activities", "get_activity"],
+    },
+    Toolset {
+        id: "stats",
+        description: "totals and trends over a week, month, year or any range",
+        tools: &["get_period_stats"],
+    },
+    Toolset { id: "calendar", description: "a month's activities, scheduled workouts and races", tools: &["get_calendar"] },
+    Toolset {
+        id: "training",
+        description: "training status, load, readiness, VO2max, race predictions and personal records",
+        tools: &["get_training_status", "get_personal_records"],
+    },
+    Toolset {
+        id: "health",
+        description: "daily health: sleep, heart rate, HRV, stress, Body Battery, steps, weight",
+        tools: &["get_daily_health"],
+    },
+    Toolset {
+        id: "profile",
+        description: "the athlete's profile, zones and totals, devices and gear",
+        tools: &["get_profile", "get_devices", "get_gear"],
+    },
+    Toolset { id: "workouts", description: "the workout library and training plans", tools: &["get_workouts"] },
+    Toolset { id: "events", description: "Garmin's race and event search", tools: &["search_events"] },
+    Toolset {
+        id: "social",
+        description: "badges, goals, challenges, followers and groups",
+        tools: &["get_achievements", "get_challenges", "get_social"],
+    },
+    Toolset { id: "session", description: "signing in (always on)", tools: &["login"] },
+];
+
+/// The toolset that can never be switched off.
+pub const ALWAYS_ON: &str = "session";
+
+/// Resolves `--toolsets` names; an unknown name is an error listing the valid ones.
+pub fn select(names: &[String]) -> Result<Vec<&'static Toolset>, String> {
+    let mut chosen: Vec<&'static Toolset> = Vec::new();
+    for name in names.iter().map(|n| n.trim()).filter(|n| !n.is_empty()) {
+        let Some(set) = TOOLSETS.iter().find(|t| t.id.eq_ignore_ascii_case(name)) else {
+            let valid: Vec<&str> = TOOLSETS.iter().map(|t| t.id).collect();
+            return Err(format!("unknown toolset `{name}`; choose from: {}", valid.join(", ")));
+        };
+        if !chosen.contains(&set) {
+            chosen.push(set);
+        }
+    }
+    if let Some(session) = TOOLSETS.iter().find(|t| t.id == ALWAYS_ON)
+        && !chosen.contains(&session)
+    {
+        chosen.push(session);
+    }
+    Ok(chosen)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_toolset_names_list_the_valid_ones_and_session_is_always_added() {
+        let err = select(&["activities".into(), "sleep".into()]).unwrap_err();
+        assert!(err.contains("`sleep`") && err.contains("health"), "{err}");
+        let chosen = select(&["Health".into()]).unwrap();
+        let ids: Vec<&str> = chosen.iter().map(|t| t.id).collect();
+        assert_eq!(ids, ["health", "session"]);
+    }
+}

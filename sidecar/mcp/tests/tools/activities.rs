@@ -1,0 +1,1 @@
+//! Tests of the `activities` toolset (filled in by its owner).

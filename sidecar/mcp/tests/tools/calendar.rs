@@ -1,0 +1,1 @@
+//! Tests of the `calendar` toolset (filled in by its owner).

@@ -1,0 +1,1 @@
+//! Tests of the `events` toolset (filled in by its owner).

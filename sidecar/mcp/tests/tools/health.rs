@@ -1,0 +1,1 @@
+//! Tests of the `health` toolset (filled in by its owner).

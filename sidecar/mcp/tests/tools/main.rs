@@ -1,0 +1,20 @@
+//! Every MCP tool, driven in-process by rmcp's real client over `tokio::io::duplex` against the
+//! fake Garmin: endpoints hit (the fake's request log), numbers against the fake's data set, "no
+//! data" forms, expired sessions and 429s mid-call. Plus the catalogue checks: schema snapshots,
+//! annotations on every tool, read-only and toolset filtering, and the response budget.
+//!
+//! Run: `cargo test -p garmin-mcp --test tools` (`UPDATE_TOOLSNAPS=1` rewrites the snapshots).
+
+mod support;
+
+mod activities;
+mod calendar;
+mod catalogue;
+mod events;
+mod health;
+mod profile;
+mod session;
+mod social;
+mod stats;
+mod training;
+mod workouts;

@@ -1,0 +1,1 @@
+//! Tests of the `profile` toolset (filled in by its owner).

@@ -1,0 +1,1 @@
+//! Tests of the `social` toolset (filled in by its owner).

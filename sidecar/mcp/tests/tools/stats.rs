@@ -1,0 +1,1 @@
+//! Tests of the `stats` toolset (filled in by its owner).

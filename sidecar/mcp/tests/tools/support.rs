@@ -1,0 +1,140 @@
+//! The harness: a fake Garmin with a signed-in session in a temporary data folder, the
+//! `garmin-mcp` server built in-process, and rmcp's client connected to it over a duplex pipe.
+
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use chrono::NaiveDate;
+use fake_garmin::{FakeConfig, FakeGarmin};
+use garmin::{Origins, RetryPolicy, Session, SessionStore, Site};
+use garmin_mcp::{GarminMcp, ServerOptions};
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::RunningService;
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::Value;
+
+/// The fake's "today": its data set is the year before.
+pub fn today() -> NaiveDate {
+    NaiveDate::from_ymd_opt(2026, 11, 15).unwrap()
+}
+
+/// The browser the test session signed in with.
+pub const USER_AGENT: &str = "Mozilla/5.0 (X11; Linux x86_64) GarminMcpToolTests/1.0";
+
+/// A connected client, the fake behind the server, and the data folder.
+pub struct Harness {
+    pub fake: FakeGarmin,
+    pub client: RunningService<RoleClient, ()>,
+    pub store: SessionStore,
+    pub dir: tempfile::TempDir,
+}
+
+impl Harness {
+    /// Signed in, every toolset, default options.
+    pub async fn start() -> Harness {
+        Harness::start_with(|o| o).await
+    }
+
+    /// Signed in, with server options adjusted by `tweak`.
+    pub async fn start_with(tweak: impl FnOnce(ServerOptions) -> ServerOptions) -> Harness {
+        let fake = FakeGarmin::start(FakeConfig { today: today(), ..FakeConfig::default() }).await.unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let store = SessionStore::new(dir.path());
+        let issued = fake.issue_session(USER_AGENT);
+        let origins = Origins { connect: fake.base_url(), sso: fake.base_url() };
+        let header: Vec<String> = issued.cookies.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        let mut session =
+            Session::from_cookie_header(Site::Global, origins, &header.join("; "), &issued.csrf_token, USER_AGENT)
+                .unwrap();
+        session.display_name = Some(issued.display_name.clone());
+        session.profile_id = Some(issued.profile_id);
+        store.save(&session).unwrap();
+        Harness::connect(fake, dir, store, tweak).await
+    }
+
+    /// Not signed in (empty data folder).
+    pub async fn signed_out() -> Harness {
+        let fake = FakeGarmin::start(FakeConfig { today: today(), ..FakeConfig::default() }).await.unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let store = SessionStore::new(dir.path());
+        Harness::connect(fake, dir, store, |o| o).await
+    }
+
+    async fn connect(
+        fake: FakeGarmin,
+        dir: tempfile::TempDir,
+        store: SessionStore,
+        tweak: impl FnOnce(ServerOptions) -> ServerOptions,
+    ) -> Harness {
+        let mut options = ServerOptions::new(store.clone());
+        options.today = Some(today());
+        options.retry = RetryPolicy {
+            max_retries: 2,
+            base_delay: Duration::from_millis(5),
+            max_delay: Duration::from_millis(20),
+            max_retry_after: Duration::from_secs(3),
+        };
+        let server = GarminMcp::new(tweak(options)).unwrap();
+        let (server_end, client_end) = tokio::io::duplex(1 << 20);
+        tokio::spawn(async move {
+            if let Ok(running) = server.serve(server_end).await {
+                let _ = running.waiting().await;
+            }
+        });
+        let client = ().serve(client_end).await.unwrap();
+        fake.clear_requests();
+        Harness { fake, client, store, dir }
+    }
+
+    /// Calls a tool; protocol errors panic with their message.
+    pub async fn call(&self, tool: &str, args: Value) -> CallToolResult {
+        let mut params = CallToolRequestParams::new(tool.to_owned());
+        if let Value::Object(map) = args {
+            params = params.with_arguments(map);
+        }
+        self.client.call_tool(params).await.unwrap_or_else(|e| panic!("{tool}: protocol error {e}"))
+    }
+
+    /// Calls a tool that must succeed; returns (summary text, structured content).
+    pub async fn call_ok(&self, tool: &str, args: Value) -> (String, Value) {
+        let result = self.call(tool, args).await;
+        let text = text_of(&result);
+        assert_ne!(result.is_error, Some(true), "{tool} failed: {text}");
+        (text, result.structured_content.clone().unwrap_or(Value::Null))
+    }
+
+    /// Calls a tool that must fail as a tool result (`isError`); returns its message.
+    pub async fn call_err(&self, tool: &str, args: Value) -> String {
+        let result = self.call(tool, args).await;
+        assert_eq!(result.is_error, Some(true), "{tool} should have failed: {}", text_of(&result));
+        text_of(&result)
+    }
+
+    /// Calls a tool whose arguments must be refused as a protocol error; returns the message.
+    pub async fn call_invalid(&self, tool: &str, args: Value) -> String {
+        let mut params = CallToolRequestParams::new(tool.to_owned());
+        if let Value::Object(map) = args {
+            params = params.with_arguments(map);
+        }
+        match self.client.call_tool(params).await {
+            Err(e) => e.to_string(),
+            Ok(result) => panic!("{tool} accepted invalid arguments: {}", text_of(&result)),
+        }
+    }
+
+    /// Paths (under `/gc-api`) the fake saw, in order.
+    pub fn gc_api_paths(&self) -> Vec<String> {
+        self.fake.requests().into_iter().filter(|r| r.path.starts_with("/gc-api")).map(|r| r.path).collect()
+    }
+}
+
+/// The first text block (the human summary).
+pub fn text_of(result: &CallToolResult) -> String {
+    result.content.first().and_then(|c| c.as_text()).map(|t| t.text.clone()).unwrap_or_default()
+}
+
+/// Every text block joined (what a text-only client shows the model).
+pub fn all_text(result: &CallToolResult) -> String {
+    result.content.iter().filter_map(|c| c.as_text()).map(|t| t.text.as_str()).collect::<Vec<_>>().join("\n")
+}

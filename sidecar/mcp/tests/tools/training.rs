@@ -1,0 +1,1 @@
+//! Tests of the `training` toolset (filled in by its owner).

@@ -1,0 +1,1 @@
+//! Tests of the `workouts` toolset (filled in by its owner).
