@@ -1,9 +1,7 @@
 //! The app's commands driven through real IPC on tauri's `MockRuntime` (no display needed): the app
 //! is built with the same `garmin_desktop::build` as the real one, its data folder pointed at a temp
-//! folder, and Garmin replaced by a tiny local HTTP stub where a command goes online.
+//! folder, and Garmin played by the project's fake Garmin Connect where a command goes online.
 
-use std::io::{BufRead as _, BufReader, Read as _, Write as _};
-use std::net::TcpListener;
 use std::path::Path;
 
 use garmin_desktop::DataDir;
@@ -49,31 +47,36 @@ fn save_session(dir: &Path, connect: &str) {
     garmin::SessionStore::new(dir).save(&session).expect("session saved");
 }
 
-/// Serves every connection with one fixed HTTP answer, on a free local port; returns its origin.
-fn garmin_stub(status: &'static str, body: &'static str) -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("free port");
-    let origin = format!("http://{}", listener.local_addr().expect("bound"));
-    std::thread::spawn(move || {
-        for mut stream in listener.incoming().flatten() {
-            // Read the request head and body (if any) before answering.
-            let mut reader = BufReader::new(&mut stream);
-            let mut length = 0;
-            let mut line = String::new();
-            while reader.read_line(&mut line).is_ok_and(|n| n > 0) && line != "\r\n" {
-                if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                    length = value.trim().parse().unwrap_or(0);
-                }
-                line.clear();
-            }
-            let _ = reader.read_exact(&mut vec![0; length]);
-            let _ = write!(
-                stream,
-                "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
-        }
-    });
-    origin
+/// A running fake Garmin Connect (the project's faithful fake) and the runtime that serves it.
+struct Garmin {
+    fake: fake_garmin::FakeGarmin,
+    _runtime: tokio::runtime::Runtime,
+}
+
+fn fake_garmin() -> Garmin {
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+    let fake = runtime.block_on(fake_garmin::FakeGarmin::start(fake_garmin::FakeConfig::default())).unwrap();
+    Garmin { fake, _runtime: runtime }
+}
+
+/// Saves the session the fake issues (optionally with its `session` cookie forged) in `dir`.
+fn save_fake_session(dir: &Path, garmin: &Garmin, forge: bool) {
+    let issued = garmin.fake.issue_session(garmin::DEFAULT_USER_AGENT);
+    let origins = garmin::Origins { connect: garmin.fake.base_url(), sso: garmin.fake.base_url() };
+    let header: Vec<String> = issued
+        .cookies
+        .iter()
+        .map(|(n, v)| if forge && n == "session" { format!("{n}=forged") } else { format!("{n}={v}") })
+        .collect();
+    let session = garmin::Session::from_cookie_header(
+        garmin::Site::Global,
+        origins,
+        &header.join("; "),
+        &issued.csrf_token,
+        &issued.user_agent,
+    )
+    .expect("valid cookie header");
+    garmin::SessionStore::new(dir).save(&session).expect("session saved");
 }
 
 #[test]
@@ -113,19 +116,19 @@ fn sign_out_removes_session_json() {
 #[test]
 fn check_session_returns_the_account_garmin_reports() {
     let dir = tempfile::tempdir().unwrap();
-    let stub = garmin_stub("200 OK", r#"{"displayName":"alex.runs","profileId":7,"fullName":"Alex R."}"#);
-    save_session(dir.path(), &stub);
+    let garmin = fake_garmin();
+    save_fake_session(dir.path(), &garmin, false);
     let (_app, window) = app(dir.path());
     let result = invoke(&window, "check_session").unwrap();
-    assert_eq!(result["account"], json!({ "displayName": "alex.runs", "fullName": "Alex R." }));
-    assert_eq!(result["session"]["fullName"], "Alex R.", "the check records the account in the session");
+    assert_eq!(result["account"], json!({ "displayName": "fake-athlete-1", "fullName": "Alex Example" }));
+    assert_eq!(result["session"]["displayName"], "fake-athlete-1", "the check records the account in the session");
 }
 
 #[test]
 fn check_session_refused_by_garmin_is_session_expired() {
     let dir = tempfile::tempdir().unwrap();
-    let stub = garmin_stub("401 Unauthorized", "{}");
-    save_session(dir.path(), &stub);
+    let garmin = fake_garmin();
+    save_fake_session(dir.path(), &garmin, true);
     let (_app, window) = app(dir.path());
     let error = invoke(&window, "check_session").unwrap_err();
     assert_eq!(error["code"], "session_expired", "{error}");
