@@ -404,3 +404,37 @@ async fn a_different_user_agent_than_at_sign_in_is_refused_by_garmin() {
     let err = rig.client().get_value("/userprofile-service/socialProfile", &[]).await.unwrap_err();
     assert!(err.needs_sign_in(), "{err}");
 }
+
+#[tokio::test]
+async fn a_401_in_the_middle_of_a_run_is_renewed_transparently() {
+    let rig = Rig::start(Duration::from_secs(3600)).await;
+    let client = rig.client();
+    client.get_value("/userprofile-service/socialProfile", &[]).await.unwrap();
+    rig.fake.push_fault(FaultRule::times(Fault::ExpireSession, 1));
+    client.get_value("/userprofile-service/socialProfile", &[]).await.unwrap();
+    client.get_value("/userprofile-service/socialProfile", &[]).await.unwrap();
+    let statuses: Vec<u16> = rig.fake.requests().iter().map(|r| r.status).collect();
+    assert_eq!(statuses, [200, 401, 201, 200, 200]);
+    assert_eq!(rig.store.load().unwrap().unwrap().refresh_count, 1);
+}
+
+#[tokio::test]
+async fn a_write_that_meets_a_server_error_is_not_repeated() {
+    let rig = Rig::start(Duration::from_secs(3600)).await;
+    rig.fake.push_fault(FaultRule::always(Fault::ServerError(503)));
+    let err = rig.client().activities().rename(90_000_000_001, "Renamed").await.unwrap_err();
+    assert!(matches!(err, Error::Server { status: 503, .. }), "{err}");
+    let writes: Vec<_> = rig.fake.requests().into_iter().filter(|r| r.method == "PUT").collect();
+    assert_eq!(writes.len(), 1, "a write may have happened; it must not be sent twice");
+}
+
+#[tokio::test]
+async fn a_write_refused_for_an_expired_session_is_sent_again_after_renewal() {
+    let rig = Rig::start(Duration::from_secs(3600)).await;
+    rig.fake.expire_access_tokens();
+    rig.client().activities().rename(90_000_000_001, "Renamed").await.unwrap();
+    let statuses: Vec<(String, u16)> =
+        rig.fake.requests().into_iter().map(|r| (r.method, r.status)).collect();
+    // Garmin refuses a 401 before applying anything, so repeating it once after renewal is safe.
+    assert_eq!(statuses, [("PUT".to_owned(), 401), ("POST".to_owned(), 201), ("PUT".to_owned(), 204)]);
+}

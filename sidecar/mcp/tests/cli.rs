@@ -80,7 +80,8 @@ async fn login_manual_validates_then_saves_a_private_session() {
     let fake = fake(Duration::from_secs(3600)).await;
     let dir = tempfile::tempdir().unwrap();
     let issued = fake.issue_session(UA);
-    let (output, stdout, stderr) = login(&fake, dir.path(), &cookie_header(&issued), &issued.csrf_token).await;
+    let (output, stdout, stderr) =
+        login(&fake, dir.path(), &cookie_header(&issued), &issued.csrf_token).await;
     assert!(output.status.success(), "{stderr}");
     assert!(stdout.contains(&format!("as {}", issued.display_name)), "{stdout}");
     assert_no_secrets(&issued, &format!("{stdout}{stderr}"));
@@ -280,4 +281,70 @@ async fn eight_processes_share_one_session_while_it_rotates_every_two_seconds() 
         "{PROCESSES} processes, {} renewals, {refused} calls recovered from an expired access cookie, {checks} file checks",
         uses.len()
     );
+}
+
+/// The first `activity_id` anywhere in a JSON answer.
+fn first_activity_id(value: &serde_json::Value) -> Option<serde_json::Value> {
+    match value {
+        serde_json::Value::Object(map) => map
+            .get("activity_id")
+            .filter(|v| v.is_number())
+            .cloned()
+            .or_else(|| map.values().find_map(first_activity_id)),
+        serde_json::Value::Array(items) => items.iter().find_map(first_activity_id),
+        _ => None,
+    }
+}
+
+/// The binary as AI clients run it: MCP over stdio. `--demo` needs no account and labels every answer.
+#[tokio::test(flavor = "multi_thread")]
+async fn demo_over_stdio_lists_every_tool_and_each_answers_labelled_as_demo_data() {
+    use rmcp::ServiceExt as _;
+    use rmcp::model::CallToolRequestParams;
+    use rmcp::transport::TokioChildProcess;
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = tokio::process::Command::new(BIN);
+    cmd.arg("--demo").arg("--data-dir").arg(dir.path());
+    let (transport, _stderr) = TokioChildProcess::builder(cmd).stderr(Stdio::null()).spawn().unwrap();
+    let client = ().serve(transport).await.unwrap();
+    let info = client.peer_info().unwrap();
+    assert_eq!(info.server_info.as_ref().unwrap().name, "garmin-mcp");
+
+    let tools = client.list_all_tools().await.unwrap();
+    assert!(tools.len() >= 16, "expected the full read toolset, got {}", tools.len());
+    let list = client.call_tool(CallToolRequestParams::new("list_activities")).await.unwrap();
+    let activity_id = first_activity_id(list.structured_content.as_ref().unwrap()).expect("an activity id");
+    for tool in &tools {
+        let required: Vec<String> = tool
+            .input_schema
+            .get("required")
+            .and_then(|r| r.as_array())
+            .map(|r| r.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
+            .unwrap_or_default();
+        let mut args = serde_json::Map::new();
+        for name in &required {
+            match name.as_str() {
+                "activity_id" => args.insert(name.clone(), activity_id.clone()),
+                other => panic!("{}: add a value for required argument `{other}` to this test", tool.name),
+            };
+        }
+        if tool.name == "login" {
+            args.insert("open_app".into(), false.into());
+        }
+        let result = client
+            .call_tool(CallToolRequestParams::new(tool.name.to_string()).with_arguments(args))
+            .await
+            .unwrap_or_else(|e| panic!("{}: {e}", tool.name));
+        let text =
+            result.content.first().and_then(|c| c.as_text()).map(|t| t.text.clone()).unwrap_or_default();
+        assert_ne!(result.is_error, Some(true), "{} failed: {text}", tool.name);
+        assert!(
+            text.starts_with(garmin_mcp::demo::DEMO_LABEL),
+            "{} answer is not labelled as demo data: {text}",
+            tool.name
+        );
+    }
+    client.cancel().await.unwrap();
+    assert!(!dir.path().join("session.json").exists(), "the demo never writes into the real data folder");
 }

@@ -1,0 +1,187 @@
+//! Benchmark of `garmin-mcp` as AI clients run it: a child process speaking MCP over stdio, against
+//! the fake Garmin with 80 ms injected on every Garmin call. Reports, with the baselines measured in
+//! the same run:
+//!
+//! * cold start to the first `tools/list` answer, next to the bare process start (`--version`);
+//! * idle resident memory after start-up;
+//! * a trivial call's overhead (`tools/list` round trip, median of many);
+//! * `get_activity` and `get_period_stats(year)` latency as a multiple of one Garmin round trip
+//!   (a direct client call through the same fake with the same 80 ms).
+//!
+//! Run: `cargo bench -p garmin-mcp --bench stdio` (release build). Prints a table; asserts nothing.
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use fake_garmin::faults::{Fault, FaultRule};
+use fake_garmin::{FakeConfig, FakeGarmin};
+use garmin::{Client, Origins, Session, SessionStore, Site};
+use rmcp::ServiceExt as _;
+use rmcp::model::CallToolRequestParams;
+use rmcp::transport::TokioChildProcess;
+use serde_json::{Value, json};
+
+const BIN: &str = env!("CARGO_BIN_EXE_garmin-mcp");
+const LATENCY: Duration = Duration::from_millis(80);
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
+
+fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn server_command(data_dir: &Path) -> tokio::process::Command {
+    let mut cmd = tokio::process::Command::new(BIN);
+    cmd.arg("--data-dir").arg(data_dir);
+    cmd
+}
+
+fn first_activity_id(value: &Value) -> Option<Value> {
+    match value {
+        Value::Object(map) => map
+            .get("activity_id")
+            .filter(|v| v.is_number())
+            .cloned()
+            .or_else(|| map.values().find_map(first_activity_id)),
+        Value::Array(items) => items.iter().find_map(first_activity_id),
+        _ => None,
+    }
+}
+
+#[tokio::main]
+async fn main() {
+    let fake = FakeGarmin::start(FakeConfig::default()).await.expect("fake starts");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let issued = fake.issue_session(garmin::DEFAULT_USER_AGENT);
+    let origins = Origins { connect: fake.base_url(), sso: fake.base_url() };
+    let header: Vec<String> = issued.cookies.iter().map(|(n, v)| format!("{n}={v}")).collect();
+    let mut session = Session::from_cookie_header(
+        Site::Global,
+        origins,
+        &header.join("; "),
+        &issued.csrf_token,
+        &issued.user_agent,
+    )
+    .expect("session");
+    session.display_name = Some(issued.display_name.clone());
+    session.profile_id = Some(issued.profile_id);
+    let store = SessionStore::new(dir.path());
+    store.save(&session).expect("saved");
+
+    // Baseline 1: the bare process start.
+    let mut bare = Vec::new();
+    for _ in 0..10 {
+        let started = Instant::now();
+        let status =
+            std::process::Command::new(BIN).arg("--version").stdout(Stdio::null()).status().expect("runs");
+        assert!(status.success());
+        bare.push(started.elapsed());
+    }
+    let bare = median(bare);
+
+    // Cold start to the first tools/list answer, and idle memory.
+    let mut cold = Vec::new();
+    let mut rss = Vec::new();
+    for _ in 0..10 {
+        let started = Instant::now();
+        let (transport, _) = TokioChildProcess::builder(server_command(dir.path()))
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn");
+        let pid = transport.id();
+        let client = ().serve(transport).await.expect("initialize");
+        client.list_all_tools().await.expect("tools/list");
+        cold.push(started.elapsed());
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        if let Some(kib) = pid.and_then(rss_kib) {
+            rss.push(kib);
+        }
+        client.cancel().await.expect("shutdown");
+    }
+    let cold = median(cold);
+    rss.sort_unstable();
+    let idle_rss = rss.get(rss.len() / 2).copied().unwrap_or(0);
+
+    // One long-lived server for the call measurements.
+    let (transport, _) =
+        TokioChildProcess::builder(server_command(dir.path())).stderr(Stdio::null()).spawn().expect("spawn");
+    let client = ().serve(transport).await.expect("initialize");
+    let mut trivial = Vec::new();
+    for _ in 0..300 {
+        let started = Instant::now();
+        client.list_all_tools().await.expect("tools/list");
+        trivial.push(started.elapsed());
+    }
+    let trivial = median(trivial);
+
+    let list = client.call_tool(CallToolRequestParams::new("list_activities")).await.expect("list");
+    let activity_id =
+        first_activity_id(list.structured_content.as_ref().expect("structured")).expect("an activity");
+
+    fake.push_fault(FaultRule::always(Fault::Latency(LATENCY)));
+    // Baseline 2: one Garmin round trip through the same fake, from a plain client.
+    let direct = Client::from_store(store.clone()).expect("client");
+    let mut round_trip = Vec::new();
+    for _ in 0..7 {
+        let started = Instant::now();
+        direct.get_value("/userprofile-service/socialProfile", &[]).await.expect("direct call");
+        round_trip.push(started.elapsed());
+    }
+    let round_trip = median(round_trip);
+
+    let timed = |name: &'static str, args: Value| {
+        let client = &client;
+        async move {
+            let mut samples = Vec::new();
+            for _ in 0..7 {
+                let mut params = CallToolRequestParams::new(name);
+                if let Value::Object(map) = args.clone() {
+                    params = params.with_arguments(map);
+                }
+                let started = Instant::now();
+                let result = client.call_tool(params).await.expect("call");
+                assert_ne!(result.is_error, Some(true), "{name} failed");
+                samples.push(started.elapsed());
+            }
+            median(samples)
+        }
+    };
+    let get_activity = timed("get_activity", json!({ "activity_id": activity_id })).await;
+    let year_stats = timed("get_period_stats", json!({ "period": "year" })).await;
+    client.cancel().await.expect("shutdown");
+
+    let ratio = |d: Duration| d.as_secs_f64() / round_trip.as_secs_f64();
+    println!("garmin-mcp over stdio, fake Garmin with {} per call", ms(LATENCY));
+    println!("| measure | value | baseline (same run) | ratio |");
+    println!("|---|---|---|---|");
+    println!(
+        "| cold start → first tools/list | {} | bare process start {} | {:.2}× |",
+        ms(cold),
+        ms(bare),
+        cold.as_secs_f64() / bare.as_secs_f64()
+    );
+    println!("| idle RSS | {:.1} MiB | | |", idle_rss as f64 / 1024.0);
+    println!("| trivial call (tools/list) | {} | | |", ms(trivial));
+    println!(
+        "| get_activity | {} | one Garmin round trip {} | {:.2}× |",
+        ms(get_activity),
+        ms(round_trip),
+        ratio(get_activity)
+    );
+    println!(
+        "| get_period_stats(year) | {} | one Garmin round trip {} | {:.2}× |",
+        ms(year_stats),
+        ms(round_trip),
+        ratio(year_stats)
+    );
+}
