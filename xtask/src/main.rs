@@ -9,9 +9,14 @@
 //! * `test` — everything CI checks: UI build, `cargo fmt --check`, clippy with warnings denied, and
 //!   every test of the workspace. Clippy and tests run with the sidecar entry removed from the
 //!   Tauri config (`TAURI_CONFIG`), so they neither need nor overwrite a copied sidecar binary.
+//!   Then the MCP interop checks against `garmin-mcp --demo --http`: the protocol scenarios of the
+//!   MCP conformance suite (Node 22 in `.ci/.node`) and the official Python SDK client
+//!   (`tests/interop/python_client.py`, `.ci/.venv`); `.ci/setup` installs both.
 
+use std::io::{BufRead as _, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::{Child, Command, ExitCode, Stdio};
+use std::time::Duration;
 
 const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | test>";
 
@@ -84,8 +89,168 @@ fn test() -> Result<(), String> {
     };
     run(&mut cargo_no_sidecar(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
     run(&mut cargo_no_sidecar(&["test", "--workspace"]))?;
+    conformance(&root)?;
+    interop(&root)?;
     println!("xtask: all checks passed");
     Ok(())
+}
+
+/// MCP conformance scenarios that apply to garmin-mcp (see README, "Conformance"): the protocol
+/// ones. The others call fixture tools, prompts and resources of the suite's reference server.
+const CONFORMANCE_SCENARIOS: &[&str] = &[
+    "server-initialize",
+    "ping",
+    "tools-list",
+    "server-sse-polling",
+    "server-sse-multiple-streams",
+    "dns-rebinding-protection",
+];
+
+/// Runs the conformance scenarios against `garmin-mcp --demo --http` on loopback without a token
+/// (`dns-rebinding-protection` expects a localhost request to pass without credentials).
+fn conformance(root: &Path) -> Result<(), String> {
+    let node_bin = root.join(".ci/.node/node_modules/node/bin");
+    let cli = root.join(".ci/.node/node_modules/.bin/conformance");
+    if !node_bin.join("node").exists() || !cli.exists() {
+        return Err(format!(
+            "the MCP conformance suite is not installed in {}: run .ci/setup",
+            root.join(".ci/.node").display()
+        ));
+    }
+    let scratch = Scratch::new("conformance")?;
+    let server = McpServer::start(root, &scratch.0, &[])?;
+    let path = std::env::join_paths(
+        std::iter::once(node_bin).chain(std::env::var_os("PATH").iter().flat_map(std::env::split_paths)),
+    )
+    .map_err(|e| format!("cannot build PATH: {e}"))?;
+    for scenario in CONFORMANCE_SCENARIOS {
+        println!("xtask: conformance scenario {scenario}");
+        run(Command::new(&cli)
+            .env("PATH", &path)
+            .args(["server", "--url", &server.url, "--scenario", scenario, "-o"])
+            .arg(scratch.0.join("results")))?;
+    }
+    Ok(())
+}
+
+/// Runs the official Python SDK client against `garmin-mcp --demo --http` with a bearer token.
+fn interop(root: &Path) -> Result<(), String> {
+    let python = if cfg!(windows) {
+        root.join(".ci/.venv/Scripts/python.exe")
+    } else {
+        root.join(".ci/.venv/bin/python")
+    };
+    if !python.exists() {
+        return Err(format!(
+            "the Python MCP SDK is not installed ({} is missing): run .ci/setup",
+            python.display()
+        ));
+    }
+    let scratch = Scratch::new("interop")?;
+    let token = random_token();
+    let token_file = scratch.0.join("token");
+    write_private(&token_file, &token)?;
+    let token_arg = token_file.display().to_string();
+    let server = McpServer::start(root, &scratch.0, &["--token-file", &token_arg])?;
+    println!("xtask: Python MCP SDK client against {}", server.url);
+    run(Command::new(&python)
+        .arg(root.join("tests/interop/python_client.py"))
+        .args(["--url", &server.url, "--expect-demo"])
+        .env("GARMIN_MCP_TOKEN", &token))
+}
+
+/// A `garmin-mcp --demo --http --port 0` child, stopped when dropped.
+struct McpServer {
+    child: Child,
+    url: String,
+}
+
+impl McpServer {
+    fn start(root: &Path, data_dir: &Path, extra: &[&str]) -> Result<McpServer, String> {
+        run(Command::new(cargo()).current_dir(root).args([
+            "build",
+            "-p",
+            "garmin-mcp",
+            "--bin",
+            "garmin-mcp",
+        ]))?;
+        let exe = target_dir(root).join("debug").join(format!("garmin-mcp{}", std::env::consts::EXE_SUFFIX));
+        let mut child = Command::new(&exe)
+            .arg("--data-dir")
+            .arg(data_dir)
+            .args(["--demo", "--http", "--port", "0"])
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("could not start {}: {e}", exe.display()))?;
+        let stderr = child.stderr.take().ok_or("no stderr")?;
+        let (tx, rx) = std::sync::mpsc::channel();
+        // Pass the server's stderr through, and pick the URL out of its start-up line.
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                eprintln!("  [garmin-mcp] {line}");
+                if let Some(rest) = line.strip_prefix("garmin-mcp: serving MCP at ") {
+                    let _ = tx.send(rest.split_whitespace().next().unwrap_or_default().to_owned());
+                }
+            }
+        });
+        let mut server = McpServer { child, url: String::new() };
+        server.url = rx
+            .recv_timeout(Duration::from_secs(60))
+            .map_err(|_| "garmin-mcp --http did not start within 60 s".to_owned())?;
+        Ok(server)
+    }
+}
+
+impl Drop for McpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A temporary folder under the system's, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Result<Scratch, String> {
+        let dir = std::env::temp_dir().join(format!("garmin-mcp-xtask-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).map_err(|e| format!("could not create {}: {e}", dir.display()))?;
+        Ok(Scratch(dir))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A throwaway 128-bit token for one test run (std's randomly seeded hasher; no crate needed).
+fn random_token() -> String {
+    use std::hash::{BuildHasher as _, Hasher as _};
+    let mut token = String::new();
+    for _ in 0..2 {
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u128(
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos(),
+        );
+        token.push_str(&format!("{:016x}", hasher.finish()));
+    }
+    token
+}
+
+/// Writes a file only its owner may read (garmin-mcp refuses a token file others can read).
+fn write_private(path: &Path, contents: &str) -> Result<(), String> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(path).map_err(|e| format!("could not create {}: {e}", path.display()))?;
+    std::io::Write::write_all(&mut file, contents.as_bytes())
+        .map_err(|e| format!("could not write {}: {e}", path.display()))
 }
 
 /// Builds the UI into `ui/dist` (embedded into the app at compile time); `npm ci` first if needed.

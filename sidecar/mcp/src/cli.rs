@@ -38,7 +38,45 @@ pub struct Cli {
     #[arg(long)]
     pub demo: bool,
 
-    /// What to do (none: serve MCP over stdio).
+    /// Serve MCP over HTTP at http://HOST:PORT/mcp (streamable HTTP) instead of stdio.
+    #[arg(long, help_heading = "HTTP mode")]
+    pub http: bool,
+
+    /// Address to listen on; anything but loopback needs a token (e.g. 0.0.0.0 with --token-file).
+    #[arg(
+        long,
+        default_value = "127.0.0.1",
+        value_name = "ADDRESS",
+        requires = "http",
+        help_heading = "HTTP mode"
+    )]
+    pub host: String,
+
+    /// Port to listen on (0 picks a free one).
+    #[arg(long, default_value_t = crate::http::DEFAULT_PORT, requires = "http", help_heading = "HTTP mode")]
+    pub port: u16,
+
+    /// Bearer token every request must carry. Prefer --token-file: command lines are visible to
+    /// other users of this computer.
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        requires = "http",
+        conflicts_with = "token_file",
+        help_heading = "HTTP mode"
+    )]
+    pub token: Option<crate::http::Token>,
+
+    /// File holding the bearer token (must be private: chmod 600).
+    #[arg(long, value_name = "FILE", requires = "http", help_heading = "HTTP mode")]
+    pub token_file: Option<PathBuf>,
+
+    /// Another host name clients may use (Host/Origin check), e.g. a reverse proxy's public name or
+    /// this machine's LAN address; repeat or comma-separate.
+    #[arg(long, value_delimiter = ',', value_name = "NAME", requires = "http", help_heading = "HTTP mode")]
+    pub allow_host: Vec<String>,
+
+    /// What to do (none: serve MCP over stdio, or HTTP with --http).
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -70,7 +108,18 @@ pub async fn run(cli: Cli) -> ExitCode {
         Some(Command::Status(args)) => status::run(args, &store).await,
         Some(Command::Logout) => logout(&store),
         Some(Command::Api(args)) => api::run(args, &store).await,
-        None => serve::run(serve::ServeArgs { readonly: cli.readonly, toolsets: cli.toolsets, demo: cli.demo }, store).await,
+        None => {
+            let http = cli.http.then_some(serve::HttpArgs {
+                host: cli.host,
+                port: cli.port,
+                token: cli.token,
+                token_file: cli.token_file,
+                allow_hosts: cli.allow_host,
+            });
+            let args =
+                serve::ServeArgs { readonly: cli.readonly, toolsets: cli.toolsets, demo: cli.demo, http };
+            serve::run(args, store).await
+        }
     }
 }
 

@@ -326,6 +326,7 @@ async fn demo_over_stdio_lists_every_tool_and_each_answers_labelled_as_demo_data
         for name in &required {
             match name.as_str() {
                 "activity_id" => args.insert(name.clone(), activity_id.clone()),
+                "period" => args.insert(name.clone(), "month".into()),
                 other => panic!("{}: add a value for required argument `{other}` to this test", tool.name),
             };
         }

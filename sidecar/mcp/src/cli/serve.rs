@@ -1,12 +1,15 @@
-//! `garmin-mcp` with no command: serve MCP over stdio (what AI clients start). stdout carries only
-//! the protocol; everything else goes to stderr.
+//! `garmin-mcp` with no command: serve MCP over stdio (what AI clients start), or with `--http` over
+//! streamable HTTP as a long-lived service (see `crate::http`). In stdio mode stdout carries only the
+//! protocol; in both modes everything else goes to stderr, and the HTTP token is never printed.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use garmin::SessionStore;
 use rmcp::ServiceExt as _;
 
 use crate::demo::Demo;
+use crate::http::{self, HttpOptions, Token};
 use crate::server::{GarminMcp, ServerOptions};
 
 /// Server flags from the command line.
@@ -18,10 +21,36 @@ pub struct ServeArgs {
     pub toolsets: Option<Vec<String>>,
     /// `--demo`.
     pub demo: bool,
+    /// `--http` and its flags (`None`: stdio).
+    pub http: Option<HttpArgs>,
 }
 
-/// Serves until the client closes stdin.
+/// `--http` flags.
+#[derive(Debug)]
+pub struct HttpArgs {
+    /// `--host`.
+    pub host: String,
+    /// `--port`.
+    pub port: u16,
+    /// `--token` (unchecked).
+    pub token: Option<Token>,
+    /// `--token-file`.
+    pub token_file: Option<PathBuf>,
+    /// `--allow-host`.
+    pub allow_hosts: Vec<String>,
+}
+
+/// Serves until the client closes stdin (stdio) or until SIGTERM/Ctrl-C (HTTP).
 pub async fn run(args: ServeArgs, store: SessionStore) -> ExitCode {
+    // HTTP refusals (no token off loopback, a readable token file, a busy port) come first, before
+    // anything starts.
+    let listening = match &args.http {
+        Some(flags) => match listen(flags).await {
+            Ok(listening) => Some(listening),
+            Err(code) => return code,
+        },
+        None => None,
+    };
     let demo = if args.demo {
         match Demo::start(None).await {
             Ok(demo) => Some(demo),
@@ -44,6 +73,12 @@ pub async fn run(args: ServeArgs, store: SessionStore) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(listening) = listening {
+        eprintln!("{}", listening.startup_line(args.readonly, demo.is_some()));
+        listening.serve(server, http::stop_signal()).await;
+        drop(demo);
+        return ExitCode::SUCCESS;
+    }
     let running = match server.serve(rmcp::transport::stdio()).await {
         Ok(running) => running,
         Err(e) => {
@@ -56,4 +91,30 @@ pub async fn run(args: ServeArgs, store: SessionStore) -> ExitCode {
     }
     drop(demo);
     ExitCode::SUCCESS
+}
+
+/// Checks the token and binds the address; the error is already explained on stderr.
+async fn listen(flags: &HttpArgs) -> Result<http::Listening, ExitCode> {
+    let token = match (&flags.token, &flags.token_file) {
+        (Some(token), _) => Some(token.clone().validated()),
+        (None, Some(path)) => Some(Token::from_file(path)),
+        (None, None) => None,
+    };
+    let token = match token.transpose() {
+        Ok(token) => token,
+        Err(message) => {
+            eprintln!("garmin-mcp: {message}");
+            return Err(ExitCode::from(2));
+        }
+    };
+    let options = HttpOptions {
+        host: flags.host.clone(),
+        port: flags.port,
+        token,
+        allow_hosts: flags.allow_hosts.clone(),
+    };
+    http::bind(options).await.map_err(|e| {
+        eprintln!("garmin-mcp: {e}");
+        if e.is_usage() { ExitCode::from(2) } else { ExitCode::FAILURE }
+    })
 }

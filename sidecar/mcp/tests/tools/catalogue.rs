@@ -23,10 +23,13 @@ fn snapshot_of(tool: &Tool) -> String {
 fn sort_keys(value: serde_json::Value) -> serde_json::Value {
     match value {
         serde_json::Value::Object(map) => {
-            let sorted: BTreeMap<String, serde_json::Value> = map.into_iter().map(|(k, v)| (k, sort_keys(v))).collect();
+            let sorted: BTreeMap<String, serde_json::Value> =
+                map.into_iter().map(|(k, v)| (k, sort_keys(v))).collect();
             serde_json::to_value(sorted).unwrap()
         }
-        serde_json::Value::Array(items) => serde_json::Value::Array(items.into_iter().map(sort_keys).collect()),
+        serde_json::Value::Array(items) => {
+            serde_json::Value::Array(items.into_iter().map(sort_keys).collect())
+        }
         other => other,
     }
 }
@@ -83,7 +86,11 @@ async fn every_tool_declares_title_and_read_only_and_open_world_hints() {
         if a.read_only_hint == Some(false) {
             assert!(a.destructive_hint.is_some(), "{} writes but leaves destructiveHint implicit", tool.name);
         }
-        assert!(tool.description.as_deref().is_some_and(|d| d.len() > 60), "{} needs a real description", tool.name);
+        assert!(
+            tool.description.as_deref().is_some_and(|d| d.len() > 60),
+            "{} needs a real description",
+            tool.name
+        );
         assert!(tool.output_schema.is_some(), "{} has no output schema", tool.name);
     }
 }
@@ -110,7 +117,8 @@ async fn toolsets_flag_limits_the_list_and_keeps_login() {
         o
     })
     .await;
-    let mut names: Vec<String> = h.client.list_all_tools().await.unwrap().into_iter().map(|t| t.name.into()).collect();
+    let mut names: Vec<String> =
+        h.client.list_all_tools().await.unwrap().into_iter().map(|t| t.name.into()).collect();
     names.sort();
     let mut expected: Vec<String> = TOOLSETS
         .iter()
@@ -137,10 +145,92 @@ async fn read_only_mode_lists_no_tool_that_writes() {
 #[tokio::test]
 async fn an_unknown_tool_is_a_protocol_error() {
     let h = Harness::start().await;
-    let err = h
-        .client
-        .call_tool(rmcp::model::CallToolRequestParams::new("delete_everything"))
-        .await
-        .unwrap_err();
+    let err =
+        h.client.call_tool(rmcp::model::CallToolRequestParams::new("delete_everything")).await.unwrap_err();
     assert!(err.to_string().to_lowercase().contains("tool"), "{err}");
+}
+
+const README_START: &str = "<!-- START GENERATED TOOLS -->";
+const README_END: &str = "<!-- END GENERATED TOOLS -->";
+
+/// The README's tool table, generated from the served tools in catalogue order.
+fn tool_table(tools: &[Tool]) -> String {
+    let mut table = String::from("| tool | toolset | what it answers |\n|---|---|---|\n");
+    for set in TOOLSETS {
+        for name in set.tools {
+            let Some(tool) = tools.iter().find(|t| t.name == *name) else { continue };
+            let description = tool.description.as_deref().unwrap_or_default().replace('\n', " ");
+            let first_sentence = description.split(". ").next().unwrap_or_default().trim_end_matches('.');
+            let writes = tool.annotations.as_ref().and_then(|a| a.read_only_hint) == Some(false);
+            let mark = if writes { " (writes; confirmed)" } else { "" };
+            table.push_str(&format!("| `{name}` | {} | {first_sentence}{mark} |\n", set.id));
+        }
+    }
+    table
+}
+
+#[tokio::test]
+async fn readme_tool_list_matches_the_served_tools() {
+    let h = Harness::start().await;
+    let tools = h.client.list_all_tools().await.unwrap();
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../README.md");
+    let readme = std::fs::read_to_string(&path).unwrap();
+    let (Some(start), Some(end)) = (readme.find(README_START), readme.find(README_END)) else {
+        panic!("README.md lacks the {README_START} … {README_END} markers");
+    };
+    let current = &readme[start + README_START.len()..end];
+    let expected = format!("\n{}", tool_table(&tools));
+    if std::env::var_os("UPDATE_README").is_some() {
+        let updated = format!("{}{expected}{}", &readme[..start + README_START.len()], &readme[end..]);
+        std::fs::write(&path, updated).unwrap();
+        return;
+    }
+    assert_eq!(current, expected, "README tool list is stale: run with UPDATE_README=1");
+}
+
+/// Arguments for a tool's default call: none, except required ones (filled from the data set).
+fn default_arguments(
+    tool: &Tool,
+    activity_id: &serde_json::Value,
+) -> serde_json::Map<String, serde_json::Value> {
+    let mut args = serde_json::Map::new();
+    let required = tool.input_schema.get("required").and_then(|r| r.as_array()).cloned().unwrap_or_default();
+    for name in required.iter().filter_map(|v| v.as_str()) {
+        match name {
+            "activity_id" => args.insert(name.to_owned(), activity_id.clone()),
+            // The biggest period with a breakdown.
+            "period" => args.insert(name.to_owned(), "year".into()),
+            other => panic!("{}: give required argument `{other}` a default here", tool.name),
+        };
+    }
+    if tool.name == "login" {
+        args.insert("open_app".into(), false.into());
+    }
+    args
+}
+
+#[tokio::test]
+async fn every_default_answer_over_a_year_of_data_stays_within_the_budget() {
+    let h = Harness::start().await;
+    let tools = h.client.list_all_tools().await.unwrap();
+    let year = serde_json::json!({ "activity_type": "running", "limit": 200, "start_date": "2025-11-16" });
+    let (_, list) = h.call_ok("list_activities", year).await;
+    // The year's longest run has the most splits: the biggest default get_activity.
+    let longest = list["activities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .max_by(|a, b| a["distance_km"].as_f64().partial_cmp(&b["distance_km"].as_f64()).unwrap())
+        .unwrap()["activity_id"]
+        .clone();
+    let mut sizes = Vec::new();
+    for tool in &tools {
+        let args = serde_json::Value::Object(default_arguments(tool, &longest));
+        let result = h.call(&tool.name, args).await;
+        assert_ne!(result.is_error, Some(true), "{}: {}", tool.name, crate::support::text_of(&result));
+        let size = crate::support::all_text(&result).len();
+        assert!(size <= garmin_mcp::output::BUDGET_BYTES, "{} answered {size} bytes", tool.name);
+        sizes.push(format!("{} {size}", tool.name));
+    }
+    eprintln!("default answer sizes: {}", sizes.join(", "));
 }

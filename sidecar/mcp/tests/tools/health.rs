@@ -1,1 +1,365 @@
-//! Tests of the `health` toolset (filled in by its owner).
+//! `get_daily_health`: every part of a day against the fake's data set (read straight from the
+//! fake's generated days, not through the tool), nights without HRV, days before the data set,
+//! the range form and its length limit, `detail=full`, budgets, one request per endpoint, and
+//! answers that survive an expired session or a 429.
+
+use std::collections::BTreeSet;
+
+use chrono::{Datelike, Duration, NaiveDate};
+use fake_garmin::data::Dataset;
+use fake_garmin::faults::{Fault, FaultRule};
+use garmin_mcp::output::BUDGET_BYTES;
+use serde_json::json;
+
+use crate::support::{Harness, all_text, today};
+
+fn data(h: &Harness) -> std::sync::RwLockReadGuard<'_, Dataset> {
+    h.fake.state().inner.data.read().unwrap()
+}
+
+/// `h:mm` from seconds, written out independently of the tool.
+fn hm(seconds: i64) -> String {
+    let minutes = (seconds as f64 / 60.0).round() as i64;
+    format!("{}:{:02}", minutes / 60, minutes % 60)
+}
+
+/// The latest day (going back from today) that satisfies `pick`.
+fn find_day(h: &Harness, pick: impl Fn(&fake_garmin::data::health::Day) -> bool) -> NaiveDate {
+    let d = data(h);
+    d.days.iter().rev().skip(1).find(|day| pick(day)).map(|day| day.date).expect("a matching day")
+}
+
+/// No path+query twice in the request log.
+fn assert_no_duplicates(h: &Harness) {
+    let mut seen = BTreeSet::new();
+    for r in h.fake.requests().into_iter().filter(|r| r.path.starts_with("/gc-api")) {
+        let key = format!("{} {}?{}", r.method, r.path, r.query.unwrap_or_default());
+        assert!(seen.insert(key.clone()), "requested twice: {key}");
+    }
+}
+
+fn round1(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}
+
+#[tokio::test]
+async fn every_part_of_a_day_matches_the_fakes_numbers() {
+    let h = Harness::start().await;
+    let date = find_day(&h, |d| d.hrv.is_some() && d.hydration_ml.is_some() && d.weight.is_none());
+    let (text, out) = h.call_ok("get_daily_health", json!({"date": date.to_string()})).await;
+    let d = data(&h);
+    let day = d.day(date).unwrap();
+    let got = &out["day"];
+    assert_eq!(out["date"], date.to_string());
+
+    // Steps, distance, floors, calories.
+    assert_eq!(got["activity"]["steps"], day.steps);
+    assert_eq!(got["activity"]["step_goal"], day.step_goal);
+    assert_eq!(got["activity"]["distance_km"], (day.distance_m.round() / 10.0).round() / 100.0);
+    assert_eq!(got["activity"]["floors_climbed"], day.floors_up as u64);
+    assert_eq!(got["activity"]["calories_kcal"], (day.bmr_kcal + day.active_kcal).round() as u64);
+    // Heart rate.
+    assert_eq!(got["heart_rate"]["resting_bpm"], day.resting_hr.round() as u64);
+    assert_eq!(got["heart_rate"]["min_bpm"], day.min_hr.round() as u64);
+    assert_eq!(got["heart_rate"]["max_bpm"], day.max_hr.round() as u64);
+    // Sleep: local times, stages as h:mm, score and its qualifier.
+    let s = &day.sleep;
+    let local = |t| d.zone.to_local(t).format("%H:%M").to_string();
+    assert_eq!(got["sleep"]["start"], local(s.start_gmt));
+    assert_eq!(got["sleep"]["end"], local(s.end_gmt));
+    assert_eq!(got["sleep"]["total"], hm(s.deep_s + s.light_s + s.rem_s));
+    assert_eq!(got["sleep"]["deep"], hm(s.deep_s));
+    assert_eq!(got["sleep"]["light"], hm(s.light_s));
+    assert_eq!(got["sleep"]["rem"], hm(s.rem_s));
+    assert_eq!(got["sleep"]["awake"], hm(s.awake_s));
+    assert_eq!(got["sleep"]["score"], s.score);
+    let quality = match s.score {
+        90.. => "excellent",
+        80..=89 => "good",
+        60..=79 => "fair",
+        _ => "poor",
+    };
+    assert_eq!(got["sleep"]["quality"], quality);
+    assert!(got["sleep"].get("stages").is_none(), "the timeline is for detail=full");
+    // Stress: average, peak and minutes per level.
+    let st = &day.stress;
+    assert_eq!(got["stress"]["avg"], st.avg.round() as u64);
+    assert_eq!(got["stress"]["max"], st.max.round() as u64);
+    assert_eq!(got["stress"]["rest_min"], st.rest_s / 60);
+    assert_eq!(got["stress"]["low_min"], st.low_s / 60);
+    assert_eq!(got["stress"]["medium_min"], st.medium_s / 60);
+    assert_eq!(got["stress"]["high_min"], st.high_s / 60);
+    assert!(got["stress"].get("hourly").is_none());
+    // Body Battery.
+    let b = &day.battery;
+    assert_eq!(got["body_battery"]["charged"], b.charged.round() as u64);
+    assert_eq!(got["body_battery"]["drained"], b.drained.round() as u64);
+    assert_eq!(got["body_battery"]["highest"], b.high.round() as u64);
+    assert_eq!(got["body_battery"]["lowest"], b.low.round() as u64);
+    assert_eq!(got["body_battery"]["at_wake"], b.at_wake.round() as u64);
+    // Respiration and SpO2.
+    assert_eq!(got["respiration"]["avg_waking_brpm"], day.respiration_avg);
+    assert_eq!(got["respiration"]["avg_sleeping_brpm"], s.avg_respiration);
+    assert_eq!(got["spo2"]["avg_pct"], s.avg_spo2);
+    assert_eq!(got["spo2"]["lowest_pct"], s.lowest_spo2);
+    // HRV.
+    let hrv = day.hrv.as_ref().unwrap();
+    assert_eq!(got["hrv"]["last_night_avg_ms"], hrv.last_night_avg);
+    assert_eq!(got["hrv"]["weekly_avg_ms"], hrv.weekly_avg);
+    assert_eq!(got["hrv"]["status"], hrv.status.to_lowercase());
+    assert!(got["hrv"]["baseline_low_ms"].is_number() && got["hrv"]["baseline_high_ms"].is_number());
+    // Intensity minutes: the day's and the week so far (Monday on, vigorous counted twice).
+    assert_eq!(got["intensity_minutes"]["moderate"], day.moderate_min);
+    assert_eq!(got["intensity_minutes"]["vigorous"], day.vigorous_min);
+    let monday = date - Duration::days(i64::from(date.weekday().num_days_from_monday()));
+    let week: u32 = (0..=(date - monday).num_days())
+        .filter_map(|i| d.day(monday + Duration::days(i)))
+        .map(|x| x.moderate_min + 2 * x.vigorous_min)
+        .sum();
+    assert_eq!(got["intensity_minutes"]["week_total"], week);
+    assert_eq!(got["intensity_minutes"]["week_goal"], 150);
+    // Weight: the latest weigh-in before the day (none that day), within 30 days.
+    let (weigh_day, w) = (1..=30)
+        .map(|i| date - Duration::days(i))
+        .find_map(|x| d.day(x).and_then(|r| r.weight.as_ref()).map(|w| (x, w)))
+        .unwrap();
+    assert_eq!(got["body_composition"]["date"], weigh_day.to_string());
+    assert_eq!(got["body_composition"]["weight_kg"], round1(w.grams / 1000.0));
+    assert_eq!(got["body_composition"]["bmi"], w.bmi);
+    assert_eq!(got["body_composition"]["body_fat_pct"], w.body_fat);
+    // Hydration; blood pressure is never measured in the data set.
+    assert_eq!(got["hydration"]["intake_ml"], day.hydration_ml.unwrap());
+    assert_eq!(got["hydration"]["goal_ml"], day.hydration_goal_ml);
+    assert!(got.get("blood_pressure").is_none());
+    assert_eq!(out["missing"], json!(["blood_pressure"]));
+
+    let asleep_min = ((s.deep_s + s.light_s + s.rem_s) as f64 / 60.0).round() as i64;
+    let spoken = match (asleep_min / 60, asleep_min % 60) {
+        (h, 0) => format!("{h} h"),
+        (h, m) => format!("{h} h {m} min"),
+    };
+    assert!(text.contains(&format!("slept {spoken}")), "{text}");
+    assert!(text.contains(&format!("sleep score {}", s.score)), "{text}");
+    assert!(text.contains("Not recorded: blood pressure."), "{text}");
+}
+
+#[tokio::test]
+async fn a_night_without_hrv_is_reported_missing_and_the_rest_still_answers() {
+    let h = Harness::start().await;
+    let date = find_day(&h, |d| d.hrv.is_none());
+    let (text, out) = h.call_ok("get_daily_health", json!({"date": date.to_string()})).await;
+    assert!(out["day"].get("hrv").is_none(), "{out}");
+    assert!(out["missing"].as_array().unwrap().contains(&json!("hrv")), "{out}");
+    assert!(text.contains(&format!("No HRV reading for {date}.")), "{text}");
+    let steps = data(&h).day(date).unwrap().steps;
+    assert_eq!(out["day"]["activity"]["steps"], steps);
+    assert!(out["day"]["sleep"]["score"].is_number());
+}
+
+#[tokio::test]
+async fn a_date_before_the_data_set_is_a_no_data_tool_error() {
+    let h = Harness::start().await;
+    let message = h.call_err("get_daily_health", json!({"date": "2020-01-01"})).await;
+    assert_eq!(message, "No health data recorded for 2020-01-01");
+    let message =
+        h.call_err("get_daily_health", json!({"start_date": "2020-01-01", "end_date": "2020-01-07"})).await;
+    assert!(message.starts_with("No health data recorded"), "{message}");
+}
+
+#[tokio::test]
+async fn the_default_day_is_today_and_uses_each_endpoint_once() {
+    let h = Harness::start().await;
+    let (_, out) = h.call_ok("get_daily_health", json!({})).await;
+    assert_eq!(out["date"], today().to_string());
+    assert_no_duplicates(&h);
+    let paths = h.gc_api_paths();
+    assert_eq!(paths.len(), 8, "{paths:#?}");
+    for part in [
+        "/usersummary-service/usersummary/daily/",
+        "/wellness-service/wellness/dailySleepData/",
+        "/hrv-service/hrv/2026-11-15",
+        "/wellness-service/wellness/daily/im/",
+        "/weight-service/weight/range/2026-10-16/2026-11-15",
+        "/bloodpressure-service/bloodpressure/range/",
+        "/usersummary-service/usersummary/hydration/daily/",
+        "/usersummary-service/stats/stress/daily/",
+    ] {
+        assert!(paths.iter().any(|p| p.contains(part)), "{part} not requested: {paths:#?}");
+    }
+}
+
+#[tokio::test]
+async fn detail_full_adds_a_compact_stage_timeline_and_an_hourly_stress_summary() {
+    let h = Harness::start().await;
+    let date = today() - Duration::days(3);
+    let (_, out) = h.call_ok("get_daily_health", json!({"date": date.to_string(), "detail": "full"})).await;
+    let (stages, night_min, stage_count, stress_max, stress_avg) = {
+        let d = data(&h);
+        let day = d.day(date).unwrap();
+        let night = (day.sleep.end_gmt - day.sleep.start_gmt).num_minutes();
+        (day.sleep.stages.len(), night, day.sleep.stages.len(), day.stress.max, day.stress.avg)
+    };
+    let timeline = out["day"]["sleep"]["stages"].as_array().unwrap();
+    assert!(
+        !timeline.is_empty() && timeline.len() <= 40.min(stages),
+        "{} segments of {stages}",
+        timeline.len()
+    );
+    let total: i64 = timeline.iter().map(|s| s["min"].as_i64().unwrap()).sum();
+    assert!(
+        (total - night_min).abs() <= timeline.len() as i64,
+        "{total} vs {night_min} ({stage_count} stages)"
+    );
+    for pair in timeline.windows(2) {
+        assert_ne!(pair[0]["stage"], pair[1]["stage"], "equal neighbours are merged");
+    }
+    assert_eq!(timeline[0]["start"], out["day"]["sleep"]["start"]);
+    let hourly = out["day"]["stress"]["hourly"].as_array().unwrap();
+    assert!(!hourly.is_empty() && hourly.len() <= 24, "{}", hourly.len());
+    let peak = hourly.iter().filter_map(|x| x["max"].as_u64()).max().unwrap();
+    assert_eq!(peak, stress_max.round() as u64, "the hourly peaks include the day's peak");
+    let avgs: Vec<u64> = hourly.iter().filter_map(|x| x["avg"].as_u64()).collect();
+    assert!(avgs.iter().any(|a| (*a as f64) >= stress_avg), "{avgs:?}");
+    assert!(hourly.iter().any(|x| x["body_battery"].is_number()));
+    assert!(h.gc_api_paths().iter().any(|p| p.ends_with(&format!("/dailyStress/{date}"))));
+    assert_no_duplicates(&h);
+}
+
+#[tokio::test]
+async fn a_range_gives_one_row_per_day_from_range_endpoints_and_averages() {
+    let h = Harness::start().await;
+    let (start, end) = (today() - Duration::days(6), today());
+    let (text, out) = h
+        .call_ok("get_daily_health", json!({"start_date": start.to_string(), "end_date": end.to_string()}))
+        .await;
+    let rows = out["days"].as_array().unwrap();
+    assert_eq!(rows.len(), 7);
+    let d = data(&h);
+    let mut steps_sum = 0.0;
+    for (i, row) in rows.iter().enumerate() {
+        let date = start + Duration::days(i as i64);
+        let day = d.day(date).unwrap();
+        assert_eq!(row["date"], date.to_string());
+        assert_eq!(row["steps"], day.steps);
+        assert_eq!(row["resting_hr_bpm"], day.resting_hr.round() as u64);
+        assert_eq!(row["sleep"], hm(day.sleep.deep_s + day.sleep.light_s + day.sleep.rem_s));
+        assert_eq!(row["sleep_score"], day.sleep.score);
+        assert_eq!(row["stress_avg"], day.stress.avg.round() as u64);
+        assert_eq!(row["body_battery_high"], day.battery.high.round() as u64);
+        assert_eq!(row["body_battery_low"], day.battery.low.round() as u64);
+        match &day.hrv {
+            Some(hrv) => assert_eq!(row["hrv_ms"], hrv.last_night_avg),
+            None => assert!(row.get("hrv_ms").is_none()),
+        }
+        steps_sum += f64::from(day.steps);
+    }
+    assert_eq!(out["averages"]["steps"], (steps_sum / 7.0).round() as u64);
+    assert!(text.contains("7 days"), "{text}");
+    drop(d);
+    // One range request per endpoint, no per-day loops.
+    let paths = h.gc_api_paths();
+    assert_eq!(paths.len(), 7, "{paths:#?}");
+    assert!(
+        paths.iter().all(|p| !p.contains("dailySleepData") && !p.contains("usersummary/daily")),
+        "{paths:#?}"
+    );
+    for part in [
+        "/stats/steps/daily/",
+        "/userstats-service/wellness/daily/",
+        "/sleep-service/stats/sleep/daily/",
+        "/stats/stress/daily/",
+        "/bodyBattery/reports/daily",
+        "/hrv-service/hrv/daily/",
+        "/weight-service/weight/range/",
+    ] {
+        assert!(paths.iter().any(|p| p.contains(part)), "{part} not requested: {paths:#?}");
+    }
+    assert_no_duplicates(&h);
+}
+
+#[tokio::test]
+async fn a_range_names_the_nights_without_hrv() {
+    let h = Harness::start().await;
+    let date = find_day(&h, |d| d.hrv.is_none());
+    let (start, end) = (date - Duration::days(3), date + Duration::days(1));
+    let (text, out) = h
+        .call_ok("get_daily_health", json!({"start_date": start.to_string(), "end_date": end.to_string()}))
+        .await;
+    let hrv_gap =
+        out["missing"].as_array().unwrap().iter().find(|m| m.as_str().unwrap().starts_with("hrv:")).unwrap();
+    assert!(hrv_gap.as_str().unwrap().contains(&date.to_string()), "{hrv_gap}");
+    assert!(text.contains(&date.to_string()), "{text}");
+}
+
+#[tokio::test]
+async fn ranges_over_fourteen_days_and_bad_dates_are_protocol_errors() {
+    let h = Harness::start().await;
+    let message = h
+        .call_invalid("get_daily_health", json!({"start_date": "2026-11-01", "end_date": "2026-11-15"}))
+        .await;
+    assert!(
+        message.contains("15 days") && message.contains("at most 14") && message.contains("shorter range"),
+        "{message}"
+    );
+    let message = h.call_invalid("get_daily_health", json!({"date": "yesterday"})).await;
+    assert!(message.contains("YYYY-MM-DD") && message.contains("yesterday"), "{message}");
+    let message = h
+        .call_invalid("get_daily_health", json!({"start_date": "2026-11-10", "end_date": "2026-11-01"}))
+        .await;
+    assert!(message.contains("before"), "{message}");
+    let message =
+        h.call_invalid("get_daily_health", json!({"date": "2026-11-10", "start_date": "2026-11-01"})).await;
+    assert!(message.contains("either"), "{message}");
+    let message = h.call_invalid("get_daily_health", json!({"date": "2026-11-16"})).await;
+    assert!(message.contains("future"), "{message}");
+    assert!(h.gc_api_paths().is_empty(), "nothing is sent for bad arguments");
+    // Fourteen days is fine.
+    h.call_ok("get_daily_health", json!({"start_date": "2026-11-02", "end_date": "2026-11-15"})).await;
+}
+
+#[tokio::test]
+async fn answers_stay_within_the_budget() {
+    let h = Harness::start().await;
+    for args in [
+        json!({}),
+        json!({"date": (today() - Duration::days(2)).to_string(), "detail": "full"}),
+        json!({"start_date": "2026-11-02", "end_date": "2026-11-15"}),
+    ] {
+        let result = h.call("get_daily_health", args.clone()).await;
+        assert_ne!(result.is_error, Some(true));
+        let size = all_text(&result).len();
+        println!("get_daily_health {args}: {size} bytes");
+        assert!(size <= BUDGET_BYTES, "{args}: {size} bytes");
+    }
+}
+
+#[tokio::test]
+async fn an_expired_session_mid_call_is_renewed_and_the_day_still_answers() {
+    let h = Harness::start().await;
+    let date = NaiveDate::from_ymd_opt(2026, 11, 14).unwrap();
+    let has_hrv = data(&h).day(date).unwrap().hrv.is_some();
+    // A 401 on one request in the middle of the fan-out: renewed once, retried, answered.
+    h.fake.push_fault(FaultRule::times(Fault::ExpireSession, 1).on_path("hrv-service"));
+    let (_, out) = h.call_ok("get_daily_health", json!({"date": date.to_string()})).await;
+    assert!(out["day"]["sleep"]["score"].is_number(), "{out}");
+    assert_eq!(out["day"].get("hrv").is_some(), has_hrv, "{out}");
+    // Every access cookie expired before the call: all concurrent requests recover.
+    h.fake.expire_access_tokens();
+    let (_, out) = h.call_ok("get_daily_health", json!({"date": date.to_string()})).await;
+    assert_eq!(out["day"].get("hrv").is_some(), has_hrv, "{out}");
+    assert!(out["day"]["activity"]["steps"].is_number(), "{out}");
+}
+
+#[tokio::test]
+async fn a_429_with_retry_after_is_waited_out() {
+    let h = Harness::start().await;
+    h.fake.push_fault(
+        FaultRule::times(Fault::RateLimited { retry_after_secs: Some(1) }, 1).on_path("dailySleepData"),
+    );
+    let (_, out) = h.call_ok("get_daily_health", json!({})).await;
+    let score = data(&h).day(today()).unwrap().sleep.score;
+    assert_eq!(out["day"]["sleep"]["score"], score);
+    let statuses: Vec<u16> =
+        h.fake.requests().iter().filter(|r| r.path.contains("dailySleepData")).map(|r| r.status).collect();
+    assert_eq!(statuses, [429, 200]);
+}

@@ -1,1 +1,340 @@
-//! Tests of the `training` toolset (filled in by its owner).
+//! `get_training_status` and `get_personal_records`: status, load and ACWR, readiness, VO2max,
+//! race predictions and the trend against the fake's generated fitness (read from the fake's data
+//! set or through `garmin::Client`, never through the tool), records with their activities, "no
+//! data" forms, bad arguments, budgets, one request per endpoint, expired sessions and 429s.
+
+use std::collections::BTreeSet;
+
+use chrono::Duration;
+use fake_garmin::data::Dataset;
+use fake_garmin::faults::{Fault, FaultRule};
+use garmin::Client;
+use garmin_mcp::output::BUDGET_BYTES;
+use serde_json::json;
+
+use crate::support::{Harness, all_text, today};
+
+fn data(h: &Harness) -> std::sync::RwLockReadGuard<'_, Dataset> {
+    h.fake.state().inner.data.read().unwrap()
+}
+
+/// A Garmin client of its own on the test session, for expectations.
+fn garmin(h: &Harness) -> Client {
+    Client::builder().store(h.store.clone()).build().unwrap()
+}
+
+/// `h:mm:ss`, or `m:ss` under an hour, written out independently of the tool.
+fn clock(seconds: f64) -> String {
+    let s = seconds.round() as u64;
+    if s >= 3600 {
+        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    } else {
+        format!("{}:{:02}", s / 60, s % 60)
+    }
+}
+
+fn band(ratio: f64) -> &'static str {
+    if ratio < 0.8 {
+        "low"
+    } else if ratio <= 1.3 {
+        "optimal"
+    } else if ratio <= 1.5 {
+        "high"
+    } else {
+        "very high"
+    }
+}
+
+fn assert_no_duplicates(h: &Harness) {
+    let mut seen = BTreeSet::new();
+    for r in h.fake.requests().into_iter().filter(|r| r.path.starts_with("/gc-api")) {
+        let key = format!("{} {}?{}", r.method, r.path, r.query.unwrap_or_default());
+        assert!(seen.insert(key.clone()), "requested twice: {key}");
+    }
+}
+
+#[tokio::test]
+async fn status_load_and_acwr_match_the_fakes_training_metrics() {
+    let h = Harness::start().await;
+    let date = today() - Duration::days(1);
+    let (text, out) =
+        h.call_ok("get_training_status", json!({"date": date.to_string(), "trend_days": 0})).await;
+    let (phrase, acute, chronic, vo2) = {
+        let d = data(&h);
+        let f = &d.day(date).unwrap().fitness;
+        (f.phrase.to_lowercase(), f.acute, f.chronic, f.vo2max)
+    };
+    assert_eq!(out["status"]["phrase"], phrase);
+    assert_eq!(out["load"]["acute"], acute);
+    assert_eq!(out["load"]["chronic"], chronic);
+    let ratio = (acute / chronic * 100.0).round() / 100.0;
+    assert_eq!(out["load"]["acwr"], ratio);
+    assert_eq!(out["load"]["acwr_band"], band(ratio));
+    assert_eq!(out["vo2max"]["running"], vo2);
+    assert!(text.contains(&format!("training status {phrase}")), "{text}");
+    assert!(text.contains(&format!("ACWR {ratio:.2}, {}", band(ratio))), "{text}");
+    // The load balance has the three bands with Garmin's targets.
+    let status = garmin(&h).metrics().training_status(date).await.unwrap().unwrap();
+    let balance = status.primary_load_balance().unwrap();
+    let bands = out["load_balance"]["bands"].as_array().unwrap();
+    assert_eq!(bands.len(), 3);
+    assert_eq!(bands[0]["band"], "aerobic low");
+    assert_eq!(bands[0]["load"], balance.monthly_load_aerobic_low.unwrap().round());
+    assert_eq!(bands[0]["target_min"], balance.monthly_load_aerobic_low_target_min.unwrap().round());
+    assert_eq!(bands[2]["band"], "anaerobic");
+    assert_eq!(bands[2]["target_max"], balance.monthly_load_anaerobic_target_max.unwrap().round());
+}
+
+#[tokio::test]
+async fn the_acwr_band_follows_the_ratio_on_the_hardest_and_easiest_weeks() {
+    let h = Harness::start().await;
+    let (hardest, easiest) = {
+        let d = data(&h);
+        let ratio = |x: &&fake_garmin::data::health::Day| x.fitness.acute / x.fitness.chronic.max(1.0);
+        let recent: Vec<_> = d.days.iter().skip(30).collect();
+        let hardest = recent.iter().max_by(|a, b| ratio(a).total_cmp(&ratio(b))).unwrap();
+        let easiest = recent.iter().min_by(|a, b| ratio(a).total_cmp(&ratio(b))).unwrap();
+        (
+            (hardest.date, hardest.fitness.acute, hardest.fitness.chronic),
+            (easiest.date, easiest.fitness.acute, easiest.fitness.chronic),
+        )
+    };
+    for (date, acute, chronic) in [hardest, easiest] {
+        let (text, out) =
+            h.call_ok("get_training_status", json!({"date": date.to_string(), "trend_days": 0})).await;
+        let ratio = (acute / chronic * 100.0).round() / 100.0;
+        assert_eq!(out["load"]["acwr"], ratio, "{date}");
+        assert_eq!(out["load"]["acwr_band"], band(ratio), "{date}");
+        assert!(!out["load"]["meaning"].as_str().unwrap().is_empty());
+        if ratio > 1.5 {
+            assert!(text.contains("overtraining risk"), "{text}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn readiness_race_predictions_and_lactate_threshold_match_garmins_answers() {
+    let h = Harness::start().await;
+    let date = today() - Duration::days(2);
+    let (text, out) =
+        h.call_ok("get_training_status", json!({"date": date.to_string(), "trend_days": 0})).await;
+    let g = garmin(&h);
+    // Readiness: the newest scored entry of the day.
+    let entries = g.metrics().training_readiness(date).await.unwrap();
+    let newest = entries.iter().filter(|e| e.score.is_some()).max_by_key(|e| e.timestamp).unwrap();
+    assert_eq!(out["readiness"]["score"], newest.score.unwrap().round() as u64);
+    assert_eq!(out["readiness"]["level"], newest.level.as_deref().unwrap().to_lowercase());
+    assert_eq!(
+        out["readiness"]["factors"]["sleep"],
+        newest.sleep_score_factor_percent.unwrap().round() as u64
+    );
+    assert_eq!(out["readiness"]["factors"]["hrv"], newest.hrv_factor_percent.unwrap().round() as u64);
+    for factor in out["readiness"]["limiting_factors"].as_array().unwrap() {
+        let key = factor.as_str().unwrap().replace(' ', "_");
+        assert!(out["readiness"]["factors"][&key].as_u64().unwrap() < 70, "{factor} is not limiting");
+    }
+    // Race predictions as h:mm:ss (m:ss under an hour).
+    let p = g.metrics().race_predictions().await.unwrap().unwrap();
+    let rp = &out["race_predictions"];
+    assert_eq!(rp["five_k"], clock(p.time_5k.unwrap()));
+    assert_eq!(rp["ten_k"], clock(p.time_10k.unwrap()));
+    assert_eq!(rp["half_marathon"], clock(p.time_half_marathon.unwrap()));
+    assert_eq!(rp["marathon"], clock(p.time_marathon.unwrap()));
+    assert!(rp["marathon"].as_str().unwrap().matches(':').count() == 2, "{rp}");
+    assert!(text.contains(&format!("5K {}", clock(p.time_5k.unwrap()))), "{text}");
+    // Lactate threshold: heart rate and a pace from Garmin's m/s ÷ 10.
+    let lt = g.metrics().lactate_threshold().await.unwrap().unwrap();
+    assert_eq!(out["lactate_threshold"]["heart_rate_bpm"], lt.heart_rate.unwrap());
+    let secs = (1000.0 / (lt.speed.unwrap() * 10.0)).round() as u64;
+    assert_eq!(out["lactate_threshold"]["pace_per_km"], format!("{}'{:02}\"", secs / 60, secs % 60));
+    // HRV, endurance and hill scores of the day.
+    let hrv = data(&h).day(date).unwrap().hrv.clone();
+    match hrv {
+        Some(hrv) => assert_eq!(out["hrv"]["last_night_ms"], hrv.last_night_avg),
+        None => assert!(out["missing"].as_array().unwrap().contains(&json!("hrv"))),
+    }
+    let endurance = g.metrics().endurance_score(date).await.unwrap().unwrap();
+    assert_eq!(out["endurance_score"]["score"], endurance.overall_score.unwrap().round() as u64);
+    let hill = g.metrics().hill_score(date).await.unwrap().unwrap();
+    assert_eq!(out["hill_score"]["score"], hill.overall_score.unwrap().round() as u64);
+}
+
+#[tokio::test]
+async fn a_28_day_trend_has_a_row_per_day_within_the_budget() {
+    let h = Harness::start().await;
+    let result = h.call("get_training_status", json!({"trend_days": 28})).await;
+    assert_ne!(result.is_error, Some(true), "{}", all_text(&result));
+    let size = all_text(&result).len();
+    println!("get_training_status trend_days=28: {size} bytes");
+    assert!(size <= BUDGET_BYTES, "{size} bytes");
+    let out = result.structured_content.clone().unwrap();
+    let rows = out["trend"].as_array().unwrap();
+    assert_eq!(rows.len(), 28);
+    let d = data(&h);
+    for (i, row) in rows.iter().enumerate() {
+        let date = today() - Duration::days(27 - i as i64);
+        let day = d.day(date).unwrap();
+        assert_eq!(row["date"], date.to_string());
+        assert_eq!(row["acute_load"], day.fitness.acute, "{date}");
+        assert_eq!(row["readiness"], day.fitness.readiness, "{date}: the morning readiness");
+        match &day.hrv {
+            Some(hrv) => assert_eq!(row["hrv_ms"], hrv.last_night_avg),
+            None => assert!(row.get("hrv_ms").is_none()),
+        }
+        let updated = d.activities_on(date).any(|a| a.sport().has_gps());
+        if updated {
+            assert_eq!(row["vo2max"], day.fitness.vo2max, "{date}");
+        } else {
+            assert!(row.get("vo2max").is_none(), "{date}");
+        }
+    }
+    drop(d);
+    assert_no_duplicates(&h);
+    // Range endpoints for HRV and VO2max; readiness has no range endpoint on the REST API.
+    let paths = h.gc_api_paths();
+    assert_eq!(paths.iter().filter(|p| p.contains("/hrv-service/")).count(), 1, "{paths:#?}");
+    assert_eq!(paths.iter().filter(|p| p.contains("/maxmet/")).count(), 1, "{paths:#?}");
+    assert_eq!(paths.iter().filter(|p| p.contains("/trainingreadiness/")).count(), 28, "{paths:#?}");
+}
+
+#[tokio::test]
+async fn the_default_answer_fits_the_budget_and_sends_each_request_once() {
+    let h = Harness::start().await;
+    let result = h.call("get_training_status", json!({})).await;
+    let size = all_text(&result).len();
+    println!("get_training_status default: {size} bytes");
+    assert!(size <= BUDGET_BYTES);
+    let out = result.structured_content.clone().unwrap();
+    assert_eq!(out["trend"].as_array().unwrap().len(), 7);
+    assert_eq!(out["date"], today().to_string());
+    assert_no_duplicates(&h);
+    h.fake.clear_requests();
+    let (_, out) = h.call_ok("get_training_status", json!({"trend_days": 0})).await;
+    assert!(out.get("trend").is_none());
+    let paths = h.gc_api_paths();
+    assert!(!paths.iter().any(|p| p.contains("/maxmet/")), "{paths:#?}");
+    assert_eq!(paths.iter().filter(|p| p.contains("/trainingreadiness/")).count(), 1, "{paths:#?}");
+}
+
+#[tokio::test]
+async fn a_date_before_the_data_set_is_a_no_data_tool_error() {
+    let h = Harness::start().await;
+    let message = h.call_err("get_training_status", json!({"date": "2020-01-01"})).await;
+    assert_eq!(message, "No training data recorded for 2020-01-01");
+}
+
+#[tokio::test]
+async fn bad_dates_and_trend_lengths_are_protocol_errors() {
+    let h = Harness::start().await;
+    let message = h.call_invalid("get_training_status", json!({"trend_days": 29})).await;
+    assert!(message.contains("0–28") && message.contains("29"), "{message}");
+    let message = h.call_invalid("get_training_status", json!({"date": "15/11/2026"})).await;
+    assert!(message.contains("YYYY-MM-DD"), "{message}");
+    assert!(h.gc_api_paths().is_empty());
+}
+
+#[tokio::test]
+async fn an_expired_session_and_a_429_mid_call_still_answer() {
+    let h = Harness::start().await;
+    let acute = data(&h).day(today()).unwrap().fitness.acute;
+    h.fake.push_fault(FaultRule::times(Fault::ExpireSession, 1).on_path("trainingstatus"));
+    h.fake.push_fault(
+        FaultRule::times(Fault::RateLimited { retry_after_secs: Some(1) }, 1).on_path("racepredictions"),
+    );
+    let (_, out) = h.call_ok("get_training_status", json!({"trend_days": 3})).await;
+    assert_eq!(out["load"]["acute"], acute);
+    assert!(out["race_predictions"]["five_k"].is_string(), "{out}");
+    let statuses: Vec<u16> =
+        h.fake.requests().iter().filter(|r| r.path.contains("racepredictions")).map(|r| r.status).collect();
+    assert_eq!(statuses, [429, 200]);
+    h.fake.expire_access_tokens();
+    let (_, out) = h.call_ok("get_training_status", json!({"trend_days": 3})).await;
+    assert_eq!(out["load"]["acute"], acute);
+}
+
+#[tokio::test]
+async fn personal_records_name_their_activities_and_format_their_values() {
+    let h = Harness::start().await;
+    let (text, out) = h.call_ok("get_personal_records", json!({})).await;
+    // Garmin's record list carries the names: one request, nothing fetched twice.
+    assert_eq!(h.gc_api_paths(), ["/gc-api/personalrecord-service/personalrecord/prs/fake-athlete-1"]);
+    let records = garmin(&h).records().personal_records().await.unwrap();
+    let rows = out["records"].as_array().unwrap();
+    assert_eq!(rows.len(), records.len());
+    let d = data(&h);
+    let names = [
+        (1, "1 km"),
+        (2, "1 mile"),
+        (3, "5 km"),
+        (4, "10 km"),
+        (5, "half marathon"),
+        (6, "marathon"),
+        (7, "longest run"),
+        (8, "longest ride"),
+        (12, "most steps in a day"),
+    ];
+    for pr in &records {
+        let type_id = pr.type_id.unwrap();
+        let row = rows.iter().find(|r| r["type_id"] == type_id).unwrap();
+        let expected_name = names.iter().find(|n| n.0 == type_id).unwrap().1;
+        assert_eq!(row["record"], expected_name);
+        let value = pr.value.unwrap();
+        match type_id {
+            1..=6 => assert_eq!(row["value"], clock(value)),
+            7 | 8 => assert_eq!(row["distance_km"], (value / 10.0).round() / 100.0),
+            _ => assert!(row["value"].as_str().unwrap().ends_with("steps")),
+        }
+        match pr.activity_id.filter(|id| *id > 0) {
+            Some(id) => {
+                assert_eq!(row["activity_id"], id);
+                assert_eq!(row["activity_name"], d.activity(id).unwrap().name, "type {type_id}");
+            }
+            None => assert!(row.get("activity_id").is_none()),
+        }
+    }
+    let five_k = rows.iter().find(|r| r["type_id"] == 3).unwrap();
+    assert!(text.contains(&format!("5 km {}", five_k["value"].as_str().unwrap())), "{text}");
+    let size = text.len() + out.to_string().len();
+    println!("get_personal_records default: {size} bytes");
+    assert!(size <= BUDGET_BYTES);
+}
+
+#[tokio::test]
+async fn a_renamed_record_activity_shows_its_new_name() {
+    let h = Harness::start().await;
+    let records = garmin(&h).records().personal_records().await.unwrap();
+    let id = records.iter().find(|r| r.type_id == Some(3)).and_then(|r| r.activity_id).unwrap();
+    assert!(h.fake.state().inner.data.write().unwrap().update_activity(id, Some("Parkrun PB".into()), None));
+    let (_, out) = h.call_ok("get_personal_records", json!({"sport": "running"})).await;
+    let five_k = out["records"].as_array().unwrap().iter().find(|r| r["type_id"] == 3).unwrap().clone();
+    assert_eq!(five_k["activity_name"], "Parkrun PB");
+    assert_eq!(five_k["activity_id"], id);
+}
+
+#[tokio::test]
+async fn the_sport_filter_keeps_one_sport_and_an_empty_sport_is_no_data() {
+    let h = Harness::start().await;
+    let (_, out) = h.call_ok("get_personal_records", json!({"sport": "cycling"})).await;
+    assert_eq!(out["sport"], "cycling");
+    let rows = out["records"].as_array().unwrap();
+    assert!(!rows.is_empty() && rows.iter().all(|r| r["sport"] == "cycling"), "{rows:?}");
+    assert!(rows.iter().any(|r| r["record"] == "longest ride"));
+    let message = h.call_err("get_personal_records", json!({"sport": "swimming"})).await;
+    assert_eq!(message, "No personal records for swimming on Garmin Connect yet");
+}
+
+#[tokio::test]
+async fn personal_records_survive_a_429() {
+    let h = Harness::start().await;
+    h.fake.push_fault(
+        FaultRule::times(Fault::RateLimited { retry_after_secs: Some(1) }, 1).on_path("personalrecord"),
+    );
+    let (_, out) = h.call_ok("get_personal_records", json!({})).await;
+    assert!(!out["records"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn the_clock_helper_itself_reads_like_a_race_time() {
+    assert_eq!(clock(1304.0), "21:44");
+    assert_eq!(clock(5991.0), "1:39:51");
+}

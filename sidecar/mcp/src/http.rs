@@ -1,0 +1,333 @@
+//! `garmin-mcp --http`: MCP over the streamable HTTP transport at `/mcp`, so a phone or another
+//! machine can reach the server as a long-lived service. Because that makes the server reachable from
+//! a network, everything in front of rmcp's service is about refusing strangers:
+//!
+//! * start-up refuses a non-loopback address without a bearer token ([`bind`]);
+//! * every request must name an allowed `Host` and, when it carries one, an allowed `Origin`
+//!   (DNS-rebinding protection, 403) — [`guard`];
+//! * with a token, every request needs `Authorization: Bearer <token>`, compared in constant time
+//!   (401 otherwise, before anything reaches a tool) — [`auth`];
+//! * bodies are capped at [`MAX_BODY_BYTES`] (413), headers and bodies must arrive in time, and
+//!   connections are capped at [`MAX_CONNECTIONS`];
+//! * SIGTERM/Ctrl-C stops accepting, lets calls in progress finish ([`inflight`]), then ends the
+//!   sessions and closes the connections.
+//!
+//! Every session gets a clone of one [`GarminMcp`], so all clients share one Garmin client and the
+//! session store on disk; renewals happen in this process through that store, like in stdio mode.
+
+mod auth;
+mod guard;
+mod inflight;
+
+use std::future::Future;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::response::IntoResponse;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+use tower::ServiceExt as _;
+use tower_http::timeout::RequestBodyTimeout;
+
+pub use auth::Token;
+pub use guard::AllowedHost;
+
+use crate::server::GarminMcp;
+
+/// Where MCP is served.
+pub const MCP_PATH: &str = "/mcp";
+/// Default port of `--http`.
+pub const DEFAULT_PORT: u16 = 8765;
+/// Largest accepted request body (a tool call's arguments are a few KiB at most).
+pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+/// A client must send its request headers within this time (slow-header attacks).
+pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// A client must send its whole request body within this time.
+pub const BODY_READ_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long shutdown waits for calls in progress before ending the sessions anyway.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
+/// Open connections served at once; more wait in the listen queue.
+pub const MAX_CONNECTIONS: usize = 512;
+
+/// How `--http` is set up.
+#[derive(Clone, Debug)]
+pub struct HttpOptions {
+    /// Address or host name to listen on (`--host`).
+    pub host: String,
+    /// Port (`--port`; 0 picks a free one).
+    pub port: u16,
+    /// The bearer token every request must carry (`--token` / `--token-file`).
+    pub token: Option<Token>,
+    /// Extra names clients may use in `Host`/`Origin` (`--allow-host`, e.g. a reverse proxy's name).
+    pub allow_hosts: Vec<String>,
+}
+
+impl HttpOptions {
+    /// Loopback on the default port, no token, no extra host names.
+    pub fn loopback() -> Self {
+        HttpOptions { host: "127.0.0.1".to_owned(), port: DEFAULT_PORT, token: None, allow_hosts: Vec::new() }
+    }
+}
+
+/// Why the HTTP server did not start.
+#[derive(Debug)]
+pub enum StartError {
+    /// A non-loopback address without a token.
+    TokenRequired {
+        /// The `--host` value.
+        host: String,
+    },
+    /// `--allow-host` value that is not a host name or address.
+    BadAllowedHost(String),
+    /// The host name did not resolve.
+    Resolve {
+        /// The `--host` value.
+        host: String,
+        /// What the resolver said.
+        error: std::io::Error,
+    },
+    /// The address could not be bound (in use, no permission…).
+    Bind {
+        /// `host:port`.
+        address: String,
+        /// What the OS said.
+        error: std::io::Error,
+    },
+}
+
+impl StartError {
+    /// True when the command line itself is at fault (exit code 2), not the machine.
+    pub fn is_usage(&self) -> bool {
+        matches!(self, StartError::TokenRequired { .. } | StartError::BadAllowedHost(_))
+    }
+}
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StartError::TokenRequired { host } => write!(
+                f,
+                "refusing to listen on {host} without a token: anyone who can reach this address could read \
+                 your Garmin data. Put a long random token in a file only you can read (for example \
+                 `openssl rand -hex 32 > ~/.garmin-mcp-token && chmod 600 ~/.garmin-mcp-token`) and add \
+                 `--token-file ~/.garmin-mcp-token`, or listen on 127.0.0.1 only"
+            ),
+            StartError::BadAllowedHost(value) => {
+                write!(
+                    f,
+                    "--allow-host `{value}` is not a host name or address (examples: garmin.example.com, 192.168.1.20)"
+                )
+            }
+            StartError::Resolve { host, error } => write!(f, "cannot find the address of `{host}`: {error}"),
+            StartError::Bind { address, error } => write!(f, "cannot listen on {address}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for StartError {}
+
+/// A bound listener, checked and ready to serve.
+#[derive(Debug)]
+pub struct Listening {
+    listener: TcpListener,
+    local: SocketAddr,
+    url: String,
+    loopback_only: bool,
+    access: Arc<guard::Access>,
+}
+
+/// Resolves and binds the address, refusing a non-loopback one without a token.
+pub async fn bind(options: HttpOptions) -> Result<Listening, StartError> {
+    let mut allowed = Vec::new();
+    for name in ["localhost", "127.0.0.1", "::1", options.host.as_str()] {
+        allowed.extend(AllowedHost::parse(name));
+    }
+    for extra in &options.allow_hosts {
+        allowed.push(AllowedHost::parse(extra).ok_or_else(|| StartError::BadAllowedHost(extra.clone()))?);
+    }
+    let addresses: Vec<SocketAddr> = tokio::net::lookup_host((options.host.as_str(), options.port))
+        .await
+        .map_err(|error| StartError::Resolve { host: options.host.clone(), error })?
+        .collect();
+    let loopback_only = !addresses.is_empty() && addresses.iter().all(|a| a.ip().is_loopback());
+    if !loopback_only && options.token.is_none() {
+        return Err(StartError::TokenRequired { host: options.host });
+    }
+    let listener = TcpListener::bind(addresses.as_slice())
+        .await
+        .map_err(|error| StartError::Bind { address: format!("{}:{}", options.host, options.port), error })?;
+    let local = listener
+        .local_addr()
+        .map_err(|error| StartError::Bind { address: format!("{}:{}", options.host, options.port), error })?;
+    let url_host = match options.host.parse::<IpAddr>() {
+        Ok(IpAddr::V6(ip)) => format!("[{ip}]"),
+        Ok(IpAddr::V4(ip)) => ip.to_string(),
+        Err(_) => options.host.clone(),
+    };
+    let url = format!("http://{url_host}:{}{MCP_PATH}", local.port());
+    let access = Arc::new(guard::Access { allowed, token: options.token });
+    Ok(Listening { listener, local, url, loopback_only, access })
+}
+
+impl Listening {
+    /// The address actually bound (the port is real even with `--port 0`).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local
+    }
+
+    /// The MCP endpoint, e.g. `http://127.0.0.1:8765/mcp`.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// The one start-up line, in plain words: where, whether a token is needed, read-only or not.
+    /// It never contains the token.
+    pub fn startup_line(&self, read_only: bool, demo: bool) -> String {
+        let token = if self.access.token.is_some() {
+            "every request needs the bearer token".to_owned()
+        } else {
+            "no token needed (this computer only)".to_owned()
+        };
+        let writes = if read_only {
+            "read-only (write tools hidden)"
+        } else {
+            "write tools on (writes still need confirmation)"
+        };
+        let mut line = format!("garmin-mcp: serving MCP at {} — {token} — {writes}", self.url);
+        if demo {
+            line.push_str(" — demo account (fake data)");
+        }
+        if !self.loopback_only {
+            let names: Vec<String> = self.access.allowed.iter().map(ToString::to_string).collect();
+            line.push_str(&format!(
+                " — clients must address it as one of: {} (add others with --allow-host)",
+                names.join(", ")
+            ));
+        }
+        line
+    }
+
+    /// Serves until `shutdown` resolves, then lets calls in progress finish (up to
+    /// [`SHUTDOWN_GRACE`]), ends the MCP sessions and closes every connection.
+    pub async fn serve(self, server: GarminMcp, shutdown: impl Future<Output = ()>) {
+        let sessions = CancellationToken::new();
+        let inflight = inflight::InFlight::default();
+        let app = router(server, self.access.clone(), sessions.clone(), inflight.clone());
+        let mut http = hyper::server::conn::http1::Builder::new();
+        http.timer(TokioTimer::new()).header_read_timeout(HEADER_READ_TIMEOUT);
+        let graceful = GracefulShutdown::new();
+        let permits = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+        tokio::pin!(shutdown);
+        loop {
+            let permit = tokio::select! {
+                permit = permits.clone().acquire_owned() => match permit {
+                    Ok(permit) => permit,
+                    Err(_) => break,
+                },
+                () = &mut shutdown => break,
+            };
+            let (stream, peer) = tokio::select! {
+                accepted = self.listener.accept() => match accepted {
+                    Ok(accepted) => accepted,
+                    Err(e) => {
+                        // Out of file descriptors and the like: wait a little rather than spin.
+                        tracing::warn!("could not accept a connection: {e}");
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        continue;
+                    }
+                },
+                () = &mut shutdown => break,
+            };
+            let _ = stream.set_nodelay(true);
+            let service =
+                TowerToHyperService::new(app.clone().map_request(move |request: Request<Incoming>| {
+                    let mut request = request.map(Body::new);
+                    request.extensions_mut().insert(Peer(peer));
+                    request
+                }));
+            let connection = graceful.watch(http.serve_connection(TokioIo::new(stream), service));
+            tokio::spawn(async move {
+                if let Err(e) = connection.await {
+                    tracing::debug!(%peer, "connection ended: {e}");
+                }
+                drop(permit);
+            });
+        }
+        drop(self.listener);
+        let busy = inflight.count();
+        if busy > 0 {
+            eprintln!("garmin-mcp: stopping after {busy} call(s) in progress finish");
+        } else {
+            eprintln!("garmin-mcp: stopping");
+        }
+        // Connections finish their current request and close; no new request starts.
+        let closing = tokio::spawn(graceful.shutdown());
+        if tokio::time::timeout(SHUTDOWN_GRACE, inflight.idle()).await.is_err() {
+            eprintln!("garmin-mcp: calls still running after {}s; stopping anyway", SHUTDOWN_GRACE.as_secs());
+        }
+        // Ends the sessions, which closes their event streams and lets those connections go.
+        sessions.cancel();
+        if tokio::time::timeout(Duration::from_secs(5), closing).await.is_err() {
+            tracing::warn!("some connections did not close in time");
+        }
+    }
+}
+
+/// The remote address of the connection a request came on (for logs).
+#[derive(Clone, Copy, Debug)]
+pub struct Peer(pub SocketAddr);
+
+/// The whole HTTP application: Host/Origin check, then bearer auth, then in-flight tracking, then
+/// rmcp's streamable HTTP service at [`MCP_PATH`] (404 elsewhere).
+fn router(
+    server: GarminMcp,
+    access: Arc<guard::Access>,
+    sessions: CancellationToken,
+    inflight: inflight::InFlight,
+) -> Router {
+    // rmcp checks Host and Origin too; give it the same lists so both layers agree.
+    let config = StreamableHttpServerConfig::default()
+        .with_allowed_hosts(access.allowed.iter().map(AllowedHost::authority))
+        .with_allowed_origins(access.allowed.iter().flat_map(AllowedHost::origins))
+        .with_max_request_body_bytes(MAX_BODY_BYTES)
+        .with_cancellation_token(sessions);
+    let mcp = StreamableHttpService::new(
+        move || Ok(server.clone()),
+        Arc::new(LocalSessionManager::default()),
+        config,
+    );
+    Router::new()
+        .nest_service(MCP_PATH, RequestBodyTimeout::new(mcp, BODY_READ_TIMEOUT))
+        .fallback(|| async {
+            (StatusCode::NOT_FOUND, format!("Not found: MCP is served at {MCP_PATH}")).into_response()
+        })
+        .layer(axum::middleware::from_fn_with_state(inflight, inflight::track))
+        .layer(axum::middleware::from_fn_with_state(access.clone(), auth::require_bearer))
+        .layer(axum::middleware::from_fn_with_state(access, guard::check_host_and_origin))
+}
+
+/// Resolves on Ctrl-C, or SIGTERM on Unix (what systemd sends).
+pub async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}

@@ -1,0 +1,164 @@
+//! The bearer token of `--http`: where it comes from (`--token`, or `--token-file` that only its
+//! owner may read), what a usable one looks like, and the middleware that answers 401 to any request
+//! without it. The token is compared in constant time and never printed: its `Debug` is redacted and
+//! no message here quotes it.
+
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+
+use axum::extract::{Request, State};
+use axum::http::{StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use subtle::ConstantTimeEq as _;
+
+use super::Peer;
+use super::guard::Access;
+
+/// Shortest token accepted: anything shorter could be guessed over the network.
+pub const MIN_TOKEN_LEN: usize = 16;
+
+/// A bearer token. Built unchecked from the command line (so clap never echoes it in an error);
+/// [`Token::validated`] checks it before use.
+#[derive(Clone)]
+pub struct Token(Arc<str>);
+
+impl From<String> for Token {
+    fn from(value: String) -> Self {
+        Token(value.into())
+    }
+}
+
+impl fmt::Debug for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Token(<redacted>)")
+    }
+}
+
+impl Token {
+    /// The token with surrounding white space removed, if it is long enough and fits in an HTTP
+    /// header; the error says what is wrong without quoting it.
+    pub fn validated(self) -> Result<Token, String> {
+        let trimmed = self.0.trim();
+        if trimmed.chars().count() < MIN_TOKEN_LEN {
+            return Err(format!(
+                "the token is too short: use at least {MIN_TOKEN_LEN} random characters (for example \
+                 the output of `openssl rand -hex 32`)"
+            ));
+        }
+        if !trimmed.bytes().all(|b| b.is_ascii_graphic()) {
+            return Err("the token may only contain visible ASCII characters (no spaces): for example \
+                        the output of `openssl rand -hex 32`"
+                .to_owned());
+        }
+        Ok(Token(trimmed.into()))
+    }
+
+    /// Reads and checks the token file; refuses a file other users could read.
+    pub fn from_file(path: &Path) -> Result<Token, String> {
+        let shown = path.display();
+        let metadata =
+            std::fs::metadata(path).map_err(|e| format!("cannot read the token file {shown}: {e}"))?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            let mode = metadata.permissions().mode() & 0o777;
+            if mode & 0o077 != 0 {
+                return Err(format!(
+                    "the token file {shown} can be read by other users (mode {mode:o}); make it private \
+                     with `chmod 600 {shown}` and start again"
+                ));
+            }
+        }
+        #[cfg(not(unix))]
+        let _ = metadata;
+        let text =
+            std::fs::read_to_string(path).map_err(|e| format!("cannot read the token file {shown}: {e}"))?;
+        Token::from(text).validated().map_err(|e| format!("{shown}: {e}"))
+    }
+
+    /// Constant-time comparison with what a client presented.
+    fn matches(&self, presented: &str) -> bool {
+        bool::from(self.0.as_bytes().ct_eq(presented.as_bytes()))
+    }
+}
+
+/// The token in an `Authorization: Bearer <token>` header (scheme name case-insensitive).
+fn bearer(value: &str) -> Option<&str> {
+    let (scheme, token) = value.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+}
+
+/// Middleware: with a token set, 401 (`WWW-Authenticate: Bearer`) unless the request carries it.
+pub(super) async fn require_bearer(
+    State(access): State<Arc<Access>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let Some(token) = &access.token else {
+        return next.run(request).await;
+    };
+    let presented =
+        request.headers().get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(bearer);
+    if presented.is_some_and(|p| token.matches(p)) {
+        return next.run(request).await;
+    }
+    let peer = request.extensions().get::<Peer>().map(|p| p.0.to_string()).unwrap_or_default();
+    let (challenge, message) = if presented.is_some() {
+        (r#"Bearer realm="garmin-mcp", error="invalid_token""#, "Unauthorized: the bearer token is wrong.")
+    } else {
+        (
+            r#"Bearer realm="garmin-mcp""#,
+            "Unauthorized: send the header `Authorization: Bearer <token>` with the token garmin-mcp was started with.",
+        )
+    };
+    tracing::info!(%peer, token_presented = presented.is_some(), "refused a request without the right bearer token");
+    (
+        StatusCode::UNAUTHORIZED,
+        [(header::WWW_AUTHENTICATE, challenge), (header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        message,
+    )
+        .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_must_be_long_visible_ascii_and_errors_never_quote_them() {
+        let short = "abc123";
+        let err = Token::from(short.to_owned()).validated().unwrap_err();
+        assert!(err.contains("too short") && !err.contains(short), "{err}");
+        let spaced = "correct horse battery staple";
+        let err = Token::from(spaced.to_owned()).validated().unwrap_err();
+        assert!(!err.contains(spaced), "{err}");
+        let token = Token::from(" 0123456789abcdef0123\n".to_owned()).validated().unwrap();
+        assert!(token.matches("0123456789abcdef0123"));
+        assert!(!token.matches("0123456789abcdef012") && !token.matches("0123456789abcdef01234"));
+        assert_eq!(format!("{token:?}"), "Token(<redacted>)");
+    }
+
+    #[test]
+    fn the_bearer_scheme_is_case_insensitive_and_other_schemes_do_not_count() {
+        assert_eq!(bearer("Bearer abc"), Some("abc"));
+        assert_eq!(bearer("bearer  abc "), Some("abc"));
+        assert_eq!(bearer("Basic abc"), None);
+        assert_eq!(bearer("Bearerabc"), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_token_file_other_users_can_read_is_refused_with_the_chmod_fix() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("token");
+        std::fs::write(&path, "0123456789abcdef0123456789abcdef\n").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+        let err = Token::from_file(&path).unwrap_err();
+        assert!(err.contains("chmod 600") && !err.contains("0123456789abcdef"), "{err}");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        assert!(Token::from_file(&path).unwrap().matches("0123456789abcdef0123456789abcdef"));
+    }
+}
