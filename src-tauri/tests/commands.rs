@@ -121,7 +121,10 @@ fn check_session_returns_the_account_garmin_reports() {
     let (_app, window) = app(dir.path());
     let result = invoke(&window, "check_session").unwrap();
     assert_eq!(result["account"], json!({ "displayName": "fake-athlete-1", "fullName": "Alex Example" }));
-    assert_eq!(result["session"]["displayName"], "fake-athlete-1", "the check records the account in the session");
+    assert_eq!(
+        result["session"]["displayName"], "fake-athlete-1",
+        "the check records the account in the session"
+    );
 }
 
 #[test]

@@ -12,13 +12,14 @@
 //!   Then the MCP interop checks against `garmin-mcp --demo --http`: the protocol scenarios of the
 //!   MCP conformance suite (Node 22 in `.ci/.node`) and the official Python SDK client
 //!   (`tests/interop/python_client.py`, `.ci/.venv`); `.ci/setup` installs both.
+//! * `interop` — only those MCP interop checks (quick, after changing the HTTP mode).
 
 use std::io::{BufRead as _, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitCode, Stdio};
 use std::time::Duration;
 
-const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | test>";
+const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | test | interop>";
 
 /// Tauri config patch that drops `bundle.externalBin` for builds that do not bundle the app.
 const NO_SIDECAR_CONFIG: &str = r#"{"bundle":{"externalBin":null}}"#;
@@ -30,6 +31,7 @@ fn main() -> ExitCode {
         ["sidecar", "--release"] => sidecar(true),
         ["run"] => run_app(),
         ["test"] => test(),
+        ["interop"] => conformance(&workspace_root()).and_then(|()| interop(&workspace_root())),
         _ => Err(USAGE.to_owned()),
     };
     match result {

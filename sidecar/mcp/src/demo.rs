@@ -32,9 +32,14 @@ impl Demo {
         let issued = fake.issue_session(garmin::DEFAULT_USER_AGENT);
         let origins = Origins { connect: fake.base_url(), sso: fake.base_url() };
         let header: Vec<String> = issued.cookies.iter().map(|(n, v)| format!("{n}={v}")).collect();
-        let mut session =
-            Session::from_cookie_header(Site::Global, origins, &header.join("; "), &issued.csrf_token, &issued.user_agent)
-                .map_err(std::io::Error::other)?;
+        let mut session = Session::from_cookie_header(
+            Site::Global,
+            origins,
+            &header.join("; "),
+            &issued.csrf_token,
+            &issued.user_agent,
+        )
+        .map_err(std::io::Error::other)?;
         session.display_name = Some(issued.display_name);
         session.profile_id = Some(issued.profile_id);
         let dir = tempfile::Builder::new().prefix("garmin-mcp-demo-").tempdir()?;

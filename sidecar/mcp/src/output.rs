@@ -48,7 +48,8 @@ impl<T: Serialize> IntoCallToolResult for Answer<T> {
             .map_err(|e| ErrorData::internal_error(format!("could not encode the answer: {e}"), None))?;
         let json = serde_json::to_string(&value)
             .map_err(|e| ErrorData::internal_error(format!("could not encode the answer: {e}"), None))?;
-        let mut result = CallToolResult::success(vec![ContentBlock::text(self.summary), ContentBlock::text(json)]);
+        let mut result =
+            CallToolResult::success(vec![ContentBlock::text(self.summary), ContentBlock::text(json)]);
         result.structured_content = Some(value);
         Ok(result.into())
     }

@@ -110,7 +110,8 @@ impl GarminMcp {
         if let Some(client) = slot.as_ref() {
             return Ok(client.clone());
         }
-        let client = Client::builder().store(self.ctx.options.store.clone()).retry(self.ctx.options.retry).build()?;
+        let client =
+            Client::builder().store(self.ctx.options.store.clone()).retry(self.ctx.options.retry).build()?;
         *slot = Some(client.clone());
         Ok(client)
     }
@@ -138,7 +139,11 @@ impl GarminMcp {
     /// An answer, labelled as demo data when serving the demo account.
     pub(crate) fn answer<T: Serialize>(&self, summary: impl Into<String>, data: T) -> Answer<T> {
         let summary = summary.into();
-        if self.is_demo() { Answer::new(format!("{} {summary}", crate::demo::DEMO_LABEL), data) } else { Answer::new(summary, data) }
+        if self.is_demo() {
+            Answer::new(format!("{} {summary}", crate::demo::DEMO_LABEL), data)
+        } else {
+            Answer::new(summary, data)
+        }
     }
 }
 

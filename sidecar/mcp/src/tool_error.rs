@@ -68,10 +68,13 @@ mod tests {
 
     #[test]
     fn expired_session_tells_the_model_how_to_sign_in() {
-        let error = ToolError::from(garmin::Error::SessionExpired { site: garmin::Site::Cn, detail: "x".into() });
+        let error =
+            ToolError::from(garmin::Error::SessionExpired { site: garmin::Site::Cn, detail: "x".into() });
         let message = error.message();
         assert!(message.contains("`login` tool") && message.contains("app"), "{message}");
-        let Ok(CallToolResponse::Complete(result)) = error.into_call_tool_result() else { panic!("tool result") };
+        let Ok(CallToolResponse::Complete(result)) = error.into_call_tool_result() else {
+            panic!("tool result")
+        };
         assert_eq!(result.is_error, Some(true));
         assert!(result.structured_content.is_none(), "errors must not fail output-schema validation");
     }

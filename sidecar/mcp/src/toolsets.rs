@@ -25,7 +25,11 @@ pub const TOOLSETS: &[Toolset] = &[
         description: "totals and trends over a week, month, year or any range",
         tools: &["get_period_stats"],
     },
-    Toolset { id: "calendar", description: "a month's activities, scheduled workouts and races", tools: &["get_calendar"] },
+    Toolset {
+        id: "calendar",
+        description: "a month's activities, scheduled workouts and races",
+        tools: &["get_calendar"],
+    },
     Toolset {
         id: "training",
         description: "training status, load, readiness, VO2max, race predictions and personal records",
@@ -41,7 +45,11 @@ pub const TOOLSETS: &[Toolset] = &[
         description: "the athlete's profile, zones and totals, devices and gear",
         tools: &["get_profile", "get_devices", "get_gear"],
     },
-    Toolset { id: "workouts", description: "the workout library and training plans", tools: &["get_workouts"] },
+    Toolset {
+        id: "workouts",
+        description: "the workout library and training plans",
+        tools: &["get_workouts"],
+    },
     Toolset { id: "events", description: "Garmin's race and event search", tools: &["search_events"] },
     Toolset {
         id: "social",

@@ -80,9 +80,14 @@ impl GarminMcp {
         let data_dir = self.store().dir().display().to_string();
         let mut next_steps = Vec::new();
         if app_opened {
-            next_steps.push("Sign in to Garmin in the Garmin MCP window that just opened, then ask again.".to_owned());
+            next_steps.push(
+                "Sign in to Garmin in the Garmin MCP window that just opened, then ask again.".to_owned(),
+            );
         } else {
-            next_steps.push("Open the Garmin MCP desktop app, pick your Garmin site and sign in on Garmin's page.".to_owned());
+            next_steps.push(
+                "Open the Garmin MCP desktop app, pick your Garmin site and sign in on Garmin's page."
+                    .to_owned(),
+            );
         }
         next_steps.push(format!(
             "Without the app: in a terminal run `garmin-mcp login --manual --site global --data-dir \"{data_dir}\"` (use `--site cn` for connect.garmin.cn accounts) and paste the cookies it asks for."

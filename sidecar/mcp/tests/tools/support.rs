@@ -44,9 +44,14 @@ impl Harness {
         let issued = fake.issue_session(USER_AGENT);
         let origins = Origins { connect: fake.base_url(), sso: fake.base_url() };
         let header: Vec<String> = issued.cookies.iter().map(|(n, v)| format!("{n}={v}")).collect();
-        let mut session =
-            Session::from_cookie_header(Site::Global, origins, &header.join("; "), &issued.csrf_token, USER_AGENT)
-                .unwrap();
+        let mut session = Session::from_cookie_header(
+            Site::Global,
+            origins,
+            &header.join("; "),
+            &issued.csrf_token,
+            USER_AGENT,
+        )
+        .unwrap();
         session.display_name = Some(issued.display_name.clone());
         session.profile_id = Some(issued.profile_id);
         store.save(&session).unwrap();
