@@ -31,7 +31,7 @@ pub use calendar::CalendarApi;
 pub use challenges::{BadgeChallengeStatus, ChallengesApi, GoalStatus};
 pub use devices::DevicesApi;
 pub use downloads::DownloadsApi;
-pub use events::EventsApi;
+pub use events::{EventsApi, RaceSearch};
 pub use gear::GearApi;
 pub use metrics::MetricsApi;
 pub use profile::ProfileApi;
@@ -73,7 +73,7 @@ impl Client {
         DownloadsApi { client: self }
     }
 
-    /// Calendar events (races and the like).
+    /// Calendar events (races and the like) and Garmin's public race catalogue.
     pub fn events(&self) -> EventsApi<'_> {
         EventsApi { client: self }
     }

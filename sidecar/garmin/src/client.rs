@@ -154,9 +154,14 @@ enum Accept {
     Any,
 }
 
-/// One request under `/gc-api`.
+/// Prefix of the data API on the Connect origin.
+const GC_API: &str = "/gc-api";
+
+/// One request: under `/gc-api`, or (`base: ""`) at a bare path of the Connect origin.
 struct Call<'a> {
     method: Method,
+    /// [`GC_API`], or empty for the few API paths outside it.
+    base: &'static str,
     path: &'a str,
     query: &'a [(&'a str, String)],
     body: Option<Vec<u8>>,
@@ -165,7 +170,12 @@ struct Call<'a> {
 
 impl Call<'_> {
     fn endpoint(&self) -> String {
-        format!("{} /gc-api{}", self.method, self.path)
+        format!("{} {}", self.method, self.full_path())
+    }
+
+    /// The path on the Connect origin, prefix included.
+    fn full_path(&self) -> String {
+        format!("{}{}", self.base, self.path)
     }
 }
 
@@ -268,7 +278,20 @@ impl Client {
         path: &str,
         query: &[(&str, String)],
     ) -> Result<Option<T>> {
-        let call = Call { method: Method::GET, path, query, body: None, accept: Accept::Api };
+        let call = Call { method: Method::GET, base: GC_API, path, query, body: None, accept: Accept::Api };
+        let endpoint = call.endpoint();
+        let answer = self.execute(&call).await?;
+        decode(&endpoint, answer)
+    }
+
+    /// `GET` JSON from a path of the Connect origin outside `/gc-api` (e.g. `/race-search/events`),
+    /// through the same pipeline: session headers, renewal, retries. `None` for "no data".
+    pub(crate) async fn get_json_outside_api<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        query: &[(&str, String)],
+    ) -> Result<Option<T>> {
+        let call = Call { method: Method::GET, base: "", path, query, body: None, accept: Accept::Api };
         let endpoint = call.endpoint();
         let answer = self.execute(&call).await?;
         decode(&endpoint, answer)
@@ -276,7 +299,7 @@ impl Client {
 
     /// `GET` a file (`Accept: */*`); `None` for 204 or an empty body.
     pub(crate) async fn get_bytes(&self, path: &str, query: &[(&str, String)]) -> Result<Option<Vec<u8>>> {
-        let call = Call { method: Method::GET, path, query, body: None, accept: Accept::Any };
+        let call = Call { method: Method::GET, base: GC_API, path, query, body: None, accept: Accept::Any };
         let answer = self.execute(&call).await?;
         Ok((answer.status != 204 && !answer.body.is_empty()).then_some(answer.body))
     }
@@ -291,7 +314,7 @@ impl Client {
     ) -> Result<Option<T>> {
         let bytes = serde_json::to_vec(body)
             .map_err(|e| Error::InvalidInput(format!("could not encode the request: {e}")))?;
-        let call = Call { method, path, query: &[], body: Some(bytes), accept: Accept::Api };
+        let call = Call { method, base: GC_API, path, query: &[], body: Some(bytes), accept: Accept::Api };
         let endpoint = call.endpoint();
         let answer = self.execute(&call).await?;
         decode(&endpoint, answer)
@@ -299,7 +322,8 @@ impl Client {
 
     /// `DELETE` a path; success is any 2xx.
     pub(crate) async fn delete(&self, path: &str) -> Result<()> {
-        let call = Call { method: Method::DELETE, path, query: &[], body: None, accept: Accept::Api };
+        let call =
+            Call { method: Method::DELETE, base: GC_API, path, query: &[], body: None, accept: Accept::Api };
         self.execute(&call).await.map(|_| ())
     }
 
@@ -334,7 +358,7 @@ impl Client {
                         retries += 1;
                         continue;
                     }
-                    return Err(refresh::network(call.method.as_str(), &format!("/gc-api{}", call.path), &e));
+                    return Err(refresh::network(call.method.as_str(), &call.full_path(), &e));
                 }
             };
             let status = response.status().as_u16();
@@ -347,7 +371,7 @@ impl Client {
             let body = response
                 .bytes()
                 .await
-                .map_err(|e| refresh::network(call.method.as_str(), &format!("/gc-api{}", call.path), &e))?
+                .map_err(|e| refresh::network(call.method.as_str(), &call.full_path(), &e))?
                 .to_vec();
 
             let outcome = classify(status, &body);
@@ -390,7 +414,7 @@ impl Client {
     }
 
     fn build_request(&self, call: &Call<'_>, session: &Session) -> Result<reqwest::Request> {
-        let url = format!("{}/gc-api{}", session.origins.connect, call.path);
+        let url = format!("{}{}", session.origins.connect, call.full_path());
         let mut builder = self
             .inner
             .http

@@ -16,6 +16,8 @@ mod metrics;
 mod people;
 #[path = "api/profile.rs"]
 mod profile;
+#[path = "api/races.rs"]
+mod races;
 #[path = "api/requests.rs"]
 mod requests;
 #[path = "api/support.rs"]

@@ -8,6 +8,7 @@
 //! | [`fitness`], [`records`] | training load/status/readiness, VO2max, personal records |
 //! | [`kit`] | gear and devices |
 //! | [`events`], [`library`], [`workouts`] | calendar events, workout library, workout normalisation |
+//! | [`races`] | the public race catalogue of the race search (a pure function, not stored) |
 //!
 //! Facts tests can rely on: activity ids count up from 90000000001 in start order; about a year
 //! of days (`first..=today`); four runs a week (Tue intervals, Wed easy, Fri tempo/easy, Sun long),
@@ -23,6 +24,7 @@ pub mod intraday;
 pub mod kit;
 pub mod library;
 pub mod plan;
+pub mod races;
 pub mod records;
 pub mod rng;
 pub mod series;

@@ -2,14 +2,15 @@
 //! 429s (as a status or hidden in a 200 body, reference §3.2), 5xx, broken or empty bodies, 204s and
 //! a session that expires mid-run.
 //!
-//! Rules apply to `/gc-api` requests that passed auth, in the order pushed; each application uses up
-//! one of the rule's `times`. A rule with a `path_contains` also applies to the refresh endpoint when
-//! that path matches, before the credential is looked at (handy for slow or failing refreshes).
+//! Rules apply to `/gc-api` requests (and the bare race search) that passed auth, in the order
+//! pushed; each application uses up one of the rule's `times`. A rule with a `path_contains` also
+//! applies to the refresh endpoint when that path matches, before the credential is looked at
+//! (handy for slow or failing refreshes).
 //! Latency rules add up and let the request continue; the first other matching rule answers.
 //!
 //! JSON form (admin API): `{"path_contains": "sleep", "fault": {"ServerError": 503}, "times": 1}`,
 //! `{"fault": {"Latency": 250}}` (milliseconds), `{"fault": {"RateLimited": {"retry_after_secs": 30}}}`,
-//! `{"fault": "NoContent"}`.
+//! `{"fault": "NoContent"}`, `{"path_contains": "/gc-api/race-search/", "fault": "NotFound"}`.
 
 use std::time::Duration;
 
@@ -72,6 +73,9 @@ pub enum Fault {
     NoContent,
     /// 401 with an empty body, as if the access cookie had expired.
     ExpireSession,
+    /// 404 with Garmin's `NotFoundException` body, as if the path did not exist (e.g. the race
+    /// search under `/gc-api`, reference open question 12).
+    NotFound,
 }
 
 impl Fault {
@@ -101,6 +105,12 @@ impl Fault {
             Self::EmptyBody => (StatusCode::OK, [(header::CONTENT_TYPE, JSON)], "").into_response(),
             Self::NoContent => StatusCode::NO_CONTENT.into_response(),
             Self::ExpireSession => StatusCode::UNAUTHORIZED.into_response(),
+            Self::NotFound => (
+                StatusCode::NOT_FOUND,
+                [(header::CONTENT_TYPE, JSON)],
+                r#"{"message":"HTTP 404 Not Found","error":"NotFoundException"}"#,
+            )
+                .into_response(),
         }
     }
 }

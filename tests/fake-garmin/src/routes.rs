@@ -38,6 +38,7 @@ mod metrics;
 mod mobile;
 mod movement;
 mod profile;
+mod races;
 mod records;
 mod scores;
 mod sleep;
@@ -86,9 +87,16 @@ pub fn router() -> Router<AppState> {
         .merge(challenges::router())
         .merge(social::router())
         .merge(events::router())
+        .merge(races::router())
         .merge(calendar::router())
         .merge(workouts::router())
         .merge(graphql::router())
+}
+
+/// Routes the core mounts at the bare path, outside `/gc-api`, behind the same auth gate: the
+/// race search, whose real prefix is unknown (reference open question 12).
+pub fn outside_api() -> Router<AppState> {
+    races::search_router()
 }
 
 /// Query parameters (last value wins for repeated keys).

@@ -33,6 +33,7 @@ pub fn router(state: AppState) -> Router {
         .route("/modern/", get(sso::app_page))
         .route("/portal/sso/{locale}/sign-in", get(sso::sign_in_page).post(sso::sign_in_submit))
         .nest("/gc-api", gc_api)
+        .merge(routes::outside_api().layer(from_fn_with_state(state.clone(), gc_api_gate)))
         .merge(admin::router())
         .fallback(no_route)
         .layer(from_fn(cf_bm))
@@ -40,7 +41,8 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
-/// Gate in front of every `/gc-api` route (and its catch-all): auth first, then faults.
+/// Gate in front of every `/gc-api` route (and its catch-all) and of the few API routes outside it
+/// ([`routes::outside_api`]): auth first, then faults.
 async fn gc_api_gate(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
     let verdict = {
         let headers = req.headers();

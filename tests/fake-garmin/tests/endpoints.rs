@@ -18,6 +18,8 @@ mod devices;
 mod downloads;
 #[path = "endpoints/no_data.rs"]
 mod no_data;
+#[path = "endpoints/races.rs"]
+mod races;
 #[path = "endpoints/shapes.rs"]
 mod shapes;
 #[path = "endpoints/workouts.rs"]

@@ -1,6 +1,7 @@
 //! Calendar events: races and other dated events the athlete added (`calendar-service/event…`),
 //! with their distance targets and goal times. Absent fields are left out when an event is sent
-//! back (create, whole-record update), and unmodelled ones are kept in `extra`.
+//! back (create, whole-record update), and unmodelled ones are kept in `extra`. Plus the races of
+//! Garmin's public catalogue ([`RaceEvent`], from the race search) and who lists them.
 
 use std::collections::BTreeMap;
 
@@ -138,4 +139,86 @@ pub struct GeoPoint {
     /// Longitude (°).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lon: Option<f64>,
+}
+
+/// A race of Garmin's public catalogue, as `race-search/events` answers (reference §4.10). Only
+/// `eventName`, `eventDate`, `eventUrl`, `completionTargets`, `locationStartPoint` and
+/// `garminEventUuid` are documented; the other fields are read when present.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct RaceEvent {
+    /// Catalogue uuid.
+    pub garmin_event_uuid: Option<String>,
+    /// Name.
+    pub event_name: Option<String>,
+    /// The day.
+    #[serde(deserialize_with = "de::date")]
+    pub event_date: Option<NaiveDate>,
+    /// Start time.
+    pub event_time_local: Option<EventTime>,
+    /// Web page.
+    pub event_url: Option<String>,
+    /// `running`, `trail_running`, `cycling`, `triathlon`…
+    #[serde(deserialize_with = "de::text")]
+    pub event_type: Option<String>,
+    /// Distances to cover: one, or one per leg of a multisport race.
+    #[serde(deserialize_with = "de::vec")]
+    pub completion_targets: Vec<CompletionTarget>,
+    /// Where it starts (absent for virtual races).
+    pub location_start_point: Option<GeoPoint>,
+    /// Place text.
+    #[serde(deserialize_with = "de::text")]
+    pub location: Option<String>,
+    /// City.
+    #[serde(deserialize_with = "de::text")]
+    pub city: Option<String>,
+    /// ISO country code.
+    #[serde(deserialize_with = "de::text")]
+    pub country_code: Option<String>,
+    /// Takes place somewhere.
+    #[serde(deserialize_with = "de::flag")]
+    pub in_person: Option<bool>,
+    /// Can be done virtually (`virtual`).
+    #[serde(rename = "virtual", deserialize_with = "de::flag")]
+    pub is_virtual: Option<bool>,
+    /// `OFFICIAL`, `VERIFIED`…
+    #[serde(deserialize_with = "de::text")]
+    pub verified_status: Option<String>,
+    /// Who lists it (see [`RaceProvider`]).
+    #[serde(deserialize_with = "de::id")]
+    pub provider_id: Option<u64>,
+    /// Every other field as sent.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+impl RaceEvent {
+    /// Every distance target in metres (units Garmin names; others are left out).
+    pub fn distances_meters(&self) -> Vec<f64> {
+        self.completion_targets.iter().filter_map(CompletionTarget::meters).collect()
+    }
+
+    /// The whole distance in metres (legs added up), when known.
+    pub fn total_meters(&self) -> Option<f64> {
+        let legs = self.distances_meters();
+        (!legs.is_empty()).then(|| legs.iter().sum())
+    }
+}
+
+/// Who lists races in the catalogue (`/calendar-service/race-events/providers`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct RaceProvider {
+    /// Id races refer to.
+    #[serde(deserialize_with = "de::id")]
+    pub provider_id: Option<u64>,
+    /// Name.
+    #[serde(deserialize_with = "de::text")]
+    pub provider_name: Option<String>,
+    /// Web site.
+    #[serde(deserialize_with = "de::text")]
+    pub provider_url: Option<String>,
+    /// Every other field as sent.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }

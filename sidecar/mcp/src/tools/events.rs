@@ -1,12 +1,16 @@
-//! The `events` toolset: `search_events`, races and other events on the athlete's Garmin
-//! calendar, filtered by name, dates, place and distance.
+//! The `events` toolset: `search_events`, Garmin's public race catalogue (reference §4.10, through
+//! [`garmin::api::EventsApi::search_races`]) filtered by name, dates, place and distance, plus the
+//! athlete's own next race from the events on their Garmin calendar.
 //!
-//! Garmin's public race search lives outside `/gc-api` (`/race-search/events`, reference §4.10)
-//! and the client has no method for it, so this searches the calendar-service events the account
-//! holds — races the athlete added or subscribed to — with one range read, filtering here.
+//! Garmin filters by name and dates (`searchPhrase`, `fromDate`/`toDate`, verified races only, at
+//! most 200 per search); place and distance are filtered here. The city is a case-insensitive
+//! substring of the race's location or city (no radius search: races name their city). A distance
+//! matches within ±5 % of the race's whole distance (a triathlon's legs added up); `ultra` is a
+//! run longer than a marathon.
 
 use chrono::{Duration, NaiveDate};
-use garmin::models::events::Event;
+use garmin::api::RaceSearch;
+use garmin::models::events::{Event, RaceEvent};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
@@ -15,60 +19,101 @@ use crate::output::{self, Answer};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
 
-/// Events read per search (Garmin's page; more are reported as possibly missing).
+/// Races asked of Garmin per search (its largest page).
+const MAX_RACES: usize = 200;
+/// Calendar events read to find the next race.
 const PAGE: u32 = 200;
+/// Days searched when no end date is given.
+const DEFAULT_DAYS: i64 = 180;
 /// Longest range searched.
 const MAX_DAYS: i64 = 3 * 366;
 /// JSON bytes the answer's data may use, leaving room for the summary.
 const DATA_BUDGET: usize = output::BUDGET_BYTES - 1536;
-
-fn json_len<T: Serialize>(value: &T) -> usize {
-    serde_json::to_string(value).map_or(usize::MAX, |s| s.len())
-}
+/// How far a race's distance may be from the one asked for.
+const TOLERANCE: f64 = 0.05;
+/// A marathon, metres.
+const MARATHON_M: f64 = 42_195.0;
 
 /// Arguments of `search_events`.
 #[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 pub struct SearchEventsArgs {
-    /// Words of the event name, e.g. `Berlin` or `half marathon` (case-insensitive; all must match).
+    /// Words of the race name, e.g. `Berlin` or `half marathon` (sent to Garmin's search).
     #[serde(default)]
     pub query: Option<String>,
     /// First day, `YYYY-MM-DD` (default: today).
     #[serde(default)]
     pub start_date: Option<String>,
-    /// Last day, `YYYY-MM-DD` (default: one year after the start).
+    /// Last day, `YYYY-MM-DD` (default: 180 days after the start).
     #[serde(default)]
     pub end_date: Option<String>,
-    /// Place, matched against the event's location text (case-insensitive).
+    /// City or place, matched against the race's location (case-insensitive).
     #[serde(default)]
     pub city: Option<String>,
-    /// Distance: `5k`, `10k`, `half`, `marathon`, or a number of km such as `21.1`.
+    /// Distance: `5k`, `10k`, `half`, `marathon`, `ultra`, or a number of km such as `21.1` (±5 %).
     #[serde(default)]
     pub distance: Option<String>,
-    /// Most events to return, soonest first (default 20).
+    /// Most races to return, soonest first (default 20).
     #[serde(default)]
     #[schemars(range(min = 1, max = 50))]
     pub limit: Option<u32>,
 }
 
-/// Events found.
+/// Races found.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct EventSearch {
-    /// Where the events come from.
+    /// Where the races come from.
     pub source: String,
     /// First day searched (`YYYY-MM-DD`).
     pub start_date: String,
     /// Last day searched (`YYYY-MM-DD`).
     pub end_date: String,
-    /// Events matching, soonest first (at most `limit`).
-    pub events: Vec<EventView>,
+    /// Races matching, soonest first (at most `limit`).
+    pub events: Vec<RaceView>,
     /// Matches beyond `limit`, not listed.
     pub more_matches: usize,
-    /// The athlete's next race on the calendar (from today), whatever the filters.
+    /// The athlete's next race on their own Garmin calendar (from today), whatever the filters.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_race: Option<EventView>,
 }
 
-/// One event.
+/// One race of Garmin's catalogue.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct RaceView {
+    /// Name.
+    pub name: String,
+    /// The day (`YYYY-MM-DD`).
+    pub date: String,
+    /// Days from today (negative for past races).
+    pub in_days: i64,
+    /// Start time (`HH:MM`, local to the race).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_time: Option<String>,
+    /// Place.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
+    /// Whole distance (km; a triathlon's legs added up).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distance_km: Option<f64>,
+    /// Legs (km), for multisport races.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub legs_km: Vec<f64>,
+    /// Distance name (`5K`, `10K`, `half marathon`, `marathon`), when standard.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distance_name: Option<String>,
+    /// `running`, `trail_running`, `cycling`, `triathlon`…
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sport: Option<String>,
+    /// Can be done virtually (anywhere).
+    pub is_virtual: bool,
+    /// Web page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Garmin's event uuid.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub event_uuid: Option<String>,
+}
+
+/// One event of the athlete's calendar.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct EventView {
     /// Event id.
@@ -78,36 +123,19 @@ pub struct EventView {
     pub name: String,
     /// The day (`YYYY-MM-DD`).
     pub date: String,
-    /// Days from today (negative for past events).
+    /// Days from today.
     pub in_days: i64,
-    /// Start time (`HH:MM`, local to the event).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub start_time: Option<String>,
     /// Place.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<String>,
     /// Distance (km).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub distance_km: Option<f64>,
-    /// Distance name (`5K`, `10K`, `half marathon`, `marathon`), when standard.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub distance_name: Option<String>,
-    /// `running`, `cycling`…
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub sport: Option<String>,
-    /// A race (not a training event).
-    pub race: bool,
     /// The season's main race.
     pub primary: bool,
     /// Goal time (`h:mm:ss`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub goal: Option<String>,
-    /// Web page.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub url: Option<String>,
-    /// Garmin's shareable event uuid.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub event_uuid: Option<String>,
 }
 
 /// Standard race distances in metres, with the words people use for them.
@@ -115,17 +143,26 @@ const DISTANCES: &[(f64, &str, &[&str])] = &[
     (5_000.0, "5K", &["5k", "5 k", "5km", "5 km"]),
     (10_000.0, "10K", &["10k", "10 k", "10km", "10 km"]),
     (21_097.5, "half marathon", &["half", "half marathon", "half-marathon", "hm", "21k"]),
-    (42_195.0, "marathon", &["marathon", "full", "full marathon", "42k"]),
+    (MARATHON_M, "marathon", &["marathon", "full", "full marathon", "42k"]),
 ];
+
+/// A distance asked for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Wanted {
+    /// This many metres, ±5 %.
+    Meters(f64),
+    /// A run longer than a marathon (+5 %).
+    Ultra,
+}
 
 #[tool_router(router = events_tools, vis = "pub(crate)")]
 impl GarminMcp {
-    /// Races and events on the athlete's Garmin calendar, filtered by name (query), dates, place
-    /// (city, matched against the location) and distance (5k, 10k, half, marathon or km): name,
-    /// date, start time, location, distance, goal time, primary race, url and event uuid. Without
-    /// filters it lists the athlete's upcoming races for the next year. Note: Garmin's public
-    /// race catalogue is not reachable through this connection; this searches the calendar
-    /// events of the account (races added or subscribed to). Use get_calendar for a month view.
+    /// Races and events from Garmin's public event catalogue (the races Garmin Connect lists for
+    /// sign-up), filtered by name (query), dates (default: the next 180 days), place (city, matched
+    /// against the race location) and distance (5k, 10k, half, marathon, ultra or km, ±5 %): name,
+    /// date, start time, location, distance (triathlon legs), sport, virtual, web page and Garmin
+    /// event uuid. Also tells the athlete's own next race from their Garmin calendar. Use
+    /// get_calendar for the athlete's month view.
     #[tool(
         name = "search_events",
         annotations(
@@ -143,7 +180,8 @@ impl GarminMcp {
     ) -> Result<Answer<EventSearch>, ToolError> {
         let today = self.today();
         let start = optional_date("start_date", args.start_date.as_deref())?.unwrap_or(today);
-        let end = optional_date("end_date", args.end_date.as_deref())?.unwrap_or(start + Duration::days(365));
+        let end = optional_date("end_date", args.end_date.as_deref())?
+            .unwrap_or(start + Duration::days(DEFAULT_DAYS));
         if end < start {
             return Err(ToolError::invalid(format!("end_date {end} is before start_date {start}")));
         }
@@ -155,43 +193,38 @@ impl GarminMcp {
             return Err(ToolError::invalid(format!("limit must be 1–50, got {limit}")));
         }
         let distance = args.distance.as_deref().map(parse_distance).transpose()?;
-        let query = clean(args.query.as_deref());
-        let city = clean(args.city.as_deref());
-        let filtered = query.is_some() || city.is_some() || distance.is_some();
+        let city = args.city.as_deref().map(|t| t.trim().to_lowercase()).filter(|t| !t.is_empty());
+        let phrase = args.query.as_deref().map(str::trim).filter(|q| !q.is_empty());
+        let filtered = phrase.is_some() || city.is_some() || distance.is_some();
 
-        // The next race is looked up from today; one read covers both when the search starts today.
-        let race_window_end = today + Duration::days(365);
-        let covers_next_race = start <= today && end >= race_window_end;
+        let mut search = RaceSearch::new().between(start, end).limit(MAX_RACES as u32);
+        if let Some(p) = phrase {
+            search = search.phrase(p);
+        }
         let client = self.garmin().await?;
-        let (found, upcoming) =
-            futures::try_join!(async { client.events().list(start, end, PAGE, 1).await }, async {
-                if covers_next_race {
-                    Ok(Vec::new())
-                } else {
-                    client.events().list(today, race_window_end, PAGE, 1).await
-                }
-            },)?;
-        let pool = if covers_next_race { &found } else { &upcoming };
-        let next_race = pool
+        let api = client.events();
+        let (found, calendar) = futures::try_join!(
+            api.search_races(&search),
+            api.list(today, today + Duration::days(365), PAGE, 1)
+        )?;
+        let next_race = calendar
             .iter()
             .filter(|e| e.date.is_some_and(|d| d >= today) && e.race.unwrap_or(true))
             .min_by_key(|e| e.date)
             .map(|e| event_view(e, today));
 
-        let mut matches: Vec<&Event> = found
+        let mut matches: Vec<&RaceEvent> = found
             .iter()
-            .filter(|e| e.date.is_some_and(|d| start <= d && d <= end))
-            .filter(|e| query.as_ref().is_none_or(|q| name_matches(e, q)))
-            .filter(|e| city.as_ref().is_none_or(|c| place_matches(e, c)))
-            .filter(|e| distance.is_none_or(|m| e.distance_meters().is_some_and(|d| same_distance(d, m))))
+            .filter(|r| r.event_date.is_some_and(|d| start <= d && d <= end))
+            .filter(|r| city.as_ref().is_none_or(|c| place_matches(r, c)))
+            .filter(|r| distance.is_none_or(|w| distance_matches(r, w)))
             .collect();
-        matches.sort_by_key(|e| (e.date, e.id));
+        matches.sort_by(|a, b| (a.event_date, &a.event_name).cmp(&(b.event_date, &b.event_name)));
         let more_matches = matches.len().saturating_sub(limit as usize);
-        let events: Vec<EventView> =
-            matches.iter().take(limit as usize).map(|e| event_view(e, today)).collect();
-        let truncated_read = found.len() >= PAGE as usize;
+        let events: Vec<RaceView> =
+            matches.iter().take(limit as usize).map(|r| race_view(r, today)).collect();
         let mut result = EventSearch {
-            source: "your Garmin calendar events (Garmin's public race catalogue is not searched)".to_owned(),
+            source: "Garmin's race and event catalogue".to_owned(),
             start_date: start.to_string(),
             end_date: end.to_string(),
             events,
@@ -199,10 +232,11 @@ impl GarminMcp {
             next_race,
         };
         // A large `limit` must not blow the budget: drop the latest rows and count them instead.
+        let json_len = |r: &EventSearch| serde_json::to_string(r).map_or(usize::MAX, |s| s.len());
         while json_len(&result) > DATA_BUDGET && result.events.pop().is_some() {
             result.more_matches += 1;
         }
-        let summary = search_summary(&result, filtered, truncated_read);
+        let summary = search_summary(&result, filtered, found.len() >= MAX_RACES);
         Ok(self.answer(summary, result))
     }
 }
@@ -214,59 +248,79 @@ fn optional_date(name: &str, text: Option<&str>) -> Result<Option<NaiveDate>, To
         .map_err(|_| ToolError::invalid(format!("{name} must be YYYY-MM-DD, got `{text}`")))
 }
 
-fn clean(text: Option<&str>) -> Option<String> {
-    text.map(|t| t.trim().to_lowercase()).filter(|t| !t.is_empty())
-}
-
-/// `5k`, `10 km`, `half`, `marathon`, `21.1`, `15km` → metres.
-pub fn parse_distance(text: &str) -> Result<f64, ToolError> {
+/// `5k`, `10 km`, `half`, `marathon`, `ultra`, `21.1`, `15km` → what to match.
+pub fn parse_distance(text: &str) -> Result<Wanted, ToolError> {
     let t = text.trim().to_lowercase();
+    if t == "ultra" || t == "ultramarathon" || t == "ultra marathon" {
+        return Ok(Wanted::Ultra);
+    }
     if let Some((m, _, _)) = DISTANCES.iter().find(|(_, _, names)| names.contains(&t.as_str())) {
-        return Ok(*m);
+        return Ok(Wanted::Meters(*m));
     }
     let number = t.trim_end_matches("km").trim_end_matches('k').trim();
     match number.parse::<f64>() {
-        Ok(km) if km > 0.0 && km < 1000.0 => Ok(km * 1000.0),
+        Ok(km) if km > 0.0 && km < 1000.0 => Ok(Wanted::Meters(km * 1000.0)),
         _ => Err(ToolError::invalid(format!(
-            "distance must be 5k, 10k, half, marathon or a number of km, got `{text}`"
+            "distance must be 5k, 10k, half, marathon, ultra or a number of km, got `{text}`"
         ))),
     }
 }
 
-/// Within 2 % (at least 100 m) of the asked distance.
+/// Within 5 % of the asked distance.
 fn same_distance(meters: f64, wanted: f64) -> bool {
-    (meters - wanted).abs() <= (wanted * 0.02).max(100.0)
+    (meters - wanted).abs() <= wanted * TOLERANCE
 }
 
-fn name_matches(e: &Event, query: &str) -> bool {
-    let name = e.event_name.as_deref().unwrap_or_default().to_lowercase();
-    query.split_whitespace().all(|word| name.contains(word))
+fn distance_matches(r: &RaceEvent, wanted: Wanted) -> bool {
+    let Some(total) = r.total_meters() else { return false };
+    match wanted {
+        Wanted::Meters(m) => same_distance(total, m),
+        Wanted::Ultra => {
+            let sport = r.event_type.as_deref().unwrap_or("running");
+            sport.contains("run") && total > MARATHON_M * (1.0 + TOLERANCE)
+        }
+    }
 }
 
-fn place_matches(e: &Event, city: &str) -> bool {
-    e.location.as_deref().is_some_and(|l| l.to_lowercase().contains(city))
+fn place_matches(r: &RaceEvent, city: &str) -> bool {
+    [&r.location, &r.city].iter().any(|f| f.as_deref().is_some_and(|t| t.to_lowercase().contains(city)))
+}
+
+fn race_view(r: &RaceEvent, today: NaiveDate) -> RaceView {
+    let date = r.event_date.unwrap_or(today);
+    let legs = r.distances_meters();
+    let total = r.total_meters();
+    RaceView {
+        name: r.event_name.clone().unwrap_or_else(|| "Race".to_owned()),
+        date: date.to_string(),
+        in_days: (date - today).num_days(),
+        start_time: r.event_time_local.as_ref().and_then(|t| t.start_time_hh_mm.clone()),
+        location: r.location.clone().or_else(|| r.city.clone()).filter(|l| !l.trim().is_empty()),
+        distance_km: total.map(output::km),
+        legs_km: if legs.len() > 1 { legs.into_iter().map(output::km).collect() } else { Vec::new() },
+        distance_name: total.and_then(distance_name),
+        sport: r.event_type.clone(),
+        is_virtual: r.is_virtual.unwrap_or(false),
+        url: r.event_url.clone().filter(|u| !u.trim().is_empty()),
+        event_uuid: r.garmin_event_uuid.clone(),
+    }
+}
+
+fn distance_name(meters: f64) -> Option<String> {
+    DISTANCES.iter().find(|(d, _, _)| same_distance(meters, *d)).map(|(_, name, _)| (*name).to_owned())
 }
 
 fn event_view(e: &Event, today: NaiveDate) -> EventView {
-    let meters = e.distance_meters();
     let date = e.date.unwrap_or(today);
     EventView {
         event_id: e.id,
         name: e.event_name.clone().unwrap_or_else(|| "Event".to_owned()),
         date: date.to_string(),
         in_days: (date - today).num_days(),
-        start_time: e.event_time_local.as_ref().and_then(|t| t.start_time_hh_mm.clone()),
         location: e.location.clone().filter(|l| !l.trim().is_empty()),
-        distance_km: meters.map(output::km),
-        distance_name: meters.and_then(|m| {
-            DISTANCES.iter().find(|(d, _, _)| same_distance(m, *d)).map(|(_, name, _)| (*name).to_owned())
-        }),
-        sport: e.event_type.clone(),
-        race: e.race.unwrap_or(false),
+        distance_km: e.distance_meters().map(output::km),
         primary: e.event_customization.as_ref().and_then(|c| c.is_primary_event).unwrap_or(false),
         goal: e.goal_seconds().filter(|g| *g > 0.0).map(output::duration),
-        url: e.url.clone().filter(|u| !u.trim().is_empty()),
-        event_uuid: e.shareable_event_uuid.clone(),
     }
 }
 
@@ -280,51 +334,48 @@ fn when(days: i64) -> String {
     }
 }
 
-fn describe(e: &EventView) -> String {
-    let mut extras = Vec::new();
+fn describe_race(r: &RaceView) -> String {
+    let place = r.location.as_deref().map(|l| format!(", {l}")).unwrap_or_default();
+    format!("{} on {} ({}{place})", r.name, r.date, when(r.in_days))
+}
+
+fn describe_event(e: &EventView) -> String {
+    let mut extras = vec![when(e.in_days)];
     if let Some(g) = &e.goal {
         extras.push(format!("goal {g}"));
     }
     if e.primary {
         extras.push("your primary race".to_owned());
     }
-    let extras = if extras.is_empty() { String::new() } else { format!(", {}", extras.join(", ")) };
-    format!("{} on {} ({}{extras})", e.name, e.date, when(e.in_days))
+    format!("{} on {} ({})", e.name, e.date, extras.join(", "))
 }
 
-fn search_summary(r: &EventSearch, filtered: bool, truncated_read: bool) -> String {
+fn search_summary(r: &EventSearch, filtered: bool, full_page: bool) -> String {
     let n = r.events.len() + r.more_matches;
+    let range = format!("between {} and {}", r.start_date, r.end_date);
     let mut text = if n == 0 {
-        if filtered {
-            format!("No events on your Garmin calendar match between {} and {}.", r.start_date, r.end_date)
-        } else {
-            format!("No events on your Garmin calendar between {} and {}.", r.start_date, r.end_date)
-        }
+        let verb = if filtered { " match" } else { "" };
+        format!("No races in Garmin's event catalogue{verb} {range}.")
     } else {
-        let listed: Vec<String> = r.events.iter().take(5).map(describe).collect();
+        let listed: Vec<String> = r.events.iter().take(5).map(describe_race).collect();
         let more = if n > listed.len() { format!(" and {} more", n - listed.len()) } else { String::new() };
         let verb = match (filtered, n) {
             (false, _) => "",
             (true, 1) => " matches",
             (true, _) => " match",
         };
-        format!(
-            "{n} {} on your Garmin calendar{verb} between {} and {}: {}{more}.",
-            if n == 1 { "event" } else { "events" },
-            r.start_date,
-            r.end_date,
-            listed.join("; ")
-        )
+        let noun = if n == 1 { "race" } else { "races" };
+        format!("{n} {noun} in Garmin's event catalogue{verb} {range}: {}{more}.", listed.join("; "))
     };
-    if let Some(next) = &r.next_race
-        && (filtered || !r.events.iter().any(|e| e.event_id == next.event_id))
-    {
-        text.push_str(&format!(" Your next race: {}.", describe(next)));
+    if let Some(next) = &r.next_race {
+        text.push_str(&format!(" Your next race on your calendar: {}.", describe_event(next)));
     }
-    if truncated_read {
-        text.push_str(" Garmin returned a full page; narrow the dates to be sure nothing is missing.");
+    if full_page {
+        text.push_str(&format!(
+            " Garmin returned its maximum of {MAX_RACES} races; narrow the dates or add a query"
+        ));
+        text.push_str(" to be sure nothing is missing.");
     }
-    text.push_str(" (Searched your calendar events, not Garmin's public race catalogue.)");
     text
 }
 
@@ -334,22 +385,24 @@ mod tests {
 
     #[test]
     fn distances_read_as_runners_write_them() {
-        assert_eq!(parse_distance("5k").unwrap(), 5_000.0);
-        assert_eq!(parse_distance("10 km").unwrap(), 10_000.0);
-        assert_eq!(parse_distance("Half").unwrap(), 21_097.5);
-        assert_eq!(parse_distance("marathon").unwrap(), 42_195.0);
-        assert_eq!(parse_distance("21.1").unwrap(), 21_100.0);
-        assert_eq!(parse_distance("15km").unwrap(), 15_000.0);
+        assert_eq!(parse_distance("5k").unwrap(), Wanted::Meters(5_000.0));
+        assert_eq!(parse_distance("10 km").unwrap(), Wanted::Meters(10_000.0));
+        assert_eq!(parse_distance("Half").unwrap(), Wanted::Meters(21_097.5));
+        assert_eq!(parse_distance("marathon").unwrap(), Wanted::Meters(42_195.0));
+        assert_eq!(parse_distance("Ultra").unwrap(), Wanted::Ultra);
+        assert_eq!(parse_distance("21.1").unwrap(), Wanted::Meters(21_100.0));
+        assert_eq!(parse_distance("15km").unwrap(), Wanted::Meters(15_000.0));
         assert!(parse_distance("far").is_err());
         assert!(parse_distance("-3").is_err());
     }
 
     #[test]
-    fn a_distance_matches_within_two_percent() {
+    fn a_distance_matches_within_five_percent() {
         assert!(same_distance(21_097.0, 21_097.5));
         assert!(same_distance(21_100.0, 21_097.5));
+        assert!(!same_distance(20_000.0, 21_097.5));
+        assert!(same_distance(5_200.0, 5_000.0));
+        assert!(!same_distance(5_300.0, 5_000.0));
         assert!(!same_distance(10_000.0, 21_097.5));
-        assert!(same_distance(5_050.0, 5_000.0));
-        assert!(!same_distance(5_200.0, 5_000.0));
     }
 }

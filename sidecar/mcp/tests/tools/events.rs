@@ -1,135 +1,214 @@
-//! `search_events`: the calendar events of the fake account filtered by name, dates, place and
-//! distance, the athlete's next race, empty searches, bad arguments, session renewal and 429s,
-//! the budget with a crowded calendar.
+//! `search_events`: Garmin's race catalogue (the fake's, filtered here independently) by name,
+//! dates, city and distance; the athlete's next race from their calendar; empty searches, bad
+//! arguments, 429s and expired sessions mid-call, the fallback to the bare race-search path when
+//! `/gc-api` answers 404, and the budget at the largest limit.
 //!
 //! Run: `cargo test -p garmin-mcp --test tools events::`
 
-use std::collections::HashSet;
-
-use chrono::Duration;
-use fake_garmin::data::events::Event as FakeEvent;
+use chrono::{Duration, NaiveDate};
+use fake_garmin::data::races::{Race, catalogue};
 use fake_garmin::faults::{Fault, FaultRule};
-use garmin::models::events::{CompletionTarget, Event};
 use garmin_mcp::output;
 use serde_json::{Value, json};
 
 use crate::support::{Harness, all_text, today};
 
-/// Every successful request of the call, as `path?query`; none may repeat.
-fn assert_no_repeated_request(h: &Harness) {
-    let mut seen = HashSet::new();
-    for r in h.fake.requests().into_iter().filter(|r| r.path.starts_with("/gc-api") && r.status < 400) {
-        let key = format!("{}?{}", r.path, r.query.unwrap_or_default());
-        assert!(seen.insert(key.clone()), "requested twice: {key}");
-    }
+/// The fake's catalogue, as Garmin would answer the tool's search: verified races between two
+/// days (inclusive) for which `keep` holds, by date then name.
+fn catalogue_between(
+    h: &Harness,
+    start: NaiveDate,
+    end: NaiveDate,
+    keep: impl Fn(&Race) -> bool,
+) -> Vec<Race> {
+    catalogue(h.fake.state().config().seed, today())
+        .into_iter()
+        .filter(|r| r.date >= start && r.date <= end && r.status != "UNVERIFIED" && keep(r))
+        .collect()
 }
 
-/// The fake's events, soonest first.
-fn fake_events(h: &Harness) -> Vec<FakeEvent> {
-    let mut events: Vec<FakeEvent> =
-        h.fake.state().inner.data.read().unwrap().events.values().cloned().collect();
-    events.sort_by_key(|e| (e.date, e.id));
-    events
+/// A race's whole distance in metres, legs added up.
+fn total_m(r: &Race) -> f64 {
+    let factor = |unit: &str| match unit {
+        "kilometer" => 1000.0,
+        "mile" => 1609.344,
+        _ => 1.0,
+    };
+    r.targets.iter().map(|(v, unit)| v * factor(unit)).sum()
 }
 
-fn names(data: &Value) -> Vec<String> {
-    data["events"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap().to_owned()).collect()
+fn within(r: &Race, metres: f64) -> bool {
+    (total_m(r) - metres).abs() <= metres * 0.05
+}
+
+fn located(r: &Race, needle: &str) -> bool {
+    let needle = needle.to_lowercase();
+    r.location().to_lowercase().contains(&needle)
+        || r.city.is_some_and(|c| c.name.to_lowercase().contains(&needle))
+}
+
+fn uuids(data: &Value) -> Vec<String> {
+    data["events"].as_array().unwrap().iter().map(|e| e["event_uuid"].as_str().unwrap().to_owned()).collect()
+}
+
+/// The answer lists the first of `want` in order and counts the rest.
+fn assert_lists(data: &Value, want: &[Race]) {
+    let got = uuids(data);
+    let want_ids: Vec<String> = want.iter().map(|r| r.uuid.clone()).collect();
+    assert!(!got.is_empty() || want.is_empty());
+    assert_eq!(got, want_ids[..got.len()], "listed in date order");
+    assert_eq!(got.len() + data["more_matches"].as_u64().unwrap() as usize, want.len(), "the rest counted");
+}
+
+/// Search arguments over the whole catalogue (a year back, six months ahead).
+fn wide(extra: Value) -> Value {
+    let mut args = json!({"start_date": (today() - Duration::days(364)).to_string(),
+        "end_date": (today() + Duration::days(183)).to_string(), "limit": 50});
+    args.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+    args
+}
+
+fn wide_catalogue(h: &Harness, keep: impl Fn(&Race) -> bool) -> Vec<Race> {
+    catalogue_between(h, today() - Duration::days(364), today() + Duration::days(183), keep)
 }
 
 #[tokio::test]
-async fn without_filters_it_lists_the_upcoming_races_of_the_next_year_in_one_read() {
+async fn without_filters_it_lists_the_next_180_days_of_the_catalogue_and_the_next_race() {
     let h = Harness::start().await;
     let (text, data) = h.call_ok("search_events", json!({})).await;
-    let want: Vec<FakeEvent> = fake_events(&h)
-        .into_iter()
-        .filter(|e| e.date >= today() && e.date <= today() + Duration::days(365))
-        .collect();
-    assert!(want.len() >= 2);
+    let want = catalogue_between(&h, today(), today() + Duration::days(180), |_| true);
+    assert!(want.len() > 20, "{}", want.len());
+    assert_lists(&data, &want);
     let rows = data["events"].as_array().unwrap();
-    assert_eq!(rows.len(), want.len());
-    for (row, e) in rows.iter().zip(&want) {
-        assert_eq!(row["event_id"], e.id);
-        assert_eq!(row["name"], e.name.as_str());
-        assert_eq!(row["date"], e.date.to_string());
-        assert_eq!(row["in_days"], (e.date - today()).num_days());
-        assert_eq!(row["distance_km"].as_f64(), e.target_m().map(output::km));
-        assert_eq!(row["goal"].as_str(), e.goal_s.map(output::duration).as_deref());
-        assert_eq!(row["primary"], e.primary);
-        assert_eq!(row["event_uuid"], e.uuid.as_str());
-        assert_eq!(row["location"].as_str(), e.location.as_deref());
-        assert_eq!(row["start_time"].as_str(), e.start_hhmm.as_deref());
+    assert_eq!(rows.len(), 20, "the default limit");
+    for (row, r) in rows.iter().zip(&want) {
+        assert_eq!(row["name"], r.name.as_str());
+        assert_eq!(row["date"], r.date.to_string());
+        assert_eq!(row["in_days"], (r.date - today()).num_days());
+        assert_eq!(row["start_time"], r.start_hhmm.as_str());
+        assert_eq!(row["location"], r.location().as_str());
+        assert_eq!(row["distance_km"].as_f64(), Some(output::km(total_m(r))));
+        assert_eq!(
+            row["legs_km"].as_array().map_or(0, Vec::len),
+            if r.targets.len() > 1 { r.targets.len() } else { 0 }
+        );
+        assert_eq!(row["sport"], r.event_type);
+        assert_eq!(row["is_virtual"], r.is_virtual);
+        assert_eq!(row["url"], r.url.as_str());
     }
-    assert_eq!(data["next_race"]["name"], want[0].name.as_str());
-    assert_eq!(data["more_matches"], 0);
-    assert!(text.contains(&want[0].name) && text.contains("your primary race"), "{text}");
-    assert!(text.contains("not Garmin's public race catalogue"), "{text}");
+    assert_eq!(data["source"], "Garmin's race and event catalogue");
+    assert_eq!(data["next_race"]["name"], "Sampletown 10K", "the athlete's own calendar");
+    assert_eq!(data["next_race"]["in_days"], 24);
+    assert!(text.starts_with(&format!("{} races in Garmin's event catalogue between", want.len())), "{text}");
+    assert!(text.contains("Your next race on your calendar: Sampletown 10K"), "{text}");
 
-    let requests: Vec<_> = h.fake.requests().into_iter().filter(|r| r.path.starts_with("/gc-api")).collect();
-    assert_eq!(requests.len(), 1, "one read serves the list and the next race");
-    assert_eq!(requests[0].path, "/gc-api/calendar-service/events");
-    let q = requests[0].query.clone().unwrap_or_default();
-    assert!(q.contains("startDate=2026-11-15") && q.contains("endDate=2027-11-15"), "{q}");
+    let paths = h.gc_api_paths();
+    assert_eq!(paths.len(), 2, "{paths:?}");
+    assert!(
+        paths.contains(&"/gc-api/race-search/events".to_owned())
+            && paths.contains(&"/gc-api/calendar-service/events".to_owned())
+    );
+    let search = h.fake.requests().into_iter().find(|r| r.path.ends_with("race-search/events")).unwrap();
+    let q = search.query.unwrap_or_default();
+    assert!(
+        q.contains("fromDate=2026-11-15&toDate=2027-05-14")
+            && q.contains("verifiedStatuses=OFFICIAL%2CVERIFIED"),
+        "{q}"
+    );
+    assert!(!q.contains("searchPhrase"), "{q}");
 }
 
 #[tokio::test]
-async fn a_name_query_over_past_dates_finds_the_race_and_still_tells_the_next_one() {
+async fn distance_filters_use_the_whole_distance_within_five_percent() {
     let h = Harness::start().await;
-    let (text, data) =
-        h.call_ok("search_events", json!({"query": "HALF marathon", "start_date": "2026-01-01"})).await;
-    let half = fake_events(&h).into_iter().find(|e| e.name.contains("Half")).unwrap();
-    assert_eq!(names(&data), std::slice::from_ref(&half.name));
-    assert_eq!(data["events"][0]["distance_name"], "half marathon");
-    assert_eq!(data["events"][0]["in_days"], (half.date - today()).num_days());
-    let next = fake_events(&h).into_iter().find(|e| e.date >= today()).unwrap();
-    assert_eq!(data["next_race"]["name"], next.name.as_str());
-    assert!(text.starts_with("1 event on your Garmin calendar matches"), "{text}");
-    assert!(text.contains(&format!("Your next race: {}", next.name)), "{text}");
-    assert_eq!(h.gc_api_paths().len(), 2, "the search range and the next-race window");
-    assert_no_repeated_request(&h);
+    for (asked, metres, name) in [
+        ("marathon", 42_195.0, Some("marathon")),
+        ("half", 21_097.5, Some("half marathon")),
+        ("10k", 10_000.0, Some("10K")),
+        ("5 km", 5_000.0, Some("5K")),
+        ("51.5", 51_500.0, None),
+        ("100", 100_000.0, None),
+    ] {
+        let (_, data) = h.call_ok("search_events", wide(json!({"distance": asked}))).await;
+        let want = wide_catalogue(&h, |r| within(r, metres));
+        assert!(!want.is_empty(), "{asked}");
+        assert_lists(&data, &want);
+        if let Some(name) = name {
+            assert!(data["events"].as_array().unwrap().iter().all(|e| e["distance_name"] == name), "{asked}");
+        }
+    }
+    let (_, data) = h.call_ok("search_events", wide(json!({"distance": "ultra"}))).await;
+    let want = wide_catalogue(&h, |r| r.event_type.contains("run") && total_m(r) > 42_195.0 * 1.05);
+    assert!(want.len() >= 5);
+    assert_lists(&data, &want);
+    let (_, data) = h.call_ok("search_events", wide(json!({"distance": "51.5"}))).await;
+    let rows = data["events"].as_array().unwrap();
+    assert!(
+        rows.iter().any(|e| e["legs_km"].as_array().is_some_and(|l| l.len() == 3)),
+        "an Olympic triathlon"
+    );
 }
 
 #[tokio::test]
-async fn distance_and_city_filters_match_the_event_data() {
+async fn city_and_query_filters_match_the_catalogue() {
     let h = Harness::start().await;
-    let wide = json!({"start_date": "2026-01-01", "end_date": "2027-12-31"});
-    let with = |extra: Value| {
-        let mut args = wide.clone();
-        args.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
-        args
-    };
-    let all = fake_events(&h);
-    let (_, data) = h.call_ok("search_events", with(json!({"distance": "marathon"}))).await;
-    let marathons: Vec<String> =
-        all.iter().filter(|e| e.target_m() == Some(42_195.0)).map(|e| e.name.clone()).collect();
-    assert_eq!(names(&data), marathons, "a marathon is not a half marathon");
-    let (_, data) = h.call_ok("search_events", with(json!({"distance": "21.1"}))).await;
-    assert_eq!(names(&data), ["Bayside Half Marathon"]);
-    let (_, data) = h.call_ok("search_events", with(json!({"distance": "10k"}))).await;
-    assert_eq!(names(&data), ["Sampletown 10K"]);
-    let (_, data) = h.call_ok("search_events", with(json!({"city": "bayside"}))).await;
-    let in_bayside: Vec<String> = all
-        .iter()
-        .filter(|e| e.location.as_deref().is_some_and(|l| l.to_lowercase().contains("bayside")))
-        .map(|e| e.name.clone())
-        .collect();
-    assert_eq!(names(&data), in_bayside);
-    let (_, data) = h.call_ok("search_events", with(json!({"limit": 1}))).await;
-    assert_eq!(data["events"].as_array().unwrap().len(), 1);
-    assert_eq!(data["more_matches"], all.len() - 1);
+    for city in ["shanghai", "上海", "CHINA", "San José", "Sampletown"] {
+        let (_, data) = h.call_ok("search_events", wide(json!({"city": city}))).await;
+        let want = wide_catalogue(&h, |r| located(r, city));
+        assert!(!want.is_empty(), "{city}");
+        assert_lists(&data, &want);
+    }
+    h.fake.clear_requests();
+    let (text, data) = h.call_ok("search_events", wide(json!({"query": "Marathon"}))).await;
+    let want = wide_catalogue(&h, |r| r.name.to_lowercase().contains("marathon"));
+    assert_lists(&data, &want);
+    assert!(text.contains("races in Garmin's event catalogue match"), "{text}");
+    let q = h
+        .fake
+        .requests()
+        .into_iter()
+        .find(|r| r.path.ends_with("race-search/events"))
+        .unwrap()
+        .query
+        .unwrap();
+    assert!(q.starts_with("searchPhrase=Marathon&"), "the query goes to Garmin: {q}");
+
+    let (_, data) = h.call_ok("search_events", wide(json!({"query": "马拉松"}))).await;
+    assert_lists(&data, &wide_catalogue(&h, |r| r.name.contains("马拉松")));
+
+    let (_, data) = h
+        .call_ok("search_events", wide(json!({"query": "marathon", "city": "china", "distance": "half"})))
+        .await;
+    let want = wide_catalogue(&h, |r| {
+        r.name.to_lowercase().contains("marathon") && located(r, "china") && within(r, 21_097.5)
+    });
+    assert!(!want.is_empty());
+    assert_lists(&data, &want);
 }
 
 #[tokio::test]
-async fn nothing_matching_is_an_empty_answer_not_an_error() {
+async fn dates_bound_the_search_and_empty_answers_still_tell_the_next_race() {
     let h = Harness::start().await;
-    let (text, data) = h.call_ok("search_events", json!({"city": "Berlin"})).await;
+    let (start, end) =
+        (NaiveDate::from_ymd_opt(2026, 1, 1).unwrap(), NaiveDate::from_ymd_opt(2026, 3, 31).unwrap());
+    let (_, data) = h
+        .call_ok(
+            "search_events",
+            json!({"start_date": start.to_string(), "end_date": end.to_string(), "limit": 50}),
+        )
+        .await;
+    assert_lists(&data, &catalogue_between(&h, start, end, |_| true));
+    assert!(data["events"][0]["in_days"].as_i64().unwrap() < 0, "past races are listed too");
+
+    let (text, data) = h.call_ok("search_events", json!({"city": "Atlantis"})).await;
     assert_eq!(data["events"], json!([]));
-    assert!(text.starts_with("No events on your Garmin calendar match"), "{text}");
+    assert!(text.starts_with("No races in Garmin's event catalogue match"), "{text}");
     assert!(data["next_race"].is_object(), "the next race is still told");
     let (text, data) =
         h.call_ok("search_events", json!({"start_date": "2020-01-01", "end_date": "2020-12-31"})).await;
     assert_eq!(data["events"], json!([]));
     assert!(
-        text.starts_with("No events on your Garmin calendar between 2020-01-01 and 2020-12-31"),
+        text.starts_with("No races in Garmin's event catalogue between 2020-01-01 and 2020-12-31"),
         "{text}"
     );
 }
@@ -149,64 +228,59 @@ async fn bad_dates_distances_and_limits_are_protocol_errors() {
     let err =
         h.call_invalid("search_events", json!({"start_date": "2020-01-01", "end_date": "2026-01-01"})).await;
     assert!(err.contains("three years"), "{err}");
-    assert!(h.gc_api_paths().is_empty());
+    assert!(h.fake.requests().is_empty());
 }
 
 #[tokio::test]
 async fn an_expired_session_and_a_429_mid_call_still_answer() {
     let h = Harness::start().await;
+    let want = wide_catalogue(&h, |r| within(r, 42_195.0));
     h.fake.expire_access_tokens();
     h.fake.push_fault(
-        FaultRule::times(Fault::RateLimited { retry_after_secs: Some(1) }, 1)
-            .on_path("calendar-service/events"),
+        FaultRule::times(Fault::RateLimited { retry_after_secs: Some(1) }, 1).on_path("race-search"),
     );
-    let (_, data) = h
-        .call_ok(
-            "search_events",
-            json!({"query": "marathon", "start_date": "2026-01-01", "end_date": "2027-12-31"}),
-        )
-        .await;
-    assert_eq!(data["events"].as_array().unwrap().len(), 2);
+    let (_, data) = h.call_ok("search_events", wide(json!({"distance": "marathon"}))).await;
+    assert_lists(&data, &want);
     assert!(h.fake.requests().iter().any(|r| r.status == 429));
-    h.fake.push_fault(FaultRule::times(Fault::ExpireSession, 1).on_path("calendar-service/events"));
-    let (_, data) = h.call_ok("search_events", json!({})).await;
-    assert!(!data["events"].as_array().unwrap().is_empty());
+    assert!(h.fake.requests().iter().any(|r| r.status == 401));
+    h.fake.push_fault(FaultRule::times(Fault::ExpireSession, 1).on_path("race-search"));
+    let (_, data) = h.call_ok("search_events", wide(json!({"distance": "marathon"}))).await;
+    assert_lists(&data, &want);
 }
 
 #[tokio::test]
-async fn a_crowded_calendar_stays_within_the_budget_at_the_default_limit() {
+async fn a_404_under_gc_api_falls_back_to_the_bare_race_search_path() {
     let h = Harness::start().await;
-    let client = garmin::Client::from_store(h.store.clone()).unwrap();
-    for i in 0..40 {
-        let event = Event {
-            event_name: Some(format!("Club Series Race {i:02} — a rather long name for a Saturday 10K")),
-            date: Some(today() + Duration::days(3 + i)),
-            event_type: Some("running".into()),
-            race: Some(true),
-            completion_target: Some(CompletionTarget {
-                value: Some(10.0),
-                unit: Some("kilometer".into()),
-                unit_type: Some("distance".into()),
-            }),
-            location: Some("Sampletown Harbour Park, Exampleland".into()),
-            url: Some(format!("https://example.org/races/club-series/{i}")),
-            ..Event::default()
-        };
-        client.events().create(&event).await.unwrap();
-    }
-    let result = h.call("search_events", json!({})).await;
-    let size = all_text(&result).len();
-    let data = result.structured_content.unwrap();
-    assert_eq!(data["events"].as_array().unwrap().len(), 20);
-    assert!(data["more_matches"].as_u64().unwrap() > 0);
-    assert!(size <= output::BUDGET_BYTES, "{size} bytes");
-    eprintln!("search_events: {size} bytes with 20 events listed");
+    h.fake.push_fault(FaultRule::always(Fault::NotFound).on_path("/gc-api/race-search/"));
+    let (_, data) = h.call_ok("search_events", wide(json!({"city": "china"}))).await;
+    assert_lists(&data, &wide_catalogue(&h, |r| located(r, "china")));
+    let searches: Vec<(String, u16)> = h
+        .fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.path.contains("race-search"))
+        .map(|r| (r.path, r.status))
+        .collect();
+    assert_eq!(
+        searches,
+        [("/gc-api/race-search/events".to_owned(), 404), ("/race-search/events".to_owned(), 200)]
+    );
+}
 
-    // The largest limit is shortened to the budget, the rest counted.
-    let result = h.call("search_events", json!({"limit": 50})).await;
+#[tokio::test]
+async fn the_largest_limit_stays_within_the_budget() {
+    let h = Harness::start().await;
+    let want = wide_catalogue(&h, |_| true);
+    let result = h.call("search_events", wide(json!({}))).await;
     let size = all_text(&result).len();
     let data = result.structured_content.unwrap();
     assert!(size <= output::BUDGET_BYTES, "{size} bytes");
-    let listed = data["events"].as_array().unwrap().len() as u64;
-    assert_eq!(listed + data["more_matches"].as_u64().unwrap(), 42);
+    assert_lists(&data, &want);
+    let listed = data["events"].as_array().unwrap().len();
+    assert!(listed >= 20, "{listed} listed");
+    eprintln!("search_events: {size} bytes with {listed} of {} races listed", want.len());
+
+    let result = h.call("search_events", json!({})).await;
+    assert!(all_text(&result).len() <= output::BUDGET_BYTES);
+    assert_eq!(result.structured_content.unwrap()["events"].as_array().unwrap().len(), 20);
 }

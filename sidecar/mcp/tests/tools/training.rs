@@ -244,8 +244,15 @@ async fn an_expired_session_and_a_429_mid_call_still_answer() {
     let (_, out) = h.call_ok("get_training_status", json!({"trend_days": 3})).await;
     assert_eq!(out["load"]["acute"], acute);
     assert!(out["race_predictions"]["five_k"].is_string(), "{out}");
-    let statuses: Vec<u16> =
-        h.fake.requests().iter().filter(|r| r.path.contains("racepredictions")).map(|r| r.status).collect();
+    // A request in flight while the session renews may be refused once (its credential was just
+    // spent) and is sent again with the new one; apart from that, Garmin saw the 429 and the retry.
+    let statuses: Vec<u16> = h
+        .fake
+        .requests()
+        .iter()
+        .filter(|r| r.path.contains("racepredictions") && r.status != 401 && r.status != 403)
+        .map(|r| r.status)
+        .collect();
     assert_eq!(statuses, [429, 200]);
     h.fake.expire_access_tokens();
     let (_, out) = h.call_ok("get_training_status", json!({"trend_days": 3})).await;

@@ -101,6 +101,16 @@ impl Api {
         self.json(Method::POST, path, Some(body)).await
     }
 
+    /// `GET` a path outside `/gc-api` (the bare race search), signed in or with no credentials at
+    /// all; status and JSON body (`Value::Null` when not JSON).
+    pub async fn outside_api(&self, path: &str, signed_in: bool) -> (StatusCode, Value) {
+        let url = format!("{}{path}", self.base.trim_end_matches("/gc-api"));
+        let headers = if signed_in { self.headers.clone() } else { HeaderMap::new() };
+        let res = self.client.get(url).headers(headers).send().await.expect("request reaches the fake");
+        let status = res.status();
+        (status, serde_json::from_str(&res.text().await.unwrap_or_default()).unwrap_or(Value::Null))
+    }
+
     /// `PUT` with a JSON body.
     pub async fn put(&self, path: &str, body: &Value) -> (StatusCode, Value) {
         self.json(Method::PUT, path, Some(body)).await
