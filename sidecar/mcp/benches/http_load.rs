@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use fake_garmin::faults::{Fault, FaultRule};
 use fake_garmin::{FakeConfig, FakeGarmin};
-use garmin::{Origins, Session, SessionStore, Site};
+use garmin::SessionStore;
 use rmcp::ServiceExt as _;
 use rmcp::model::CallToolRequestParams;
 use rmcp::transport::StreamableHttpClientTransport;
@@ -72,20 +72,7 @@ fn rss_kib(pid: u32) -> Option<u64> {
 }
 
 fn save_session(fake: &FakeGarmin, dir: &Path) {
-    let issued = fake.issue_session(garmin::DEFAULT_USER_AGENT);
-    let origins = Origins { connect: fake.base_url(), sso: fake.base_url() };
-    let header: Vec<String> = issued.cookies.iter().map(|(n, v)| format!("{n}={v}")).collect();
-    let mut session = Session::from_cookie_header(
-        Site::Global,
-        origins,
-        &header.join("; "),
-        &issued.csrf_token,
-        &issued.user_agent,
-    )
-    .expect("session");
-    session.display_name = Some(issued.display_name);
-    session.profile_id = Some(issued.profile_id);
-    SessionStore::new(dir).save(&session).expect("saved");
+    garmin_mcp::demo::sign_in(fake, garmin::DEFAULT_USER_AGENT, &SessionStore::new(dir)).expect("signed in");
 }
 
 /// One client's session: set-up time, then each call's latency or error.

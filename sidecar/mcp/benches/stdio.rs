@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use fake_garmin::faults::{Fault, FaultRule};
 use fake_garmin::{FakeConfig, FakeGarmin};
-use garmin::{Client, Origins, Session, SessionStore, Site};
+use garmin::{Client, SessionStore};
 use rmcp::ServiceExt as _;
 use rmcp::model::CallToolRequestParams;
 use rmcp::transport::TokioChildProcess;
@@ -62,21 +62,8 @@ fn first_activity_id(value: &Value) -> Option<Value> {
 async fn main() {
     let fake = FakeGarmin::start(FakeConfig::default()).await.expect("fake starts");
     let dir = tempfile::tempdir().expect("temp dir");
-    let issued = fake.issue_session(garmin::DEFAULT_USER_AGENT);
-    let origins = Origins { connect: fake.base_url(), sso: fake.base_url() };
-    let header: Vec<String> = issued.cookies.iter().map(|(n, v)| format!("{n}={v}")).collect();
-    let mut session = Session::from_cookie_header(
-        Site::Global,
-        origins,
-        &header.join("; "),
-        &issued.csrf_token,
-        &issued.user_agent,
-    )
-    .expect("session");
-    session.display_name = Some(issued.display_name.clone());
-    session.profile_id = Some(issued.profile_id);
     let store = SessionStore::new(dir.path());
-    store.save(&session).expect("saved");
+    garmin_mcp::demo::sign_in(&fake, garmin::DEFAULT_USER_AGENT, &store).expect("signed in");
 
     // Baseline 1: the bare process start.
     let mut bare = Vec::new();

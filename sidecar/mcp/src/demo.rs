@@ -3,7 +3,7 @@
 //! person's real data folder) and every answer is labelled as demo data.
 
 use chrono::NaiveDate;
-use fake_garmin::{FakeConfig, FakeGarmin};
+use fake_garmin::{FakeConfig, FakeGarmin, IssuedSession};
 use garmin::{Origins, Session, SessionStore, Site};
 
 /// The label put in front of every demo answer.
@@ -29,22 +29,23 @@ impl Demo {
             config.today = today;
         }
         let fake = FakeGarmin::start(config).await?;
-        let issued = fake.issue_session(garmin::DEFAULT_USER_AGENT);
-        let origins = Origins { connect: fake.base_url(), sso: fake.base_url() };
-        let header: Vec<String> = issued.cookies.iter().map(|(n, v)| format!("{n}={v}")).collect();
-        let mut session = Session::from_cookie_header(
-            Site::Global,
-            origins,
-            &header.join("; "),
-            &issued.csrf_token,
-            &issued.user_agent,
-        )
-        .map_err(std::io::Error::other)?;
-        session.display_name = Some(issued.display_name);
-        session.profile_id = Some(issued.profile_id);
         let dir = tempfile::Builder::new().prefix("garmin-mcp-demo-").tempdir()?;
         let store = SessionStore::new(dir.path());
-        store.save(&session).map_err(std::io::Error::other)?;
+        sign_in(&fake, garmin::DEFAULT_USER_AGENT, &store)?;
         Ok(Demo { fake, dir, store })
     }
+}
+
+/// Signs into `fake` as a browser with `user_agent` would and saves the session in `store`, the way
+/// the desktop app hands a session over. Used by the demo, the tests and the benchmarks.
+pub fn sign_in(fake: &FakeGarmin, user_agent: &str, store: &SessionStore) -> std::io::Result<IssuedSession> {
+    let issued = fake.issue_session(user_agent);
+    let origins = Origins { connect: fake.base_url(), sso: fake.base_url() };
+    let mut session =
+        Session::from_cookie_header(Site::Global, origins, &issued.cookie_header(), &issued.csrf_token, user_agent)
+            .map_err(std::io::Error::other)?;
+    session.display_name = Some(issued.display_name.clone());
+    session.profile_id = Some(issued.profile_id);
+    store.save(&session).map_err(std::io::Error::other)?;
+    Ok(issued)
 }

@@ -28,7 +28,7 @@ async fn fake(jwt_lifetime: Duration) -> FakeGarmin {
 }
 
 fn cookie_header(issued: &IssuedSession) -> String {
-    issued.cookies.iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join("; ")
+    issued.cookie_header()
 }
 
 fn command(data_dir: &Path, args: &[&str]) -> Command {

@@ -15,7 +15,7 @@ use std::time::Duration;
 use chrono::NaiveDate;
 use fake_garmin::faults::{Fault, FaultRule};
 use fake_garmin::{FakeConfig, FakeGarmin};
-use garmin::{Origins, Session, SessionStore, Site};
+use garmin::SessionStore;
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::RunningService;
 use rmcp::transport::StreamableHttpClientTransport;
@@ -44,15 +44,7 @@ async fn account() -> Account {
     .await
     .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let issued = fake.issue_session(UA);
-    let origins = Origins { connect: fake.base_url(), sso: fake.base_url() };
-    let header: Vec<String> = issued.cookies.iter().map(|(n, v)| format!("{n}={v}")).collect();
-    let mut session =
-        Session::from_cookie_header(Site::Global, origins, &header.join("; "), &issued.csrf_token, UA)
-            .unwrap();
-    session.display_name = Some(issued.display_name.clone());
-    session.profile_id = Some(issued.profile_id);
-    SessionStore::new(dir.path()).save(&session).unwrap();
+    garmin_mcp::demo::sign_in(&fake, UA, &SessionStore::new(dir.path())).unwrap();
     Account { fake, dir }
 }
 

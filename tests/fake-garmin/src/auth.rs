@@ -35,6 +35,13 @@ pub struct IssuedSession {
     pub user_agent: String,
 }
 
+impl IssuedSession {
+    /// The cookies as a browser's `Cookie` request header (`name=value; name=value`).
+    pub fn cookie_header(&self) -> String {
+        self.cookies.iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join("; ")
+    }
+}
+
 /// Put into the extensions of every `/gc-api` request that passed auth, for handlers that care
 /// which session family is calling.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -36,7 +36,7 @@ pub async fn start() -> Env {
     let fake = FakeGarmin::start(FakeConfig { today: today(), ..Default::default() }).await.unwrap();
     let issued = fake.issue_session(garmin::DEFAULT_USER_AGENT);
     let origins = garmin::Origins { connect: fake.base_url(), sso: fake.base_url() };
-    let cookie_header = issued.cookies.iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join("; ");
+    let cookie_header = issued.cookie_header();
     let mut session = garmin::Session::from_cookie_header(
         garmin::Site::Global,
         origins,

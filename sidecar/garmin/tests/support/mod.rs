@@ -41,11 +41,10 @@ impl Rig {
         .expect("fake starts");
         let issued = fake.issue_session(USER_AGENT);
         let origins = Origins { connect: fake.base_url(), sso: fake.base_url() };
-        let header: Vec<String> = issued.cookies.iter().map(|(n, v)| format!("{n}={v}")).collect();
         let mut session = Session::from_cookie_header(
             Site::Global,
             origins,
-            &header.join("; "),
+            &issued.cookie_header(),
             &issued.csrf_token,
             USER_AGENT,
         )

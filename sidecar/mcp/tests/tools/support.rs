@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use chrono::NaiveDate;
 use fake_garmin::{FakeConfig, FakeGarmin};
-use garmin::{Origins, RetryPolicy, Session, SessionStore, Site};
+use garmin::{RetryPolicy, SessionStore};
 use garmin_mcp::{GarminMcp, ServerOptions};
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;
@@ -41,20 +41,7 @@ impl Harness {
         let fake = FakeGarmin::start(FakeConfig { today: today(), ..FakeConfig::default() }).await.unwrap();
         let dir = tempfile::tempdir().unwrap();
         let store = SessionStore::new(dir.path());
-        let issued = fake.issue_session(USER_AGENT);
-        let origins = Origins { connect: fake.base_url(), sso: fake.base_url() };
-        let header: Vec<String> = issued.cookies.iter().map(|(n, v)| format!("{n}={v}")).collect();
-        let mut session = Session::from_cookie_header(
-            Site::Global,
-            origins,
-            &header.join("; "),
-            &issued.csrf_token,
-            USER_AGENT,
-        )
-        .unwrap();
-        session.display_name = Some(issued.display_name.clone());
-        session.profile_id = Some(issued.profile_id);
-        store.save(&session).unwrap();
+        garmin_mcp::demo::sign_in(&fake, USER_AGENT, &store).unwrap();
         Harness::connect(fake, dir, store, tweak).await
     }
 
