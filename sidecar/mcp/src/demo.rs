@@ -41,9 +41,14 @@ impl Demo {
 pub fn sign_in(fake: &FakeGarmin, user_agent: &str, store: &SessionStore) -> std::io::Result<IssuedSession> {
     let issued = fake.issue_session(user_agent);
     let origins = Origins { connect: fake.base_url(), sso: fake.base_url() };
-    let mut session =
-        Session::from_cookie_header(Site::Global, origins, &issued.cookie_header(), &issued.csrf_token, user_agent)
-            .map_err(std::io::Error::other)?;
+    let mut session = Session::from_cookie_header(
+        Site::Global,
+        origins,
+        &issued.cookie_header(),
+        &issued.csrf_token,
+        user_agent,
+    )
+    .map_err(std::io::Error::other)?;
     session.display_name = Some(issued.display_name.clone());
     session.profile_id = Some(issued.profile_id);
     store.save(&session).map_err(std::io::Error::other)?;

@@ -1,6 +1,7 @@
 //! The tools, one file per toolset (see `toolsets.rs` for the catalogue). Each file holds one
 //! `#[tool_router(router = <toolset>_tools)]` block with its argument and answer types; the server
-//! adds the routers together.
+//! adds the routers together. The larger toolsets (`activities`, `health`, `training`) keep their
+//! answer types and computation in a folder of the same name; `common` holds what several share.
 //!
 //! Conventions every tool follows: truthful annotations (`readOnlyHint`, `openWorldHint` when it
 //! reaches Garmin, a `title`), a description that says when to use it, typed arguments with bounds,
@@ -9,6 +10,7 @@
 
 pub mod activities;
 pub mod calendar;
+mod common;
 pub mod events;
 pub mod health;
 pub mod profile;

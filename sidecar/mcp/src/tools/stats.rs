@@ -14,7 +14,7 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
-use super::activities::activity_shape::{
+use super::activities::shape::{
     ActivityRow, Family, Speed, SportFilter, count_noun, distance_m, local_date, parse_opt_date, whole,
 };
 use crate::output::{self, Answer};

@@ -1,0 +1,143 @@
+//! The time series of `get_activity` (`include_series`): Garmin's chart columns picked per sport
+//! and downsampled to `max_points`, keeping the first, last and peak points.
+
+use std::collections::BTreeSet;
+
+use garmin::models::activities::ActivityDetails;
+
+use super::answer::Series;
+use super::shape::{Family, whole};
+use crate::output;
+
+/// Indices to keep when thinning `n` points to `max`: first, last, the global extremes of every
+/// signal, then the lowest and highest `primary` value of each bucket (so peaks survive).
+fn downsample(n: usize, max: usize, primary: &[Option<f64>], extremes: &[&[Option<f64>]]) -> Vec<usize> {
+    if n <= max {
+        return (0..n).collect();
+    }
+    let arg = |values: &[Option<f64>], range: std::ops::Range<usize>, highest: bool| -> Option<usize> {
+        range
+            .filter_map(|i| values.get(i).copied().flatten().filter(|v| v.is_finite()).map(|v| (i, v)))
+            .reduce(|best, cur| {
+                let better = if highest { cur.1 > best.1 } else { cur.1 < best.1 };
+                if better { cur } else { best }
+            })
+            .map(|(i, _)| i)
+    };
+    let mut keep: BTreeSet<usize> = BTreeSet::new();
+    keep.insert(0);
+    keep.insert(n - 1);
+    for values in std::iter::once(primary).chain(extremes.iter().copied()) {
+        for highest in [true, false] {
+            if keep.len() < max
+                && let Some(i) = arg(values, 0..n, highest)
+            {
+                keep.insert(i);
+            }
+        }
+    }
+    let room = max.saturating_sub(keep.len());
+    let buckets = room / 2;
+    if buckets > 0 {
+        let inner = n - 2;
+        for b in 0..buckets {
+            let from = 1 + b * inner / buckets;
+            let to = 1 + (b + 1) * inner / buckets;
+            if from >= to {
+                continue;
+            }
+            let hi = arg(primary, from..to, true);
+            let lo = arg(primary, from..to, false);
+            match (hi, lo) {
+                (None, None) => {
+                    keep.insert(from + (to - from) / 2);
+                }
+                (a, b) => {
+                    keep.extend(a);
+                    keep.extend(b);
+                }
+            }
+        }
+    }
+    keep.into_iter().take(max).collect()
+}
+
+pub(super) fn build_series(d: &ActivityDetails, family: Family, max_points: usize) -> Option<Series> {
+    let n = d.activity_detail_metrics.len();
+    if n == 0 {
+        return None;
+    }
+    let present = |v: Vec<Option<f64>>| if v.iter().any(Option::is_some) { Some(v) } else { None };
+    let first_of = |keys: &[&str]| keys.iter().find_map(|k| present(d.values(k)));
+    let time: Vec<Option<f64>> = match first_of(&["sumDuration", "sumElapsedDuration", "sumMovingDuration"]) {
+        Some(t) => t,
+        None => {
+            let stamps = d.values("directTimestamp");
+            let t0 = stamps.iter().flatten().next().copied();
+            stamps.iter().map(|s| Some((s.as_ref()? - t0?) / 1000.0)).collect()
+        }
+    };
+    let distance = first_of(&["sumDistance"]);
+    let speed = first_of(&["directSpeed", "directEnhancedSpeed"]);
+    let hr = first_of(&["directHeartRate"]);
+    let cadence =
+        first_of(&["directDoubleCadence", "directRunCadence", "directBikeCadence", "directSwimCadence"]);
+    let elevation = first_of(&["directElevation", "directEnhancedElevation"]);
+
+    let none = vec![None; n];
+    let primary = hr.as_ref().or(speed.as_ref()).or(elevation.as_ref()).unwrap_or(&none);
+    let extremes: Vec<&[Option<f64>]> =
+        [speed.as_deref(), elevation.as_deref()].into_iter().flatten().collect();
+    let keep = downsample(n, max_points, primary, &extremes);
+    let pick = |col: &Option<Vec<Option<f64>>>, f: &dyn Fn(f64) -> Option<f64>| -> Option<Vec<Option<f64>>> {
+        col.as_ref().map(|v| {
+            keep.iter().map(|&i| v.get(i).copied().flatten().filter(|x| x.is_finite()).and_then(f)).collect()
+        })
+    };
+    let to_u32 = |v: Option<Vec<Option<f64>>>| v.map(|v| v.into_iter().map(whole).collect::<Vec<_>>());
+    let pace = |per: f64| move |mps: f64| (mps >= 0.3).then(|| per / mps);
+    let (pace_km, speed_kmh, pace_100m) = match family {
+        Family::Ride => (None, pick(&speed, &|mps| Some(output::kmh(mps))), None),
+        Family::Swim => (None, None, to_u32(pick(&speed, &pace(100.0)))),
+        Family::Run | Family::Walk => (to_u32(pick(&speed, &pace(1000.0))), None, None),
+        Family::Other => (None, None, None),
+    };
+    let t_s: Vec<u32> = keep.iter().map(|&i| whole(time.get(i).copied().flatten()).unwrap_or(0)).collect();
+    let points = keep.len();
+    let note = if points < n {
+        format!(
+            "downsampled from {n} to {points} points keeping the first, last and peak points and each stretch's highest and lowest heart rate"
+        )
+    } else {
+        format!("all {n} recorded points")
+    };
+    Some(Series {
+        points: u32::try_from(points).unwrap_or(u32::MAX),
+        recorded_points: u32::try_from(n).unwrap_or(u32::MAX),
+        t_s,
+        distance_km: pick(&distance, &|m| Some(output::km(m))),
+        pace_s_per_km: pace_km,
+        speed_kmh,
+        pace_s_per_100m: pace_100m,
+        hr_bpm: to_u32(pick(&hr, &Some)),
+        cadence: to_u32(pick(&cadence, &Some)),
+        elevation_m: pick(&elevation, &|e| Some((e * 10.0).round() / 10.0)),
+        note,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn downsampling_keeps_the_peaks_and_the_cap() {
+        let hr: Vec<Option<f64>> = (0..5000).map(|i| Some(140.0 + f64::from(i % 97) / 10.0)).collect();
+        let mut hr = hr;
+        hr[3333] = Some(199.0);
+        let keep = downsample(5000, 100, &hr, &[]);
+        assert!(keep.len() <= 100 && keep.len() >= 90, "{}", keep.len());
+        assert!(keep.contains(&3333) && keep.contains(&0) && keep.contains(&4999));
+        assert!(keep.windows(2).all(|w| w[0] < w[1]));
+    }
+}

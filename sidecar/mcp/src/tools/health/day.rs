@@ -1,0 +1,355 @@
+//! One day of `get_daily_health`: every wellness endpoint once, concurrently, shaped into the
+//! day's parts (naming those Garmin has nothing for) and summed up in a sentence or two.
+
+use chrono::{Duration, NaiveDate, NaiveDateTime};
+use garmin::models::wellness::{
+    BloodPressureRange, DailyStress, DailySummary, Hrv, Hydration, IntensityMinutesDay, Sleep, StressDay,
+    WeightEntry, WeightRange,
+};
+
+use super::Detail;
+use super::answer::*;
+use super::format::{hm, kg, parse_hm, round1};
+use super::timeline::{hourly, sleep_timeline};
+use crate::output;
+use crate::server::GarminMcp;
+use crate::tool_error::ToolError;
+use crate::tools::common::{thousands, whole, words};
+
+/// How far back the latest weigh-in may lie, in days.
+const WEIGHT_LOOKBACK_DAYS: i64 = 30;
+
+impl GarminMcp {
+    /// One day: every endpoint once, concurrently.
+    pub(super) async fn health_day(
+        &self,
+        date: NaiveDate,
+        detail: Detail,
+    ) -> Result<(String, DailyHealth), ToolError> {
+        let client = self.garmin().await?;
+        let w = client.wellness();
+        let full = detail == Detail::Full;
+        let series = async { if full { w.stress(date).await } else { Ok(None) } };
+        let (summary, sleep, hrv, im, weight, bp, hydration, stress_day, series) = tokio::try_join!(
+            w.daily_summary(date),
+            w.sleep(date),
+            w.hrv(date),
+            w.intensity_minutes(date),
+            w.weight_range(date - Duration::days(WEIGHT_LOOKBACK_DAYS), date),
+            w.blood_pressure(date, date),
+            w.hydration(date),
+            w.stress_daily(date, date),
+            series,
+        )?;
+        let stress_day = stress_day.into_iter().find(|d| d.calendar_date == Some(date));
+        let parts =
+            DayParts { date, summary, sleep, hrv, im, weight, bp, hydration, stress_day, series, full };
+        let (day, missing) = parts.build();
+        if missing.len() == PART_NAMES.len() {
+            return Err(ToolError::NoData(format!("No health data recorded for {date}")));
+        }
+        let text = day_summary(date, &day, &missing);
+        Ok((
+            text,
+            DailyHealth { date: Some(date.to_string()), day: Some(day), missing, ..DailyHealth::default() },
+        ))
+    }
+}
+
+/// Every part of a day, in the order `missing` lists them.
+const PART_NAMES: [&str; 12] = [
+    "activity",
+    "heart_rate",
+    "sleep",
+    "stress",
+    "body_battery",
+    "respiration",
+    "spo2",
+    "hrv",
+    "intensity_minutes",
+    "body_composition",
+    "blood_pressure",
+    "hydration",
+];
+
+/// What Garmin answered for one day.
+struct DayParts {
+    date: NaiveDate,
+    summary: Option<DailySummary>,
+    sleep: Option<Sleep>,
+    hrv: Option<Hrv>,
+    im: Option<IntensityMinutesDay>,
+    weight: WeightRange,
+    bp: BloodPressureRange,
+    hydration: Option<Hydration>,
+    stress_day: Option<StressDay>,
+    series: Option<DailyStress>,
+    full: bool,
+}
+
+impl DayParts {
+    /// The day's parts and the names of those Garmin has nothing for.
+    fn build(self) -> (HealthDay, Vec<String>) {
+        let s = self.summary.as_ref();
+        let field = |f: fn(&DailySummary) -> Option<f64>| s.and_then(f);
+        let sleep_dto = self.sleep.as_ref().and_then(|x| x.daily_sleep.as_ref());
+        // Local wall time = GMT + offset; the day's own bounds give the offset, the night's too.
+        let day_offset = s
+            .and_then(|x| x.wellness_start_time_gmt)
+            .map(|gmt| self.date.and_time(chrono::NaiveTime::MIN) - gmt.naive_utc());
+        let sleep_offset =
+            sleep_dto.and_then(|d| Some(d.sleep_start_local? - d.sleep_start_gmt?.naive_utc()));
+        let offset_for_day = day_offset.or(sleep_offset).unwrap_or_else(Duration::zero);
+        let offset_for_sleep = sleep_offset.or(day_offset).unwrap_or_else(Duration::zero);
+
+        let activity = DayActivity {
+            steps: field(|x| x.total_steps).and_then(whole),
+            step_goal: field(|x| x.daily_step_goal).and_then(whole),
+            distance_km: field(|x| x.total_distance_meters).map(output::km),
+            floors_climbed: field(|x| x.floors_ascended).and_then(whole),
+            calories_kcal: field(|x| x.total_kilocalories).and_then(whole),
+            active_calories_kcal: field(|x| x.active_kilocalories).and_then(whole),
+        };
+        let activity = (activity.steps.is_some() || activity.distance_km.is_some()).then_some(activity);
+
+        let heart_rate = DayHeartRate {
+            resting_bpm: field(|x| x.resting_heart_rate)
+                .or_else(|| self.sleep.as_ref().and_then(|x| x.resting_heart_rate))
+                .and_then(whole),
+            min_bpm: field(|x| x.min_heart_rate).and_then(whole),
+            max_bpm: field(|x| x.max_heart_rate).and_then(whole),
+            resting_7d_avg_bpm: field(|x| x.last_seven_days_avg_resting_heart_rate).and_then(whole),
+        };
+        let heart_rate =
+            (heart_rate.resting_bpm.is_some() || heart_rate.max_bpm.is_some()).then_some(heart_rate);
+
+        let sleep = sleep_dto.filter(|d| d.has_data()).map(|d| {
+            let overall = d.sleep_scores.as_ref().and_then(|x| x.overall.as_ref());
+            let local = |gmt: Option<chrono::DateTime<chrono::Utc>>, local: Option<NaiveDateTime>| {
+                local
+                    .or_else(|| gmt.map(|g| g.naive_utc() + offset_for_sleep))
+                    .map(|t| t.format("%H:%M").to_string())
+            };
+            DaySleep {
+                start: local(d.sleep_start_gmt, d.sleep_start_local),
+                end: local(d.sleep_end_gmt, d.sleep_end_local),
+                total: hm(d.sleep_time_seconds.unwrap_or_default()),
+                deep: d.deep_sleep_seconds.map(hm),
+                light: d.light_sleep_seconds.map(hm),
+                rem: d.rem_sleep_seconds.map(hm),
+                awake: d.awake_sleep_seconds.map(hm),
+                score: overall.and_then(|o| o.value).and_then(whole),
+                quality: overall.and_then(|o| o.qualifier_key.as_deref()).map(words),
+                stages: if self.full {
+                    self.sleep.as_ref().map(|x| sleep_timeline(x, offset_for_sleep)).unwrap_or_default()
+                } else {
+                    Vec::new()
+                },
+            }
+        });
+
+        let levels = self.stress_day.as_ref().and_then(|d| d.values.as_ref());
+        let minutes = |secs: Option<f64>| secs.map(|x| (x / 60.0).round() as u64);
+        let stress = DayStress {
+            avg: field(|x| x.average_stress_level)
+                .or_else(|| levels.and_then(|v| v.overall_stress_level))
+                .and_then(whole),
+            max: field(|x| x.max_stress_level).and_then(whole),
+            qualifier: s.and_then(|x| x.stress_qualifier.as_deref()).map(words),
+            rest_min: minutes(levels.and_then(|v| v.rest_stress_duration)),
+            low_min: minutes(levels.and_then(|v| v.low_stress_duration)),
+            medium_min: minutes(levels.and_then(|v| v.medium_stress_duration)),
+            high_min: minutes(levels.and_then(|v| v.high_stress_duration)),
+            hourly: self.series.as_ref().map(|x| hourly(x, self.date, offset_for_day)).unwrap_or_default(),
+        };
+        let stress = (stress.avg.is_some() || stress.rest_min.is_some()).then_some(stress);
+
+        let body_battery = DayBodyBattery {
+            charged: field(|x| x.body_battery_charged_value).and_then(whole),
+            drained: field(|x| x.body_battery_drained_value).and_then(whole),
+            highest: field(|x| x.body_battery_highest_value).and_then(whole),
+            lowest: field(|x| x.body_battery_lowest_value).and_then(whole),
+            at_wake: field(|x| x.body_battery_at_wake_time).and_then(whole),
+        };
+        let body_battery =
+            (body_battery.highest.is_some() || body_battery.charged.is_some()).then_some(body_battery);
+
+        let respiration = DayRespiration {
+            avg_waking_brpm: field(|x| x.avg_waking_respiration_value).filter(|v| *v > 0.0),
+            avg_sleeping_brpm: sleep_dto.and_then(|d| d.average_respiration_value).filter(|v| *v > 0.0),
+        };
+        let respiration = (respiration.avg_waking_brpm.is_some() || respiration.avg_sleeping_brpm.is_some())
+            .then_some(respiration);
+
+        let spo2 = DaySpo2 {
+            avg_pct: field(|x| x.average_spo2).or_else(|| sleep_dto.and_then(|d| d.average_spo2_value)),
+            lowest_pct: field(|x| x.lowest_spo2).or_else(|| sleep_dto.and_then(|d| d.lowest_spo2_value)),
+        };
+        let spo2 = (spo2.avg_pct.is_some() || spo2.lowest_pct.is_some()).then_some(spo2);
+
+        let hrv = self.hrv.as_ref().and_then(|h| h.hrv_summary.as_ref()).filter(|x| x.has_data()).map(|x| {
+            let baseline = x.baseline.as_ref();
+            DayHrv {
+                last_night_avg_ms: x.last_night_avg,
+                weekly_avg_ms: x.weekly_avg,
+                baseline_low_ms: baseline.and_then(|b| b.balanced_low),
+                baseline_high_ms: baseline.and_then(|b| b.balanced_upper),
+                status: x.status.as_deref().map(words),
+            }
+        });
+
+        let im = self.im.as_ref();
+        let intensity = DayIntensity {
+            moderate: im
+                .and_then(|x| x.moderate_minutes)
+                .or_else(|| field(|x| x.moderate_intensity_minutes))
+                .and_then(whole),
+            vigorous: im
+                .and_then(|x| x.vigorous_minutes)
+                .or_else(|| field(|x| x.vigorous_intensity_minutes))
+                .and_then(whole),
+            week_total: im.and_then(|x| x.end_day_minutes).and_then(whole),
+            week_goal: im
+                .and_then(|x| x.weekly_goal)
+                .or_else(|| field(|x| x.intensity_minutes_goal))
+                .and_then(whole),
+        };
+        let intensity = (intensity.moderate.is_some() || intensity.vigorous.is_some()).then_some(intensity);
+
+        let body = latest_weight(&self.weight, self.date).map(|(day, e)| DayBody {
+            date: Some(day.to_string()),
+            weight_kg: e.weight.map(kg),
+            bmi: e.bmi.map(round1),
+            body_fat_pct: e.body_fat.map(round1),
+        });
+
+        let readings: Vec<_> = self
+            .bp
+            .measurement_summaries
+            .iter()
+            .filter(|d| d.start_date.is_none_or(|x| x == self.date))
+            .flat_map(|d| d.measurements.iter())
+            .collect();
+        let blood_pressure =
+            readings.iter().max_by_key(|r| r.measurement_timestamp_gmt).map(|r| DayBloodPressure {
+                systolic: r.systolic,
+                diastolic: r.diastolic,
+                pulse: r.pulse,
+                category: r.category.as_deref().map(words),
+                readings: readings.len(),
+            });
+
+        let hydration = self
+            .hydration
+            .as_ref()
+            .filter(|h| h.value_in_ml.is_some())
+            .map(|h| DayHydration { intake_ml: h.value_in_ml, goal_ml: h.goal_in_ml });
+
+        let day = HealthDay {
+            activity,
+            heart_rate,
+            sleep,
+            stress,
+            body_battery,
+            respiration,
+            spo2,
+            hrv,
+            intensity_minutes: intensity,
+            body_composition: body,
+            blood_pressure,
+            hydration,
+        };
+        let present = [
+            day.activity.is_some(),
+            day.heart_rate.is_some(),
+            day.sleep.is_some(),
+            day.stress.is_some(),
+            day.body_battery.is_some(),
+            day.respiration.is_some(),
+            day.spo2.is_some(),
+            day.hrv.is_some(),
+            day.intensity_minutes.is_some(),
+            day.body_composition.is_some(),
+            day.blood_pressure.is_some(),
+            day.hydration.is_some(),
+        ];
+        let missing = PART_NAMES
+            .iter()
+            .zip(present)
+            .filter(|(_, has)| !has)
+            .map(|(name, _)| (*name).to_owned())
+            .collect();
+        (day, missing)
+    }
+}
+
+/// The summary sentence(s) of one day.
+fn day_summary(date: NaiveDate, day: &HealthDay, missing: &[String]) -> String {
+    let mut parts = Vec::new();
+    if let Some(s) = &day.sleep {
+        let asleep = parse_hm(&s.total).unwrap_or_default();
+        let mut text = format!("{date}: slept {}", output::hours_minutes(asleep));
+        if let (Some(a), Some(b)) = (&s.start, &s.end) {
+            text.push_str(&format!(" ({a}–{b})"));
+        }
+        if let Some(score) = s.score {
+            text.push_str(&format!(", sleep score {score}"));
+            if let Some(q) = &s.quality {
+                text.push_str(&format!(" ({q})"));
+            }
+        }
+        parts.push(text);
+    } else {
+        parts.push(format!("{date}: no sleep recorded for the night"));
+    }
+    if let Some(rhr) = day.heart_rate.as_ref().and_then(|h| h.resting_bpm) {
+        parts.push(format!("resting HR {rhr} bpm"));
+    }
+    if let Some(h) = &day.hrv
+        && let Some(avg) = h.last_night_avg_ms
+    {
+        let status = h.status.as_deref().map(|s| format!(" ({s})")).unwrap_or_default();
+        parts.push(format!("HRV {avg:.0} ms{status}"));
+    }
+    if let Some(avg) = day.stress.as_ref().and_then(|s| s.avg) {
+        parts.push(format!("stress avg {avg}"));
+    }
+    if let Some(b) = &day.body_battery
+        && let (Some(hi), Some(lo)) = (b.highest, b.lowest)
+    {
+        parts.push(format!("Body Battery {lo}–{hi}"));
+    }
+    if let Some(steps) = day.activity.as_ref().and_then(|a| a.steps) {
+        parts.push(format!("{} steps", thousands(steps)));
+    }
+    let mut text = parts.join(", ") + ".";
+    if missing.iter().any(|m| m == "hrv") {
+        text.push_str(&format!(" No HRV reading for {date}."));
+    }
+    let others: Vec<String> =
+        missing.iter().filter(|m| m.as_str() != "hrv" && m.as_str() != "sleep").map(|m| words(m)).collect();
+    if !others.is_empty() {
+        text.push_str(&format!(" Not recorded: {}.", others.join(", ")));
+    }
+    text
+}
+
+/// The latest weigh-in on or before `date` in a weight range, with its day.
+fn latest_weight(range: &WeightRange, date: NaiveDate) -> Option<(NaiveDate, &WeightEntry)> {
+    range
+        .daily_weight_summaries
+        .iter()
+        .filter_map(|d| {
+            let day = d.summary_date?;
+            let entry = d.latest_weight.as_ref().filter(|e| e.weight.is_some()).or_else(|| {
+                d.all_weight_metrics.iter().filter(|e| e.weight.is_some()).max_by_key(|e| e.timestamp_gmt)
+            })?;
+            (day <= date).then_some((day, entry))
+        })
+        .max_by_key(|(day, e)| (*day, e.timestamp_gmt))
+}
+
+/// The weigh-in of exactly `date`, if any.
+pub(super) fn weight_on(range: &WeightRange, date: NaiveDate) -> Option<&WeightEntry> {
+    latest_weight(range, date).filter(|(day, _)| *day == date).map(|(_, e)| e)
+}

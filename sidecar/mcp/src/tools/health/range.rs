@@ -1,0 +1,164 @@
+//! A range of `get_daily_health` (up to 14 days): one range request per endpoint, concurrently,
+//! folded into one compact row per day, averages, gaps and a summary sentence.
+
+use chrono::{Duration, NaiveDate};
+
+use super::answer::{DailyHealth, HealthAverages, HealthRow};
+use super::day::weight_on;
+use super::format::{hm, kg, parse_hm, round1};
+use crate::output;
+use crate::server::GarminMcp;
+use crate::tool_error::ToolError;
+use crate::tools::common::{thousands, whole};
+
+impl GarminMcp {
+    /// A range: one range request per endpoint, concurrently.
+    pub(super) async fn health_range(
+        &self,
+        start: NaiveDate,
+        end: NaiveDate,
+    ) -> Result<(String, DailyHealth), ToolError> {
+        let client = self.garmin().await?;
+        let w = client.wellness();
+        let (steps, rhr, sleep, stress, battery, hrv, weight) = tokio::try_join!(
+            w.steps_daily(start, end),
+            w.resting_heart_rate(start, end),
+            w.sleep_stats(start, end),
+            w.stress_daily(start, end),
+            w.body_battery(start, end),
+            w.hrv_range(start, end),
+            w.weight_range(start, end),
+        )?;
+        let mut rows = Vec::new();
+        let mut missing_by_part: Vec<(&str, Vec<String>)> =
+            ["steps", "resting_hr", "sleep", "stress", "body_battery", "hrv"]
+                .iter()
+                .map(|p| (*p, Vec::new()))
+                .collect();
+        let mut day = start;
+        while day <= end {
+            let mut row = HealthRow { date: day.to_string(), ..HealthRow::default() };
+            row.steps = steps
+                .iter()
+                .find(|s| s.calendar_date == Some(day))
+                .and_then(|s| s.total_steps)
+                .and_then(whole);
+            row.resting_hr_bpm =
+                rhr.iter().find(|r| r.calendar_date == Some(day)).and_then(|r| r.value).and_then(whole);
+            if let Some(values) =
+                sleep.iter().find(|s| s.calendar_date == Some(day)).and_then(|s| s.values.as_ref())
+            {
+                row.sleep = values.total_sleep_time_in_seconds.filter(|s| *s > 0.0).map(hm);
+                row.sleep_score = values.sleep_score.and_then(whole);
+            }
+            row.stress_avg = stress
+                .iter()
+                .find(|s| s.calendar_date == Some(day))
+                .and_then(|s| s.values.as_ref())
+                .and_then(|v| v.overall_stress_level)
+                .and_then(whole);
+            if let Some(report) = battery.iter().find(|b| b.date == Some(day)) {
+                let levels: Vec<f64> = report.points().iter().map(|p| p.value).collect();
+                row.body_battery_high = levels.iter().copied().reduce(f64::max).and_then(whole);
+                row.body_battery_low = levels.iter().copied().reduce(f64::min).and_then(whole);
+            }
+            row.hrv_ms = hrv.iter().find(|h| h.calendar_date == Some(day)).and_then(|h| h.last_night_avg);
+            row.weight_kg = weight_on(&weight, day).and_then(|e| e.weight).map(kg);
+            let present = [
+                row.steps.is_some(),
+                row.resting_hr_bpm.is_some(),
+                row.sleep.is_some(),
+                row.stress_avg.is_some(),
+                row.body_battery_high.is_some(),
+                row.hrv_ms.is_some(),
+            ];
+            for (i, has) in present.iter().enumerate() {
+                if !has {
+                    missing_by_part[i].1.push(day.to_string());
+                }
+            }
+            rows.push(row);
+            day += Duration::days(1);
+        }
+        let empty = |r: &HealthRow| HealthRow { date: r.date.clone(), ..HealthRow::default() } == *r;
+        if rows.iter().all(empty) {
+            return Err(ToolError::NoData(format!("No health data recorded from {start} to {end}")));
+        }
+        let averages = range_averages(&rows);
+        let missing: Vec<String> = missing_by_part
+            .into_iter()
+            .filter(|(_, days)| !days.is_empty())
+            .map(|(part, days)| format!("{part}: {}", days.join(", ")))
+            .collect();
+        let text = range_summary(start, end, &rows, &averages, &missing);
+        Ok((
+            text,
+            DailyHealth {
+                start_date: Some(start.to_string()),
+                end_date: Some(end.to_string()),
+                days: rows,
+                averages: Some(averages),
+                missing,
+                ..DailyHealth::default()
+            },
+        ))
+    }
+}
+
+/// The summary sentence(s) of a range.
+fn range_summary(
+    start: NaiveDate,
+    end: NaiveDate,
+    rows: &[HealthRow],
+    avg: &HealthAverages,
+    missing: &[String],
+) -> String {
+    let mut parts = Vec::new();
+    if let Some(steps) = avg.steps {
+        parts.push(format!("{} steps/day", thousands(steps)));
+    }
+    if let Some(rhr) = avg.resting_hr_bpm {
+        parts.push(format!("resting HR {rhr} bpm"));
+    }
+    if let Some(sleep) = avg.sleep.as_deref().and_then(parse_hm).map(output::hours_minutes) {
+        let score = avg.sleep_score.map(|s| format!(" (score {s})")).unwrap_or_default();
+        parts.push(format!("sleep {sleep}{score}"));
+    }
+    if let Some(stress) = avg.stress_avg {
+        parts.push(format!("stress {stress}"));
+    }
+    if let Some(hrv) = avg.hrv_ms {
+        parts.push(format!("HRV {hrv:.0} ms"));
+    }
+    let mut text = format!("{start} to {end} ({} days), daily averages: {}.", rows.len(), parts.join(", "));
+    if let Some(worst) = rows.iter().filter(|r| r.sleep_score.is_some()).min_by_key(|r| r.sleep_score)
+        && let Some(score) = worst.sleep_score
+    {
+        text.push_str(&format!(" Lowest sleep score {score} on {}.", worst.date));
+    }
+    if !missing.is_empty() {
+        text.push_str(&format!(" Gaps: {}.", missing.join("; ")));
+    }
+    text
+}
+
+/// Averages over the rows that have each value.
+fn range_averages(rows: &[HealthRow]) -> HealthAverages {
+    fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
+        let v: Vec<f64> = values.collect();
+        (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+    }
+    let u =
+        |f: fn(&HealthRow) -> Option<u64>| mean(rows.iter().filter_map(f).map(|x| x as f64)).and_then(whole);
+    let sleep_s = mean(rows.iter().filter_map(|r| r.sleep.as_deref()).filter_map(parse_hm));
+    HealthAverages {
+        steps: u(|r| r.steps),
+        resting_hr_bpm: u(|r| r.resting_hr_bpm),
+        sleep: sleep_s.map(hm),
+        sleep_score: u(|r| r.sleep_score),
+        stress_avg: u(|r| r.stress_avg),
+        body_battery_high: u(|r| r.body_battery_high),
+        body_battery_low: u(|r| r.body_battery_low),
+        hrv_ms: mean(rows.iter().filter_map(|r| r.hrv_ms)).map(round1),
+    }
+}
