@@ -4,7 +4,7 @@
 //!
 //! * cold start to the first `tools/list` answer, next to the bare process start (`--version`);
 //! * idle resident memory after start-up;
-//! * a trivial call's overhead (`tools/list` round trip, median of many);
+//! * a trivial call's overhead (`ping` round trip, median of many), and `tools/list` for scale;
 //! * `get_activity` and `get_period_stats(year)` latency as a multiple of one Garmin round trip
 //!   (a direct client call through the same fake with the same 80 ms).
 //!
@@ -104,12 +104,19 @@ async fn main() {
         TokioChildProcess::builder(server_command(dir.path())).stderr(Stdio::null()).spawn().expect("spawn");
     let client = ().serve(transport).await.expect("initialize");
     let mut trivial = Vec::new();
-    for _ in 0..300 {
+    for _ in 0..500 {
         let started = Instant::now();
-        client.list_all_tools().await.expect("tools/list");
+        client.send_request(rmcp::model::PingRequest::default().into()).await.expect("ping");
         trivial.push(started.elapsed());
     }
     let trivial = median(trivial);
+    let mut listing = Vec::new();
+    for _ in 0..100 {
+        let started = Instant::now();
+        client.list_all_tools().await.expect("tools/list");
+        listing.push(started.elapsed());
+    }
+    let listing = median(listing);
 
     let list = client.call_tool(CallToolRequestParams::new("list_activities")).await.expect("list");
     let activity_id =
@@ -158,7 +165,8 @@ async fn main() {
         cold.as_secs_f64() / bare.as_secs_f64()
     );
     println!("| idle RSS | {:.1} MiB | | |", idle_rss as f64 / 1024.0);
-    println!("| trivial call (tools/list) | {} | | |", ms(trivial));
+    println!("| trivial call (ping) | {} | | |", ms(trivial));
+    println!("| tools/list (every schema) | {} | | |", ms(listing));
     println!(
         "| get_activity | {} | one Garmin round trip {} | {:.2}× |",
         ms(get_activity),
