@@ -12,6 +12,7 @@ use garmin_mcp::output::BUDGET_BYTES;
 use serde_json::{Value, json};
 
 use crate::support::{Harness, all_text, today};
+use crate::support::{api_requests, close, km};
 
 fn date(s: &str) -> NaiveDate {
     NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
@@ -34,24 +35,6 @@ fn fake_between(h: &Harness, start: NaiveDate, end: NaiveDate) -> Vec<Activity> 
 /// The most recent activity of `kind`.
 fn latest(h: &Harness, kind: Kind) -> Activity {
     fake_activities(h).into_iter().rev().find(|a| a.kind == kind).expect("the fake has one")
-}
-
-fn km(meters: f64) -> f64 {
-    (meters / 10.0).round() / 100.0
-}
-
-fn close(actual: &Value, expected: f64, tolerance: f64) -> bool {
-    actual.as_f64().is_some_and(|a| (a - expected).abs() <= tolerance)
-}
-
-/// `(path, query)` of every `/gc-api` request.
-fn api_requests(h: &Harness) -> Vec<(String, String)> {
-    h.fake
-        .requests()
-        .into_iter()
-        .filter(|r| r.path.starts_with("/gc-api"))
-        .map(|r| (r.path, r.query.unwrap_or_default()))
-        .collect()
 }
 
 fn rows(data: &Value) -> &Vec<Value> {

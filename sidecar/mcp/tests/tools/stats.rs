@@ -8,9 +8,10 @@ use chrono::NaiveDate;
 use fake_garmin::data::activity::{Activity, Sport};
 use fake_garmin::faults::{Fault, FaultRule};
 use garmin_mcp::output::BUDGET_BYTES;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::support::{Harness, all_text};
+use crate::support::{api_requests, close, km};
 
 fn date(s: &str) -> NaiveDate {
     NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
@@ -34,23 +35,6 @@ fn sums(list: &[Activity]) -> (u64, f64, f64, f64) {
     // The list sends the ascent as whole metres per activity.
     let gain = list.iter().map(|a| a.stats.elev_gain.round()).sum();
     (list.len() as u64, meters, seconds, gain)
-}
-
-fn km(meters: f64) -> f64 {
-    (meters / 10.0).round() / 100.0
-}
-
-fn close(actual: &Value, expected: f64, tolerance: f64) -> bool {
-    actual.as_f64().is_some_and(|a| (a - expected).abs() <= tolerance)
-}
-
-fn api_requests(h: &Harness) -> Vec<(String, String)> {
-    h.fake
-        .requests()
-        .into_iter()
-        .filter(|r| r.path.starts_with("/gc-api"))
-        .map(|r| (r.path, r.query.unwrap_or_default()))
-        .collect()
 }
 
 const LIST: &str = "/gc-api/activitylist-service/activities/search/activities";

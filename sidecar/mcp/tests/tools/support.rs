@@ -130,3 +130,23 @@ pub fn text_of(result: &CallToolResult) -> String {
 pub fn all_text(result: &CallToolResult) -> String {
     result.content.iter().filter_map(|c| c.as_text()).map(|t| t.text.as_str()).collect::<Vec<_>>().join("\n")
 }
+
+/// `(path, query)` of every `/gc-api` request the fake saw, in order.
+pub fn api_requests(h: &Harness) -> Vec<(String, String)> {
+    h.fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.path.starts_with("/gc-api"))
+        .map(|r| (r.path, r.query.unwrap_or_default()))
+        .collect()
+}
+
+/// True when a JSON number is within `tolerance` of `expected`.
+pub fn close(actual: &Value, expected: f64, tolerance: f64) -> bool {
+    actual.as_f64().is_some_and(|a| (a - expected).abs() <= tolerance)
+}
+
+/// Kilometres with two decimals, computed independently of the server's formatting helpers.
+pub fn km(meters: f64) -> f64 {
+    (meters / 10.0).round() / 100.0
+}
