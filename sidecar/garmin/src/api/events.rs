@@ -158,12 +158,7 @@ impl EventsApi<'_> {
             ("sortOrder", "eventDate_asc".to_owned()),
         ];
         let answer: Option<Many<Event>> = self.client.get_json("/calendar-service/events", &query).await?;
-        Ok(answer
-            .map(Many::into_vec)
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|e| e.event_name.is_some())
-            .collect())
+        Ok(named_events(answer))
     }
 
     /// `GET /gc-api/calendar-service/events/upcoming?numDaysForward&limit` — events in the next
@@ -173,12 +168,7 @@ impl EventsApi<'_> {
             [("numDaysForward", days.max(1).to_string()), ("limit", limit.clamp(1, 1000).to_string())];
         let answer: Option<Many<Event>> =
             self.client.get_json("/calendar-service/events/upcoming", &query).await?;
-        Ok(answer
-            .map(Many::into_vec)
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|e| e.event_name.is_some())
-            .collect())
+        Ok(named_events(answer))
     }
 
     /// `GET /gc-api/calendar-service/event/{eventId}` — one of the athlete's events.
@@ -249,4 +239,10 @@ impl EventsApi<'_> {
             .filter(|p| p.provider_id.is_some())
             .collect())
     }
+}
+
+/// The events of a list answer (`None` is Garmin's "no events"), without the nameless placeholder
+/// rows the feed sometimes carries.
+fn named_events(answer: Option<Many<Event>>) -> Vec<Event> {
+    answer.map(Many::into_vec).unwrap_or_default().into_iter().filter(|e| e.event_name.is_some()).collect()
 }
