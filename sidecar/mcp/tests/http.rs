@@ -87,14 +87,18 @@ impl Server {
         tokio::spawn(async move {
             let mut url_tx = Some(url_tx);
             while let Ok(Some(line)) = lines.next_line().await {
+                // Record the line before announcing the URL, so a test that asserts on the
+                // start-up line right after `start` returns always finds it.
+                {
+                    let mut all = collected.lock().unwrap();
+                    all.push_str(&line);
+                    all.push('\n');
+                }
                 if let Some(rest) = line.strip_prefix("garmin-mcp: serving MCP at ")
                     && let Some(tx) = url_tx.take()
                 {
                     let _ = tx.send(rest.split_whitespace().next().unwrap_or_default().to_owned());
                 }
-                let mut all = collected.lock().unwrap();
-                all.push_str(&line);
-                all.push('\n');
             }
         });
         let url = tokio::time::timeout(Duration::from_secs(30), url_rx)
