@@ -3,6 +3,7 @@
 
 pub mod cli;
 pub mod demo;
+pub mod files;
 pub mod http;
 pub mod logging;
 pub mod output;

@@ -101,6 +101,8 @@ impl GarminMcp {
             + Self::workouts_tools()
             + Self::events_tools()
             + Self::social_tools()
+            + Self::charts_tools()
+            + Self::exports_tools()
             + Self::session_tools()
     }
 

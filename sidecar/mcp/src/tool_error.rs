@@ -24,6 +24,9 @@ pub enum ToolError {
     NoData(String),
     /// The arguments cannot be used (protocol-level error).
     InvalidArgument(String),
+    /// Something on this machine failed (a folder that cannot be written, the desktop app not
+    /// answering); the sentence says what to do.
+    Local(String),
 }
 
 impl From<garmin::Error> for ToolError {
@@ -48,7 +51,9 @@ impl ToolError {
                 "Your Garmin session is not usable: {e}. Run the `login` tool or open the Garmin MCP app to sign in."
             ),
             ToolError::Garmin(e) => e.to_string(),
-            ToolError::NoData(message) | ToolError::InvalidArgument(message) => message.clone(),
+            ToolError::NoData(message) | ToolError::InvalidArgument(message) | ToolError::Local(message) => {
+                message.clone()
+            }
         }
     }
 }

@@ -10,8 +10,10 @@
 
 pub mod activities;
 pub mod calendar;
+pub mod charts;
 mod common;
 pub mod events;
+pub mod exports;
 pub mod health;
 pub mod profile;
 pub mod session;

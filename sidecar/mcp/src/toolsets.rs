@@ -56,6 +56,16 @@ pub const TOOLSETS: &[Toolset] = &[
         description: "badges, goals, challenges, followers and groups",
         tools: &["get_achievements", "get_challenges", "get_social"],
     },
+    Toolset {
+        id: "charts",
+        description: "charts drawn as PNG images: an activity, volume, HR zones, sleep, health and load trends",
+        tools: &["render_chart"],
+    },
+    Toolset {
+        id: "exports",
+        description: "files saved to your disk: an activity as FIT/GPX/TCX/KML/CSV, a workout as a FIT file",
+        tools: &["export_activity", "export_workout_fit"],
+    },
     Toolset { id: "session", description: "signing in (always on)", tools: &["login"] },
 ];
 
