@@ -17,10 +17,12 @@
 #![deny(missing_docs)]
 
 pub mod api;
+pub mod changes;
 mod client;
 mod cookies;
 mod error;
 mod html;
+pub mod journal;
 pub mod models;
 mod paths;
 mod refresh;
@@ -28,6 +30,8 @@ mod retry;
 mod session;
 mod site;
 mod store;
+pub mod workout_fit;
+pub mod workout_spec;
 
 pub use client::{Client, ClientBuilder};
 pub use error::{Error, ErrorKind, Result};

@@ -3,6 +3,7 @@
 //! exits non-zero when something needs the person's attention.
 
 mod api;
+mod configure;
 mod login;
 mod output;
 mod serve;
@@ -92,6 +93,8 @@ pub enum Command {
     Logout,
     /// Call a Garmin Connect API path (GET) and print its JSON: for troubleshooting.
     Api(api::ApiArgs),
+    /// Set up an AI client (Claude, Codex, Cursor, VS Code, …) to start this server; --list shows them.
+    Configure(configure::ConfigureArgs),
 }
 
 /// Runs the parsed command line.
@@ -108,6 +111,7 @@ pub async fn run(cli: Cli) -> ExitCode {
         Some(Command::Status(args)) => status::run(args, &store).await,
         Some(Command::Logout) => logout(&store),
         Some(Command::Api(args)) => api::run(args, &store).await,
+        Some(Command::Configure(args)) => configure::run(args, store.dir()),
         None => {
             let http = cli.http.then_some(serve::HttpArgs {
                 host: cli.host,

@@ -1,6 +1,7 @@
 //! Library half of the `garmin-mcp` binary, so tests can drive the same code in-process.
 #![deny(missing_docs)]
 
+mod app;
 pub mod cli;
 pub mod demo;
 pub mod files;
@@ -11,5 +12,6 @@ pub mod server;
 pub mod tool_error;
 pub mod tools;
 pub mod toolsets;
+pub mod writes;
 
 pub use server::{GarminMcp, ServerOptions};

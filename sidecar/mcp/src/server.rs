@@ -7,13 +7,18 @@ use std::sync::Arc;
 use chrono::NaiveDate;
 use garmin::{Client, RetryPolicy, SessionStore};
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
-use rmcp::{ServerHandler, tool_handler};
+use rmcp::handler::server::tool::ToolCallContext;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, Implementation, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, tool_handler};
 use serde::Serialize;
 
 use crate::output::Answer;
-use crate::tool_error::ToolError;
+use crate::tool_error::{SIGN_IN_NEEDED, ToolError};
 use crate::toolsets;
+use crate::writes::WriteMode;
 
 const INSTRUCTIONS: &str = "Garmin Connect data of the signed-in athlete (runs, rides, swims, health, training). \
 Dates are the athlete's local dates (YYYY-MM-DD); distances in km, paces in min/km (swims per 100 m), \
@@ -35,6 +40,8 @@ pub struct ServerOptions {
     pub retry: RetryPolicy,
     /// The athlete's "today" (`None` = the local date; tests and the demo pin it).
     pub today: Option<NaiveDate>,
+    /// Who confirms writes to the account (see [`crate::writes`]).
+    pub write_mode: WriteMode,
 }
 
 impl ServerOptions {
@@ -47,6 +54,7 @@ impl ServerOptions {
             demo: false,
             retry: RetryPolicy::default(),
             today: None,
+            write_mode: WriteMode::AskApp,
         }
     }
 }
@@ -101,6 +109,9 @@ impl GarminMcp {
             + Self::workouts_tools()
             + Self::events_tools()
             + Self::social_tools()
+            + Self::workout_writes_tools()
+            + Self::calendar_writes_tools()
+            + Self::changes_tools()
             + Self::charts_tools()
             + Self::exports_tools()
             + Self::session_tools()
@@ -133,6 +144,11 @@ impl GarminMcp {
         self.ctx.options.demo
     }
 
+    /// Who confirms writes.
+    pub(crate) fn write_mode(&self) -> WriteMode {
+        self.ctx.options.write_mode
+    }
+
     /// The athlete's "today" (local date).
     pub(crate) fn today(&self) -> NaiveDate {
         self.ctx.options.today.unwrap_or_else(|| chrono::Local::now().date_naive())
@@ -151,6 +167,29 @@ impl GarminMcp {
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for GarminMcp {
+    /// Runs the tool; when it finds no usable session, asks the desktop app to sign the person in
+    /// (starting the app if needed, with progress notifications while waiting) and runs the tool
+    /// again once they have. Without the app the first answer, with the exact steps, stands.
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let first = self.tool_router.call(ToolCallContext::new(self, request.clone(), context.clone())).await;
+        let needs_sign_in = matches!(&first, Ok(CallToolResponse::Complete(result))
+            if result.is_error == Some(true)
+                && result.content.first().and_then(|c| c.as_text()).is_some_and(|t| t.text.starts_with(SIGN_IN_NEEDED)));
+        if !needs_sign_in || request.name == "login" || self.is_demo() {
+            return first;
+        }
+        let link = app_bridge::AppLink::in_dir(self.store().dir());
+        if !crate::app::ask_to_sign_in(&link, &request.name, &context).await {
+            return first;
+        }
+        self.reset_client().await;
+        self.tool_router.call(ToolCallContext::new(self, request, context)).await
+    }
+
     fn get_info(&self) -> ServerConfig {
         let instructions = if self.is_demo() {
             format!("{} {INSTRUCTIONS}", crate::demo::DEMO_LABEL)

@@ -15,6 +15,10 @@ use rmcp::ErrorData;
 use rmcp::handler::server::tool::IntoCallToolResult;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 
+/// How every "sign in first" answer starts, so the server can recognise one and ask the desktop
+/// app to sign the person in before answering (see `GarminMcp::call_tool`).
+pub const SIGN_IN_NEEDED: &str = "Your Garmin session is not usable";
+
 /// Why a tool could not answer.
 #[derive(Debug)]
 pub enum ToolError {
@@ -47,9 +51,9 @@ impl ToolError {
     /// The sentence the model reads.
     pub fn message(&self) -> String {
         match self {
-            ToolError::Garmin(e) if e.needs_sign_in() => format!(
-                "Your Garmin session is not usable: {e}. Run the `login` tool or open the Garmin MCP app to sign in."
-            ),
+            ToolError::Garmin(e) if e.needs_sign_in() => {
+                format!("{SIGN_IN_NEEDED}: {e}. Run the `login` tool or open the Garmin MCP app to sign in.")
+            }
             ToolError::Garmin(e) => e.to_string(),
             ToolError::NoData(message) | ToolError::InvalidArgument(message) | ToolError::Local(message) => {
                 message.clone()

@@ -2,6 +2,8 @@
 //! `#[tool_router(router = <toolset>_tools)]` block with its argument and answer types; the server
 //! adds the routers together. The larger toolsets (`activities`, `health`, `training`) keep their
 //! answer types and computation in a folder of the same name; `common` holds what several share.
+//! Tools that change the Garmin account sit beside their toolset's reads in `<toolset>_writes.rs`
+//! and all go through the safety model in [`crate::writes`].
 //!
 //! Conventions every tool follows: truthful annotations (`readOnlyHint`, `openWorldHint` when it
 //! reaches Garmin, a `title`), a description that says when to use it, typed arguments with bounds,
@@ -10,6 +12,8 @@
 
 pub mod activities;
 pub mod calendar;
+pub mod calendar_writes;
+pub mod changes;
 pub mod charts;
 mod common;
 pub mod events;
@@ -20,4 +24,5 @@ pub mod session;
 pub mod social;
 pub mod stats;
 pub mod training;
+pub mod workout_writes;
 pub mod workouts;

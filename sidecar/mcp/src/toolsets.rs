@@ -27,8 +27,8 @@ pub const TOOLSETS: &[Toolset] = &[
     },
     Toolset {
         id: "calendar",
-        description: "a month's activities, scheduled workouts and races",
-        tools: &["get_calendar"],
+        description: "a month's activities, scheduled workouts and races; add or remove races and events",
+        tools: &["get_calendar", "add_calendar_event", "remove_calendar_event"],
     },
     Toolset {
         id: "training",
@@ -47,8 +47,15 @@ pub const TOOLSETS: &[Toolset] = &[
     },
     Toolset {
         id: "workouts",
-        description: "the workout library and training plans",
-        tools: &["get_workouts"],
+        description: "the workout library and training plans; create, schedule, send and delete workouts",
+        tools: &[
+            "get_workouts",
+            "create_workout",
+            "schedule_workout",
+            "unschedule_workout",
+            "push_workout_to_device",
+            "delete_workout",
+        ],
     },
     Toolset { id: "events", description: "Garmin's race and event search", tools: &["search_events"] },
     Toolset {
@@ -65,6 +72,11 @@ pub const TOOLSETS: &[Toolset] = &[
         id: "exports",
         description: "files saved to your disk: an activity as FIT/GPX/TCX/KML/CSV, a workout as a FIT file",
         tools: &["export_activity", "export_workout_fit"],
+    },
+    Toolset {
+        id: "changes",
+        description: "the journal of changes made to your Garmin account, and undo",
+        tools: &["list_changes", "undo_change"],
     },
     Toolset { id: "session", description: "signing in (always on)", tools: &["login"] },
 ];

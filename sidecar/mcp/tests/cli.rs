@@ -299,6 +299,7 @@ fn first_activity_id(value: &serde_json::Value) -> Option<serde_json::Value> {
 /// The binary as AI clients run it: MCP over stdio. `--demo` needs no account and labels every answer.
 #[tokio::test(flavor = "multi_thread")]
 async fn demo_over_stdio_lists_every_tool_and_each_answers_labelled_as_demo_data() {
+    use chrono::Datelike as _;
     use rmcp::ServiceExt as _;
     use rmcp::model::CallToolRequestParams;
     use rmcp::transport::TokioChildProcess;
@@ -315,6 +316,27 @@ async fn demo_over_stdio_lists_every_tool_and_each_answers_labelled_as_demo_data
     assert!(tools.len() >= 16, "expected the full read toolset, got {}", tools.len());
     let list = client.call_tool(CallToolRequestParams::new("list_activities")).await.unwrap();
     let activity_id = first_activity_id(list.structured_content.as_ref().unwrap()).expect("an activity id");
+    // Ids for the write tools, found in what the read tools answer (the library, then the
+    // calendar from this month on: the demo's data is anchored on today).
+    use serde_json::json;
+    let mut asks = vec![("get_workouts", json!({}))];
+    let mut month = chrono::Local::now().date_naive().with_day(1).unwrap();
+    for _ in 0..6 {
+        asks.push(("get_calendar", json!({"year": month.year(), "month": month.month()})));
+        month = month + chrono::Months::new(1);
+    }
+    let mut found = serde_json::Map::new();
+    for (tool, args) in asks {
+        let params = CallToolRequestParams::new(tool).with_arguments(args.as_object().unwrap().clone());
+        let answer = client.call_tool(params).await.unwrap().structured_content.unwrap_or_default();
+        for key in ["workout_id", "schedule_id", "event_id"] {
+            if !found.contains_key(key)
+                && let Some(id) = first_number_named(&answer, key)
+            {
+                found.insert(key.to_owned(), id.into());
+            }
+        }
+    }
     for tool in &tools {
         let required: Vec<String> = tool
             .input_schema
@@ -327,11 +349,23 @@ async fn demo_over_stdio_lists_every_tool_and_each_answers_labelled_as_demo_data
             match name.as_str() {
                 "activity_id" => args.insert(name.clone(), activity_id.clone()),
                 "period" => args.insert(name.clone(), "month".into()),
+                "workout_id" | "schedule_id" | "event_id" => {
+                    let id = found.get(name).unwrap_or_else(|| panic!("the demo has no {name}")).clone();
+                    args.insert(name.clone(), id)
+                }
+                "format" => args.insert(name.clone(), "gpx".into()),
+                "date" => args.insert(name.clone(), "2026-11-20".into()),
+                "name" => args.insert(name.clone(), "Demo check".into()),
+                "sport" => args.insert(name.clone(), "run".into()),
+                "steps" => args.insert(name.clone(), json!([{"type": "interval", "distance_km": 5}])),
                 other => panic!("{}: add a value for required argument `{other}` to this test", tool.name),
             };
         }
         if tool.name == "login" {
             args.insert("open_app".into(), false.into());
+        }
+        if tool.input_schema.get("properties").and_then(|p| p.get("folder")).is_some() {
+            args.insert("folder".into(), dir.path().join("exports").display().to_string().into());
         }
         let result = client
             .call_tool(CallToolRequestParams::new(tool.name.to_string()).with_arguments(args))
@@ -339,6 +373,11 @@ async fn demo_over_stdio_lists_every_tool_and_each_answers_labelled_as_demo_data
             .unwrap_or_else(|e| panic!("{}: {e}", tool.name));
         let text =
             result.content.first().and_then(|c| c.as_text()).map(|t| t.text.clone()).unwrap_or_default();
+        if tool.name == "undo_change" {
+            // Write tools only previewed, so the journal is empty: nothing to undo is the answer.
+            assert!(text.contains("no change left to undo"), "{text}");
+            continue;
+        }
         assert_ne!(result.is_error, Some(true), "{} failed: {text}", tool.name);
         assert!(
             text.starts_with(garmin_mcp::demo::DEMO_LABEL),
@@ -348,4 +387,95 @@ async fn demo_over_stdio_lists_every_tool_and_each_answers_labelled_as_demo_data
     }
     client.cancel().await.unwrap();
     assert!(!dir.path().join("session.json").exists(), "the demo never writes into the real data folder");
+}
+
+/// `configure` as a person runs it, with HOME pointed at a temporary folder: Claude Code's
+/// `~/.claude.json` gains the entry next to what was there, Codex's `config.toml` is created, both
+/// run this very binary with an absolute `--data-dir`; a second run changes nothing, `--list` shows
+/// the state, `--remove` restores the original, and a malformed file is reported and left alone.
+#[tokio::test(flavor = "multi_thread")]
+async fn configure_claude_code_and_codex_write_their_files_in_a_temporary_home() {
+    let home = tempfile::tempdir().unwrap();
+    let data = home.path().join("garmin data");
+    let configure = |args: &[&str]| {
+        let mut cmd = command(&data, args);
+        cmd.env("HOME", home.path()).env("PATH", "");
+        for var in ["XDG_CONFIG_HOME", "CODEX_HOME", "DSH_HOME", "DEEPSEEK_MCP_CONFIG", "APPIMAGE"] {
+            cmd.env_remove(var);
+        }
+        cmd
+    };
+    let binary = std::fs::canonicalize(BIN).unwrap();
+    let binary = binary.to_str().unwrap();
+    let data_text = data.to_str().unwrap();
+
+    let claude_path = home.path().join(".claude.json");
+    let original =
+        "{\n  \"numStartups\": 3,\n  \"mcpServers\": {\n    \"other\": {\"command\": \"npx\"}\n  }\n}\n";
+    std::fs::write(&claude_path, original).unwrap();
+    let (output, stdout, stderr) = run(configure(&["configure", "claude-code"])).await;
+    assert!(output.status.success(), "configure claude-code failed: {stderr}");
+    assert!(stdout.contains("Added the `garmin` server"), "{stdout}");
+    let claude: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&claude_path).unwrap()).unwrap();
+    assert_eq!(claude["numStartups"], 3);
+    assert_eq!(claude["mcpServers"]["other"]["command"], "npx");
+    assert_eq!(
+        claude["mcpServers"]["garmin"],
+        serde_json::json!({"type": "stdio", "command": binary, "args": ["--data-dir", data_text]})
+    );
+    let backup = home.path().join(".claude.json.garmin-mcp.bak");
+    assert_eq!(std::fs::read_to_string(&backup).unwrap(), original);
+
+    let codex_path = home.path().join(".codex").join("config.toml");
+    let (output, stdout, stderr) = run(configure(&["configure", "codex"])).await;
+    assert!(output.status.success(), "configure codex failed: {stderr}");
+    assert!(stdout.contains("Created"), "{stdout}");
+    let expected =
+        format!("[mcp_servers.garmin]\ncommand = \"{binary}\"\nargs = [\"--data-dir\", \"{data_text}\"]\n");
+    assert_eq!(std::fs::read_to_string(&codex_path).unwrap(), expected);
+
+    let (output, stdout, _) = run(configure(&["configure", "codex"])).await;
+    assert!(output.status.success());
+    assert!(stdout.contains("already set up"), "{stdout}");
+    assert_eq!(std::fs::read_to_string(&codex_path).unwrap(), expected);
+
+    let (output, stdout, _) = run(configure(&["configure", "--list"])).await;
+    assert!(output.status.success());
+    let row =
+        |id: &str| stdout.lines().find(|l| l.starts_with(&format!("{id} "))).unwrap_or_default().to_owned();
+    assert!(row("claude-code").contains(" yes ") && row("claude-code").contains(".claude.json"), "{stdout}");
+    assert!(row("codex").contains("config.toml") && row("cursor").contains(" no "), "{stdout}");
+
+    let (output, stdout, _) = run(configure(&["configure", "codex", "--print"])).await;
+    assert!(output.status.success());
+    assert_eq!(stdout, expected, "--print shows the same text the file holds");
+
+    let (output, _, stderr) = run(configure(&["configure", "claude-code", "--remove"])).await;
+    assert!(output.status.success(), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&claude_path).unwrap(), original);
+
+    let cursor_path = home.path().join(".cursor").join("mcp.json");
+    std::fs::create_dir_all(cursor_path.parent().unwrap()).unwrap();
+    std::fs::write(&cursor_path, "{\"mcpServers\": {,}}").unwrap();
+    let (output, _, stderr) = run(configure(&["configure", "cursor"])).await;
+    assert!(!output.status.success());
+    assert!(stderr.contains("line 1, column") && stderr.contains("left untouched"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&cursor_path).unwrap(), "{\"mcpServers\": {,}}");
+
+    let (output, _, stderr) = run(configure(&["configure", "claude"])).await;
+    assert!(!output.status.success());
+    assert!(stderr.contains("claude-code") && stderr.contains("claude-desktop"), "{stderr}");
+}
+
+/// The first integer found under `key` anywhere in `value` (depth first).
+fn first_number_named(value: &serde_json::Value, key: &str) -> Option<u64> {
+    match value {
+        serde_json::Value::Object(map) => map
+            .get(key)
+            .and_then(serde_json::Value::as_u64)
+            .or_else(|| map.values().find_map(|v| first_number_named(v, key))),
+        serde_json::Value::Array(items) => items.iter().find_map(|v| first_number_named(v, key)),
+        _ => None,
+    }
 }

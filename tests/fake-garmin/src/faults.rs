@@ -10,7 +10,8 @@
 //!
 //! JSON form (admin API): `{"path_contains": "sleep", "fault": {"ServerError": 503}, "times": 1}`,
 //! `{"fault": {"Latency": 250}}` (milliseconds), `{"fault": {"RateLimited": {"retry_after_secs": 30}}}`,
-//! `{"fault": "NoContent"}`, `{"path_contains": "/gc-api/race-search/", "fault": "NotFound"}`.
+//! `{"fault": "NoContent"}`, `{"path_contains": "/gc-api/race-search/", "fault": "NotFound"}`,
+//! `{"path_contains": "/download-service/", "fault": "NotOwner"}`.
 
 use std::time::Duration;
 
@@ -76,6 +77,9 @@ pub enum Fault {
     /// 404 with Garmin's `NotFoundException` body, as if the path did not exist (e.g. the race
     /// search under `/gc-api`, reference open question 12).
     NotFound,
+    /// 403 with Garmin's "Only owner of activity allowed…" body (fixture
+    /// `error_403_download_not_owner.json`), as for a download of someone else's activity.
+    NotOwner,
 }
 
 impl Fault {
@@ -109,6 +113,12 @@ impl Fault {
                 StatusCode::NOT_FOUND,
                 [(header::CONTENT_TYPE, JSON)],
                 r#"{"message":"HTTP 404 Not Found","error":"NotFoundException"}"#,
+            )
+                .into_response(),
+            Self::NotOwner => (
+                StatusCode::FORBIDDEN,
+                [(header::CONTENT_TYPE, JSON)],
+                include_str!("../fixtures/garmin/error_403_download_not_owner.json"),
             )
                 .into_response(),
         }

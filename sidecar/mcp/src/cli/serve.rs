@@ -66,6 +66,7 @@ pub async fn run(args: ServeArgs, store: SessionStore) -> ExitCode {
     options.read_only = args.readonly;
     options.toolsets = args.toolsets;
     options.demo = demo.is_some();
+    options.write_mode = crate::writes::WriteMode::from_env();
     let server = match GarminMcp::new(options) {
         Ok(server) => server,
         Err(message) => {

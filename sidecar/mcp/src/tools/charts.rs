@@ -1,9 +1,412 @@
-//! The `charts` toolset: `render_chart` draws the athlete's data as a PNG (shown inline by MCP
-//! clients) and saves it in the export folder. (Being built.)
+//! The `charts` toolset: `render_chart` draws the athlete's data as a PNG — one activity's pace and
+//! heart rate, weekly or monthly volume, time in HR zones, a night's sleep, a health trend or the
+//! training load — returns it as MCP image content (clients show it inline) with a summary of what
+//! it shows, and saves it in the export folder.
+//!
+//! This file holds the tool method, its arguments and their checks; the data is gathered per kind
+//! in `activity` (one activity, with the FIT fallback of `fit_series`), `period` (volume, HR zones
+//! over a period, training load) and `health` (sleep, health trends); `answer` shapes the result.
+//! Drawing is `garmin-charts`' job.
 
-use rmcp::tool_router;
+mod activity;
+mod answer;
+mod fit_series;
+mod health;
+mod period;
 
+use std::path::PathBuf;
+
+use chrono::NaiveDate;
+use garmin_charts::{ChartError, ChartOptions, Language, Png};
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::{schemars, tool, tool_router};
+use serde::Deserialize;
+
+pub use self::answer::{ChartAnswer, RenderedChart};
+use super::common::parse_date;
+use crate::files::{export_dir, safe_file_name, save_new};
 use crate::server::GarminMcp;
+use crate::tool_error::ToolError;
 
-#[tool_router(router = charts_tools, vis = "pub(crate)", allow_empty)]
-impl GarminMcp {}
+/// Width bounds of `render_chart` (pixels).
+pub const WIDTH_RANGE: (u32, u32) = (400, 2400);
+/// Height bounds of `render_chart` (pixels).
+pub const HEIGHT_RANGE: (u32, u32) = (300, 1600);
+
+/// Which chart to draw.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ChartKind {
+    /// One activity: pace (or speed) and heart rate over distance, per-km split bars, HR-zone bands.
+    #[default]
+    Activity,
+    /// Distance or time per week or month, by sport.
+    Volume,
+    /// Time in each heart-rate zone, for one activity or a period.
+    HrZones,
+    /// One night's sleep stages (hypnogram) with the score.
+    Sleep,
+    /// Resting HR, HRV, Body Battery or stress per day.
+    HealthTrend,
+    /// Daily training load with acute (7-day) and chronic (28-day) load lines.
+    TrainingLoad,
+}
+
+impl ChartKind {
+    fn name(self) -> &'static str {
+        match self {
+            ChartKind::Activity => "activity",
+            ChartKind::Volume => "volume",
+            ChartKind::HrZones => "hr_zones",
+            ChartKind::Sleep => "sleep",
+            ChartKind::HealthTrend => "health_trend",
+            ChartKind::TrainingLoad => "training_load",
+        }
+    }
+}
+
+/// What a volume or health-trend chart measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ChartMetric {
+    /// Volume: kilometres (default).
+    Distance,
+    /// Volume: hours.
+    Time,
+    /// Health trend: resting heart rate (default).
+    RestingHr,
+    /// Health trend: overnight HRV average, with the baseline band.
+    Hrv,
+    /// Health trend: each day's Body Battery high and low.
+    BodyBattery,
+    /// Health trend: average stress per day.
+    Stress,
+}
+
+/// The bars of a volume chart.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum VolumePeriod {
+    /// One bar per week, Monday to Sunday (default).
+    #[default]
+    Week,
+    /// One bar per calendar month.
+    Month,
+}
+
+/// The language of the chart's labels.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ChartLanguage {
+    /// English (default).
+    #[default]
+    En,
+    /// Simplified Chinese (中文).
+    Zh,
+}
+
+/// Arguments of `render_chart`.
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
+pub struct RenderChartArgs {
+    /// Which chart (default `activity`).
+    #[serde(default)]
+    pub kind: Option<ChartKind>,
+    /// `activity` and `hr_zones`: the activity (from `list_activities`). Default: the newest
+    /// activity (for `hr_zones`, unless `weeks` or `days` ask for a period).
+    #[serde(default)]
+    pub activity_id: Option<u64>,
+    /// `volume`: one bar per `week` (default) or `month`.
+    #[serde(default)]
+    pub period: Option<VolumePeriod>,
+    /// Weeks back from `date`: `volume` by week (1–104, default 12), `training_load` (2–26,
+    /// default 8), `hr_zones` over a period (1–52).
+    #[serde(default)]
+    #[schemars(range(min = 1, max = 104))]
+    pub weeks: Option<u32>,
+    /// `volume` by month: months back from `date` (1–36, default 12).
+    #[serde(default)]
+    #[schemars(range(min = 1, max = 36))]
+    pub months: Option<u32>,
+    /// Days back from `date`: `health_trend` (7–90, default 28), `hr_zones` over a period (1–365).
+    #[serde(default)]
+    #[schemars(range(min = 1, max = 365))]
+    pub days: Option<u32>,
+    /// `sleep`: the morning the night ended; period charts: their last day. `YYYY-MM-DD`,
+    /// default today.
+    #[serde(default)]
+    pub date: Option<String>,
+    /// `volume` and `hr_zones` over a period: only this sport (run, ride, swim, strength or a Garmin
+    /// type key; running includes trail and treadmill runs). Default: every sport.
+    #[serde(default)]
+    pub sport: Option<String>,
+    /// `volume`: `distance` (default) or `time`. `health_trend`: `resting_hr` (default), `hrv`,
+    /// `body_battery` or `stress`.
+    #[serde(default)]
+    pub metric: Option<ChartMetric>,
+    /// `volume`: stack the sports in one bar (default true) or draw them side by side.
+    #[serde(default)]
+    pub stacked: Option<bool>,
+    /// Label language: `en` (default) or `zh` (Chinese labels; names in any language always work).
+    #[serde(default)]
+    pub language: Option<ChartLanguage>,
+    /// Replaces the chart's title (up to 80 characters).
+    #[serde(default)]
+    pub title: Option<String>,
+    /// Absolute folder to save the PNG in. Default: `GARMIN_MCP_EXPORT_DIR`, else the Downloads
+    /// folder's `Garmin` subfolder.
+    #[serde(default)]
+    pub folder: Option<String>,
+    /// Width in pixels (400–2400, default 1200).
+    #[serde(default)]
+    #[schemars(range(min = 400, max = 2400))]
+    pub width: Option<u32>,
+    /// Height in pixels (300–1600, default 700).
+    #[serde(default)]
+    #[schemars(range(min = 300, max = 1600))]
+    pub height: Option<u32>,
+}
+
+/// A drawn chart and what the answer says about it.
+#[derive(Debug)]
+pub(crate) struct Drawn {
+    pub(crate) png: Png,
+    /// The summary sentences (without the saved path).
+    pub(crate) summary: String,
+    /// What the chart shows, in words.
+    pub(crate) title: String,
+    /// Parts of the file name (date, name, id, what).
+    pub(crate) file_parts: Vec<String>,
+    pub(crate) activity_id: Option<u64>,
+    pub(crate) period: Option<String>,
+    pub(crate) series_source: Option<String>,
+    pub(crate) points: Option<u32>,
+}
+
+/// A number argument within bounds, or its default.
+fn bounded(name: &str, value: Option<u32>, default: u32, (lo, hi): (u32, u32)) -> Result<u32, ToolError> {
+    let v = value.unwrap_or(default);
+    if (lo..=hi).contains(&v) {
+        Ok(v)
+    } else {
+        Err(ToolError::invalid(format!("{name} must be between {lo} and {hi}, got {v}")))
+    }
+}
+
+/// Refuses arguments that mean nothing for `kind`, naming the kinds they are for.
+fn only_for(kind: ChartKind, name: &str, given: bool, kinds: &[ChartKind]) -> Result<(), ToolError> {
+    if given && !kinds.contains(&kind) {
+        let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
+        return Err(ToolError::invalid(format!(
+            "`{name}` does not apply to kind={}; it is for {}",
+            kind.name(),
+            names.join(", ")
+        )));
+    }
+    Ok(())
+}
+
+/// A chart-library failure as a tool error: missing data reads as "no data", the rest as local.
+pub(crate) fn chart_error(what: &str, error: ChartError) -> ToolError {
+    match error {
+        ChartError::NoData(reason) => ToolError::NoData(format!("Nothing to draw for {what}: {reason}.")),
+        ChartError::InvalidSize(reason) => ToolError::InvalidArgument(reason),
+        ChartError::Render(_) => ToolError::Local(format!("{error}; try again or with a smaller size")),
+    }
+}
+
+/// Runs `draw` on the blocking pool (drawing is CPU work of a few milliseconds).
+pub(crate) async fn draw_off_thread(
+    what: &str,
+    draw: impl FnOnce() -> Result<Png, ChartError> + Send + 'static,
+) -> Result<Png, ToolError> {
+    match tokio::task::spawn_blocking(draw).await {
+        Ok(result) => result.map_err(|e| chart_error(what, e)),
+        Err(e) => Err(ToolError::Local(format!("drawing the chart stopped unexpectedly ({e}); try again"))),
+    }
+}
+
+#[tool_router(router = charts_tools, vis = "pub(crate)")]
+impl GarminMcp {
+    /// Draw the athlete's data as a chart (PNG, shown inline) with a short summary of what it
+    /// shows. Kinds: `activity` — pace (or speed) and heart rate over distance with per-km split
+    /// bars and HR-zone bands (default: the newest activity); `volume` — distance or time per week
+    /// or month by sport ("my weekly mileage for the last 12 weeks"); `hr_zones` — time in each
+    /// heart-rate zone for an activity or the last `weeks`/`days`; `sleep` — a night's stages with
+    /// the score; `health_trend` — resting HR, HRV, Body Battery or stress per day; `training_load`
+    /// — daily load with acute/chronic lines. Use `language=zh` for Chinese labels. It only reads
+    /// Garmin; the PNG is also kept in the export folder (`folder`, else GARMIN_MCP_EXPORT_DIR, else
+    /// Downloads/Garmin), like a cache, and the answer gives its path.
+    #[tool(
+        name = "render_chart",
+        annotations(
+            title = "Draw a chart",
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = true
+        ),
+        output_schema = rmcp::handler::server::tool::schema_for_output::<RenderedChart>()
+    )]
+    async fn render_chart(
+        &self,
+        Parameters(args): Parameters<RenderChartArgs>,
+    ) -> Result<ChartAnswer, ToolError> {
+        let kind = args.kind.unwrap_or_default();
+        use ChartKind::*;
+        only_for(kind, "activity_id", args.activity_id.is_some(), &[Activity, HrZones])?;
+        only_for(kind, "period", args.period.is_some(), &[Volume])?;
+        only_for(kind, "weeks", args.weeks.is_some(), &[Volume, TrainingLoad, HrZones])?;
+        only_for(kind, "months", args.months.is_some(), &[Volume])?;
+        only_for(kind, "days", args.days.is_some(), &[HealthTrend, HrZones])?;
+        only_for(kind, "date", args.date.is_some(), &[Volume, HrZones, Sleep, HealthTrend, TrainingLoad])?;
+        only_for(kind, "sport", args.sport.is_some(), &[Volume, HrZones])?;
+        only_for(kind, "metric", args.metric.is_some(), &[Volume, HealthTrend])?;
+        only_for(kind, "stacked", args.stacked.is_some(), &[Volume])?;
+        let width = bounded("width", args.width, garmin_charts::DEFAULT_WIDTH, WIDTH_RANGE)?;
+        let height = bounded("height", args.height, garmin_charts::DEFAULT_HEIGHT, HEIGHT_RANGE)?;
+        let title = args.title.as_deref().map(str::trim).filter(|t| !t.is_empty()).map(str::to_owned);
+        if title.as_ref().is_some_and(|t| t.chars().count() > 80) {
+            return Err(ToolError::invalid("title must be at most 80 characters"));
+        }
+        let today = self.today();
+        let date = match args.date.as_deref() {
+            Some(text) => parse_date("date", text)?,
+            None => today,
+        };
+        if date > today {
+            return Err(ToolError::invalid(format!("date {date} is in the future (today is {today})")));
+        }
+        let folder = resolve_folder(args.folder.as_deref())?;
+        let language = match args.language.unwrap_or_default() {
+            ChartLanguage::En => Language::En,
+            ChartLanguage::Zh => Language::Zh,
+        };
+        let options = ChartOptions { width, height, title, language };
+
+        let drawn = match kind {
+            Activity => self.activity_chart(args.activity_id, options).await?,
+            HrZones => {
+                let period = args.weeks.is_some() || args.days.is_some();
+                if period && args.activity_id.is_some() {
+                    return Err(ToolError::invalid(
+                        "hr_zones takes either activity_id (one activity) or weeks/days (a period), not both",
+                    ));
+                }
+                if args.weeks.is_some() && args.days.is_some() {
+                    return Err(ToolError::invalid("give weeks or days, not both"));
+                }
+                if period {
+                    let days = match (args.weeks, args.days) {
+                        (Some(w), _) => bounded("weeks", Some(w), 4, (1, 52))? * 7,
+                        (_, d) => bounded("days", d, 28, (1, 365))?,
+                    };
+                    self.zones_over_period(date, days, args.sport.as_deref(), options).await?
+                } else {
+                    if args.sport.is_some() || args.date.is_some() {
+                        return Err(ToolError::invalid(
+                            "sport and date apply to hr_zones over a period: add weeks or days",
+                        ));
+                    }
+                    self.activity_zones_chart(args.activity_id, options).await?
+                }
+            }
+            Volume => {
+                let by = args.period.unwrap_or_default();
+                let count = match by {
+                    VolumePeriod::Week => {
+                        if args.months.is_some() {
+                            return Err(ToolError::invalid("months is for period=month; use weeks"));
+                        }
+                        bounded("weeks", args.weeks, 12, (1, 104))?
+                    }
+                    VolumePeriod::Month => {
+                        if args.weeks.is_some() {
+                            return Err(ToolError::invalid("weeks is for period=week; use months"));
+                        }
+                        bounded("months", args.months, 12, (1, 36))?
+                    }
+                };
+                let metric = match args.metric {
+                    None | Some(ChartMetric::Distance) => garmin_charts::VolumeMetric::Distance,
+                    Some(ChartMetric::Time) => garmin_charts::VolumeMetric::Time,
+                    Some(other) => {
+                        return Err(ToolError::invalid(format!(
+                            "metric {other:?} is for health_trend; volume takes distance or time"
+                        )));
+                    }
+                };
+                let stacked = args.stacked.unwrap_or(true);
+                self.volume_chart(date, by, count, metric, stacked, args.sport.as_deref(), options).await?
+            }
+            Sleep => self.sleep_chart(date, options).await?,
+            HealthTrend => {
+                let metric = match args.metric {
+                    None | Some(ChartMetric::RestingHr) => garmin_charts::HealthMetric::RestingHr,
+                    Some(ChartMetric::Hrv) => garmin_charts::HealthMetric::Hrv,
+                    Some(ChartMetric::BodyBattery) => garmin_charts::HealthMetric::BodyBattery,
+                    Some(ChartMetric::Stress) => garmin_charts::HealthMetric::Stress,
+                    Some(other) => {
+                        return Err(ToolError::invalid(format!(
+                            "metric {other:?} is for volume; health_trend takes resting_hr, hrv, body_battery or stress"
+                        )));
+                    }
+                };
+                let days = bounded("days", args.days, 28, (7, 90))?;
+                self.health_trend_chart(date, days, metric, options).await?
+            }
+            TrainingLoad => {
+                let weeks = bounded("weeks", args.weeks, 8, (2, 26))?;
+                self.training_load_chart(date, weeks, options).await?
+            }
+        };
+        self.save_chart(kind, folder, drawn).await
+    }
+}
+
+/// The export folder, checked before any data is fetched. A bad `folder` argument is the caller's
+/// to fix; a missing default folder is the machine's.
+fn resolve_folder(requested: Option<&str>) -> Result<PathBuf, ToolError> {
+    export_dir(requested)
+        .map_err(|e| if requested.is_some() { ToolError::InvalidArgument(e) } else { ToolError::Local(e) })
+}
+
+impl GarminMcp {
+    /// Saves the PNG (never over a different file) and builds the answer.
+    async fn save_chart(
+        &self,
+        kind: ChartKind,
+        folder: PathBuf,
+        drawn: Drawn,
+    ) -> Result<ChartAnswer, ToolError> {
+        let parts: Vec<&str> = drawn.file_parts.iter().map(String::as_str).collect();
+        let name = safe_file_name(&parts, "png");
+        let bytes = drawn.png.bytes.clone();
+        let saved = tokio::task::spawn_blocking(move || save_new(&folder, &name, &bytes))
+            .await
+            .map_err(|e| ToolError::Local(format!("saving the chart stopped unexpectedly ({e}); try again")))?
+            .map_err(ToolError::Local)?;
+        let path = saved.path.display().to_string();
+        let label = if self.is_demo() { format!("{} ", crate::demo::DEMO_LABEL) } else { String::new() };
+        let kept = if saved.already_there { "Already saved as" } else { "Saved as" };
+        let summary = format!("{label}{} {kept} {path}.", drawn.summary);
+        let data = RenderedChart {
+            kind: kind.name().to_owned(),
+            title: drawn.title,
+            path,
+            size_bytes: saved.size,
+            width: drawn.png.width,
+            height: drawn.png.height,
+            already_saved: saved.already_there,
+            activity_id: drawn.activity_id,
+            period: drawn.period,
+            series_source: drawn.series_source,
+            points: drawn.points,
+        };
+        Ok(ChartAnswer { summary, data, png: drawn.png.bytes })
+    }
+}
+
+/// `YYYY-MM-DD to YYYY-MM-DD`.
+pub(crate) fn span(start: NaiveDate, end: NaiveDate) -> String {
+    format!("{start} to {end}")
+}

@@ -2,8 +2,6 @@
 //! Connect and, if not, opens the desktop app for them to sign in on Garmin's own page, or gives the
 //! exact steps when the app is not installed.
 
-use std::path::PathBuf;
-
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
@@ -76,7 +74,7 @@ impl GarminMcp {
             Err(ToolError::Garmin(e)) if e.needs_sign_in() => e.to_string(),
             Err(e) => return Err(e),
         };
-        let app_opened = args.open_app.unwrap_or(true) && !self.is_demo() && open_desktop_app();
+        let app_opened = args.open_app.unwrap_or(true) && !self.is_demo() && crate::app::open_desktop_app();
         let data_dir = self.store().dir().display().to_string();
         let mut next_steps = Vec::new();
         if app_opened {
@@ -106,24 +104,4 @@ impl GarminMcp {
             },
         ))
     }
-}
-
-/// Starts the desktop app installed beside this binary (the app bundles `garmin-mcp` next to its
-/// own executable), detached, with no access to our stdio (stdout is the MCP channel).
-fn open_desktop_app() -> bool {
-    let Some(app) = desktop_app_path() else { return false };
-    std::process::Command::new(app)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .is_ok()
-}
-
-fn desktop_app_path() -> Option<PathBuf> {
-    let exe = std::env::current_exe().ok()?;
-    let dir = exe.parent()?;
-    let name = format!("garmin-desktop{}", std::env::consts::EXE_SUFFIX);
-    let candidate = dir.join(name);
-    candidate.is_file().then_some(candidate)
 }

@@ -34,3 +34,51 @@ async fn login_after_the_session_died_explains_and_recovers_once_signed_in_again
     assert_eq!(data["signed_in"], false);
     assert!(data["problem"].as_str().unwrap().contains("not signed in"));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_call_without_a_session_asks_the_app_to_sign_in_and_then_answers() {
+    use app_bridge::{AppListener, Reply, Request};
+    let h = Harness::signed_out().await;
+    let listener = AppListener::bind(h.store.dir()).await.unwrap();
+    let app = async {
+        loop {
+            let incoming = listener.accept().await.unwrap();
+            match incoming.request().clone() {
+                Request::Hello => incoming.reply(&Reply::Hello { app_version: "test".into() }).await.unwrap(),
+                Request::SignIn { reason } => {
+                    // The person signs in in the app's window; the app saves the session.
+                    garmin_mcp::demo::sign_in(&h.fake, crate::support::USER_AGENT, &h.store).unwrap();
+                    incoming.reply(&Reply::SignedIn { display_name: None }).await.unwrap();
+                    return reason;
+                }
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+    };
+    let call = h.call("get_profile", serde_json::json!({}));
+    let (result, reason) = tokio::join!(call, app);
+    assert!(reason.contains("get_profile"), "{reason}");
+    assert_ne!(result.is_error, Some(true), "{}", crate::support::text_of(&result));
+    assert!(h.store.load().unwrap().is_some());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn when_the_person_does_not_sign_in_the_first_answer_with_the_steps_stands() {
+    use app_bridge::{AppListener, Reply, Request};
+    let h = Harness::signed_out().await;
+    let listener = AppListener::bind(h.store.dir()).await.unwrap();
+    let app = async {
+        loop {
+            let incoming = listener.accept().await.unwrap();
+            if let Request::Hello = incoming.request() {
+                incoming.reply(&Reply::Hello { app_version: "test".into() }).await.unwrap();
+            } else {
+                incoming.reply(&Reply::Cancelled { reason: Some("window closed".into()) }).await.unwrap();
+                return;
+            }
+        }
+    };
+    let (message, ()) = tokio::join!(h.call_err("get_profile", serde_json::json!({})), app);
+    assert!(message.starts_with(garmin_mcp::tool_error::SIGN_IN_NEEDED), "{message}");
+    assert!(message.contains("`login` tool"), "{message}");
+}

@@ -106,14 +106,8 @@ pub fn normalize(body: &Value, stamp: &Stamp, first_step_id: u64) -> Result<Valu
     w.insert("trainingPlanId".into(), Value::Null);
     w.insert("author".into(), author(stamp));
     w.insert("sharedWithUsers".into(), Value::Null);
-    w.insert(
-        "estimatedDurationInSecs".into(),
-        body.get("estimatedDurationInSecs").and_then(Value::as_u64).unwrap_or(0).into(),
-    );
-    w.insert(
-        "estimatedDistanceInMeters".into(),
-        body.get("estimatedDistanceInMeters").and_then(Value::as_u64).unwrap_or(0).into(),
-    );
+    w.insert("estimatedDurationInSecs".into(), whole_number(body.get("estimatedDurationInSecs")).into());
+    w.insert("estimatedDistanceInMeters".into(), whole_number(body.get("estimatedDistanceInMeters")).into());
     w.insert("workoutSegments".into(), Value::Array(out_segments));
     w.insert("poolLength".into(), float(body.get("poolLength")));
     w.insert("poolLengthUnit".into(), unit(body.get("poolLengthUnit")));
@@ -393,4 +387,9 @@ pub fn step_ids(workout: &Value) -> Vec<u64> {
         walk(&seg["workoutSteps"], &mut out);
     }
     out
+}
+
+/// A non-negative number rounded to a whole one, as Garmin stores its estimates (0 when absent).
+fn whole_number(value: Option<&Value>) -> u64 {
+    value.and_then(Value::as_f64).filter(|v| v.is_finite() && *v >= 0.0).map_or(0, |v| v.round() as u64)
 }

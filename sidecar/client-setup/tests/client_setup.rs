@@ -1,0 +1,582 @@
+//! The client config writers against real files in a temporary home: a fresh configure matches the
+//! golden file of each client, existing configs keep every byte that is not our entry, malformed
+//! files are reported and left untouched (no backup either), remove gives back the other servers,
+//! configuring twice changes nothing, the one backup holds the original, and the macOS and Windows
+//! layouts resolve from a fake environment.
+//!
+//! Run: `cargo test -p client-setup --test client_setup`
+//! Accept new golden files: `UPDATE_GOLDEN=1 cargo test -p client-setup --test client_setup`
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use client_setup::{
+    ClientId, Configured, Env, Os, Outcome, ServerEntry, SetupError, backup_path, config_path, configure,
+    remove, snippet, status, where_to_put,
+};
+
+const COMMAND: &str = "/opt/garmin-mcp/bin/garmin-mcp";
+const DATA_DIR: &str = "/home/ann/.local/share/dev.garminmcp.desktop";
+
+fn entry() -> ServerEntry {
+    ServerEntry::new(COMMAND, Path::new(DATA_DIR)).unwrap()
+}
+
+fn temp_home(os: Os) -> (tempfile::TempDir, Env) {
+    let dir = tempfile::tempdir().unwrap();
+    let env = Env::for_os(os, dir.path());
+    (dir, env)
+}
+
+/// Every client that has a config file.
+fn file_clients() -> impl Iterator<Item = ClientId> {
+    ClientId::ALL.into_iter().filter(|c| *c != ClientId::CherryStudio)
+}
+
+fn golden_name(client: ClientId) -> String {
+    let ext = if client == ClientId::Codex { "toml" } else { "json" };
+    format!("{}.{ext}", client.id())
+}
+
+fn assert_golden(name: &str, actual: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(name);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!("{}: {e}; create it with UPDATE_GOLDEN=1 cargo test -p client-setup", path.display())
+    });
+    assert_eq!(actual, expected, "{name} differs from its golden file (UPDATE_GOLDEN=1 accepts the change)");
+}
+
+fn write(path: &Path, text: &str) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, text).unwrap();
+}
+
+/// `after` must be `before` plus one contiguous insertion; returns what was inserted.
+fn only_insertion(before: &str, after: &str) -> String {
+    let (b, a) = (before.as_bytes(), after.as_bytes());
+    let prefix = b.iter().zip(a).take_while(|(x, y)| x == y).count();
+    let max_suffix = b.len().min(a.len()) - prefix;
+    let suffix = b.iter().rev().zip(a.iter().rev()).take(max_suffix).take_while(|(x, y)| x == y).count();
+    assert_eq!(
+        prefix + suffix,
+        b.len(),
+        "bytes of the original were changed, not just added to:\n--- before\n{before}\n--- after\n{after}"
+    );
+    String::from_utf8(a[prefix..a.len() - suffix].to_vec()).unwrap()
+}
+
+/// A config as the client (or a person) left it: another server with env, keys around it, and a
+/// number spelled in a way a re-serialiser would change.
+const MCP_SERVERS_FIXTURE: &str = r#"{
+  "numStartups": 12,
+  "theme": "dark",
+  "mcpServers": {
+    "other": {
+      "command": "npx",
+      "args": ["-y", "@acme/other-server"],
+      "env": {"TOKEN": "keep-me"}
+    }
+  },
+  "projects": {
+    "/home/ann/code": {"allowedTools": [], "mcpServers": {}}
+  },
+  "tipsHistory": {"x": 1.50e3}
+}
+"#;
+
+const VSCODE_FIXTURE: &str = r#"{
+	// My servers
+	"servers": {
+		"other": {
+			"type": "stdio",
+			"command": "npx",
+			"args": ["-y", "@acme/other-server"], // pinned
+		},
+	},
+	"inputs": [
+		{"type": "promptString", "id": "token", "password": true}
+	]
+}
+"#;
+
+const ZCODE_FIXTURE: &str = r#"{
+    "theme": "light",
+    "mcp": {
+        "servers": {
+            "other": {"command": "npx", "args": ["-y", "@acme/other-server"], "enable": false}
+        }
+    },
+    "model": "glm-5"
+}
+"#;
+
+const CODEX_FIXTURE: &str = r#"# Codex settings
+model = "o3"
+approval_policy = "on-request"
+
+[mcp_servers.other]
+command = "npx"   # the other one
+args = ["-y", "@acme/other-server"]
+env = { TOKEN = "keep-me" }
+
+[profiles.fast]
+model = "o4-mini"
+"#;
+
+fn fixture(client: ClientId) -> &'static str {
+    match client {
+        ClientId::Codex => CODEX_FIXTURE,
+        ClientId::VsCode => VSCODE_FIXTURE,
+        ClientId::ZCode => ZCODE_FIXTURE,
+        _ => MCP_SERVERS_FIXTURE,
+    }
+}
+
+/// Broken in JSON and in JSON with comments (`dark` is not a value); broken TOML for Codex.
+fn malformed(client: ClientId) -> (&'static str, usize) {
+    if client == ClientId::Codex {
+        ("model = \"o3\"\n\n[mcp_servers.other\ncommand = \"npx\"\n", 3)
+    } else {
+        ("{\n  \"mcpServers\": {\n    \"other\": {\"command\": \"npx\"}\n  },\n  \"theme\": dark\n}\n", 5)
+    }
+}
+
+#[test]
+fn a_fresh_configure_writes_each_clients_golden_file_and_matches_the_snippet() {
+    for client in file_clients() {
+        let (_home, env) = temp_home(Os::Linux);
+        let change = configure(client, &env, &entry()).unwrap();
+        assert_eq!(change.outcome, Outcome::Created, "{client}");
+        assert_eq!(change.backup, None, "{client}: a new file needs no backup");
+        assert_eq!(Some(&change.path), config_path(client, &env).as_ref());
+        let written = fs::read_to_string(&change.path).unwrap();
+        assert_golden(&golden_name(client), &written);
+        assert_eq!(written, snippet(client, &entry()), "{client}: the manual snippet is the same text");
+        assert_eq!(status(client, &env, &entry()).configured, Configured::Yes, "{client}");
+    }
+    assert_golden("cherry-studio.json", &snippet(ClientId::CherryStudio, &entry()));
+}
+
+#[test]
+fn client_specific_shapes_follow_the_notes() {
+    let json = |client| serde_json::from_str::<serde_json::Value>(&snippet(client, &entry())).unwrap();
+    let expected_args = serde_json::json!(["--data-dir", DATA_DIR]);
+    let claude = json(ClientId::ClaudeCode);
+    assert_eq!(claude["mcpServers"]["garmin"]["type"], "stdio");
+    assert_eq!(claude["mcpServers"]["garmin"]["command"], COMMAND);
+    assert_eq!(claude["mcpServers"]["garmin"]["args"], expected_args);
+    let vscode = json(ClientId::VsCode);
+    assert!(vscode.get("mcpServers").is_none(), "VS Code uses `servers`");
+    assert_eq!(vscode["servers"]["garmin"]["type"], "stdio");
+    assert_eq!(json(ClientId::ZCode)["mcp"]["servers"]["garmin"]["args"], expected_args);
+    for client in [ClientId::WorkBuddy, ClientId::ClaudeDesktop, ClientId::CherryStudio, ClientId::Generic] {
+        let server = &json(client)["mcpServers"]["garmin"];
+        assert_eq!(server["command"], COMMAND, "{client}");
+        assert!(server.get("type").is_none(), "{client} entries carry no type");
+    }
+    let codex: toml_edit::DocumentMut = snippet(ClientId::Codex, &entry()).parse().unwrap();
+    assert_eq!(codex["mcp_servers"]["garmin"]["command"].as_str(), Some(COMMAND));
+    let args: Vec<_> =
+        codex["mcp_servers"]["garmin"]["args"].as_array().unwrap().iter().map(|v| v.as_str()).collect();
+    assert_eq!(args, [Some("--data-dir"), Some(DATA_DIR)]);
+}
+
+#[test]
+fn windows_paths_and_extra_env_survive_escaping_in_json_and_toml() {
+    let mut entry = ServerEntry::new(
+        r"C:\Program Files\Garmin MCP\garmin-mcp.exe",
+        Path::new(r"C:\Users\Ann\AppData\Roaming\dev.garminmcp.desktop"),
+    )
+    .unwrap();
+    entry.env.insert("RUST_LOG".into(), "garmin=debug \"quoted\"".into());
+    let json: serde_json::Value = serde_json::from_str(&snippet(ClientId::Cursor, &entry)).unwrap();
+    assert_eq!(json["mcpServers"]["garmin"]["command"], r"C:\Program Files\Garmin MCP\garmin-mcp.exe");
+    assert_eq!(
+        json["mcpServers"]["garmin"]["args"][1],
+        r"C:\Users\Ann\AppData\Roaming\dev.garminmcp.desktop"
+    );
+    assert_eq!(json["mcpServers"]["garmin"]["env"]["RUST_LOG"], "garmin=debug \"quoted\"");
+    let toml: toml_edit::DocumentMut = snippet(ClientId::Codex, &entry).parse().unwrap();
+    let server = &toml["mcp_servers"]["garmin"];
+    assert_eq!(server["command"].as_str(), Some(r"C:\Program Files\Garmin MCP\garmin-mcp.exe"));
+    assert_eq!(server["env"]["RUST_LOG"].as_str(), Some("garmin=debug \"quoted\""));
+}
+
+#[test]
+fn an_existing_config_keeps_every_byte_except_the_added_entry_and_remove_gives_it_back() {
+    for client in file_clients() {
+        let (_home, env) = temp_home(Os::Linux);
+        let path = config_path(client, &env).unwrap();
+        let original = fixture(client);
+        write(&path, original);
+
+        let change = configure(client, &env, &entry()).unwrap();
+        assert_eq!(change.outcome, Outcome::Added, "{client}");
+        let after = fs::read_to_string(&path).unwrap();
+        let added = only_insertion(original, &after);
+        assert!(added.contains(COMMAND) && added.contains(DATA_DIR), "{client}: inserted {added:?}");
+        assert!(!added.contains("other"), "{client}: the other server was not rewritten: {added:?}");
+        assert_eq!(status(client, &env, &entry()).configured, Configured::Yes, "{client}");
+
+        let change = remove(client, &env, "garmin").unwrap();
+        assert_eq!(change.outcome, Outcome::Removed, "{client}");
+        assert_eq!(fs::read_to_string(&path).unwrap(), original, "{client}: remove restores the file");
+        assert_eq!(status(client, &env, &entry()).configured, Configured::No, "{client}");
+    }
+}
+
+#[test]
+fn codex_keeps_comments_other_tables_and_appends_one_table() {
+    let (_home, env) = temp_home(Os::Linux);
+    let path = config_path(ClientId::Codex, &env).unwrap();
+    write(&path, CODEX_FIXTURE);
+    configure(ClientId::Codex, &env, &entry()).unwrap();
+    // The new table joins the other servers, before the tables that follow them.
+    let expected = CODEX_FIXTURE.replace(
+        "\n[profiles.fast]",
+        &format!("\n[mcp_servers.garmin]\ncommand = \"{COMMAND}\"\nargs = [\"--data-dir\", \"{DATA_DIR}\"]\n\n[profiles.fast]"),
+    );
+    assert_eq!(fs::read_to_string(&path).unwrap(), expected);
+}
+
+#[test]
+fn a_malformed_config_is_reported_with_its_position_and_left_untouched_without_backup() {
+    for client in file_clients() {
+        let (_home, env) = temp_home(Os::Linux);
+        let path = config_path(client, &env).unwrap();
+        let (text, line) = malformed(client);
+        write(&path, text);
+
+        let err = configure(client, &env, &entry()).unwrap_err();
+        match &err {
+            SetupError::Malformed { path: reported, line: at, column, .. } => {
+                assert_eq!(reported, &path, "{client}");
+                assert_eq!(*at, line, "{client}: {err}");
+                assert!(*column >= 1, "{client}");
+            }
+            other => panic!("{client}: expected Malformed, got {other:?}"),
+        }
+        let message = err.to_string();
+        assert!(
+            message.contains(&path.display().to_string()) && message.contains("left untouched"),
+            "{message}"
+        );
+        assert!(matches!(remove(client, &env, "garmin"), Err(SetupError::Malformed { .. })), "{client}");
+        assert_eq!(fs::read(&path).unwrap(), text.as_bytes(), "{client}: the file was touched");
+        assert!(!backup_path(&path).exists(), "{client}: no backup for a file we did not change");
+        let shown = status(client, &env, &entry()).configured;
+        assert!(
+            matches!(&shown, Configured::Unknown(why) if why.contains(&format!("line {line}"))),
+            "{shown:?}"
+        );
+    }
+}
+
+#[test]
+fn a_servers_key_of_the_wrong_type_is_named_and_left_untouched() {
+    let (_home, env) = temp_home(Os::Linux);
+    let path = config_path(ClientId::Cursor, &env).unwrap();
+    let text = "{\"mcpServers\": [\"not\", \"a\", \"map\"]}\n";
+    write(&path, text);
+    let err = configure(ClientId::Cursor, &env, &entry()).unwrap_err();
+    assert!(
+        matches!(&err, SetupError::UnexpectedShape { key, found, .. } if key == "mcpServers" && found == "an array"),
+        "{err:?}"
+    );
+    assert_eq!(fs::read_to_string(&path).unwrap(), text);
+    assert!(!backup_path(&path).exists());
+
+    let codex = config_path(ClientId::Codex, &env).unwrap();
+    write(&codex, "mcp_servers = \"none\"\n");
+    let err = configure(ClientId::Codex, &env, &entry()).unwrap_err();
+    assert!(matches!(&err, SetupError::UnexpectedShape { found, .. } if found == "a string"), "{err:?}");
+    assert_eq!(fs::read_to_string(&codex).unwrap(), "mcp_servers = \"none\"\n");
+}
+
+#[test]
+fn configuring_twice_changes_nothing_the_second_time() {
+    for client in file_clients() {
+        let (_home, env) = temp_home(Os::Linux);
+        let path = config_path(client, &env).unwrap();
+        write(&path, fixture(client));
+        assert_eq!(configure(client, &env, &entry()).unwrap().outcome, Outcome::Added, "{client}");
+        let once = fs::read(&path).unwrap();
+        let again = configure(client, &env, &entry()).unwrap();
+        assert_eq!(again.outcome, Outcome::Unchanged, "{client}");
+        assert!(!again.wrote_file());
+        assert_eq!(fs::read(&path).unwrap(), once, "{client}");
+    }
+}
+
+#[test]
+fn the_backup_is_made_once_and_keeps_the_original_through_later_changes() {
+    for client in file_clients() {
+        let (_home, env) = temp_home(Os::Linux);
+        let path = config_path(client, &env).unwrap();
+        write(&path, fixture(client));
+
+        let first = configure(client, &env, &entry()).unwrap();
+        let backup = backup_path(&path);
+        assert_eq!(first.backup.as_ref(), Some(&backup), "{client}");
+        assert_eq!(fs::read_to_string(&backup).unwrap(), fixture(client), "{client}");
+
+        let moved = ServerEntry::new(COMMAND, Path::new("/srv/garmin-data")).unwrap();
+        assert!(
+            matches!(&status(client, &env, &moved).configured, Configured::Different(why) if why.contains("arguments"))
+        );
+        assert_eq!(configure(client, &env, &moved).unwrap().outcome, Outcome::Updated, "{client}");
+        assert_eq!(remove(client, &env, "garmin").unwrap().outcome, Outcome::Removed, "{client}");
+        assert_eq!(fs::read_to_string(&backup).unwrap(), fixture(client), "{client}: backup overwritten");
+        let siblings = fs::read_dir(path.parent().unwrap()).unwrap().count();
+        assert_eq!(siblings, 2, "{client}: only the config and one backup (no temp files left)");
+    }
+}
+
+#[test]
+fn updating_an_old_entry_keeps_the_users_extra_keys() {
+    let (_home, env) = temp_home(Os::Linux);
+    let path = config_path(ClientId::Gemini, &env).unwrap();
+    let old = r#"{
+  "mcpServers": {
+    "garmin": {
+      "command": "/old/garmin-mcp",
+      "args": ["--data-dir", "/old/data"],
+      "timeout": 30000,
+      "env": {"HTTPS_PROXY": "http://proxy:3128"}
+    }
+  }
+}
+"#;
+    write(&path, old);
+    assert!(
+        matches!(status(ClientId::Gemini, &env, &entry()).configured, Configured::Different(why) if why.contains("/old/garmin-mcp"))
+    );
+    let mut wanted = entry();
+    wanted.env.insert("RUST_LOG".into(), "info".into());
+    assert_eq!(configure(ClientId::Gemini, &env, &wanted).unwrap().outcome, Outcome::Updated);
+    let after: serde_json::Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    let server = &after["mcpServers"]["garmin"];
+    assert_eq!(server["command"], COMMAND);
+    assert_eq!(server["args"], serde_json::json!(["--data-dir", DATA_DIR]));
+    assert_eq!(server["timeout"], 30000);
+    assert_eq!(server["env"], serde_json::json!({"HTTPS_PROXY": "http://proxy:3128", "RUST_LOG": "info"}));
+    assert_eq!(status(ClientId::Gemini, &env, &wanted).configured, Configured::Yes);
+
+    let codex = config_path(ClientId::Codex, &env).unwrap();
+    let old = "[mcp_servers.garmin]\ncommand = \"/old/garmin-mcp\" # old build\nargs = [\"--data-dir\", \"/old/data\"]\nstartup_timeout_sec = 20\n";
+    write(&codex, old);
+    assert_eq!(configure(ClientId::Codex, &env, &entry()).unwrap().outcome, Outcome::Updated);
+    assert_eq!(
+        fs::read_to_string(&codex).unwrap(),
+        format!(
+            "[mcp_servers.garmin]\ncommand = \"{COMMAND}\" # old build\nargs = [\"--data-dir\", \"{DATA_DIR}\"]\nstartup_timeout_sec = 20\n"
+        )
+    );
+}
+
+#[test]
+fn macos_and_windows_layouts_resolve_from_a_fake_environment() {
+    let home = PathBuf::from("/fake/home");
+    let at = |parts: &[&str]| parts.iter().fold(home.clone(), |p, part| p.join(part));
+    let mac = Env::for_os(Os::Mac, &home);
+    let windows = Env::for_os(Os::Windows, &home);
+    let linux = Env::for_os(Os::Linux, &home);
+    let support = ["Library", "Application Support"];
+    let roaming = ["AppData", "Roaming"];
+
+    let claude_desktop = |base: &[&str]| at(&[base, &["Claude", "claude_desktop_config.json"]].concat());
+    assert_eq!(config_path(ClientId::ClaudeDesktop, &mac), Some(claude_desktop(&support)));
+    assert_eq!(config_path(ClientId::ClaudeDesktop, &windows), Some(claude_desktop(&roaming)));
+    assert_eq!(config_path(ClientId::ClaudeDesktop, &linux), Some(claude_desktop(&[".config"])));
+    let vscode = |base: &[&str]| at(&[base, &["Code", "User", "mcp.json"]].concat());
+    assert_eq!(config_path(ClientId::VsCode, &mac), Some(vscode(&support)));
+    assert_eq!(config_path(ClientId::VsCode, &windows), Some(vscode(&roaming)));
+    assert_eq!(config_path(ClientId::VsCode, &linux), Some(vscode(&[".config"])));
+
+    // Home-relative files are the same on every OS (`%USERPROFILE%` on Windows).
+    for env in [&mac, &windows, &linux] {
+        let path = |client| config_path(client, env);
+        assert_eq!(path(ClientId::ClaudeCode), Some(at(&[".claude.json"])));
+        assert_eq!(path(ClientId::Codex), Some(at(&[".codex", "config.toml"])));
+        assert_eq!(path(ClientId::Cursor), Some(at(&[".cursor", "mcp.json"])));
+        assert_eq!(path(ClientId::Windsurf), Some(at(&[".codeium", "windsurf", "mcp_config.json"])));
+        assert_eq!(path(ClientId::Gemini), Some(at(&[".gemini", "settings.json"])));
+        assert_eq!(path(ClientId::WorkBuddy), Some(at(&[".workbuddy", "mcp.json"])));
+        assert_eq!(path(ClientId::ZCode), Some(at(&[".zcode", "cli", "config.json"])));
+        assert_eq!(path(ClientId::DeepSeek), Some(at(&[".dsh", "mcpServers.json"])));
+        assert_eq!(path(ClientId::Generic), Some(at(&[".agents", "mcp.json"])));
+        assert_eq!(path(ClientId::CherryStudio), None);
+    }
+    let moved = windows.clone().with_var("CODEX_HOME", r"D:\codex").with_var("DSH_HOME", "/opt/dsh");
+    assert_eq!(config_path(ClientId::Codex, &moved), Some(PathBuf::from(r"D:\codex").join("config.toml")));
+    assert_eq!(config_path(ClientId::DeepSeek, &moved), Some(PathBuf::from("/opt/dsh/mcpServers.json")));
+}
+
+#[test]
+fn configure_writes_into_the_macos_and_windows_folders_of_a_fake_home() {
+    for (os, base) in [(Os::Mac, "Library/Application Support"), (Os::Windows, "AppData/Roaming")] {
+        let (home, env) = temp_home(os);
+        let change = configure(ClientId::ClaudeDesktop, &env, &entry()).unwrap();
+        let expected = home.path().join(base).join("Claude").join("claude_desktop_config.json");
+        assert_eq!(change.path, expected);
+        assert_golden("claude-desktop.json", &fs::read_to_string(&expected).unwrap());
+    }
+}
+
+#[test]
+fn installed_clients_are_detected_by_folder_or_by_command_on_path() {
+    let (home, env) = temp_home(Os::Linux);
+    for client in ClientId::ALL {
+        let shown = status(client, &env, &entry());
+        assert!(!shown.installed && shown.detected_by.is_none(), "{client} found in an empty home");
+        let expected = if client == ClientId::CherryStudio { "Unknown" } else { "No" };
+        assert!(format!("{:?}", shown.configured).starts_with(expected), "{client}: {:?}", shown.configured);
+    }
+    // Folders and files garmin-mcp wrote itself do not count as the client being installed.
+    for client in file_clients() {
+        configure(client, &env, &entry()).unwrap();
+        remove(client, &env, "garmin").unwrap();
+        assert!(!status(client, &env, &entry()).installed, "{client} looks installed after our own write");
+    }
+    write(&home.path().join(".codex").join("history.jsonl"), "");
+    let codex = status(ClientId::Codex, &env, &entry());
+    assert!(codex.installed);
+    assert!(codex.detected_by.unwrap().contains(".codex"));
+
+    let bin = home.path().join("bin");
+    fs::create_dir_all(&bin).unwrap();
+    fs::write(bin.join("claude"), "").unwrap();
+    fs::write(bin.join("gemini.cmd"), "").unwrap();
+    let linux = env.clone().with_path(vec![bin.clone()]);
+    let claude = status(ClientId::ClaudeCode, &linux, &entry());
+    assert!(
+        claude.detected_by.as_deref().is_some_and(|how| how.contains("`claude` is on PATH")),
+        "{claude:?}"
+    );
+    assert!(!status(ClientId::Gemini, &linux, &entry()).installed, "gemini.cmd is not a Linux command");
+    let windows = Env::for_os(Os::Windows, home.path()).with_path(vec![bin]);
+    assert!(
+        status(ClientId::Gemini, &windows, &entry()).installed,
+        "npm's gemini.cmd shim counts on Windows"
+    );
+}
+
+#[test]
+fn cherry_studio_gets_a_snippet_and_an_explanation_instead_of_a_file() {
+    let (home, env) = temp_home(Os::Linux);
+    let err = configure(ClientId::CherryStudio, &env, &entry()).unwrap_err();
+    assert!(
+        matches!(&err, SetupError::ManualOnly { hint, .. } if hint.contains("Import from JSON")),
+        "{err}"
+    );
+    assert!(matches!(remove(ClientId::CherryStudio, &env, "garmin"), Err(SetupError::ManualOnly { .. })));
+    assert_eq!(fs::read_dir(home.path()).unwrap().count(), 0, "nothing was written");
+    let shown = status(ClientId::CherryStudio, &env, &entry());
+    assert_eq!(shown.config_path, None);
+    assert!(matches!(shown.configured, Configured::Unknown(_)));
+}
+
+#[test]
+fn every_client_has_a_where_to_put_hint_naming_its_file() {
+    let (_home, env) = temp_home(Os::Linux);
+    for client in file_clients() {
+        let hint = where_to_put(client, &env);
+        let file = config_path(client, &env).unwrap();
+        assert!(hint.contains(&file.display().to_string()), "{client}: {hint}");
+    }
+}
+
+#[test]
+fn deepseek_tui_alone_gets_its_file_and_its_servers_key() {
+    let (home, env) = temp_home(Os::Linux);
+    let tui = home.path().join(".deepseek").join("mcp.json");
+    let text = "{\n  \"timeouts\": {\"connect_timeout\": 10},\n  \"servers\": {\n    \"x\": {\"command\": \"node\"}\n  }\n}\n";
+    write(&tui, text);
+    assert_eq!(config_path(ClientId::DeepSeek, &env), Some(tui.clone()));
+    configure(ClientId::DeepSeek, &env, &entry()).unwrap();
+    let after: serde_json::Value = serde_json::from_str(&fs::read_to_string(&tui).unwrap()).unwrap();
+    assert_eq!(after["servers"]["garmin"]["command"], COMMAND);
+    assert!(after.get("mcpServers").is_none());
+    remove(ClientId::DeepSeek, &env, "garmin").unwrap();
+    assert_eq!(fs::read_to_string(&tui).unwrap(), text);
+
+    // Once DeepSeek Harness is there too, its registry wins.
+    write(&home.path().join(".dsh").join("profiles").join("web").join("config.yml"), "");
+    assert_eq!(config_path(ClientId::DeepSeek, &env), Some(home.path().join(".dsh").join("mcpServers.json")));
+}
+
+#[test]
+fn codebuddy_alone_gets_codebuddy_json() {
+    let (home, env) = temp_home(Os::Linux);
+    write(&home.path().join(".codebuddy.json"), "{}");
+    assert_eq!(config_path(ClientId::WorkBuddy, &env), Some(home.path().join(".codebuddy.json")));
+    assert_eq!(configure(ClientId::WorkBuddy, &env, &entry()).unwrap().outcome, Outcome::Added);
+    write(&home.path().join(".workbuddy").join("settings.json"), "{}");
+    assert_eq!(config_path(ClientId::WorkBuddy, &env), Some(home.path().join(".workbuddy").join("mcp.json")));
+}
+
+#[test]
+fn removing_what_is_not_there_writes_nothing() {
+    let (_home, env) = temp_home(Os::Linux);
+    let change = remove(ClientId::Cursor, &env, "garmin").unwrap();
+    assert_eq!(change.outcome, Outcome::NotPresent);
+    assert!(!change.path.exists(), "remove does not create the file");
+    let path = config_path(ClientId::Cursor, &env).unwrap();
+    write(&path, MCP_SERVERS_FIXTURE);
+    assert_eq!(remove(ClientId::Cursor, &env, "garmin").unwrap().outcome, Outcome::NotPresent);
+    assert_eq!(fs::read_to_string(&path).unwrap(), MCP_SERVERS_FIXTURE);
+    assert!(!backup_path(&path).exists());
+}
+
+#[test]
+fn relative_paths_are_refused_before_any_file_is_touched() {
+    assert!(matches!(ServerEntry::new("garmin-mcp", Path::new(DATA_DIR)), Err(SetupError::BadEntry(_))));
+    assert!(matches!(ServerEntry::new(COMMAND, Path::new("data")), Err(SetupError::BadEntry(_))));
+    let (home, env) = temp_home(Os::Linux);
+    let mut bad = entry();
+    bad.command = PathBuf::from("bin/garmin-mcp");
+    assert!(matches!(configure(ClientId::Cursor, &env, &bad), Err(SetupError::BadEntry(_))));
+    assert_eq!(fs::read_dir(home.path()).unwrap().count(), 0);
+}
+
+#[cfg(unix)]
+#[test]
+fn permissions_are_kept_and_symbolic_links_are_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let (home, env) = temp_home(Os::Linux);
+    let path = config_path(ClientId::ClaudeCode, &env).unwrap();
+    write(&path, MCP_SERVERS_FIXTURE);
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+    configure(ClientId::ClaudeCode, &env, &entry()).unwrap();
+    assert_eq!(fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o640);
+    assert_eq!(fs::metadata(backup_path(&path)).unwrap().permissions().mode() & 0o777, 0o640);
+
+    let fresh = configure(ClientId::Cursor, &env, &entry()).unwrap();
+    assert_eq!(fs::metadata(&fresh.path).unwrap().permissions().mode() & 0o777, 0o600);
+
+    let real = home.path().join("dotfiles").join("mcp_config.json");
+    write(&real, MCP_SERVERS_FIXTURE);
+    let link = config_path(ClientId::Windsurf, &env).unwrap();
+    fs::create_dir_all(link.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let err = configure(ClientId::Windsurf, &env, &entry()).unwrap_err();
+    assert!(matches!(err, SetupError::Symlink { .. }), "{err:?}");
+    assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert_eq!(fs::read_to_string(&real).unwrap(), MCP_SERVERS_FIXTURE);
+    assert_eq!(status(ClientId::Windsurf, &env, &entry()).configured, Configured::No, "status reads through");
+}
+
+#[test]
+fn client_ids_round_trip_and_unknown_ones_list_the_choices() {
+    for client in ClientId::ALL {
+        assert_eq!(client.id().parse::<ClientId>(), Ok(client));
+        assert!(!client.display_name().is_empty());
+    }
+    assert_eq!(" Claude-Code ".parse::<ClientId>(), Ok(ClientId::ClaudeCode));
+    let err = "claude".parse::<ClientId>().unwrap_err().to_string();
+    assert!(err.contains("claude-code") && err.contains("generic"), "{err}");
+}

@@ -1,0 +1,276 @@
+//! Every change this product can make to a Garmin account, as data: what to do ([`Change`]), how
+//! to do it ([`Change::apply`]), and how to take it back (the inverse [`Applied::inverse`]).
+//!
+//! Keeping writes as values lets one code path serve the MCP write tools, the desktop app's
+//! confirmation window and `undo_change`: a proposal is a `Change` shown to the person; once
+//! approved it is applied, and the journal ([`crate::journal`]) keeps the change, Garmin's answer
+//! and the inverse. Before a delete the thing is read, so its inverse can re-create it.
+//! A device message cannot be recalled (the watch may already have it): it has no inverse.
+
+use std::collections::BTreeMap;
+
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::models::events::Event;
+use crate::models::workouts::Workout;
+use crate::{Client, Error, Result};
+
+/// One write to the Garmin account.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Change {
+    /// Add a workout to the library.
+    CreateWorkout {
+        /// The workout in Garmin's shape (no ids).
+        workout: Box<Workout>,
+    },
+    /// Delete a workout from the library.
+    DeleteWorkout {
+        /// The workout.
+        workout_id: u64,
+    },
+    /// Put a library workout on the calendar.
+    ScheduleWorkout {
+        /// The workout.
+        workout_id: u64,
+        /// The day.
+        date: NaiveDate,
+    },
+    /// Take a calendar entry off (the workout stays in the library).
+    UnscheduleWorkout {
+        /// The calendar entry (`workoutScheduleId`).
+        schedule_id: u64,
+    },
+    /// Queue a workout for a watch (it arrives at the next sync).
+    SendToDevice {
+        /// The workout.
+        workout_id: u64,
+        /// The device; `None` = the last used one.
+        device_id: Option<u64>,
+    },
+    /// Add a race or event to the calendar.
+    AddEvent {
+        /// The event in Garmin's shape (no id).
+        event: Box<Event>,
+    },
+    /// Delete a calendar event.
+    RemoveEvent {
+        /// The event.
+        event_id: u64,
+    },
+}
+
+/// What [`Change::apply`] did.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Applied {
+    /// One sentence: what was done, with names and ids.
+    pub summary: String,
+    /// Ids that were created or touched (`workout_id`, `schedule_id`, `event_id`, `device_id`…).
+    pub ids: BTreeMap<String, u64>,
+    /// Garmin's answer (or the copy read before a delete).
+    pub answer: Value,
+    /// The change that undoes this one, when there is one.
+    pub inverse: Option<Change>,
+}
+
+impl Change {
+    /// A short name of the kind of change, as the tools call it.
+    pub fn tool_name(&self) -> &'static str {
+        match self {
+            Change::CreateWorkout { .. } => "create_workout",
+            Change::DeleteWorkout { .. } => "delete_workout",
+            Change::ScheduleWorkout { .. } => "schedule_workout",
+            Change::UnscheduleWorkout { .. } => "unschedule_workout",
+            Change::SendToDevice { .. } => "push_workout_to_device",
+            Change::AddEvent { .. } => "add_calendar_event",
+            Change::RemoveEvent { .. } => "remove_calendar_event",
+        }
+    }
+
+    /// What the change would do, in words (for previews and confirmations).
+    pub fn describe(&self) -> String {
+        match self {
+            Change::CreateWorkout { workout } => {
+                format!("Create the workout '{}' in your Garmin library", workout_name(workout))
+            }
+            Change::DeleteWorkout { workout_id } => {
+                format!("Delete workout {workout_id} from your Garmin library")
+            }
+            Change::ScheduleWorkout { workout_id, date } => {
+                format!("Schedule workout {workout_id} on {date}")
+            }
+            Change::UnscheduleWorkout { schedule_id } => {
+                format!("Remove calendar entry {schedule_id} (the workout stays in your library)")
+            }
+            Change::SendToDevice { workout_id, device_id: Some(device) } => {
+                format!("Send workout {workout_id} to device {device} (it arrives at the next sync)")
+            }
+            Change::SendToDevice { workout_id, device_id: None } => {
+                format!("Send workout {workout_id} to your last used device (it arrives at the next sync)")
+            }
+            Change::AddEvent { event } => format!(
+                "Add '{}' on {} to your Garmin calendar",
+                event.event_name.as_deref().unwrap_or("event"),
+                event.date.map_or_else(|| "?".to_owned(), |d| d.to_string())
+            ),
+            Change::RemoveEvent { event_id } => format!("Delete event {event_id} from your Garmin calendar"),
+        }
+    }
+
+    /// Does it, and says how to undo it. Deletes read the thing first so the inverse can bring it
+    /// back; nothing is retried blindly (writes go through the client's write path).
+    pub async fn apply(&self, client: &Client) -> Result<Applied> {
+        match self {
+            Change::CreateWorkout { workout } => {
+                let created = client.workouts().create(workout).await?;
+                let id = created.workout_id.unwrap_or_default();
+                Ok(Applied {
+                    summary: format!("Created workout '{}' (id {id})", workout_name(&created)),
+                    ids: ids(&[("workout_id", id)]),
+                    answer: to_value(&created),
+                    inverse: Some(Change::DeleteWorkout { workout_id: id }),
+                })
+            }
+            Change::DeleteWorkout { workout_id } => {
+                let copy = client.workouts().get(*workout_id).await?;
+                client.workouts().delete(*workout_id).await?;
+                Ok(Applied {
+                    summary: format!("Deleted workout '{}' (id {workout_id})", workout_name(&copy)),
+                    ids: ids(&[("workout_id", *workout_id)]),
+                    answer: to_value(&copy),
+                    inverse: Some(Change::CreateWorkout { workout: Box::new(copy.for_create()) }),
+                })
+            }
+            Change::ScheduleWorkout { workout_id, date } => {
+                let entry = client.workouts().schedule(*workout_id, *date).await?;
+                let schedule_id = entry.workout_schedule_id.unwrap_or_default();
+                Ok(Applied {
+                    summary: format!(
+                        "Scheduled workout {workout_id} on {date} (calendar entry {schedule_id})"
+                    ),
+                    ids: ids(&[("workout_id", *workout_id), ("schedule_id", schedule_id)]),
+                    answer: to_value(&entry),
+                    inverse: Some(Change::UnscheduleWorkout { schedule_id }),
+                })
+            }
+            Change::UnscheduleWorkout { schedule_id } => {
+                let entry = client.workouts().get_schedule(*schedule_id).await?;
+                client.workouts().unschedule(*schedule_id).await?;
+                let inverse = match (entry.workout_id(), entry.calendar_date) {
+                    (Some(workout_id), Some(date)) => Some(Change::ScheduleWorkout { workout_id, date }),
+                    _ => None,
+                };
+                let when = entry.calendar_date.map_or_else(String::new, |d| format!(" on {d}"));
+                Ok(Applied {
+                    summary: format!("Removed calendar entry {schedule_id}{when}"),
+                    ids: ids(&[("schedule_id", *schedule_id)]),
+                    answer: to_value(&entry),
+                    inverse,
+                })
+            }
+            Change::SendToDevice { workout_id, device_id } => {
+                let (device_id, device_name) = resolve_device(client, *device_id).await?;
+                let messages = client.workouts().send_to_device(*workout_id, Some(device_id)).await?;
+                Ok(Applied {
+                    summary: format!(
+                        "Sent workout {workout_id} to {device_name} (device {device_id}); it arrives at the next sync"
+                    ),
+                    ids: ids(&[("workout_id", *workout_id), ("device_id", device_id)]),
+                    answer: to_value(&messages),
+                    inverse: None,
+                })
+            }
+            Change::AddEvent { event } => {
+                let created = client.events().create(event).await?;
+                let id = created.id.unwrap_or_default();
+                Ok(Applied {
+                    summary: format!(
+                        "Added '{}' on {} to your calendar (event {id})",
+                        created.event_name.as_deref().unwrap_or("event"),
+                        created.date.map_or_else(|| "?".to_owned(), |d| d.to_string())
+                    ),
+                    ids: ids(&[("event_id", id)]),
+                    answer: to_value(&created),
+                    inverse: Some(Change::RemoveEvent { event_id: id }),
+                })
+            }
+            Change::RemoveEvent { event_id } => {
+                let copy = client.events().get(*event_id).await?;
+                client.events().delete(*event_id).await?;
+                let mut again = copy.clone();
+                again.id = None;
+                Ok(Applied {
+                    summary: format!(
+                        "Deleted '{}' (event {event_id}) from your calendar",
+                        copy.event_name.as_deref().unwrap_or("event")
+                    ),
+                    ids: ids(&[("event_id", *event_id)]),
+                    answer: to_value(&copy),
+                    inverse: Some(Change::AddEvent { event: Box::new(again) }),
+                })
+            }
+        }
+    }
+}
+
+/// The device to send to and its name: the given id (named from the device list), or the last
+/// used device.
+async fn resolve_device(client: &Client, device_id: Option<u64>) -> Result<(u64, String)> {
+    if let Some(id) = device_id {
+        let devices = client.devices().list().await?;
+        let Some(device) = devices.iter().find(|d| d.device_id == Some(id)) else {
+            let known: Vec<String> = devices
+                .iter()
+                .filter_map(|d| Some(format!("{} ({})", d.name().unwrap_or("device"), d.device_id?)))
+                .collect();
+            return Err(Error::InvalidInput(format!(
+                "device {id} is not one of your devices; yours are: {}",
+                if known.is_empty() { "none".to_owned() } else { known.join(", ") }
+            )));
+        };
+        return Ok((id, device.name().unwrap_or("your device").to_owned()));
+    }
+    let last = client.devices().last_used().await?;
+    let Some(id) = last.as_ref().and_then(|d| d.user_device_id) else {
+        return Err(Error::InvalidInput(
+            "no device has synced with Garmin Connect yet: name the device to send to (see get_devices)"
+                .into(),
+        ));
+    };
+    let name = last.and_then(|d| d.last_used_device_name).unwrap_or_else(|| "your last used device".into());
+    Ok((id, name))
+}
+
+fn workout_name(workout: &Workout) -> &str {
+    workout.workout_name.as_deref().unwrap_or("workout")
+}
+
+fn ids(pairs: &[(&str, u64)]) -> BTreeMap<String, u64> {
+    pairs.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect()
+}
+
+fn to_value<T: Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changes_serialize_with_a_kind_tag_and_read_back_equal() {
+        let change = Change::ScheduleWorkout {
+            workout_id: 7,
+            date: NaiveDate::from_ymd_opt(2026, 12, 3).unwrap_or_default(),
+        };
+        let json = serde_json::to_value(&change).unwrap_or_default();
+        assert_eq!(json["kind"], "schedule_workout");
+        assert_eq!(json["date"], "2026-12-03");
+        let back: Change = serde_json::from_value(json).unwrap_or(Change::RemoveEvent { event_id: 0 });
+        assert_eq!(back, change);
+        assert_eq!(change.tool_name(), "schedule_workout");
+        assert!(change.describe().contains("2026-12-03"));
+    }
+}

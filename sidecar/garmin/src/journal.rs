@@ -1,0 +1,236 @@
+//! The journal of changes made to the Garmin account: `changes.jsonl` in the data folder, one JSON
+//! object per line, append-only, 0600 like the session.
+//!
+//! Every write that reached Garmin is recorded with its time, the tool, the ids, the change as
+//! sent, Garmin's answer and the inverse change, so `list_changes` can show it and `undo_change`
+//! can take it back. An undo is itself an entry whose `undoes` names the entry it took back.
+//! Several processes may append at once: ids are given out under an OS lock on `changes.lock`,
+//! and each line is written whole with one `write` and flushed to disk before the lock is let go.
+//! A torn last line (a crash mid-write) is skipped when reading, never fatal.
+//! No cookies or tokens ever go in here: entries hold workouts, events and ids.
+
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::changes::{Applied, Change};
+
+const FILE_NAME: &str = "changes.jsonl";
+const LOCK_NAME: &str = "changes.lock";
+
+/// One recorded change.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JournalEntry {
+    /// 1, 2, 3… in the order the changes were made.
+    pub id: u64,
+    /// When Garmin accepted it.
+    pub time: DateTime<Utc>,
+    /// The tool (or app button) that made it.
+    pub tool: String,
+    /// What was done, in words.
+    pub summary: String,
+    /// The change as requested.
+    pub change: Change,
+    /// Ids created or touched.
+    #[serde(default)]
+    pub ids: BTreeMap<String, u64>,
+    /// Garmin's answer (or the copy read before a delete).
+    #[serde(default)]
+    pub answer: Value,
+    /// How to take it back (`None`: it cannot be undone).
+    #[serde(default)]
+    pub inverse: Option<Change>,
+    /// The entry this one undid, when it is an undo.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undoes: Option<u64>,
+}
+
+/// The journal file of one data folder.
+#[derive(Clone, Debug)]
+pub struct Journal {
+    dir: PathBuf,
+}
+
+/// Why the journal could not be read or written.
+#[derive(Debug, thiserror::Error)]
+#[error("the change journal {path} could not be {action}: {source}")]
+pub struct JournalError {
+    path: PathBuf,
+    action: &'static str,
+    #[source]
+    source: std::io::Error,
+}
+
+impl Journal {
+    /// The journal in `dir` (the data folder that holds `session.json`).
+    pub fn in_dir(dir: impl Into<PathBuf>) -> Self {
+        Journal { dir: dir.into() }
+    }
+
+    /// Path of the journal file.
+    pub fn path(&self) -> PathBuf {
+        self.dir.join(FILE_NAME)
+    }
+
+    /// Records an applied change and returns the entry with its id.
+    pub fn record(
+        &self,
+        tool: &str,
+        change: &Change,
+        applied: &Applied,
+        undoes: Option<u64>,
+    ) -> Result<JournalEntry, JournalError> {
+        let _lock = self.lock()?;
+        let next = self.entries()?.last().map_or(1, |e| e.id + 1);
+        let entry = JournalEntry {
+            id: next,
+            time: Utc::now(),
+            tool: tool.to_owned(),
+            summary: applied.summary.clone(),
+            change: change.clone(),
+            ids: applied.ids.clone(),
+            answer: applied.answer.clone(),
+            inverse: applied.inverse.clone(),
+            undoes,
+        };
+        let mut line = Vec::new();
+        // A crash mid-write leaves a last line without its newline: start on a fresh line so this
+        // entry is not glued to the torn one.
+        if std::fs::read(self.path()).is_ok_and(|bytes| bytes.last().is_some_and(|b| *b != b'\n')) {
+            line.push(b'\n');
+        }
+        serde_json::to_writer(&mut line, &entry).map_err(|e| self.error("written", e.into()))?;
+        line.push(b'\n');
+        let mut file = open_private(&self.path(), true).map_err(|e| self.error("opened", e))?;
+        file.write_all(&line).and_then(|()| file.sync_all()).map_err(|e| self.error("written", e))?;
+        Ok(entry)
+    }
+
+    /// Every entry, oldest first. A line that does not parse (a torn write) is skipped.
+    pub fn entries(&self) -> Result<Vec<JournalEntry>, JournalError> {
+        let text = match std::fs::read_to_string(self.path()) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(self.error("read", e)),
+        };
+        Ok(text.lines().filter_map(|line| serde_json::from_str(line).ok()).collect())
+    }
+
+    /// The entry `id`, or the most recent one that can still be undone (has an inverse, is not
+    /// itself an undo, and was not undone yet).
+    pub fn undo_candidate(&self, id: Option<u64>) -> Result<Result<JournalEntry, String>, JournalError> {
+        let entries = self.entries()?;
+        let undone: Vec<u64> = entries.iter().filter_map(|e| e.undoes).collect();
+        let Some(id) = id else {
+            return Ok(entries
+                .iter()
+                .rev()
+                .find(|e| e.inverse.is_some() && e.undoes.is_none() && !undone.contains(&e.id))
+                .cloned()
+                .ok_or_else(|| "there is no change left to undo (see list_changes)".to_owned()));
+        };
+        let Some(entry) = entries.iter().find(|e| e.id == id) else {
+            return Ok(Err(format!("there is no change #{id} in the journal (see list_changes)")));
+        };
+        Ok(if undone.contains(&id) {
+            Err(format!("change #{id} was already undone"))
+        } else if let Some(original) = entry.undoes {
+            Err(format!("change #{id} is itself the undo of #{original}; make the change again instead"))
+        } else if entry.inverse.is_none() {
+            Err(format!("change #{id} ({}) cannot be undone: {}", entry.tool, why_final(&entry.change)))
+        } else {
+            Ok(entry.clone())
+        })
+    }
+
+    /// Ids of entries that were undone.
+    pub fn undone_ids(&self) -> Result<Vec<u64>, JournalError> {
+        Ok(self.entries()?.iter().filter_map(|e| e.undoes).collect())
+    }
+
+    fn lock(&self) -> Result<File, JournalError> {
+        std::fs::create_dir_all(&self.dir).map_err(|e| self.error("created", e))?;
+        let file = open_private(&self.dir.join(LOCK_NAME), false).map_err(|e| self.error("locked", e))?;
+        file.lock().map_err(|e| self.error("locked", e))?;
+        Ok(file)
+    }
+
+    fn error(&self, action: &'static str, source: std::io::Error) -> JournalError {
+        JournalError { path: self.path(), action, source }
+    }
+}
+
+fn why_final(change: &Change) -> &'static str {
+    match change {
+        Change::SendToDevice { .. } => "a workout sent to a watch cannot be recalled; delete it on the watch",
+        _ => "Garmin gave nothing to restore it from",
+    }
+}
+
+fn open_private(path: &Path, append: bool) -> std::io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.create(true).read(true);
+    if append {
+        options.append(true);
+    } else {
+        options.write(true);
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.mode(0o600);
+    }
+    options.open(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn applied(inverse: Option<Change>) -> Applied {
+        Applied { summary: "did it".into(), ids: BTreeMap::new(), answer: Value::Null, inverse }
+    }
+
+    #[test]
+    fn entries_get_increasing_ids_and_undo_targets_the_latest_undoable_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = Journal::in_dir(dir.path());
+        let create = Change::DeleteWorkout { workout_id: 1 };
+        let first = journal.record("create_workout", &create, &applied(Some(create.clone())), None).unwrap();
+        let push = Change::SendToDevice { workout_id: 1, device_id: None };
+        let second = journal.record("push_workout_to_device", &push, &applied(None), None).unwrap();
+        assert_eq!((first.id, second.id), (1, 2));
+        // The push cannot be undone, so the default candidate is the create.
+        assert_eq!(journal.undo_candidate(None).unwrap().unwrap().id, 1);
+        let err = journal.undo_candidate(Some(2)).unwrap().unwrap_err();
+        assert!(err.contains("cannot be recalled"), "{err}");
+        journal.record("undo_change", &create, &applied(None), Some(1)).unwrap();
+        assert!(journal.undo_candidate(None).unwrap().is_err());
+        assert!(journal.undo_candidate(Some(1)).unwrap().unwrap_err().contains("already undone"));
+        assert!(journal.undo_candidate(Some(3)).unwrap().unwrap_err().contains("itself the undo"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_journal_is_private_and_a_torn_last_line_is_skipped() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let journal = Journal::in_dir(dir.path());
+        let change = Change::RemoveEvent { event_id: 9 };
+        journal.record("remove_calendar_event", &change, &applied(None), None).unwrap();
+        let mode = std::fs::metadata(journal.path()).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        let mut file = OpenOptions::new().append(true).open(journal.path()).unwrap();
+        file.write_all(b"{\"id\":2,\"time\":\"20").unwrap();
+        assert_eq!(journal.entries().unwrap().len(), 1);
+        // The next writer appends after the torn line and still numbers correctly.
+        let next = journal.record("remove_calendar_event", &change, &applied(None), None).unwrap();
+        assert_eq!(next.id, 2);
+        assert_eq!(journal.entries().unwrap().iter().map(|e| e.id).collect::<Vec<_>>(), [1, 2]);
+    }
+}

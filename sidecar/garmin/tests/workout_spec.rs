@@ -1,0 +1,23 @@
+//! The workout spec (`garmin::workout_spec`): translation compared field by field with Garmin's
+//! recorded create bodies, the preview on real workouts read back from Garmin, round trips
+//! (spec → Garmin → spec, and Garmin's answers → spec), one precise error per problem, and property
+//! tests — generated specs created on the fake Garmin, mutated and arbitrary JSON never panicking.
+//!
+//! Run: `cargo test -p garmin --test workout_spec` (add `--features schema` for the schema test;
+//! `PROPTEST_CASES=100000` for a long run of the parser properties).
+
+#[path = "workout_spec/common.rs"]
+mod common;
+#[path = "workout_spec/errors.rs"]
+mod errors;
+#[path = "workout_spec/fixtures.rs"]
+mod fixtures;
+#[path = "workout_spec/preview.rs"]
+mod preview;
+#[path = "workout_spec/properties.rs"]
+mod properties;
+#[path = "workout_spec/spec_json.rs"]
+mod spec_json;
+#[path = "api/support.rs"]
+#[allow(dead_code)]
+mod support;

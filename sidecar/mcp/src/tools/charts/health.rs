@@ -1,0 +1,287 @@
+//! The data of the health charts: one night's sleep stages with the score, and one daily value
+//! (resting heart rate, HRV, Body Battery high/low, stress) over N days from Garmin's range
+//! endpoints (one request per 28 days, never one per day).
+
+use chrono::{Duration, NaiveDate, NaiveDateTime};
+use garmin_charts::{
+    ChartOptions, HealthMetric, HealthTrendChart, SleepChart, SleepSegment, SleepStage, TrendDay,
+};
+
+use super::{Drawn, draw_off_thread, span};
+use crate::output;
+use crate::server::GarminMcp;
+use crate::tool_error::ToolError;
+use crate::tools::common::words;
+use crate::tools::health::merge_segments;
+
+/// Most stretches kept for the hypnogram (equal neighbours are always merged first).
+const MAX_SEGMENTS: usize = 400;
+
+fn stage(level: u8) -> SleepStage {
+    match level {
+        0 => SleepStage::Deep,
+        1 => SleepStage::Light,
+        2 => SleepStage::Rem,
+        _ => SleepStage::Awake,
+    }
+}
+
+/// Minutes from `origin` to `t`.
+fn minutes(origin: NaiveDateTime, t: NaiveDateTime) -> f64 {
+    (t - origin).num_seconds() as f64 / 60.0
+}
+
+/// A non-negative, finite value (Garmin marks "none" with -1 or -2).
+fn reading(v: Option<f64>) -> Option<f64> {
+    v.filter(|x| x.is_finite() && *x >= 0.0)
+}
+
+impl GarminMcp {
+    /// The `sleep` chart of the night that ended on the morning of `date`.
+    pub(super) async fn sleep_chart(
+        &self,
+        date: NaiveDate,
+        options: ChartOptions,
+    ) -> Result<Drawn, ToolError> {
+        let client = self.garmin().await?;
+        let Some(sleep) = client.wellness().sleep(date).await? else {
+            return Err(ToolError::NoData(format!("No sleep recorded for the night to {date}.")));
+        };
+        let dto = sleep.daily_sleep.clone().unwrap_or_default();
+        let offset = match (dto.sleep_start_local, dto.sleep_start_gmt) {
+            (Some(local), Some(gmt)) => local - gmt.naive_utc(),
+            _ => Duration::zero(),
+        };
+        let mut segs: Vec<(NaiveDateTime, NaiveDateTime, u8)> = sleep
+            .sleep_levels
+            .iter()
+            .filter_map(|l| {
+                let start = l.start_gmt?.naive_utc() + offset;
+                let end = l.end_gmt?.naive_utc() + offset;
+                let level = l.activity_level?.round();
+                ((0.0..=3.0).contains(&level) && end > start).then_some((start, end, level as u8))
+            })
+            .collect();
+        segs.sort_by_key(|s| s.0);
+        merge_segments(&mut segs, MAX_SEGMENTS);
+        let Some(first) = segs.first().map(|s| s.0) else {
+            return Err(ToolError::NoData(format!(
+                "The night to {date} has a sleep record but no sleep stages (the watch was not worn or could not tell)."
+            )));
+        };
+        let origin = first.date().and_time(chrono::NaiveTime::MIN);
+        let segments: Vec<SleepSegment> = segs
+            .iter()
+            .map(|(s, e, level)| SleepSegment {
+                start_min: minutes(origin, *s),
+                end_min: minutes(origin, *e),
+                stage: stage(*level),
+            })
+            .collect();
+        let overall = dto.sleep_scores.as_ref().and_then(|s| s.overall.as_ref());
+        let score = overall.and_then(|o| reading(o.value)).map(|v| v.round() as u32);
+        let quality = overall.and_then(|o| o.qualifier_key.as_deref()).map(words);
+        let chart = SleepChart { date: date.to_string(), score, quality: quality.clone(), segments };
+        let png =
+            draw_off_thread(&format!("the night to {date}"), move || garmin_charts::sleep(&chart, &options))
+                .await?;
+
+        let from = dto.sleep_start_local.unwrap_or(first);
+        let to = dto.sleep_end_local.or_else(|| segs.last().map(|s| s.1)).unwrap_or(first);
+        let mut summary =
+            format!("Sleep on the night to {date}: {}–{}", from.format("%H:%M"), to.format("%H:%M"));
+        if let Some(asleep) = reading(dto.sleep_time_seconds) {
+            summary.push_str(&format!(", {} asleep", output::hours_minutes(asleep)));
+        }
+        if let Some(s) = score {
+            summary.push_str(&format!(", sleep score {s}"));
+            if let Some(q) = &quality {
+                summary.push_str(&format!(" ({q})"));
+            }
+        }
+        let stages: Vec<String> = [
+            ("deep", dto.deep_sleep_seconds),
+            ("light", dto.light_sleep_seconds),
+            ("REM", dto.rem_sleep_seconds),
+            ("awake", dto.awake_sleep_seconds),
+        ]
+        .into_iter()
+        .filter_map(|(name, secs)| Some(format!("{name} {}", output::hours_minutes(reading(secs)?))))
+        .collect();
+        if !stages.is_empty() {
+            summary.push_str(&format!("; {}", stages.join(", ")));
+        }
+        summary.push('.');
+        Ok(Drawn {
+            png,
+            summary,
+            title: format!("Sleep stages, night to {date}"),
+            file_parts: vec![date.to_string(), "sleep".into()],
+            activity_id: None,
+            period: Some(date.to_string()),
+            series_source: None,
+            points: Some(u32::try_from(segs.len()).unwrap_or(u32::MAX)),
+        })
+    }
+
+    /// The `health_trend` chart of the `days` days ending on `end`.
+    pub(super) async fn health_trend_chart(
+        &self,
+        end: NaiveDate,
+        days: u32,
+        metric: HealthMetric,
+        options: ChartOptions,
+    ) -> Result<Drawn, ToolError> {
+        let start = end - Duration::days(i64::from(days) - 1);
+        let client = self.garmin().await?;
+        let w = client.wellness();
+        let dates: Vec<NaiveDate> = (0..i64::from(days)).map(|i| start + Duration::days(i)).collect();
+        let mut baseline = None;
+        let trend: Vec<TrendDay> = match metric {
+            HealthMetric::RestingHr => {
+                let rows = w.resting_heart_rate(start, end).await?;
+                dates
+                    .iter()
+                    .map(|d| TrendDay {
+                        date: d.to_string(),
+                        value: rows
+                            .iter()
+                            .find(|r| r.calendar_date == Some(*d))
+                            .and_then(|r| reading(r.value))
+                            .filter(|v| *v > 0.0),
+                        ..TrendDay::default()
+                    })
+                    .collect()
+            }
+            HealthMetric::Hrv => {
+                let rows = w.hrv_range(start, end).await?;
+                baseline = rows
+                    .iter()
+                    .rev()
+                    .filter_map(|h| h.baseline.as_ref())
+                    .find_map(|b| Some((reading(b.balanced_low)?, reading(b.balanced_upper)?)));
+                dates
+                    .iter()
+                    .map(|d| TrendDay {
+                        date: d.to_string(),
+                        value: rows
+                            .iter()
+                            .find(|h| h.calendar_date == Some(*d))
+                            .and_then(|h| reading(h.last_night_avg))
+                            .filter(|v| *v > 0.0),
+                        ..TrendDay::default()
+                    })
+                    .collect()
+            }
+            HealthMetric::BodyBattery => {
+                let reports = w.body_battery(start, end).await?;
+                dates
+                    .iter()
+                    .map(|d| {
+                        let levels: Vec<f64> = reports
+                            .iter()
+                            .find(|r| r.date == Some(*d))
+                            .map(|r| r.points().iter().map(|p| p.value).filter(|v| v.is_finite()).collect())
+                            .unwrap_or_default();
+                        TrendDay {
+                            date: d.to_string(),
+                            value: None,
+                            low: levels.iter().copied().reduce(f64::min),
+                            high: levels.iter().copied().reduce(f64::max),
+                        }
+                    })
+                    .collect()
+            }
+            HealthMetric::Stress => {
+                let rows = w.stress_daily(start, end).await?;
+                dates
+                    .iter()
+                    .map(|d| TrendDay {
+                        date: d.to_string(),
+                        value: rows
+                            .iter()
+                            .find(|s| s.calendar_date == Some(*d))
+                            .and_then(|s| s.values.as_ref())
+                            .and_then(|v| reading(v.overall_stress_level)),
+                        ..TrendDay::default()
+                    })
+                    .collect()
+            }
+        };
+        let period_text = span(start, end);
+        let (name, unit) = match metric {
+            HealthMetric::RestingHr => ("Resting heart rate", " bpm"),
+            HealthMetric::Hrv => ("Overnight HRV", " ms"),
+            HealthMetric::BodyBattery => ("Body Battery", ""),
+            HealthMetric::Stress => ("Average stress", ""),
+        };
+        let value_of = |d: &TrendDay| if metric == HealthMetric::BodyBattery { d.high } else { d.value };
+        let present: Vec<(String, f64)> =
+            trend.iter().filter_map(|d| Some((d.date.clone(), value_of(d)?))).collect();
+        if present.is_empty() {
+            return Err(ToolError::NoData(format!(
+                "No {} recorded from {start} to {end}.",
+                name.to_lowercase()
+            )));
+        }
+        let missing: Vec<String> =
+            trend.iter().filter(|d| value_of(d).is_none()).map(|d| d.date.clone()).collect();
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+        let mut summary = format!("{name} over the {days} days {period_text}: ");
+        if metric == HealthMetric::BodyBattery {
+            let highs: Vec<f64> = trend.iter().filter_map(|d| d.high).collect();
+            let lows: Vec<f64> = trend.iter().filter_map(|d| d.low).collect();
+            summary.push_str(&format!(
+                "daily high {:.0} and low {:.0} on average",
+                mean(&highs),
+                mean(&lows)
+            ));
+            if let Some(lowest) = trend
+                .iter()
+                .filter(|d| d.low.is_some())
+                .min_by(|a, b| a.low.unwrap_or(0.0).total_cmp(&b.low.unwrap_or(0.0)))
+            {
+                summary.push_str(&format!(", lowest {:.0} on {}", lowest.low.unwrap_or(0.0), lowest.date));
+            }
+        } else {
+            let values: Vec<f64> = present.iter().map(|p| p.1).collect();
+            let lo = present.iter().min_by(|a, b| a.1.total_cmp(&b.1));
+            let hi = present.iter().max_by(|a, b| a.1.total_cmp(&b.1));
+            summary.push_str(&format!("average {:.0}{unit}", mean(&values)));
+            if let (Some(lo), Some(hi)) = (lo, hi) {
+                summary
+                    .push_str(&format!(", lowest {:.0} on {}, highest {:.0} on {}", lo.1, lo.0, hi.1, hi.0));
+            }
+            if let Some((bl, bh)) = baseline {
+                summary.push_str(&format!("; baseline {bl:.0}–{bh:.0} ms"));
+            }
+        }
+        if !missing.is_empty() {
+            let listed =
+                if missing.len() <= 5 { missing.join(", ") } else { format!("{} days", missing.len()) };
+            summary.push_str(&format!("; no reading on {listed}"));
+        }
+        summary.push('.');
+        let chart = HealthTrendChart { metric, days: trend, baseline };
+        let png = draw_off_thread(&format!("{} {period_text}", name.to_lowercase()), move || {
+            garmin_charts::health_trend(&chart, &options)
+        })
+        .await?;
+        let slug = match metric {
+            HealthMetric::RestingHr => "resting-hr",
+            HealthMetric::Hrv => "hrv",
+            HealthMetric::BodyBattery => "body-battery",
+            HealthMetric::Stress => "stress",
+        };
+        Ok(Drawn {
+            png,
+            summary,
+            title: format!("{name}, {period_text}"),
+            file_parts: vec![end.to_string(), format!("{slug}-{days}d")],
+            activity_id: None,
+            period: Some(period_text),
+            series_source: None,
+            points: Some(u32::try_from(present.len()).unwrap_or(u32::MAX)),
+        })
+    }
+}

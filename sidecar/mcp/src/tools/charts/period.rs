@@ -1,0 +1,408 @@
+//! The data of the charts over a period of activities: volume per week or month by sport, time in
+//! heart-rate zones summed over the activities of a period, and the daily training load with its
+//! acute and chronic lines. Each reads the activity list of the period once (pages of
+//! [`PAGE`](crate::tools::stats::PAGE)), never one request per day or per activity.
+
+use std::collections::BTreeMap;
+
+use chrono::{Datelike, Duration, NaiveDate};
+use garmin::api::ActivitySearch;
+use garmin::models::activities::ActivitySummary;
+use garmin::models::metrics::HrZones;
+use garmin_charts::{
+    ChartOptions, HrZonesChart, LoadDay, Sport, TrainingLoadChart, VolumeBucket, VolumeChart, VolumeMetric,
+    ZoneTime,
+};
+
+use super::activity::zone_sentence;
+use super::{Drawn, VolumePeriod, draw_off_thread, span};
+use crate::server::GarminMcp;
+use crate::tool_error::ToolError;
+use crate::tools::activities::shape::{Family, SportFilter, count_noun, distance_m, local_date};
+use crate::tools::common::thousands;
+use crate::tools::stats::PAGE;
+use crate::tools::training::{acwr, acwr_band};
+
+/// Days before a training-load chart whose load warms up its chronic (28-day) line.
+const CHRONIC_DAYS: i64 = 28;
+/// Days of the acute load.
+const ACUTE_DAYS: i64 = 7;
+
+fn monday(day: NaiveDate) -> NaiveDate {
+    day - Duration::days(i64::from(day.weekday().num_days_from_monday()))
+}
+
+/// `count` months before the month of `day` (0 = that month), as its first day.
+fn months_back(day: NaiveDate, count: u32) -> NaiveDate {
+    let index = day.year() * 12 + day.month0() as i32 - count as i32;
+    NaiveDate::from_ymd_opt(index.div_euclid(12), index.rem_euclid(12) as u32 + 1, 1).unwrap_or(day)
+}
+
+/// The chart's sport group of an activity.
+fn sport_of(a: &ActivitySummary) -> Sport {
+    match Family::of_summary(a) {
+        Family::Run => Sport::Running,
+        Family::Ride => Sport::Cycling,
+        Family::Swim => Sport::Swimming,
+        Family::Walk => Sport::Walking,
+        Family::Other if a.type_key() == Some("strength_training") => Sport::Strength,
+        Family::Other => Sport::Other,
+    }
+}
+
+fn sport_word(s: Sport) -> &'static str {
+    match s {
+        Sport::Running => "running",
+        Sport::Cycling => "cycling",
+        Sport::Swimming => "swimming",
+        Sport::Walking => "walking/hiking",
+        Sport::Strength => "strength",
+        Sport::Other => "other",
+    }
+}
+
+fn positive(v: Option<f64>) -> f64 {
+    v.filter(|x| x.is_finite() && *x > 0.0).unwrap_or(0.0)
+}
+
+impl GarminMcp {
+    /// Every activity from `start` to `end` (local days), optionally of one sport, oldest first.
+    async fn activities_between(
+        &self,
+        start: NaiveDate,
+        end: NaiveDate,
+        filter: Option<&SportFilter>,
+    ) -> Result<Vec<ActivitySummary>, ToolError> {
+        let client = self.garmin().await?;
+        let mut search = ActivitySearch::new().limit(PAGE).between(start, end);
+        search.activity_type = filter.map(|f| f.type_key.clone());
+        let mut items = client.activities().search_all(&search).await?;
+        items.retain(|a| local_date(a).is_some_and(|d| d >= start && d <= end));
+        items.sort_by_key(|a| a.start_time_local);
+        Ok(items)
+    }
+
+    /// The `volume` chart.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) async fn volume_chart(
+        &self,
+        end: NaiveDate,
+        by: VolumePeriod,
+        count: u32,
+        metric: VolumeMetric,
+        stacked: bool,
+        sport: Option<&str>,
+        options: ChartOptions,
+    ) -> Result<Drawn, ToolError> {
+        let filter = match sport {
+            Some(text) => SportFilter::parse("sport", text)?,
+            None => None,
+        };
+        // Bucket starts, oldest first; the last bucket stops at `end`.
+        let starts: Vec<NaiveDate> = match by {
+            VolumePeriod::Week => {
+                let last = monday(end);
+                (0..i64::from(count)).rev().map(|i| last - Duration::weeks(i)).collect()
+            }
+            VolumePeriod::Month => (0..count).rev().map(|i| months_back(end, i)).collect(),
+        };
+        let start = starts.first().copied().unwrap_or(end);
+        let items = self.activities_between(start, end, filter.as_ref()).await?;
+        let what = filter.as_ref().map_or("activities".to_owned(), |f| f.many.clone());
+        let value = |a: &ActivitySummary| match metric {
+            VolumeMetric::Distance => distance_m(a).unwrap_or(0.0) / 1000.0,
+            VolumeMetric::Time => positive(a.duration) / 3600.0,
+        };
+        let bucket_of = |day: NaiveDate| starts.iter().rposition(|s| *s <= day);
+        let mut sums: Vec<BTreeMap<Sport, f64>> = vec![BTreeMap::new(); starts.len()];
+        let mut counted = 0usize;
+        for a in &items {
+            let (Some(day), v) = (local_date(a), value(a)) else { continue };
+            if v <= 0.0 {
+                continue;
+            }
+            if let Some(i) = bucket_of(day) {
+                *sums[i].entry(sport_of(a)).or_default() += v;
+                counted += 1;
+            }
+        }
+        let mut sports: Vec<Sport> = sums.iter().flat_map(|m| m.keys().copied()).collect();
+        sports.sort();
+        sports.dedup();
+        let period_text = span(start, end);
+        if sports.is_empty() {
+            let measured = if metric == VolumeMetric::Distance { " with a distance" } else { "" };
+            return Err(ToolError::NoData(format!("No {what}{measured} from {start} to {end}.")));
+        }
+        let label = |s: NaiveDate| match by {
+            VolumePeriod::Week => s.format("%m-%d").to_string(),
+            VolumePeriod::Month => s.format("%Y-%m").to_string(),
+        };
+        let buckets: Vec<VolumeBucket> = starts
+            .iter()
+            .zip(&sums)
+            .map(|(s, m)| VolumeBucket {
+                label: label(*s),
+                values: sports.iter().map(|sp| m.get(sp).copied().unwrap_or(0.0)).collect(),
+            })
+            .collect();
+        let chart = VolumeChart {
+            weekly: by == VolumePeriod::Week,
+            metric,
+            sports: sports.clone(),
+            buckets,
+            stacked,
+            span: format!("{start} – {end}"),
+        };
+        let png =
+            draw_off_thread("the volume chart", move || garmin_charts::volume(&chart, &options)).await?;
+
+        let totals: Vec<f64> = sums.iter().map(|m| m.values().sum()).collect();
+        let total: f64 = totals.iter().sum();
+        let (unit, per, noun) = match (metric, by) {
+            (VolumeMetric::Distance, VolumePeriod::Week) => ("km", "week", "Weekly distance"),
+            (VolumeMetric::Distance, VolumePeriod::Month) => ("km", "month", "Monthly distance"),
+            (VolumeMetric::Time, VolumePeriod::Week) => ("h", "week", "Weekly training time"),
+            (VolumeMetric::Time, VolumePeriod::Month) => ("h", "month", "Monthly training time"),
+        };
+        let of_sport = filter.as_ref().map(|f| format!(" of {}", f.many)).unwrap_or_default();
+        let mut summary = format!(
+            "{noun}{of_sport} for the {count} {per}s {period_text}: {total:.1} {unit} in total over {}, {:.1} {unit} per {per} on average",
+            count_noun(counted, filter.as_ref()),
+            total / f64::from(count.max(1)),
+        );
+        let best = totals.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1));
+        let least = totals.iter().enumerate().min_by(|a, b| a.1.total_cmp(b.1));
+        if let (Some((bi, bv)), Some((li, lv))) = (best, least) {
+            summary.push_str(&format!(
+                "; biggest {per} {} ({bv:.1} {unit}), smallest {} ({lv:.1} {unit})",
+                starts[bi], starts[li]
+            ));
+        }
+        summary.push('.');
+        if sports.len() > 1 {
+            let by_sport: Vec<String> = sports
+                .iter()
+                .map(|s| {
+                    format!(
+                        "{} {:.1} {unit}",
+                        sport_word(*s),
+                        sums.iter().filter_map(|m| m.get(s)).sum::<f64>()
+                    )
+                })
+                .collect();
+            summary.push_str(&format!(" By sport: {}.", by_sport.join(", ")));
+        }
+        let what_file = format!(
+            "{}-{count}{}",
+            noun.to_lowercase().replace(' ', "-"),
+            if by == VolumePeriod::Week { "w" } else { "m" }
+        );
+        Ok(Drawn {
+            png,
+            summary,
+            title: format!("{noun}{of_sport}, {period_text}"),
+            file_parts: vec![end.to_string(), what_file],
+            activity_id: None,
+            period: Some(period_text),
+            series_source: None,
+            points: Some(u32::try_from(counted).unwrap_or(u32::MAX)),
+        })
+    }
+
+    /// The `hr_zones` chart summed over the activities of the `days` days ending on `end`.
+    pub(super) async fn zones_over_period(
+        &self,
+        end: NaiveDate,
+        days: u32,
+        sport: Option<&str>,
+        options: ChartOptions,
+    ) -> Result<Drawn, ToolError> {
+        let filter = match sport {
+            Some(text) => SportFilter::parse("sport", text)?,
+            None => None,
+        };
+        let start = end - Duration::days(i64::from(days) - 1);
+        let client = self.garmin().await?;
+        let metrics = client.metrics();
+        let (items, zones) =
+            futures::join!(self.activities_between(start, end, filter.as_ref()), metrics.hr_zones());
+        let items = items?;
+        let mut seconds = [0.0f64; 5];
+        let mut with_hr = 0usize;
+        for a in &items {
+            let z = a.hr_time_in_zones();
+            if z.iter().any(|s| positive(*s) > 0.0) {
+                with_hr += 1;
+            }
+            for (total, s) in seconds.iter_mut().zip(z) {
+                *total += positive(s);
+            }
+        }
+        let total: f64 = seconds.iter().sum();
+        let what = filter.as_ref().map_or("activities".to_owned(), |f| f.many.clone());
+        if total <= 0.0 {
+            return Err(ToolError::NoData(format!("No {what} with heart rate from {start} to {end}.")));
+        }
+        // The athlete's zone floors: the sport's own set when there is one, else the default.
+        let family = filter.as_ref().map(|f| Family::of(Some(&f.type_key), None));
+        let floors = zones.ok().and_then(|sets| pick_zone_set(&sets, family));
+        let rows: Vec<ZoneTime> = (0..5)
+            .map(|i| ZoneTime {
+                zone: i as u8 + 1,
+                seconds: seconds[i],
+                from_bpm: floors.and_then(|f| f[i]),
+                to_bpm: floors.and_then(|f| f.get(i + 1).copied().flatten()),
+            })
+            .collect();
+        let period_text = span(start, end);
+        let chart =
+            HrZonesChart { name: String::new(), period: format!("{start} – {end}"), zones: rows.clone() };
+        let png = draw_off_thread("the heart-rate zones", move || garmin_charts::hr_zones(&chart, &options))
+            .await?;
+        let summary = format!(
+            "Time in heart-rate zones over the {days} days {period_text} ({} with heart rate): {}.",
+            count_noun(with_hr, filter.as_ref()),
+            zone_sentence(&rows, total)
+        );
+        Ok(Drawn {
+            png,
+            summary,
+            title: format!("Time in heart-rate zones, {period_text}"),
+            file_parts: vec![end.to_string(), format!("hr-zones-{days}d")],
+            activity_id: None,
+            period: Some(period_text),
+            series_source: None,
+            points: Some(u32::try_from(with_hr).unwrap_or(u32::MAX)),
+        })
+    }
+
+    /// The `training_load` chart of the `weeks` weeks ending on `end`.
+    pub(super) async fn training_load_chart(
+        &self,
+        end: NaiveDate,
+        weeks: u32,
+        options: ChartOptions,
+    ) -> Result<Drawn, ToolError> {
+        let start = end - Duration::days(i64::from(weeks) * 7 - 1);
+        let warm_up = start - Duration::days(CHRONIC_DAYS - 1);
+        let items = self.activities_between(warm_up, end, None).await?;
+        let mut by_day: BTreeMap<NaiveDate, f64> = BTreeMap::new();
+        for a in &items {
+            if let Some(day) = local_date(a) {
+                *by_day.entry(day).or_default() += positive(a.activity_training_load);
+            }
+        }
+        let load_on = |d: NaiveDate| by_day.get(&d).copied().unwrap_or(0.0);
+        let sum_back = |d: NaiveDate, n: i64| (0..n).map(|i| load_on(d - Duration::days(i))).sum::<f64>();
+        let mut days = Vec::new();
+        let mut day = start;
+        while day <= end {
+            days.push(LoadDay {
+                date: day.to_string(),
+                load: load_on(day),
+                acute: Some(sum_back(day, ACUTE_DAYS)),
+                chronic: Some(sum_back(day, CHRONIC_DAYS) / (CHRONIC_DAYS / ACUTE_DAYS) as f64),
+            });
+            day += Duration::days(1);
+        }
+        let total: f64 = days.iter().map(|d| d.load).sum();
+        if total <= 0.0 {
+            return Err(ToolError::NoData(format!("No training load recorded from {start} to {end}.")));
+        }
+        let in_range = items.iter().filter(|a| local_date(a).is_some_and(|d| d >= start)).count();
+        let peak = days.iter().max_by(|a, b| a.load.total_cmp(&b.load));
+        let last = days.last();
+        let period_text = span(start, end);
+        let mut summary = format!(
+            "Training load over the {weeks} weeks {period_text}: {} in total from {}",
+            thousands(total.round() as u64),
+            count_noun(in_range, None)
+        );
+        if let Some(p) = peak {
+            summary.push_str(&format!(", highest day {} ({:.0})", p.date, p.load));
+        }
+        summary.push('.');
+        if let Some(l) = last
+            && let (Some(a), Some(c)) = (l.acute, l.chronic)
+        {
+            summary.push_str(&format!(
+                " On {end} the acute load (last 7 days) is {a:.0} and the chronic load (last 28 days ÷ 4) {c:.0}"
+            ));
+            if c > 0.0 {
+                let ratio = acwr(a, c);
+                let (band, meaning) = acwr_band(ratio);
+                summary.push_str(&format!(": ratio {ratio:.2}, {band} — {meaning}"));
+            }
+            summary.push_str(". Both are computed from your activities' training load.");
+        }
+        let chart = TrainingLoadChart { days };
+        let png =
+            draw_off_thread("the training load", move || garmin_charts::training_load(&chart, &options))
+                .await?;
+        Ok(Drawn {
+            png,
+            summary,
+            title: format!("Training load, {period_text}"),
+            file_parts: vec![end.to_string(), format!("training-load-{weeks}w")],
+            activity_id: None,
+            period: Some(period_text),
+            series_source: None,
+            points: Some(u32::try_from(in_range).unwrap_or(u32::MAX)),
+        })
+    }
+}
+
+/// Zone floors 1–5 plus the top (max HR) from the athlete's zone sets: the set of `family`'s sport
+/// when there is one, else `DEFAULT`, else the first.
+fn pick_zone_set(sets: &[HrZones], family: Option<Family>) -> Option<[Option<f64>; 6]> {
+    let wanted = match family {
+        Some(Family::Run) => "RUNNING",
+        Some(Family::Ride) => "CYCLING",
+        Some(Family::Swim) => "SWIMMING",
+        _ => "DEFAULT",
+    };
+    let by_sport =
+        |name: &str| sets.iter().find(|s| s.sport.as_deref().is_some_and(|x| x.eq_ignore_ascii_case(name)));
+    let set = by_sport(wanted).or_else(|| by_sport("DEFAULT")).or_else(|| sets.first())?;
+    let f = |v: Option<f64>| v.filter(|x| x.is_finite() && *x > 0.0);
+    Some([
+        f(set.zone1_floor),
+        f(set.zone2_floor),
+        f(set.zone3_floor),
+        f(set.zone4_floor),
+        f(set.zone5_floor),
+        f(set.max_heart_rate_used),
+    ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(s: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
+    }
+
+    #[test]
+    fn months_back_crosses_years() {
+        assert_eq!(months_back(d("2026-11-15"), 0), d("2026-11-01"));
+        assert_eq!(months_back(d("2026-02-28"), 3), d("2025-11-01"));
+        assert_eq!(months_back(d("2026-01-31"), 12), d("2025-01-01"));
+        assert_eq!(monday(d("2026-11-15")), d("2026-11-09"));
+    }
+
+    #[test]
+    fn the_sports_own_zone_set_is_preferred() {
+        let set = |sport: &str, z1: f64| HrZones {
+            sport: Some(sport.into()),
+            zone1_floor: Some(z1),
+            ..HrZones::default()
+        };
+        let sets = vec![set("DEFAULT", 100.0), set("RUNNING", 110.0)];
+        assert_eq!(pick_zone_set(&sets, Some(Family::Run)).unwrap()[0], Some(110.0));
+        assert_eq!(pick_zone_set(&sets, Some(Family::Ride)).unwrap()[0], Some(100.0));
+        assert_eq!(pick_zone_set(&sets, None).unwrap()[0], Some(100.0));
+        assert!(pick_zone_set(&[], None).is_none());
+    }
+}

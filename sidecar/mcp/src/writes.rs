@@ -1,0 +1,337 @@
+//! The safety model every tool that changes the Garmin account goes through, decided here once.
+//!
+//! A write tool builds a [`Proposed`] change (what, in words, with the preview) and hands it to
+//! [`GarminMcp::propose`]. What happens next depends on the [`WriteMode`]:
+//!
+//! * [`WriteMode::AskApp`] (default): nothing is written by the tool itself. The proposal goes to
+//!   the desktop app over the local bridge (the app is started if it is installed); the person
+//!   adjusts and approves it, or cancels, in the app's window. The tool waits (sending MCP progress
+//!   notifications) and then applies exactly what was approved. If the app cannot be reached, the
+//!   tool answers with the preview and how to enable writes.
+//! * [`WriteMode::Direct`] (`GARMIN_ALLOW_WRITE=1`): the tool writes, but only when called with
+//!   `confirm: true`; otherwise it answers with the preview (a dry run).
+//! * [`WriteMode::PreviewOnly`] (`GARMIN_WORKOUT_EDITOR=0` without `GARMIN_ALLOW_WRITE`): previews
+//!   only.
+//!
+//! (`--readonly` goes further: write tools are not even listed.) Every change that reached Garmin
+//! is recorded in the journal (`garmin::journal`) with its inverse, for `list_changes` and
+//! `undo_change`.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use app_bridge::{AppLink, BridgeError, Proposal, Reply, Request};
+use chrono::NaiveDate;
+use garmin::changes::Change;
+use garmin::journal::{Journal, JournalEntry};
+use rmcp::RoleServer;
+use rmcp::schemars;
+use rmcp::service::RequestContext;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::output::Answer;
+use crate::server::GarminMcp;
+use crate::tool_error::ToolError;
+
+/// `1` (or `true`/`yes`) lets write tools write when called with `confirm: true`.
+pub const ALLOW_WRITE_ENV: &str = "GARMIN_ALLOW_WRITE";
+/// `0` (or `false`/`no`/`off`) turns off the app's confirmation window.
+pub const EDITOR_ENV: &str = "GARMIN_WORKOUT_EDITOR";
+
+/// How long a tool waits for the person's decision in the app.
+const DECISION_WAIT: Duration = Duration::from_secs(300);
+
+/// Who confirms a write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WriteMode {
+    /// The person, in the desktop app's window.
+    AskApp,
+    /// The assistant, with `confirm: true` (after asking the person in the chat).
+    Direct,
+    /// Nobody: previews only.
+    PreviewOnly,
+}
+
+impl WriteMode {
+    /// The mode this process's environment asks for.
+    pub fn from_env() -> Self {
+        Self::from_settings(
+            std::env::var(ALLOW_WRITE_ENV).ok().as_deref(),
+            std::env::var(EDITOR_ENV).ok().as_deref(),
+        )
+    }
+
+    /// The mode for these values of [`ALLOW_WRITE_ENV`] and [`EDITOR_ENV`].
+    pub fn from_settings(allow_write: Option<&str>, editor: Option<&str>) -> Self {
+        let yes = |v: &str| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on");
+        let no = |v: &str| matches!(v.trim().to_ascii_lowercase().as_str(), "0" | "false" | "no" | "off");
+        if allow_write.is_some_and(yes) {
+            WriteMode::Direct
+        } else if editor.is_some_and(no) {
+            WriteMode::PreviewOnly
+        } else {
+            WriteMode::AskApp
+        }
+    }
+}
+
+/// A change a tool wants to make.
+#[derive(Debug)]
+pub(crate) struct Proposed {
+    /// The change.
+    pub change: Change,
+    /// The plain-words preview (with totals for workouts).
+    pub preview: String,
+    /// For a new workout: the assistant's spec, for the app's editor.
+    pub spec: Option<Value>,
+    /// For an undo: the journal entry it takes back.
+    pub undoes: Option<u64>,
+}
+
+/// What became of a proposed write.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum WriteStatus {
+    /// Garmin has it.
+    Written,
+    /// Nothing was written; the preview shows what would be.
+    Preview,
+    /// The person cancelled in the app; nothing was written.
+    Cancelled,
+}
+
+/// The answer of every write tool.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct WriteOutcome {
+    /// Written, preview (nothing written) or cancelled.
+    pub status: WriteStatus,
+    /// What the change is, in words.
+    pub preview: String,
+    /// The changes made, in order (a new workout may also be scheduled and sent).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<DoneChange>,
+    /// When nothing was written: how to make it happen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub how_to_write: Option<String>,
+}
+
+/// One change that reached Garmin.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct DoneChange {
+    /// Its number in the journal (for `undo_change`).
+    pub change_id: Option<u64>,
+    /// What was done.
+    pub summary: String,
+    /// Ids created or touched (`workout_id`, `schedule_id`, `event_id`, `device_id`).
+    pub ids: BTreeMap<String, u64>,
+    /// Whether `undo_change` can take it back.
+    pub can_undo: bool,
+}
+
+/// What to do after creating a workout, as the person chose in the app.
+#[derive(Debug, Default)]
+struct FollowUps {
+    schedule_on: Option<NaiveDate>,
+    send_to_device: bool,
+    device_id: Option<u64>,
+}
+
+impl GarminMcp {
+    /// Runs `proposed` through the safety model (see the module docs).
+    pub(crate) async fn propose(
+        &self,
+        proposed: Proposed,
+        confirm: bool,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<Answer<WriteOutcome>, ToolError> {
+        match self.write_mode() {
+            WriteMode::Direct if confirm => {
+                let preview = proposed.preview.clone();
+                let changes = self.apply(proposed.change, proposed.undoes, FollowUps::default()).await?;
+                Ok(self.written(preview, changes))
+            }
+            WriteMode::Direct => Ok(self.preview(
+                proposed.preview,
+                "Nothing was written (dry run). Show this to the person and, if they agree, call the tool again with the same arguments and confirm: true.",
+            )),
+            WriteMode::PreviewOnly => Ok(self.preview(proposed.preview, &how_to_enable_writes())),
+            WriteMode::AskApp => self.ask_app(proposed, ctx).await,
+        }
+    }
+
+    async fn ask_app(
+        &self,
+        proposed: Proposed,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<Answer<WriteOutcome>, ToolError> {
+        let link = AppLink::in_dir(self.store().dir());
+        // The demo's data folder is a temporary one no app watches: never start the app for it.
+        if !crate::app::reach(&link, !self.is_demo()).await {
+            return Ok(self.preview(proposed.preview, &how_to_enable_writes()));
+        }
+        let request = Request::Confirm(Proposal {
+            title: proposed.change.describe(),
+            preview: proposed.preview.clone(),
+            change: proposed.change.clone(),
+            spec: proposed.spec.clone(),
+            requested_by: ctx.peer.peer_info().map(|info| info.client_info.name.clone()),
+            demo: self.is_demo(),
+        });
+        let reply = crate::app::wait_with_progress(
+            link.ask(&request, DECISION_WAIT),
+            ctx,
+            "Waiting for the person to confirm in the Garmin MCP app…",
+        )
+        .await;
+        match reply {
+            Ok(Reply::Approved { change, schedule_on, send_to_device, device_id }) => {
+                let follow = FollowUps { schedule_on, send_to_device, device_id };
+                let changes = self.apply(change, proposed.undoes, follow).await?;
+                Ok(self.written(proposed.preview, changes))
+            }
+            Ok(Reply::Cancelled { reason }) => {
+                let why = reason.map_or_else(String::new, |r| format!(" ({r})"));
+                Ok(self.answer(
+                    format!("The person cancelled this in the Garmin MCP app{why}; nothing was written."),
+                    WriteOutcome {
+                        status: WriteStatus::Cancelled,
+                        preview: proposed.preview,
+                        changes: Vec::new(),
+                        how_to_write: None,
+                    },
+                ))
+            }
+            Ok(Reply::Failed { message }) => Err(ToolError::Local(format!(
+                "The Garmin MCP app could not show the confirmation: {message}. Nothing was written."
+            ))),
+            Ok(other) => Err(ToolError::Local(format!(
+                "The Garmin MCP app answered {other:?} to a confirmation request; nothing was written. Update the app and the server together."
+            ))),
+            Err(BridgeError::TimedOut(wait)) => Err(ToolError::Local(format!(
+                "Nobody confirmed within {} minutes, so nothing was written. Ask the person to look at the Garmin MCP app and try again.",
+                wait.as_secs() / 60
+            ))),
+            Err(e) => Ok(self.preview(proposed.preview, &format!("{e}. {}", how_to_enable_writes()))),
+        }
+    }
+
+    /// Applies `change` and the follow-ups, recording each in the journal.
+    async fn apply(
+        &self,
+        change: Change,
+        undoes: Option<u64>,
+        follow: FollowUps,
+    ) -> Result<Vec<DoneChange>, ToolError> {
+        let client = self.garmin().await?;
+        let tool = if undoes.is_some() { "undo_change" } else { change.tool_name() };
+        let first = change.apply(&client).await?;
+        let mut done = vec![self.record(tool, &change, &first, undoes)];
+        let created = match change {
+            Change::CreateWorkout { .. } => first.ids.get("workout_id").copied(),
+            _ => None,
+        };
+        if let Some(workout_id) = created {
+            let mut next = Vec::new();
+            if let Some(date) = follow.schedule_on {
+                next.push(Change::ScheduleWorkout { workout_id, date });
+            }
+            if follow.send_to_device {
+                next.push(Change::SendToDevice { workout_id, device_id: follow.device_id });
+            }
+            for change in next {
+                match change.apply(&client).await {
+                    Ok(applied) => done.push(self.record(change.tool_name(), &change, &applied, None)),
+                    Err(e) => done.push(DoneChange {
+                        change_id: None,
+                        summary: format!("Not done: {} — {e}", change.describe()),
+                        ids: BTreeMap::new(),
+                        can_undo: false,
+                    }),
+                }
+            }
+        }
+        Ok(done)
+    }
+
+    /// Journals an applied change. A journal that cannot be written does not undo Garmin's write:
+    /// the answer says so instead.
+    fn record(
+        &self,
+        tool: &str,
+        change: &Change,
+        applied: &garmin::changes::Applied,
+        undoes: Option<u64>,
+    ) -> DoneChange {
+        let journal = Journal::in_dir(self.store().dir());
+        match journal.record(tool, change, applied, undoes) {
+            Ok(JournalEntry { id, inverse, .. }) => DoneChange {
+                change_id: Some(id),
+                summary: applied.summary.clone(),
+                ids: applied.ids.clone(),
+                can_undo: inverse.is_some() && undoes.is_none(),
+            },
+            Err(e) => {
+                tracing::warn!("{e}");
+                DoneChange {
+                    change_id: None,
+                    summary: format!("{} (not journaled, so it cannot be undone here: {e})", applied.summary),
+                    ids: applied.ids.clone(),
+                    can_undo: false,
+                }
+            }
+        }
+    }
+
+    fn written(&self, preview: String, changes: Vec<DoneChange>) -> Answer<WriteOutcome> {
+        let summary = changes.iter().map(|c| c.summary.as_str()).collect::<Vec<_>>().join(". ");
+        let undo = changes
+            .iter()
+            .filter(|c| c.can_undo)
+            .filter_map(|c| c.change_id)
+            .map(|id| format!("#{id}"))
+            .collect::<Vec<_>>();
+        let undo = if undo.is_empty() {
+            String::new()
+        } else {
+            format!(" (undo with undo_change: {})", undo.join(", "))
+        };
+        self.answer(
+            format!("{summary}.{undo}"),
+            WriteOutcome { status: WriteStatus::Written, preview, changes, how_to_write: None },
+        )
+    }
+
+    fn preview(&self, preview: String, how_to_write: &str) -> Answer<WriteOutcome> {
+        self.answer(
+            format!("Preview only — nothing was written. {preview}\n{how_to_write}"),
+            WriteOutcome {
+                status: WriteStatus::Preview,
+                preview,
+                changes: Vec::new(),
+                how_to_write: Some(how_to_write.to_owned()),
+            },
+        )
+    }
+}
+
+/// The exact ways to let writes through.
+fn how_to_enable_writes() -> String {
+    format!(
+        "To write it, either open the Garmin MCP desktop app (it shows each change for the person to approve) and call the tool again, or set {ALLOW_WRITE_ENV}=1 in this MCP server's environment (the `env` of its entry in the AI client's settings), restart the client, and call again with confirm: true after the person agreed."
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn allow_write_wins_then_editor_off_means_preview_only_else_the_app_confirms() {
+        assert_eq!(WriteMode::from_settings(Some("1"), Some("0")), WriteMode::Direct);
+        assert_eq!(WriteMode::from_settings(Some("true"), None), WriteMode::Direct);
+        assert_eq!(WriteMode::from_settings(Some("0"), Some("off")), WriteMode::PreviewOnly);
+        assert_eq!(WriteMode::from_settings(None, Some("1")), WriteMode::AskApp);
+        assert_eq!(WriteMode::from_settings(None, None), WriteMode::AskApp);
+    }
+}
