@@ -23,7 +23,7 @@ use serde::Deserialize;
 
 pub use self::answer::*;
 pub use self::format::hm;
-pub use self::timeline::{merge_segments, sleep_timeline};
+pub use self::timeline::{sleep_stage_spans, sleep_timeline};
 use super::common::parse_date;
 use crate::output::Answer;
 use crate::server::GarminMcp;

@@ -12,7 +12,7 @@ use crate::output;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
 use crate::tools::common::words;
-use crate::tools::health::merge_segments;
+use crate::tools::health::sleep_stage_spans;
 
 /// Most stretches kept for the hypnogram (equal neighbours are always merged first).
 const MAX_SEGMENTS: usize = 400;
@@ -52,18 +52,7 @@ impl GarminMcp {
             (Some(local), Some(gmt)) => local - gmt.naive_utc(),
             _ => Duration::zero(),
         };
-        let mut segs: Vec<(NaiveDateTime, NaiveDateTime, u8)> = sleep
-            .sleep_levels
-            .iter()
-            .filter_map(|l| {
-                let start = l.start_gmt?.naive_utc() + offset;
-                let end = l.end_gmt?.naive_utc() + offset;
-                let level = l.activity_level?.round();
-                ((0.0..=3.0).contains(&level) && end > start).then_some((start, end, level as u8))
-            })
-            .collect();
-        segs.sort_by_key(|s| s.0);
-        merge_segments(&mut segs, MAX_SEGMENTS);
+        let segs = sleep_stage_spans(&sleep, offset, MAX_SEGMENTS);
         let Some(first) = segs.first().map(|s| s.0) else {
             return Err(ToolError::NoData(format!(
                 "The night to {date} has a sleep record but no sleep stages (the watch was not worn or could not tell)."

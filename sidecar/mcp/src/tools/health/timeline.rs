@@ -11,6 +11,24 @@ use crate::tools::common::whole;
 /// The night's stage timeline: consecutive same-stage stretches merged, then the shortest
 /// segments folded into their longer neighbour until at most [`MAX_SLEEP_SEGMENTS`] remain.
 pub fn sleep_timeline(sleep: &Sleep, offset: Duration) -> Vec<SleepSegment> {
+    sleep_stage_spans(sleep, offset, MAX_SLEEP_SEGMENTS)
+        .into_iter()
+        .map(|(start, end, level)| SleepSegment {
+            start: start.format("%H:%M").to_string(),
+            stage: stage_name(level).to_owned(),
+            min: ((end - start).num_seconds() as f64 / 60.0).round() as u64,
+        })
+        .collect()
+}
+
+/// The night's stages as `(start, end, level)` in local time (level 0 deep … 3 awake), sorted,
+/// with unusable rows dropped and merged down to at most `max` spans. Shared by the health answer
+/// and the sleep chart.
+pub fn sleep_stage_spans(
+    sleep: &Sleep,
+    offset: Duration,
+    max: usize,
+) -> Vec<(NaiveDateTime, NaiveDateTime, u8)> {
     let mut segs: Vec<(NaiveDateTime, NaiveDateTime, u8)> = sleep
         .sleep_levels
         .iter()
@@ -22,14 +40,8 @@ pub fn sleep_timeline(sleep: &Sleep, offset: Duration) -> Vec<SleepSegment> {
         })
         .collect();
     segs.sort_by_key(|s| s.0);
-    merge_segments(&mut segs, MAX_SLEEP_SEGMENTS);
-    segs.into_iter()
-        .map(|(start, end, level)| SleepSegment {
-            start: start.format("%H:%M").to_string(),
-            stage: stage_name(level).to_owned(),
-            min: ((end - start).num_seconds() as f64 / 60.0).round() as u64,
-        })
-        .collect()
+    merge_segments(&mut segs, max);
+    segs
 }
 
 /// Merges equal neighbours, then folds the shortest segment into its longer neighbour until at
