@@ -19,6 +19,15 @@ pub enum ErrorCode {
     SessionExpired,
     /// Garmin could not be reached: check the connection, then retry.
     Network,
+    /// The sign-in window was closed (or cancelled) before sign-in finished: pick a site again.
+    SignInClosed,
+    /// The account signed in on the other Garmin site than the one picked: pick the other site.
+    WrongSite,
+    /// Garmin did not hand over, or did not accept, the session from sign-in: sign in again, or
+    /// paste cookies.
+    SignInRejected,
+    /// What the person typed or pasted is not usable: the message says what to fix.
+    InvalidInput,
     /// Anything else: show the message.
     Other,
 }

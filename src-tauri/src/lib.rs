@@ -1,29 +1,59 @@
-//! The Garmin MCP desktop app. This crate is glue only: it registers thin commands over the `garmin`
-//! crate and hands the window a UI built from `../ui`. Garmin logic belongs in `garmin`, MCP logic in
-//! `garmin-mcp` (bundled as the sidecar `binaries/garmin-mcp`).
+//! The Garmin MCP desktop app. This crate is glue over the `garmin` crate: thin commands, the
+//! sign-in window, the demo account, and a UI built from `../ui`. Garmin logic belongs in `garmin`,
+//! MCP logic in `garmin-mcp` (bundled as the sidecar `binaries/garmin-mcp`).
 //!
-//! [`build`] is the one place commands are registered; [`run`] and the tests (on tauri's
-//! `MockRuntime`) both go through it, so a test exercises exactly what the app serves.
+//! [`build`] is the one place commands and app-wide state are registered; [`run`] and the tests (on
+//! tauri's `MockRuntime`) both go through it, so a test exercises exactly what the app serves.
+//!
+//! | module | what |
+//! |---|---|
+//! | `commands` | what the UI invokes (through `ui/src/api.ts` only) |
+//! | [`signin`] | sign-in as library code: target site, cookies → session, paste, check + save |
+//! | `sign_in_window` | the capability-less second webview on Garmin's sign-in page |
+//! | `demo` | the demo account's fake Garmin, run inside the app on loopback |
+//! | `state` | which account is shown and where each session lives |
+//! | `models`, `error` | what crosses IPC: camelCase views and one `{code, message}` error |
 
 mod commands;
+mod demo;
 mod error;
 mod models;
+mod sign_in_window;
+pub mod signin;
 mod state;
 
+pub use demo::DemoGarmin;
 pub use error::{Error, ErrorCode, Result};
-pub use models::{AccountView, CheckResult, SessionView};
-pub use state::DataDir;
+pub use models::{AccountView, CheckResult, DEMO_LABEL, SessionView, SiteChoice};
+pub use sign_in_window::{SIGN_IN_WINDOW_PREFIX, SignInFlow};
+pub use state::{Accounts, DEMO_FOLDER};
 
-use tauri::{Builder, Manager as _, Runtime};
+use tauri::{Builder, Manager as _, Runtime, WindowEvent};
 
-/// Registers the app's commands on `builder`. The caller then builds the app and manages a
-/// [`DataDir`] before anything is invoked (`run` resolves it; tests point it at a temp folder).
+/// Label of the app's main window (the only one with a capability).
+pub const MAIN_WINDOW: &str = "main";
+
+/// Registers the app's commands and state on `builder`. The caller then builds the app and manages
+/// [`Accounts`] before anything is invoked (`run` resolves it; tests point it at a temp folder).
 pub fn build<R: Runtime>(builder: Builder<R>) -> Builder<R> {
-    builder.invoke_handler(tauri::generate_handler![
-        commands::session_status,
-        commands::check_session,
-        commands::sign_out,
-    ])
+    builder
+        .manage(SignInFlow::default())
+        .manage(DemoGarmin::default())
+        .on_window_event(|window, event| {
+            // The sign-in window must not outlive the app's window (it would keep the app running).
+            if window.label() == MAIN_WINDOW && matches!(event, WindowEvent::Destroyed) {
+                window.state::<SignInFlow>().cancel();
+                sign_in_window::close_sign_in_windows(window.app_handle());
+            }
+        })
+        .invoke_handler(tauri::generate_handler![
+            commands::session_status,
+            commands::check_session,
+            commands::sign_out,
+            commands::sign_in,
+            commands::cancel_sign_in,
+            commands::sign_in_with_cookies,
+        ])
 }
 
 /// Starts the desktop app and blocks until it quits.
@@ -32,8 +62,11 @@ pub fn run() {
         .build(tauri::generate_context!())
         .expect("the Garmin MCP app could not start");
     // Managed before the event loop starts, so the first invoke from the window always finds it.
-    let data_dir = DataDir::resolve(app.handle())
+    let accounts = Accounts::resolve(app.handle())
         .expect("no folder for the Garmin session: set GARMIN_MCP_HOME to a writable folder");
-    app.manage(data_dir);
+    if let Err(e) = accounts.forget_stale_demo() {
+        eprintln!("garmin-desktop: could not remove the previous run's demo session: {e}");
+    }
+    app.manage(accounts);
     app.run(|_, _| {});
 }

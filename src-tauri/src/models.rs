@@ -1,15 +1,36 @@
-//! What the commands return: camelCase views of `garmin` types, chosen field by field for the UI
-//! (mirrored in `ui/src/api.ts`). No cookie value or token ever appears here.
+//! What the commands take and return: camelCase views of `garmin` types, chosen field by field for
+//! the UI (mirrored in `ui/src/api.ts`). No cookie value or token ever appears here.
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-/// The saved session as the UI shows it (from `garmin::SessionInfo`).
+/// The name of Garmin's long-lived session cookie, whose expiry is the best estimate of how long a
+/// sign-in lasts.
+const SESSION_COOKIE: &str = "session";
+/// How long Garmin's long-lived `session` cookie was reported to last when it states no expiry
+/// (about three months; reference §2.3). Only an estimate: a check with Garmin is the answer.
+const TYPICAL_SIGN_IN_DAYS: i64 = 90;
+
+/// What the site picker offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SiteChoice {
+    /// Garmin international (connect.garmin.com): email, or a phone number outside China.
+    Global,
+    /// Garmin China (connect.garmin.cn): +86 phone accounts.
+    Cn,
+    /// The demo account: offline sample data from the fake Garmin inside the app.
+    Demo,
+}
+
+/// The saved session as the UI shows it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionView {
-    /// `global` or `cn`.
+    /// `global` or `cn` (the demo account imitates `global`).
     pub site: garmin::Site,
+    /// True for the demo account (sample data, not a Garmin account): label it as such.
+    pub demo: bool,
     /// How people recognise the site, e.g. "Garmin Connect China (connect.garmin.cn)".
     pub site_label: &'static str,
     /// The Connect origin in use.
@@ -26,13 +47,22 @@ pub struct SessionView {
     pub refresh_count: u64,
     /// When the access cookie says it expires; a hint only (renewal is automatic).
     pub access_expires_at: Option<DateTime<Utc>>,
+    /// When the sign-in itself is expected to end: the `session` cookie's expiry, else about three
+    /// months after sign-in. An estimate; see `session_expiry_stated`.
+    pub session_expires_at: DateTime<Utc>,
+    /// True when Garmin stated `session_expires_at` (the cookie's expiry), false when estimated.
+    pub session_expiry_stated: bool,
 }
 
-impl From<garmin::SessionInfo> for SessionView {
-    fn from(info: garmin::SessionInfo) -> Self {
+impl SessionView {
+    /// The view of `session`; `demo` when it is the demo account's.
+    pub fn new(session: &garmin::Session, demo: bool) -> Self {
+        let info = session.info();
+        let stated = session.cookies.iter().find(|c| c.name == SESSION_COOKIE).and_then(|c| c.expires);
         SessionView {
             site: info.site,
-            site_label: info.site.label(),
+            demo,
+            site_label: if demo { DEMO_LABEL } else { info.site.label() },
             connect_url: info.connect_url,
             display_name: info.display_name,
             full_name: info.full_name,
@@ -40,9 +70,15 @@ impl From<garmin::SessionInfo> for SessionView {
             last_refresh_at: info.last_refresh_at,
             refresh_count: info.refresh_count,
             access_expires_at: info.access_expires_at,
+            session_expires_at: stated
+                .unwrap_or_else(|| info.captured_at + chrono::Duration::days(TYPICAL_SIGN_IN_DAYS)),
+            session_expiry_stated: stated.is_some(),
         }
     }
 }
+
+/// How the demo account is labelled wherever a site label is shown.
+pub const DEMO_LABEL: &str = "Demo account (sample data from a fake Garmin, not your account)";
 
 /// Who Garmin says the account is.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -62,4 +98,44 @@ pub struct CheckResult {
     pub account: AccountView,
     /// The session after the check (it may have been renewed on the way).
     pub session: SessionView,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session(cookie_header: &str) -> garmin::Session {
+        garmin::Session::from_cookie_header(
+            garmin::Site::Cn,
+            garmin::Site::Cn.default_origins(),
+            cookie_header,
+            "t",
+            "UA",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn sign_in_expiry_is_the_session_cookies_when_stated_else_an_estimate() {
+        let mut stated = session("session=s; JWT_WEB=j");
+        let expires = DateTime::from_timestamp(1_900_000_000, 0).unwrap();
+        stated.cookies[0].expires = Some(expires);
+        let view = SessionView::new(&stated, false);
+        assert_eq!((view.session_expires_at, view.session_expiry_stated), (expires, true));
+
+        let unstated = session("session=s; JWT_WEB=j");
+        let view = SessionView::new(&unstated, false);
+        assert!(!view.session_expiry_stated);
+        assert_eq!(view.session_expires_at - unstated.captured_at, chrono::Duration::days(90));
+    }
+
+    #[test]
+    fn the_demo_account_is_labelled_as_demo_and_shows_no_secret() {
+        let view = SessionView::new(&session("session=secret-s; JWT_WEB=secret-j"), true);
+        assert!(view.demo);
+        assert!(view.site_label.starts_with("Demo account"));
+        let shown = serde_json::to_string(&view).unwrap();
+        assert!(!shown.contains("secret"), "{shown}");
+        assert!(shown.contains("\"sessionExpiresAt\"") && shown.contains("\"demo\":true"), "{shown}");
+    }
 }

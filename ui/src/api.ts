@@ -3,12 +3,17 @@
 import { invoke } from "@tauri-apps/api/core";
 import { toAppError } from "./errors";
 
-/** Which Garmin Connect the account lives on. */
+/** Which Garmin Connect the account lives on (the demo account imitates `global`). */
 export type Site = "global" | "cn";
+
+/** What the site picker offers: a Garmin site, or the demo account (offline sample data). */
+export type SiteChoice = Site | "demo";
 
 /** The saved session (no secrets). Dates are ISO 8601 strings in UTC. */
 export interface SessionView {
   site: Site;
+  /** The demo account: sample data from the fake Garmin inside the app. Label it everywhere. */
+  demo: boolean;
   siteLabel: string;
   connectUrl: string;
   displayName: string | null;
@@ -18,6 +23,10 @@ export interface SessionView {
   refreshCount: number;
   /** When the short-lived access token expires: a hint only, it renews automatically. */
   accessExpiresAt: string | null;
+  /** When the sign-in itself should end: Garmin's stated expiry, or an estimate. */
+  sessionExpiresAt: string;
+  /** True when Garmin stated `sessionExpiresAt`, false when it is an estimate. */
+  sessionExpiryStated: boolean;
 }
 
 /** Who Garmin says the account is. */
@@ -32,15 +41,26 @@ export interface CheckResult {
   session: SessionView;
 }
 
-async function call<T>(command: string): Promise<T> {
+/** Cookies copied from a signed-in browser, for the "paste cookies" fallback. */
+export interface PastedCookies {
+  site: Site;
+  /** The `Cookie` request header, or a cookie list (JSON export or cookies.txt). */
+  cookies: string;
+  /** The `connect-csrf-token` request header. */
+  csrfToken: string;
+  /** The browser's User-Agent; empty for a common desktop browser's. */
+  userAgent: string;
+}
+
+async function call<T>(command: string, args?: Record<string, unknown>): Promise<T> {
   try {
-    return await invoke<T>(command);
+    return await invoke<T>(command, args);
   } catch (raw) {
     throw toAppError(raw);
   }
 }
 
-/** The saved session, read from disk (no network). Rejects with `not_signed_in` when there is none. */
+/** The saved session of the account shown, read from disk (no network). Rejects with `not_signed_in`. */
 export function sessionStatus(): Promise<SessionView> {
   return call<SessionView>("session_status");
 }
@@ -50,7 +70,30 @@ export function checkSession(): Promise<CheckResult> {
   return call<CheckResult>("check_session");
 }
 
-/** Removes the saved session on this computer, for the app and every garmin-mcp process. */
+/** Removes the saved session on this computer (in the demo account: leaves the demo). */
 export function signOut(): Promise<void> {
   return call<void>("sign_out");
+}
+
+/**
+ * Opens the sign-in window (titled `windowTitle`) on the site's sign-in page and resolves once the
+ * session is saved; rejects with `sign_in_closed`, `wrong_site`, `sign_in_rejected`, … otherwise.
+ */
+export function signIn(site: SiteChoice, windowTitle: string): Promise<SessionView> {
+  return call<SessionView>("sign_in", { site, windowTitle });
+}
+
+/** Closes the sign-in window; the pending `signIn` rejects with `sign_in_closed`. */
+export function cancelSignIn(): Promise<void> {
+  return call<void>("cancel_sign_in");
+}
+
+/** Checks pasted cookies with Garmin and saves them as the session. */
+export function signInWithCookies(pasted: PastedCookies): Promise<SessionView> {
+  return call<SessionView>("sign_in_with_cookies", {
+    site: pasted.site,
+    cookies: pasted.cookies,
+    csrfToken: pasted.csrfToken,
+    userAgent: pasted.userAgent.trim() || null,
+  });
 }

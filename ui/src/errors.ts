@@ -1,12 +1,23 @@
 // Mirror of src-tauri/src/error.rs: every command rejects with `{ code, message }`. The codes are the
-// ones the UI branches on; add one here only together with the Rust side.
+// ones the UI branches on; add one here only together with the Rust side. `message` is the app's
+// own words in English (the details); the headline and next step come from the i18n strings.
+import { t } from "./i18n.svelte";
 
-export const ERROR_CODES = ["not_signed_in", "session_expired", "network", "other"] as const;
+export const ERROR_CODES = [
+  "not_signed_in",
+  "session_expired",
+  "network",
+  "sign_in_closed",
+  "wrong_site",
+  "sign_in_rejected",
+  "invalid_input",
+  "other",
+] as const;
 
 /** What the UI does next, as a stable code (Rust `ErrorCode`). */
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-/** A command's failure: `message` is the app's own words (what happened and what to do). */
+/** A command's failure: `message` says what happened and what to do. */
 export class AppError extends Error {
   readonly code: ErrorCode;
 
@@ -32,30 +43,47 @@ export function toAppError(raw: unknown): AppError {
   return new AppError("other", String(raw));
 }
 
-/** A short headline for an error, in plain words. */
+/** A short headline for an error, in plain words, in the window's language. */
 export function headline(code: ErrorCode): string {
   switch (code) {
     case "not_signed_in":
-      return "You are not signed in to Garmin Connect.";
+      return t("error.not_signed_in.title");
     case "session_expired":
-      return "Garmin no longer accepts this sign-in.";
+      return t("error.session_expired.title");
     case "network":
-      return "Garmin Connect could not be reached.";
+      return t("error.network.title");
+    case "sign_in_closed":
+      return t("error.sign_in_closed.title");
+    case "wrong_site":
+      return t("error.wrong_site.title");
+    case "sign_in_rejected":
+      return t("error.sign_in_rejected.title");
+    case "invalid_input":
+      return t("error.invalid_input.title");
     case "other":
-      return "Something went wrong.";
+      return t("error.other.title");
   }
 }
 
-/** What to do next, in plain words. For the sign-in codes the view also shows the command to run. */
+/** What to do next, in plain words, in the window's language. */
 export function nextStep(code: ErrorCode): string {
   switch (code) {
     case "not_signed_in":
+      return t("error.not_signed_in.next");
     case "session_expired":
-      return "Sign in again. Signing in from this window arrives soon; until then, run the command below in a terminal, then press Check now.";
+      return t("error.session_expired.next");
     case "network":
-      return "Check your internet connection (or proxy), then press Check now again.";
+      return t("error.network.next");
+    case "sign_in_closed":
+      return t("error.sign_in_closed.next");
+    case "wrong_site":
+      return t("error.wrong_site.next");
+    case "sign_in_rejected":
+      return t("error.sign_in_rejected.next");
+    case "invalid_input":
+      return t("error.invalid_input.next");
     case "other":
-      return "The details say what happened. If it keeps happening, please report it.";
+      return t("error.other.next");
   }
 }
 

@@ -1,8 +1,6 @@
-// Dates as people read them: "12 Mar 2026, 14:05" and "in 40 minutes" / "3 hours ago", in the
-// system's locale.
-
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-const relative = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+// Dates as people read them, in the window's language: "12 Mar 2026, 14:05" and "in 40 minutes" /
+// "3 hours ago" (Chinese: "2026年3月12日 14:05", "40分钟后").
+import { intlLocale } from "./i18n.svelte";
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["day", 86_400],
@@ -12,11 +10,22 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
 
 /** An ISO timestamp as a local date and time. */
 export function formatDateTime(iso: string): string {
-  return dateTime.format(new Date(iso));
+  return new Intl.DateTimeFormat(intlLocale(), { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+}
+
+/** An ISO timestamp as a local date. */
+export function formatDate(iso: string): string {
+  return new Intl.DateTimeFormat(intlLocale(), { dateStyle: "medium" }).format(new Date(iso));
+}
+
+/** A time of day, e.g. "14:05:09". */
+export function formatTime(at: Date): string {
+  return new Intl.DateTimeFormat(intlLocale(), { timeStyle: "medium" }).format(at);
 }
 
 /** An ISO timestamp relative to `now`, e.g. "in 40 minutes", "3 days ago", "now". */
 export function formatRelative(iso: string, now: Date = new Date()): string {
+  const relative = new Intl.RelativeTimeFormat(intlLocale(), { numeric: "auto" });
   const seconds = Math.round((new Date(iso).getTime() - now.getTime()) / 1000);
   for (const [unit, size] of UNITS) {
     if (Math.abs(seconds) >= size) return relative.format(Math.trunc(seconds / size), unit);

@@ -12,14 +12,19 @@
 //!   Then the MCP interop checks against `garmin-mcp --demo --http`: the protocol scenarios of the
 //!   MCP conformance suite (Node 22 in `.ci/.node`) and the official Python SDK client
 //!   (`tests/interop/python_client.py`, `.ci/.venv`); `.ci/setup` installs both.
+//!   Last, the desktop app's end-to-end run (`e2e`).
 //! * `interop` — only those MCP interop checks (quick, after changing the HTTP mode).
+//! * `e2e` — the desktop app end to end under Xvfb, driven by tauri-driver + WebKitWebDriver: sign in
+//!   to the demo account and to a fake "Garmin international" through the real sign-in window, check
+//!   the saved sessions and the home window (`src-tauri/tests/e2e.rs`). Builds the UI first;
+//!   screenshots of every step land in `target/e2e-screenshots/`. Linux only.
 
 use std::io::{BufRead as _, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitCode, Stdio};
 use std::time::Duration;
 
-const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | test | interop>";
+const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | test | interop | e2e>";
 
 /// Tauri config patch that drops `bundle.externalBin` for builds that do not bundle the app.
 const NO_SIDECAR_CONFIG: &str = r#"{"bundle":{"externalBin":null}}"#;
@@ -32,6 +37,7 @@ fn main() -> ExitCode {
         ["run"] => run_app(),
         ["test"] => test(),
         ["interop"] => conformance(&workspace_root()).and_then(|()| interop(&workspace_root())),
+        ["e2e"] => build_ui(&workspace_root()).and_then(|()| e2e(&workspace_root())),
         _ => Err(USAGE.to_owned()),
     };
     match result {
@@ -93,6 +99,7 @@ fn test() -> Result<(), String> {
     run(&mut cargo_no_sidecar(&["test", "--workspace"]))?;
     conformance(&root)?;
     interop(&root)?;
+    e2e(&root)?;
     println!("xtask: all checks passed");
     Ok(())
 }
@@ -133,6 +140,35 @@ fn conformance(root: &Path) -> Result<(), String> {
             .arg(scratch.0.join("results")))?;
     }
     Ok(())
+}
+
+/// The desktop app's end-to-end test (ignored in plain `cargo test`: it needs Xvfb, WebKitWebDriver
+/// and tauri-driver, which `.ci/setup` installs). Expects `ui/dist` to be built.
+fn e2e(root: &Path) -> Result<(), String> {
+    if !cfg!(target_os = "linux") {
+        println!("xtask: skipping the desktop end-to-end test (WebKitWebDriver runs on Linux only)");
+        return Ok(());
+    }
+    let missing: Vec<&str> =
+        ["Xvfb", "WebKitWebDriver", "tauri-driver"].into_iter().filter(|tool| !on_path(tool)).collect();
+    if !missing.is_empty() {
+        return Err(format!("the desktop end-to-end test needs {}: run .ci/setup", missing.join(", ")));
+    }
+    let screenshots = target_dir(root).join("e2e-screenshots");
+    // Old screenshots must not pass for this run's.
+    let _ = std::fs::remove_dir_all(&screenshots);
+    println!("xtask: desktop app end to end (screenshots in {})", screenshots.display());
+    run(Command::new(cargo())
+        .current_dir(root)
+        .env("TAURI_CONFIG", NO_SIDECAR_CONFIG)
+        .env("E2E_SCREENSHOTS", &screenshots)
+        .args(["test", "-p", "garmin-desktop", "--test", "e2e", "--", "--ignored", "--nocapture"]))
+}
+
+/// Whether `tool` is an executable on PATH.
+fn on_path(tool: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(tool).is_file()))
 }
 
 /// Runs the official Python SDK client against `garmin-mcp --demo --http` with a bearer token.

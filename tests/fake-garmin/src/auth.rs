@@ -42,6 +42,31 @@ impl IssuedSession {
     }
 }
 
+/// How the browser-facing pages treat a real browser (an app's webview): cookie attributes and the
+/// sign-in form. Read by `sso.rs`; changed at run time with [`crate::FakeGarmin::set_browser_options`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BrowserOptions {
+    /// Mark the cookies that sign-in sets `Secure`, as Garmin does. Browsers keep `Secure` cookies
+    /// only from https origins, so a webview signing in to this fake over plain http needs this off.
+    pub secure_cookies: bool,
+    /// The sign-in page fills in demo credentials and submits itself after a moment: the desktop
+    /// app's demo account, and UI tests whose WebDriver cannot reach the sign-in window.
+    pub auto_sign_in: bool,
+}
+
+impl Default for BrowserOptions {
+    fn default() -> Self {
+        Self { secure_cookies: true, auto_sign_in: false }
+    }
+}
+
+impl BrowserOptions {
+    /// `"; Secure"` when cookies are marked Secure, else nothing: the tail of a `Set-Cookie`.
+    pub fn secure_attribute(&self) -> &'static str {
+        if self.secure_cookies { "; Secure" } else { "" }
+    }
+}
+
 /// Put into the extensions of every `/gc-api` request that passed auth, for handlers that care
 /// which session family is calling.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,6 +167,7 @@ pub struct AuthState {
     by_jwt: HashMap<String, JwtInfo>,
     uses: BTreeMap<String, u32>,
     reuse_detected: u32,
+    browser: BrowserOptions,
 }
 
 impl fmt::Debug for AuthState {
@@ -172,7 +198,18 @@ impl AuthState {
             by_jwt: HashMap::new(),
             uses: BTreeMap::new(),
             reuse_detected: 0,
+            browser: BrowserOptions::default(),
         }
+    }
+
+    /// How the browser-facing pages currently behave.
+    pub fn browser_options(&self) -> BrowserOptions {
+        self.browser
+    }
+
+    /// Changes how the browser-facing pages behave from the next request on.
+    pub fn set_browser_options(&mut self, options: BrowserOptions) {
+        self.browser = options;
     }
 
     /// Creates a new session family for a sign-in made with `user_agent`.

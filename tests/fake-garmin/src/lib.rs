@@ -43,7 +43,7 @@ use std::time::Duration;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-pub use auth::IssuedSession;
+pub use auth::{BrowserOptions, IssuedSession};
 pub use config::{FakeConfig, FakeSite};
 
 use crate::state::{AppState, lock};
@@ -94,6 +94,12 @@ impl FakeGarmin {
     /// Signs in as if the user had just done so on the SSO page with `user_agent`.
     pub fn issue_session(&self, user_agent: &str) -> IssuedSession {
         sso::issue_session(&self.state, user_agent)
+    }
+
+    /// Changes how the sign-in page and cookies treat a browser (see [`BrowserOptions`]); the
+    /// desktop app's demo account turns `Secure` off (plain http) and the self-submitting form on.
+    pub fn set_browser_options(&self, options: BrowserOptions) {
+        lock(&self.state.inner.auth).set_browser_options(options);
     }
 
     /// Every request so far (admin calls excluded), oldest first.

@@ -2,6 +2,9 @@
 //! window can be pointed at it) and the Connect SPA shell under `/app/`, which carries what a client
 //! scrapes after sign-in — the `csrf-token` meta tag and `window.VIEWER_SOCIAL_PROFILE` (reference
 //! §2.1–2.4) — and renews an expired `JWT_WEB` on load ("alternative A" of §2.7).
+//!
+//! [`BrowserOptions`](crate::BrowserOptions) adapt both to an app's webview: cookies without `Secure`
+//! over plain http, and a sign-in form that fills in demo credentials and submits itself.
 
 use axum::body::Bytes;
 use axum::extract::{OriginalUri, Path, RawQuery, State};
@@ -58,8 +61,9 @@ pub async fn sign_in_page(
     RawQuery(query): RawQuery,
 ) -> Response {
     let service = query_param(query.as_deref(), "service");
-    sign_in_html(state.config().site, &page_locale, query.as_deref(), service.as_deref(), None)
-        .into_response()
+    let auto_sign_in = lock(&state.inner.auth).browser_options().auto_sign_in;
+    let form = SignInForm { site: state.config().site, page_locale: &page_locale, query: query.as_deref() };
+    form.html(service.as_deref(), None, auto_sign_in).into_response()
 }
 
 /// `POST /portal/sso/{locale}/sign-in`: any non-empty username and password sign in, except the
@@ -84,9 +88,11 @@ pub async fn sign_in_submit(
         None
     };
     if let Some((status, message)) = error {
-        let page = sign_in_html(site, &page_locale, query.as_deref(), service.as_deref(), Some(message));
-        return (status, page).into_response();
+        let form = SignInForm { site, page_locale: &page_locale, query: query.as_deref() };
+        // Never resubmit on its own after an error: that would loop.
+        return (status, form.html(service.as_deref(), Some(message), false)).into_response();
     }
+    let secure = lock(&state.inner.auth).browser_options().secure_attribute();
 
     let issued = issue_session(&state, header_text(&headers, "user-agent").unwrap_or(""));
     let location = service.filter(|s| safe_location(s)).unwrap_or_else(|| "/app/".to_owned());
@@ -98,12 +104,12 @@ pub async fn sign_in_submit(
     let max_age = state.config().session_lifetime.as_secs();
     for (name, value) in issued.cookies.iter().filter(|(n, _)| n != "__cf_bm") {
         let keep = if name == "session" { format!("; Max-Age={max_age}") } else { String::new() };
-        set_cookie(h, &format!("{name}={value}; Path=/{keep}; HttpOnly; Secure; SameSite=Lax"));
+        set_cookie(h, &format!("{name}={value}; Path=/{keep}; HttpOnly{secure}; SameSite=Lax"));
     }
     // SSO-host markers; on the real service they live on sso.garmin.* and .garmin.*.
-    set_cookie(h, "GARMIN-SSO=1; Path=/; Secure");
-    set_cookie(h, &format!("GARMIN-SSO-CUST-GUID={}; Path=/; Secure", garmin_guid(state.config())));
-    set_cookie(h, &format!("CASTGC=TGT-fake-{}; Path=/; HttpOnly; Secure", hex64(fastrand::u64(..))));
+    set_cookie(h, &format!("GARMIN-SSO=1; Path=/{secure}"));
+    set_cookie(h, &format!("GARMIN-SSO-CUST-GUID={}; Path=/{secure}", garmin_guid(state.config())));
+    set_cookie(h, &format!("CASTGC=TGT-fake-{}; Path=/; HttpOnly{secure}", hex64(fastrand::u64(..))));
     res
 }
 
@@ -115,7 +121,11 @@ pub async fn app_page(
 ) -> Response {
     let config = state.config();
     let cookies = Cookies::from_headers(&headers);
-    let visit = lock(&state.inner.auth).visit_page(&presented(&cookies, &headers), config, now_ms());
+    let (visit, secure) = {
+        let mut auth = lock(&state.inner.auth);
+        let visit = auth.visit_page(&presented(&cookies, &headers), config, now_ms());
+        (visit, auth.browser_options().secure_attribute())
+    };
     let Some(visit) = visit else {
         let service = match header_text(&headers, "host") {
             Some(host) => format!("http://{host}{}", uri.path()),
@@ -160,30 +170,62 @@ window.USE_DI_SESSION = true;
     );
     let mut res = Html(page).into_response();
     if let Some(jwt) = visit.new_jwt {
-        set_cookie(res.headers_mut(), &format!("JWT_WEB={jwt}; Path=/; HttpOnly; Secure"));
+        set_cookie(res.headers_mut(), &format!("JWT_WEB={jwt}; Path=/; HttpOnly{secure}"));
     }
     res
 }
 
-fn sign_in_html(
+/// The sign-in form of one site and locale, posting back to the same URL.
+struct SignInForm<'a> {
     site: FakeSite,
-    page_locale: &str,
-    query: Option<&str>,
-    service: Option<&str>,
-    error: Option<&str>,
-) -> Html<String> {
-    let (title, user_label, user_hint, pass_label, button) = match site {
-        FakeSite::Global => ("Sign In", "Email", "email@example.com", "Password", "Sign In"),
-        FakeSite::Cn => ("登录", "电子邮件或手机号", "+86 手机号或电子邮件", "密码", "登录"),
-    };
-    let action = match query {
-        Some(q) => format!("/portal/sso/{page_locale}/sign-in?{q}"),
-        None => format!("/portal/sso/{page_locale}/sign-in"),
-    };
-    let error =
-        error.map_or_else(String::new, |e| format!(r#"<p class="error" role="alert">{}</p>"#, escape(e)));
-    Html(format!(
-        r#"<!DOCTYPE html>
+    page_locale: &'a str,
+    query: Option<&'a str>,
+}
+
+impl SignInForm<'_> {
+    /// The page; with `auto_sign_in` it arrives filled in with demo credentials and submits itself.
+    fn html(&self, service: Option<&str>, error: Option<&str>, auto_sign_in: bool) -> Html<String> {
+        let (title, user_label, user_hint, pass_label, button, demo_user, auto_note) = match self.site {
+            FakeSite::Global => (
+                "Sign In",
+                "Email",
+                "email@example.com",
+                "Password",
+                "Sign In",
+                "demo@example.com",
+                "Demo account: signing in by itself with sample credentials…",
+            ),
+            FakeSite::Cn => (
+                "登录",
+                "电子邮件或手机号",
+                "+86 手机号或电子邮件",
+                "密码",
+                "登录",
+                "+8613800000000",
+                "演示账户：正在用示例凭据自动登录…",
+            ),
+        };
+        let action = match self.query {
+            Some(q) => format!("/portal/sso/{}/sign-in?{q}", self.page_locale),
+            None => format!("/portal/sso/{}/sign-in", self.page_locale),
+        };
+        let error =
+            error.map_or_else(String::new, |e| format!(r#"<p class="error" role="alert">{}</p>"#, escape(e)));
+        let (user_value, pass_value, auto) = if auto_sign_in {
+            (
+                demo_user,
+                "demo",
+                format!(
+                    r#"<p class="auto-sign-in" role="status">{auto_note}</p>
+<script>setTimeout(function () {{ document.getElementById("login-form").submit(); }}, {AUTO_SIGN_IN_DELAY_MS});</script>
+"#
+                ),
+            )
+        } else {
+            ("", "", String::new())
+        };
+        Html(format!(
+            r#"<!DOCTYPE html>
 <html lang="{lang}">
 <head><meta charset="utf-8"><title>{title} | Garmin (FAKE sign-in: fake-garmin demo)</title></head>
 <body>
@@ -193,20 +235,24 @@ server: any username and password work (the password "wrong" is refused). Never 
 {error}
 <form id="login-form" method="post" action="{action}">
 <label for="username">{user_label}</label>
-<input id="username" name="username" type="text" autocomplete="username" placeholder="{user_hint}">
+<input id="username" name="username" type="text" autocomplete="username" placeholder="{user_hint}" value="{user_value}">
 <label for="password">{pass_label}</label>
-<input id="password" name="password" type="password" autocomplete="current-password">
+<input id="password" name="password" type="password" autocomplete="current-password" value="{pass_value}">
 <input type="hidden" name="service" value="{service}">
 <button id="login-btn-signin" type="submit">{button}</button>
 </form>
-</body>
+{auto}</body>
 </html>
 "#,
-        lang = escape(page_locale),
-        action = escape(&action),
-        service = escape(service.unwrap_or("")),
-    ))
+            lang = escape(self.page_locale),
+            action = escape(&action),
+            service = escape(service.unwrap_or("")),
+        ))
+    }
 }
+
+/// How long the self-submitting sign-in page stays visible before it submits (long enough to see it).
+const AUTO_SIGN_IN_DELAY_MS: u32 = 2000;
 
 /// Only paths on this origin or http(s) URLs may be redirected to.
 fn safe_location(s: &str) -> bool {
@@ -227,4 +273,74 @@ fn escape(s: &str) -> String {
         .replace('>', "&gt;")
         .replace('"', "&quot;")
         .replace('\'', "&#39;")
+}
+
+#[cfg(test)]
+mod tests {
+    //! The [`BrowserOptions`](crate::BrowserOptions) switches, seen through HTTP as a webview sees them.
+
+    use crate::{BrowserOptions, FakeConfig, FakeGarmin};
+
+    fn http() -> reqwest::Client {
+        reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client")
+    }
+
+    async fn sign_in_post(fake: &FakeGarmin, password: &str) -> reqwest::Response {
+        http()
+            .post(fake.sign_in_url())
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(format!("username=runner%40example.com&password={password}"))
+            .send()
+            .await
+            .expect("request")
+    }
+
+    fn set_cookies(res: &reqwest::Response) -> Vec<String> {
+        res.headers()
+            .get_all("set-cookie")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .map(str::to_owned)
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn auto_sign_in_page_arrives_filled_in_and_submits_itself() {
+        let fake = FakeGarmin::start(FakeConfig::default()).await.expect("fake starts");
+        let plain = http().get(fake.sign_in_url()).send().await.expect("request").text().await.expect("html");
+        assert!(!plain.contains(".submit()") && plain.contains(r#"value="""#), "{plain}");
+
+        fake.set_browser_options(BrowserOptions { auto_sign_in: true, ..BrowserOptions::default() });
+        let auto = http().get(fake.sign_in_url()).send().await.expect("request").text().await.expect("html");
+        assert!(auto.contains(r#"value="demo@example.com""#), "{auto}");
+        assert!(auto.contains(r#"document.getElementById("login-form").submit()"#), "{auto}");
+        assert!(auto.contains("FAKE Garmin sign-in"), "the page stays labelled as fake: {auto}");
+    }
+
+    #[tokio::test]
+    async fn a_refused_auto_sign_in_shows_the_error_instead_of_submitting_again() {
+        let fake = FakeGarmin::start(FakeConfig::default()).await.expect("fake starts");
+        fake.set_browser_options(BrowserOptions { auto_sign_in: true, ..BrowserOptions::default() });
+        let res = sign_in_post(&fake, "wrong").await;
+        assert_eq!(res.status(), 401);
+        let html = res.text().await.expect("html");
+        assert!(html.contains(r#"role="alert""#) && !html.contains(".submit()"), "{html}");
+    }
+
+    #[tokio::test]
+    async fn cookies_lose_secure_only_when_switched_off() {
+        let fake = FakeGarmin::start(FakeConfig::default()).await.expect("fake starts");
+        let secure = set_cookies(&sign_in_post(&fake, "pw").await);
+        let session = secure.iter().find(|c| c.starts_with("session=")).expect("session cookie");
+        assert!(session.contains("; Secure") && session.contains("HttpOnly"), "{session}");
+
+        fake.set_browser_options(BrowserOptions { secure_cookies: false, ..BrowserOptions::default() });
+        let plain = set_cookies(&sign_in_post(&fake, "pw").await);
+        for name in ["session=", "JWT_WEB=", "SESSIONID=", "CASTGC=", "GARMIN-SSO="] {
+            let cookie = plain.iter().find(|c| c.starts_with(name)).expect(name);
+            assert!(!cookie.contains("Secure"), "{cookie}");
+        }
+        let jwt = plain.iter().find(|c| c.starts_with("JWT_WEB=")).expect("JWT_WEB");
+        assert!(jwt.contains("HttpOnly"), "still HttpOnly: {jwt}");
+    }
 }

@@ -1,0 +1,119 @@
+//! Signing in, as library code that needs no window: where a sign-in happens and when it is done
+//! ([`Target`], [`Landing`]), turning what the sign-in webview holds into a session
+//! ([`session_from_browser`]), the "paste cookies" fallback ([`session_from_paste`]), and the one
+//! check-then-save step both paths end in ([`validate_and_save`]).
+//!
+//! The window glue in `sign_in_window.rs` only moves data between the webview and these functions,
+//! so everything here is tested with plain values and the fake Garmin.
+//!
+//! | module | what |
+//! |---|---|
+//! | [`target`](self::target) | the site, its origins and sign-in URL; which page means "signed in" |
+//! | [`capture`](self::capture) | webview cookies + the Connect page's CSRF/User-Agent → `garmin::Session` |
+//! | [`paste`](self::paste) | a pasted `Cookie` header or cookie list → `garmin::Session` |
+//! | [`complete`](self::complete) | one authenticated call, then the shared session store |
+
+mod capture;
+mod complete;
+mod paste;
+mod target;
+
+pub use capture::{PageReading, READ_PAGE_SCRIPT, session_from_browser};
+pub use complete::validate_and_save;
+pub use paste::session_from_paste;
+pub use target::{Landing, Target};
+
+use crate::error::{Error, ErrorCode};
+
+/// Why a sign-in did not produce a saved session. Every message says what happened and what to do.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SignInError {
+    /// The person closed the sign-in window (or pressed Cancel) before it finished.
+    #[error("the sign-in window was closed before signing in finished; pick your Garmin site to start again")]
+    WindowClosed,
+    /// The account signed in on the other Garmin site than the one picked.
+    #[error(
+        "you picked {}, but Garmin signed you in to {}: your account lives there, so pick that site and sign in again",
+        .picked.label(),
+        .landed.label()
+    )]
+    WrongSite {
+        /// The site picked in the app.
+        picked: garmin::Site,
+        /// The site the sign-in ended on.
+        landed: garmin::Site,
+    },
+    /// After sign-in the webview did not hold the cookies Garmin requires.
+    #[error(
+        "Garmin did not hand over a complete session (no {missing} cookie for {connect} after sign-in); sign in again, or use \"Paste cookies\" if it keeps happening"
+    )]
+    MissingCookies {
+        /// The missing cookie names, e.g. "`session` and `JWT_WEB`".
+        missing: String,
+        /// The Connect origin.
+        connect: String,
+    },
+    /// The Connect page after sign-in carried no CSRF token.
+    #[error(
+        "the Garmin Connect page at {connect} did not show a signed-in session (no CSRF token on it); sign in again, or use \"Paste cookies\" if it keeps happening"
+    )]
+    NoCsrfToken {
+        /// The Connect origin.
+        connect: String,
+    },
+    /// Garmin answered the check call with "not signed in" (401/403).
+    #[error(
+        "Garmin did not accept the session from sign-in ({detail}); sign in again, or use \"Paste cookies\""
+    )]
+    Rejected {
+        /// What Garmin answered, without secrets.
+        detail: String,
+    },
+    /// What the person pasted or typed is not usable.
+    #[error("{0}")]
+    InvalidInput(String),
+    /// The sign-in window could not be opened or read.
+    #[error("the sign-in window did not work ({0}); close it and try again, or use \"Paste cookies\"")]
+    Window(String),
+    /// Anything Garmin or the session store reported (network, rate limit, disk…).
+    #[error(transparent)]
+    Garmin(#[from] garmin::Error),
+}
+
+impl From<SignInError> for Error {
+    fn from(e: SignInError) -> Self {
+        let code = match &e {
+            SignInError::WindowClosed => ErrorCode::SignInClosed,
+            SignInError::WrongSite { .. } => ErrorCode::WrongSite,
+            SignInError::MissingCookies { .. }
+            | SignInError::NoCsrfToken { .. }
+            | SignInError::Rejected { .. } => ErrorCode::SignInRejected,
+            SignInError::InvalidInput(_) => ErrorCode::InvalidInput,
+            SignInError::Window(_) => ErrorCode::Other,
+            SignInError::Garmin(inner) => inner.kind().into(),
+        };
+        Error::new(code, e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sign_in_errors_carry_the_code_the_ui_branches_on() {
+        let wrong = SignInError::WrongSite { picked: garmin::Site::Cn, landed: garmin::Site::Global };
+        let error = Error::from(wrong);
+        assert_eq!(error.code, ErrorCode::WrongSite);
+        assert!(error.message.contains("connect.garmin.com") && error.message.contains("connect.garmin.cn"));
+        assert_eq!(Error::from(SignInError::WindowClosed).code, ErrorCode::SignInClosed);
+        assert_eq!(
+            Error::from(SignInError::Rejected { detail: "403".into() }).code,
+            ErrorCode::SignInRejected
+        );
+        let offline =
+            garmin::Error::Network { endpoint: "GET /x".into(), message: "dns".into(), maybe_sent: false };
+        assert_eq!(Error::from(SignInError::from(offline)).code, ErrorCode::Network);
+    }
+}

@@ -1,0 +1,487 @@
+//! End-to-end: the real app under Xvfb, driven through tauri-driver and WebKitWebDriver with plain
+//! W3C WebDriver HTTP calls. It signs in twice, the way a person would:
+//!
+//! 1. the demo account — the fake Garmin running inside the app;
+//! 2. "Garmin international", pointed by `GARMIN_CONNECT_URL` at a fake Garmin this test runs.
+//!
+//! WebDriver reaches only the app's first webview, so the sign-in window is not driven: both fakes'
+//! sign-in pages fill themselves in and submit (`BrowserOptions::auto_sign_in`), while the app reads
+//! the window's cookies and page exactly as it does with Garmin. After each sign-in the test checks
+//! that the session file holds the HttpOnly cookies with mode 0600, in the right folder, and that
+//! the home window shows the account. Screenshots of every step (and of the whole screen while the
+//! sign-in window is open) go to `target/e2e-screenshots/` (or `$E2E_SCREENSHOTS`).
+//!
+//! Needs `Xvfb`, `WebKitWebDriver` (Debian `webkit2gtk-driver`) and `tauri-driver` (`.ci/setup`
+//! installs them). Ignored by plain `cargo test`; `cargo xtask e2e` builds the UI and runs it.
+
+#![cfg(target_os = "linux")]
+
+use std::io::{BufRead as _, BufReader};
+use std::os::unix::process::CommandExt as _;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use base64::Engine as _;
+use fake_garmin::{BrowserOptions, FakeConfig, FakeGarmin};
+use serde_json::{Value, json};
+
+/// How long the app may take to show something after an action (a cold WebKit start is slow).
+const STEP_TIMEOUT: Duration = Duration::from_secs(60);
+/// The whole run, cold start included.
+const WHOLE_RUN_TIMEOUT: Duration = Duration::from_secs(300);
+/// The sign-in windows' titles, as the UI sets them in English.
+const DEMO_WINDOW_TITLE: &str = "Demo sign-in (fake Garmin, sample data)";
+const GARMIN_WINDOW_TITLE: &str = "Sign in to Garmin international (connect.garmin.com)";
+/// A captured window smaller than this (as PNG) is still blank.
+const BLANK_PNG_BYTES: u64 = 2 * 1024;
+/// The fakes' account.
+const FULL_NAME: &str = "Alex Example";
+const DISPLAY_NAME: &str = "fake-athlete-1";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Xvfb, WebKitWebDriver and tauri-driver: run `cargo xtask e2e`"]
+async fn signing_in_through_the_sign_in_window_saves_the_httponly_session_and_shows_the_account() {
+    // A stuck step must fail the test (and so stop every process it started), never hang CI.
+    if tokio::time::timeout(WHOLE_RUN_TIMEOUT, run()).await.is_err() {
+        panic!("the end-to-end run took longer than {} s", WHOLE_RUN_TIMEOUT.as_secs());
+    }
+}
+
+async fn run() {
+    for tool in ["Xvfb", "WebKitWebDriver", "tauri-driver"] {
+        assert!(on_path(tool), "`{tool}` is not installed: run .ci/setup (see README, end-to-end test)");
+    }
+    let shots = Screenshots::new();
+    let home = tempfile::tempdir().expect("temp folder");
+    let data_dir = home.path().join("garmin-data");
+
+    // "Garmin international" for this run: a fake Garmin whose sign-in page submits itself.
+    let garmin = FakeGarmin::start(FakeConfig::default()).await.expect("fake Garmin starts");
+    garmin.set_browser_options(BrowserOptions { secure_cookies: false, auto_sign_in: true });
+
+    let display = tokio::task::block_in_place(Xvfb::start);
+    step(&format!("Xvfb on display {}", display.name));
+    let driver = tokio::task::block_in_place(|| {
+        TauriDriver::start(&display.name, home.path(), &data_dir, &garmin.base_url())
+    });
+    step(&format!("tauri-driver at {}", driver.url));
+    let app = env!("CARGO_BIN_EXE_garmin-desktop");
+    let ui = WebDriver::new_session(&driver.url, app, &shots).await;
+    step("the app is running under WebDriver");
+
+    // First run: the site picker, in both languages.
+    ui.wait_for("[data-testid=site-picker]", "the site picker on first run").await;
+    ui.screenshot("01-site-picker").await;
+    ui.choose_language("zh").await;
+    let title = ui.text("[data-testid=site-picker] h2").await;
+    assert!(title.contains("Garmin 账户"), "the picker did not switch to Chinese: {title}");
+    ui.screenshot("02-site-picker-chinese").await;
+    ui.choose_language("en").await;
+
+    // 1. The demo account.
+    step("signing in to the demo account");
+    ui.click("[data-testid=site-demo]").await;
+    tokio::task::block_in_place(|| {
+        capture_sign_in_window(&display.name, &shots, "03-demo-sign-in-window", DEMO_WINDOW_TITLE)
+    });
+    ui.wait_for("[data-testid=account-name]", "the home window after the demo sign-in").await;
+    assert!(ui.text("[data-testid=account-name]").await.contains(FULL_NAME));
+    ui.wait_for("[data-testid=demo-badge]", "the Demo badge on the demo account").await;
+    assert!(ui.text("[data-testid=site-label]").await.contains("Demo"), "the site label says Demo");
+    ui.screenshot("04-home-demo").await;
+    let demo_file = data_dir.join(garmin_desktop::DEMO_FOLDER).join("session.json");
+    assert_private_httponly_session(&demo_file);
+    assert!(!data_dir.join("session.json").exists(), "the demo sign-in must not touch the real session");
+
+    ui.click("[data-testid=check-now]").await;
+    ui.wait_for("[data-testid=check-ok]", "\"Garmin accepted the session\" after Check now (demo)").await;
+    ui.screenshot("05-home-demo-checked").await;
+
+    ui.click("[data-testid=sign-out]").await;
+    ui.click("[data-testid=confirm-sign-out]").await;
+    ui.wait_for("[data-testid=site-picker]", "the site picker after leaving the demo").await;
+    assert!(!demo_file.exists(), "leaving the demo removes its session");
+
+    // 2. "Garmin international" (the test's fake): the real account's store.
+    step("signing in to \"Garmin international\" (the test's fake Garmin)");
+    ui.click("[data-testid=site-global]").await;
+    tokio::task::block_in_place(|| {
+        capture_sign_in_window(&display.name, &shots, "06-garmin-sign-in-window", GARMIN_WINDOW_TITLE)
+    });
+    ui.wait_for("[data-testid=account-name]", "the home window after signing in to Garmin").await;
+    assert!(ui.text("[data-testid=account-name]").await.contains(FULL_NAME));
+    assert!(ui.find("[data-testid=demo-badge]").await.is_none(), "no Demo badge on a real account");
+    ui.screenshot("07-home-garmin").await;
+    let session = assert_private_httponly_session(&data_dir.join("session.json"));
+    assert_eq!(session["origins"]["connect"], garmin.base_url().as_str());
+    // The fake lets a session in only with the User-Agent it signed in with: a 200 proves the app
+    // kept the sign-in window's own.
+    let checked = garmin.requests().into_iter().any(|r| {
+        r.path == "/gc-api/userprofile-service/socialProfile"
+            && r.status == 200
+            && r.user_agent.as_deref() == session["user_agent"].as_str()
+    });
+    assert!(checked, "the app checked the session with Garmin using the sign-in window's User-Agent");
+
+    ui.end().await;
+    step("done");
+}
+
+fn step(what: &str) {
+    eprintln!("e2e: {what}");
+}
+
+/// Asserts `path` is a 0600 session file holding the HttpOnly `session` and `JWT_WEB` cookies of the
+/// fake's account, captured with a WebKit User-Agent; returns its JSON.
+fn assert_private_httponly_session(path: &Path) -> Value {
+    use std::os::unix::fs::PermissionsExt as _;
+    let meta =
+        std::fs::metadata(path).unwrap_or_else(|e| panic!("no session file at {}: {e}", path.display()));
+    assert_eq!(meta.permissions().mode() & 0o777, 0o600, "{} must be private (0600)", path.display());
+    let text = std::fs::read_to_string(path).expect("session file readable");
+    let session: Value = serde_json::from_str(&text).expect("session file is JSON");
+    for name in ["session", "JWT_WEB"] {
+        let cookie = session["cookies"]
+            .as_array()
+            .and_then(|cookies| cookies.iter().find(|c| c["name"] == name))
+            .unwrap_or_else(|| panic!("{} has no {name} cookie", path.display()));
+        assert_eq!(cookie["http_only"], true, "{name} must be stored as the HttpOnly cookie it is");
+        assert!(cookie["value"].as_str().is_some_and(|v| !v.is_empty()), "{name} has a value");
+    }
+    assert_eq!(session["display_name"], DISPLAY_NAME);
+    let ua = session["user_agent"].as_str().unwrap_or_default();
+    assert!(ua.contains("AppleWebKit"), "the User-Agent is the sign-in window's, not a default: {ua}");
+    assert!(session["csrf_token"].as_str().is_some_and(|t| !t.is_empty()), "the CSRF token was read");
+    session
+}
+
+/// A capture of the sign-in window while it shows the fake's page (which submits itself two
+/// seconds after loading): found by its title with `xwininfo`, captured with ImageMagick's `import`.
+/// Best effort, never a failure: without the tools, or if the window is not found in time, the
+/// whole screen is captured (or nothing). Every call is bounded by `timeout`: `import` waits for a
+/// mouse click when it cannot resolve a window.
+fn capture_sign_in_window(display: &str, shots: &Screenshots, name: &str, title: &str) {
+    if !on_path("import") {
+        eprintln!("e2e: no ImageMagick `import`: no screenshot of the sign-in window");
+        return;
+    }
+    let bounded = |program: &str, args: &[&str]| {
+        Command::new("timeout")
+            .arg("10")
+            .arg(program)
+            .args(args)
+            .env("DISPLAY", display)
+            .stdin(Stdio::null())
+            .stderr(Stdio::null())
+            .output()
+            .ok()
+            .filter(|out| out.status.success())
+    };
+    let window_id = || {
+        let out = bounded("xwininfo", &["-name", title])?;
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let id = text.split("Window id: ").nth(1)?.split_whitespace().next()?.to_owned();
+        Some(id)
+    };
+    let path = shots.path(name);
+    let attempt = path.with_extension("attempt.png");
+    let attempt_arg = attempt.to_string_lossy().into_owned();
+    let deadline = Instant::now() + Duration::from_secs(6);
+    let mut window = None;
+    while window.is_none() && on_path("xwininfo") && Instant::now() < deadline {
+        window = window_id();
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // Capture until the page has rendered (a blank window compresses to a tiny PNG) or it closes.
+    let mut rendered = false;
+    while let Some(id) = window.as_deref()
+        && !rendered
+        && Instant::now() < deadline
+        && bounded("import", &["-window", id, &attempt_arg]).is_some()
+    {
+        rendered = std::fs::metadata(&attempt).is_ok_and(|m| m.len() > BLANK_PNG_BYTES);
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let saved = if rendered {
+        std::fs::rename(&attempt, &path).is_ok()
+    } else {
+        let _ = std::fs::remove_file(&attempt);
+        bounded("import", &["-window", "root", &path.to_string_lossy()]).is_some()
+    };
+    if saved {
+        eprintln!("e2e: screenshot {}{}", path.display(), if rendered { "" } else { " (whole screen)" });
+    }
+}
+
+fn on_path(tool: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(tool).is_file()))
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port()
+}
+
+/// Where screenshots go.
+struct Screenshots(PathBuf);
+
+impl Screenshots {
+    fn new() -> Self {
+        let dir = std::env::var_os("E2E_SCREENSHOTS").map_or_else(
+            || Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/e2e-screenshots"),
+            PathBuf::from,
+        );
+        std::fs::create_dir_all(&dir).expect("screenshot folder");
+        Screenshots(dir)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(format!("{name}.png"))
+    }
+}
+
+/// A child process in its own process group; dropping it ends every process of that group (the
+/// driver's WebKitWebDriver and the app with it): SIGTERM, then SIGKILL for what lingers.
+///
+/// Signals go to single, positive pids found in `/proc`, never to `-pgid`: procps-ng 4.0.2's
+/// `kill -TERM -<pgid>` (Debian 12) did not stay within the group.
+struct Group {
+    child: Child,
+    name: &'static str,
+}
+
+impl Group {
+    fn spawn(name: &'static str, command: &mut Command) -> Group {
+        let child = command
+            .process_group(0)
+            .spawn()
+            .unwrap_or_else(|e| panic!("could not start {name}: {e}; run .ci/setup"));
+        Group { child, name }
+    }
+
+    /// Live members of this group (its leader's pid is the group id), from `/proc/<pid>/stat`.
+    fn members(&self) -> Vec<u32> {
+        let group = self.child.id();
+        let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+        entries
+            .filter_map(|entry| {
+                let pid: u32 = entry.ok()?.file_name().to_str()?.parse().ok()?;
+                let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+                // "pid (comm) state ppid pgrp …"; comm may hold spaces and parentheses.
+                let mut fields = stat[stat.rfind(')')? + 1..].split_whitespace();
+                let (state, _ppid, pgrp) = (fields.next()?, fields.next()?, fields.next()?);
+                let member = pgrp.parse::<u32>().ok()? == group && state != "Z";
+                (member && pid > 1 && pid != std::process::id()).then_some(pid)
+            })
+            .collect()
+    }
+
+    fn signal(pids: &[u32], signal: &str) {
+        if !pids.is_empty() {
+            let pids = pids.iter().map(u32::to_string);
+            let _ = Command::new("kill").args(["-s", signal]).args(pids).stderr(Stdio::null()).status();
+        }
+    }
+}
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        Group::signal(&self.members(), "TERM");
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline && !self.members().is_empty() {
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        Group::signal(&self.members(), "KILL");
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        eprintln!("e2e: stopped {}", self.name);
+    }
+}
+
+/// A private X server.
+struct Xvfb {
+    name: String,
+    _process: Group,
+}
+
+impl Xvfb {
+    fn start() -> Xvfb {
+        // -displayfd 1: Xvfb picks a free display and prints its number once it accepts clients.
+        let mut process = Group::spawn(
+            "Xvfb",
+            Command::new("Xvfb")
+                .args(["-displayfd", "1", "-screen", "0", "1280x900x24", "-nolisten", "tcp"])
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null()),
+        );
+        let stdout = process.child.stdout.take().expect("Xvfb stdout");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = BufReader::new(stdout).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let number = rx
+            .recv_timeout(Duration::from_secs(20))
+            .ok()
+            .and_then(|line| line.trim().parse::<u32>().ok())
+            .expect("Xvfb did not report a display within 20 s");
+        Xvfb { name: format!(":{number}"), _process: process }
+    }
+}
+
+/// tauri-driver (which starts WebKitWebDriver, which starts the app) with the app's environment.
+struct TauriDriver {
+    url: String,
+    _process: Group,
+}
+
+impl TauriDriver {
+    fn start(display: &str, home: &Path, data_dir: &Path, garmin: &str) -> TauriDriver {
+        let (port, native_port) = (free_port(), free_port());
+        let process = Group::spawn(
+            "tauri-driver",
+            Command::new("tauri-driver")
+                .args(["--port", &port.to_string(), "--native-port", &native_port.to_string()])
+                .env("DISPLAY", display)
+                // Everything the app writes stays in the temp folder.
+                .env("GARMIN_MCP_HOME", data_dir)
+                .env("XDG_DATA_HOME", home.join("xdg-data"))
+                .env("XDG_CONFIG_HOME", home.join("xdg-config"))
+                .env("XDG_CACHE_HOME", home.join("xdg-cache"))
+                .env("GARMIN_CONNECT_URL", garmin)
+                .env_remove("GARMIN_SSO_URL")
+                .env("LANG", "C.UTF-8")
+                .env("LANGUAGE", "en")
+                // Not WEBKIT_DISABLE_COMPOSITING_MODE: with it WebKitWebDriver's screenshots hang.
+                .stdin(Stdio::null()),
+        );
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "tauri-driver did not listen on port {port} within 30 s");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        TauriDriver { url: format!("http://127.0.0.1:{port}"), _process: process }
+    }
+}
+
+/// A W3C WebDriver session on the app's main window, in plain HTTP calls.
+struct WebDriver<'a> {
+    http: reqwest::Client,
+    session: String,
+    shots: &'a Screenshots,
+}
+
+const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+impl<'a> WebDriver<'a> {
+    async fn new_session(driver: &str, app: &str, shots: &'a Screenshots) -> WebDriver<'a> {
+        let http = reqwest::Client::builder().timeout(Duration::from_secs(90)).build().expect("http client");
+        let capabilities =
+            json!({ "capabilities": { "alwaysMatch": { "tauri:options": { "application": app } } } });
+        let url = format!("{driver}/session");
+        let answer = http.post(&url).json(&capabilities).send().await;
+        let answer: Value = match answer {
+            Ok(res) => res.json().await.expect("WebDriver answers JSON"),
+            Err(e) => panic!("tauri-driver refused a session for {app}: {e}"),
+        };
+        let session = answer["value"]["sessionId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("the app did not start under WebDriver: {answer}"))
+            .to_owned();
+        WebDriver { http, session: format!("{url}/{session}"), shots }
+    }
+
+    async fn call(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> Value {
+        let mut request = self.http.request(method.clone(), format!("{}{path}", self.session));
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let answer = request.send().await.unwrap_or_else(|e| panic!("WebDriver {method} {path}: {e}"));
+        answer
+            .json::<Value>()
+            .await
+            .unwrap_or_else(|e| panic!("WebDriver {method} {path} answered no JSON: {e}"))
+    }
+
+    /// The element matching `css`, if there is one now.
+    async fn find(&self, css: &str) -> Option<String> {
+        let answer = self
+            .call(reqwest::Method::POST, "/element", Some(json!({ "using": "css selector", "value": css })))
+            .await;
+        answer["value"][ELEMENT_KEY].as_str().map(str::to_owned)
+    }
+
+    /// Waits for `css` to appear; on time-out saves a screenshot and fails with what the window shows.
+    async fn wait_for(&self, css: &str, what: &str) -> String {
+        let deadline = Instant::now() + STEP_TIMEOUT;
+        loop {
+            if let Some(element) = self.find(css).await {
+                return element;
+            }
+            if Instant::now() > deadline {
+                let shot = format!("failed-waiting-for-{}", css.replace(|c: char| !c.is_alphanumeric(), "-"));
+                self.screenshot(&shot).await;
+                let shown = self.script("return document.body.innerText").await;
+                panic!(
+                    "{what} did not appear within {} s (`{css}`). The window shows:\n{}\n(screenshot {})",
+                    STEP_TIMEOUT.as_secs(),
+                    shown.as_str().unwrap_or_default(),
+                    self.shots.path(&shot).display()
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(250)).await;
+        }
+    }
+
+    async fn click(&self, css: &str) {
+        let element = self.wait_for(css, css).await;
+        let answer =
+            self.call(reqwest::Method::POST, &format!("/element/{element}/click"), Some(json!({}))).await;
+        assert!(answer["value"].is_null(), "clicking {css} failed: {answer}");
+    }
+
+    async fn text(&self, css: &str) -> String {
+        let element = self.wait_for(css, css).await;
+        let answer = self.call(reqwest::Method::GET, &format!("/element/{element}/text"), None).await;
+        answer["value"].as_str().unwrap_or_default().to_owned()
+    }
+
+    async fn script(&self, script: &str) -> Value {
+        let body = json!({ "script": script, "args": [] });
+        self.call(reqwest::Method::POST, "/execute/sync", Some(body)).await["value"].clone()
+    }
+
+    /// Picks a language in the header's switcher as a person would (select + change event).
+    async fn choose_language(&self, locale: &str) {
+        self.wait_for("[data-testid=language]", "the language switcher").await;
+        let script = format!(
+            "const s = document.querySelector('[data-testid=language]'); s.value = '{locale}'; \
+             s.dispatchEvent(new Event('change', {{ bubbles: true }})); return document.documentElement.lang;"
+        );
+        let lang = self.script(&script).await;
+        assert!(
+            lang.as_str().is_some_and(|l| l.starts_with(locale)),
+            "language {locale} not applied: {lang}"
+        );
+    }
+
+    async fn screenshot(&self, name: &str) {
+        // WebKit captures the last painted frame: give a change just made time to reach the screen.
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        let answer = self.call(reqwest::Method::GET, "/screenshot", None).await;
+        let png = answer["value"]
+            .as_str()
+            .and_then(|b64| base64::engine::general_purpose::STANDARD.decode(b64).ok())
+            .unwrap_or_else(|| panic!("no screenshot from WebDriver: {answer}"));
+        let path = self.shots.path(name);
+        std::fs::write(&path, png).unwrap_or_else(|e| panic!("could not write {}: {e}", path.display()));
+        eprintln!("e2e: screenshot {}", path.display());
+    }
+
+    async fn end(self) {
+        let _ = self.http.delete(&self.session).send().await;
+    }
+}
