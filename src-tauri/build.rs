@@ -16,8 +16,21 @@
 use std::path::Path;
 
 /// Every command in `src/lib.rs`'s `generate_handler!`; the main window's capability allows each.
-const COMMANDS: &[&str] =
-    &["session_status", "check_session", "sign_out", "sign_in", "cancel_sign_in", "sign_in_with_cookies"];
+const COMMANDS: &[&str] = &[
+    "session_status",
+    "check_session",
+    "sign_out",
+    "sign_in",
+    "cancel_sign_in",
+    "sign_in_with_cookies",
+    "pending_proposals",
+    "decide_proposal",
+    "preview_workout",
+    "list_clients",
+    "configure_client",
+    "remove_client",
+    "client_snippet",
+];
 
 fn main() {
     let triple = std::env::var("TARGET").unwrap_or_default();
@@ -37,6 +50,8 @@ fn main() {
     // `generate_context!` embeds ../ui/dist when the crate compiles; rerunning this script when the
     // UI is rebuilt makes cargo recompile the crate, so the app never ships a stale UI.
     println!("cargo:rerun-if-changed=../ui/dist");
+    // Names the dev sidecar `binaries/garmin-mcp-<triple>` for the AI clients panel (`clients.rs`).
+    println!("cargo:rustc-env=GARMIN_DESKTOP_TARGET={triple}");
     let manifest = tauri_build::AppManifest::new().commands(COMMANDS);
     if let Err(e) = tauri_build::try_build(tauri_build::Attributes::new().app_manifest(manifest)) {
         panic!("tauri-build failed: {e:#}");

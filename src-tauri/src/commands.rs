@@ -74,6 +74,10 @@ pub async fn sign_in<R: Runtime>(
     let title: String = window_title.trim().chars().take(MAX_TITLE_CHARS).collect();
     let session = sign_in_window::sign_in(&app, target, accounts.store(demo), &title).await?;
     accounts.set_demo_active(demo);
+    if !demo {
+        // Sidecars that asked for a sign-in now find the session (the demo one is not theirs).
+        crate::bridge::answer_sign_ins(&app, session.display_name.clone());
+    }
     Ok(SessionView::new(&session, demo))
 }
 
@@ -90,7 +94,8 @@ pub async fn cancel_sign_in<R: Runtime>(app: AppHandle<R>, flow: State<'_, SignI
 /// `Cookie` header or a cookie list) and the CSRF token, checked with Garmin, then saved. The real
 /// account becomes the one shown.
 #[tauri::command]
-pub async fn sign_in_with_cookies(
+pub async fn sign_in_with_cookies<R: Runtime>(
+    app: AppHandle<R>,
     accounts: State<'_, Accounts>,
     site: garmin::Site,
     cookies: String,
@@ -101,5 +106,6 @@ pub async fn sign_in_with_cookies(
     let session = signin::session_from_paste(site, accounts.origins(site), &cookies, &csrf_token, &ua)?;
     let session = signin::validate_and_save(session, &accounts.store(false)).await?;
     accounts.set_demo_active(false);
+    crate::bridge::answer_sign_ins(&app, session.display_name.clone());
     Ok(SessionView::new(&session, false))
 }

@@ -8,13 +8,19 @@
 //! | module | what |
 //! |---|---|
 //! | `commands` | what the UI invokes (through `ui/src/api.ts` only) |
+//! | `bridge` | the app's end of the sidecars' local channel: requests waiting for the person |
+//! | `confirm` | confirming a sidecar's write: decisions → replies, live workout previews |
+//! | `clients` | the AI clients panel: detect, Configure / Remove, snippet (over `client-setup`) |
 //! | [`signin`] | sign-in as library code: target site, cookies → session, paste, check + save |
 //! | `sign_in_window` | the capability-less second webview on Garmin's sign-in page |
 //! | `demo` | the demo account's fake Garmin, run inside the app on loopback |
 //! | `state` | which account is shown and where each session lives |
 //! | `models`, `error` | what crosses IPC: camelCase views and one `{code, message}` error |
 
+pub mod bridge;
+mod clients;
 mod commands;
+mod confirm;
 mod demo;
 mod error;
 mod models;
@@ -22,6 +28,7 @@ mod sign_in_window;
 pub mod signin;
 mod state;
 
+pub use clients::{AiClients, SidecarSearch, locate_sidecar};
 pub use demo::DemoGarmin;
 pub use error::{Error, ErrorCode, Result};
 pub use models::{AccountView, CheckResult, DEMO_LABEL, SessionView, SiteChoice};
@@ -39,6 +46,7 @@ pub fn build<R: Runtime>(builder: Builder<R>) -> Builder<R> {
     builder
         .manage(SignInFlow::default())
         .manage(DemoGarmin::default())
+        .manage(bridge::BridgeRequests::default())
         .on_window_event(|window, event| {
             // The sign-in window must not outlive the app's window (it would keep the app running).
             if window.label() == MAIN_WINDOW && matches!(event, WindowEvent::Destroyed) {
@@ -53,6 +61,13 @@ pub fn build<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::sign_in,
             commands::cancel_sign_in,
             commands::sign_in_with_cookies,
+            confirm::pending_proposals,
+            confirm::decide_proposal,
+            confirm::preview_workout,
+            clients::list_clients,
+            clients::configure_client,
+            clients::remove_client,
+            clients::client_snippet,
         ])
 }
 
@@ -67,6 +82,9 @@ pub fn run() {
     if let Err(e) = accounts.forget_stale_demo() {
         eprintln!("garmin-desktop: could not remove the previous run's demo session: {e}");
     }
+    // Sidecars ask the app of the real data folder (the one holding `session.json`).
+    bridge::start(app.handle(), accounts.data_dir().to_path_buf());
     app.manage(accounts);
+    app.manage(AiClients::resolve());
     app.run(|_, _| {});
 }

@@ -341,9 +341,21 @@ fn only_the_main_window_has_a_capability_and_it_allows_every_command() {
     assert_eq!(capabilities, 1, "one capability file, for the main window");
     let build = std::fs::read_to_string(root.join("build.rs")).unwrap();
     let permissions = capability["permissions"].to_string();
-    for command in
-        ["session_status", "check_session", "sign_out", "sign_in", "cancel_sign_in", "sign_in_with_cookies"]
-    {
+    for command in [
+        "session_status",
+        "check_session",
+        "sign_out",
+        "sign_in",
+        "cancel_sign_in",
+        "sign_in_with_cookies",
+        "pending_proposals",
+        "decide_proposal",
+        "preview_workout",
+        "list_clients",
+        "configure_client",
+        "remove_client",
+        "client_snippet",
+    ] {
         assert!(build.contains(&format!("\"{command}\"")), "{command} is declared in build.rs");
         let allow = format!("\"allow-{}\"", command.replace('_', "-"));
         assert!(permissions.contains(&allow), "{allow} missing from the main window's capability");
@@ -355,4 +367,355 @@ fn app_identifier_names_the_folder_garmin_mcp_uses() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tauri.conf.json");
     let config: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     assert_eq!(config["identifier"], garmin::APP_IDENTIFIER);
+}
+
+/// The app with its data folder at `data`, AI clients looked for in the temporary home `home`
+/// (Linux layout), and — when `with_sidecar` — a `garmin-mcp` beside a pretend app executable.
+fn app_for_clients(
+    data: &Path,
+    home: &Path,
+    with_sidecar: bool,
+) -> (App<MockRuntime>, WebviewWindow<MockRuntime>, std::path::PathBuf) {
+    let install = home.join("opt/garmin-mcp");
+    let sidecar = install.join("garmin-mcp");
+    if with_sidecar {
+        std::fs::create_dir_all(&install).unwrap();
+        std::fs::write(&sidecar, b"#!/bin/sh\n").unwrap();
+    }
+    let search = garmin_desktop::locate_sidecar(&install.join("garmin-desktop"), None, "", "");
+    let (app, window) = app(data);
+    app.manage(garmin_desktop::AiClients::new(
+        client_setup::Env::for_os(client_setup::Os::Linux, home),
+        search,
+    ));
+    (app, window, sidecar)
+}
+
+/// The row of client `id` in `list_clients`' answer.
+fn client_row(list: &Value, id: &str) -> Value {
+    list["clients"]
+        .as_array()
+        .and_then(|rows| rows.iter().find(|row| row["id"] == id))
+        .unwrap_or_else(|| panic!("no row for {id}: {list}"))
+        .clone()
+}
+
+#[test]
+fn configure_writes_claude_code_and_codex_entries_starting_the_sidecar_with_the_real_data_dir() {
+    let (data, home) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (app, window, sidecar) = app_for_clients(data.path(), home.path(), true);
+    app.state::<Accounts>().set_demo_active(true);
+    let codex_file = home.path().join(".codex/config.toml");
+    std::fs::create_dir_all(codex_file.parent().unwrap()).unwrap();
+    let before = "model = \"o3\"\n\n[mcp_servers.other]\ncommand = \"/usr/bin/other\"\n";
+    std::fs::write(&codex_file, before).unwrap();
+    // Codex's own files (not just a config garmin-mcp could have written) show it is installed.
+    std::fs::write(home.path().join(".codex/history.jsonl"), b"").unwrap();
+
+    let list = invoke(&window, "list_clients").unwrap();
+    assert_eq!(list["clients"].as_array().map(Vec::len), Some(client_setup::ClientId::ALL.len()));
+    assert_eq!(list["sidecar"]["path"], sidecar.display().to_string());
+    assert_eq!(list["dataDir"], data.path().display().to_string(), "the real folder, even in the demo");
+    let codex = client_row(&list, "codex");
+    assert_eq!((codex["installed"].clone(), codex["configured"].clone()), (json!(true), json!("no")));
+    assert_eq!(client_row(&list, "claude-code")["configured"], "no");
+
+    let claude = invoke_with(&window, "configure_client", json!({ "id": "claude-code" })).unwrap();
+    assert_eq!(claude["outcome"], "created", "{claude}");
+    assert_eq!(claude["backup"], Value::Null, "a new file needs no backup");
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(home.path().join(".claude.json")).unwrap()).unwrap();
+    let entry = &written["mcpServers"]["garmin"];
+    assert_eq!(entry["command"], sidecar.display().to_string());
+    assert_eq!(entry["args"], json!(["--data-dir", data.path().display().to_string()]));
+
+    let added = invoke_with(&window, "configure_client", json!({ "id": "codex" })).unwrap();
+    assert_eq!(added["outcome"], "added", "{added}");
+    let backup = added["backup"].as_str().expect("the existing file was backed up");
+    assert_eq!(std::fs::read_to_string(backup).unwrap(), before);
+    assert!(added["message"].as_str().unwrap().contains(backup), "the words name the backup: {added}");
+    let toml = std::fs::read_to_string(&codex_file).unwrap();
+    assert!(toml.starts_with(before), "the other server and settings are kept: {toml}");
+    assert!(toml.contains(&format!("command = \"{}\"", sidecar.display())), "{toml}");
+    assert!(toml.contains(&format!("args = [\"--data-dir\", \"{}\"]", data.path().display())), "{toml}");
+
+    let list = invoke(&window, "list_clients").unwrap();
+    assert_eq!(client_row(&list, "codex")["configured"], "yes");
+    assert_eq!(client_row(&list, "claude-code")["configured"], "yes");
+    let again = invoke_with(&window, "configure_client", json!({ "id": "codex" })).unwrap();
+    assert_eq!(again["outcome"], "unchanged");
+
+    let removed = invoke_with(&window, "remove_client", json!({ "id": "codex" })).unwrap();
+    assert_eq!(removed["outcome"], "removed", "{removed}");
+    assert_eq!(std::fs::read_to_string(&codex_file).unwrap().trim_end(), before.trim_end());
+    assert_eq!(client_row(&invoke(&window, "list_clients").unwrap(), "codex")["configured"], "no");
+}
+
+#[test]
+fn a_malformed_client_config_is_reported_with_its_path_and_left_untouched() {
+    let (data, home) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (_app, window, _) = app_for_clients(data.path(), home.path(), true);
+    let cursor_file = home.path().join(".cursor/mcp.json");
+    std::fs::create_dir_all(cursor_file.parent().unwrap()).unwrap();
+    let broken = "{ \"mcpServers\": { \"other\": { \"command\": \"x\" }\n";
+    std::fs::write(&cursor_file, broken).unwrap();
+
+    let row = client_row(&invoke(&window, "list_clients").unwrap(), "cursor");
+    assert_eq!(row["configured"], "unknown", "{row}");
+    assert!(row["configuredDetail"].as_str().unwrap().contains(&cursor_file.display().to_string()), "{row}");
+
+    let error = invoke_with(&window, "configure_client", json!({ "id": "cursor" })).unwrap_err();
+    let message = error["message"].as_str().unwrap();
+    assert!(message.contains(&cursor_file.display().to_string()), "{error}");
+    assert!(message.contains("left untouched") && message.contains("line"), "{error}");
+    assert_eq!(std::fs::read_to_string(&cursor_file).unwrap(), broken);
+    assert!(!client_setup::backup_path(&cursor_file).exists(), "no backup of a file never written");
+}
+
+#[test]
+fn cherry_studio_gets_only_the_snippet_and_every_client_has_one() {
+    let (data, home) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (_app, window, sidecar) = app_for_clients(data.path(), home.path(), true);
+    let row = client_row(&invoke(&window, "list_clients").unwrap(), "cherry-studio");
+    assert_eq!((row["manualOnly"].clone(), row["configPath"].clone()), (json!(true), Value::Null));
+
+    let cherry = invoke_with(&window, "client_snippet", json!({ "id": "cherry-studio" })).unwrap();
+    let snippet: Value = serde_json::from_str(cherry["snippet"].as_str().unwrap()).expect("JSON to paste");
+    assert_eq!(snippet["mcpServers"]["garmin"]["command"], sidecar.display().to_string());
+    assert!(cherry["whereToPut"].as_str().unwrap().contains("Import from JSON"), "{cherry}");
+    assert!(invoke_with(&window, "configure_client", json!({ "id": "cherry-studio" })).is_err());
+
+    let codex = invoke_with(&window, "client_snippet", json!({ "id": "codex" })).unwrap();
+    assert!(codex["snippet"].as_str().unwrap().starts_with("[mcp_servers.garmin]"), "{codex}");
+    let codex_file = home.path().join(".codex/config.toml").display().to_string();
+    assert!(codex["whereToPut"].as_str().unwrap().contains(&codex_file), "{codex}");
+}
+
+#[test]
+fn without_the_sidecar_configure_is_refused_and_says_where_it_looked() {
+    let (data, home) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (_app, window, sidecar) = app_for_clients(data.path(), home.path(), false);
+    let list = invoke(&window, "list_clients").unwrap();
+    assert_eq!(list["sidecar"]["path"], Value::Null);
+    assert_eq!(list["sidecar"]["lookedIn"], json!([sidecar.display().to_string()]));
+
+    let error = invoke_with(&window, "configure_client", json!({ "id": "claude-code" })).unwrap_err();
+    assert!(error["message"].as_str().unwrap().contains(&sidecar.display().to_string()), "{error}");
+    assert!(!home.path().join(".claude.json").exists(), "nothing written");
+
+    let unknown = invoke_with(&window, "configure_client", json!({ "id": "notepad" })).unwrap_err();
+    assert_eq!(unknown["code"], "invalid_input", "{unknown}");
+    assert!(unknown["message"].as_str().unwrap().contains("claude-code"), "lists the known ids: {unknown}");
+}
+
+/// The intervals workout an assistant proposes in the confirmation tests.
+fn intervals_spec() -> Value {
+    json!({"name": "800m x4", "sport": "run", "steps": [
+        {"type": "warmup", "duration_min": 10},
+        {"type": "repeat", "times": 4, "steps": [
+            {"type": "interval", "distance_m": 800, "pace": "5:00"},
+            {"type": "recovery", "duration_min": 2}]},
+        {"type": "cooldown", "duration_min": 10}]})
+}
+
+/// What `garmin-mcp`'s `create_workout` sends the app for [`intervals_spec`].
+fn create_workout_proposal() -> app_bridge::Proposal {
+    let workout = garmin::workout_spec::parse_spec(&intervals_spec()).expect("valid spec").to_garmin();
+    app_bridge::Proposal {
+        title: "Create the workout '800m x4' in your Garmin library".into(),
+        preview: garmin::workout_spec::preview(&workout).text,
+        change: garmin::changes::Change::CreateWorkout { workout: Box::new(workout) },
+        spec: Some(intervals_spec()),
+        requested_by: Some("claude-code".into()),
+        demo: false,
+    }
+}
+
+/// Sends `request` from a sidecar's end of the channel (a real `AppLink` on its own runtime) once
+/// the app in `dir` answers, and waits up to 30 s for the reply.
+fn ask_app(
+    dir: &Path,
+    request: app_bridge::Request,
+) -> std::thread::JoinHandle<Result<app_bridge::Reply, app_bridge::BridgeError>> {
+    let link = app_bridge::AppLink::in_dir(dir);
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(async {
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while !link.is_running().await {
+                assert!(Instant::now() < deadline, "the app's channel did not open within 10 s");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            link.ask(&request, Duration::from_secs(30)).await
+        })
+    })
+}
+
+/// Waits (at most 10 s) until `pending_proposals` lists a request, and returns the list.
+fn pending(window: &WebviewWindow<MockRuntime>) -> Vec<Value> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let list = invoke(window, "pending_proposals").unwrap();
+        let list = list.as_array().cloned().unwrap_or_default();
+        if !list.is_empty() {
+            return list;
+        }
+        assert!(Instant::now() < deadline, "no request reached the app within 10 s");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_sidecars_proposal_reaches_the_window_and_the_edited_workout_goes_back_approved() {
+    let dir = tempfile::tempdir().unwrap();
+    let (app, window) = app(dir.path());
+    garmin_desktop::bridge::start(app.handle(), dir.path().to_path_buf());
+    let hello = ask_app(dir.path(), app_bridge::Request::Hello).join().unwrap().unwrap();
+    assert!(matches!(hello, app_bridge::Reply::Hello { .. }), "{hello:?}");
+
+    let asked = ask_app(dir.path(), app_bridge::Request::Confirm(create_workout_proposal()));
+    let list = pending(&window);
+    assert_eq!(list.len(), 1, "{list:?}");
+    let request = &list[0];
+    assert_eq!(request["kind"], "confirm");
+    assert_eq!(request["changeKind"], "create_workout");
+    assert_eq!(request["requestedBy"], "claude-code");
+    assert_eq!(request["demo"], false);
+    assert_eq!(request["title"], "Create the workout '800m x4' in your Garmin library");
+    assert_eq!(
+        request["spec"]["steps"][1]["steps"][0]["pace_range"], "4:55-5:05",
+        "the editor gets the canonical spec"
+    );
+
+    // The person makes it six repeats, schedules it and sends it to the watch.
+    let mut edited = request["spec"].clone();
+    edited["steps"][1]["times"] = json!(6);
+    let decision =
+        json!({ "kind": "approve", "spec": edited, "scheduleOn": "2026-12-03", "sendToDevice": true });
+    let id = request["id"].clone();
+    assert_eq!(
+        invoke_with(&window, "decide_proposal", json!({ "id": id, "decision": decision })),
+        Ok(Value::Null)
+    );
+
+    let reply = asked.join().unwrap().expect("the sidecar gets an answer");
+    let expected = garmin::workout_spec::parse_spec(&edited).unwrap().to_garmin();
+    let app_bridge::Reply::Approved { change, schedule_on, send_to_device, device_id } = reply else {
+        panic!("approved expected, got {reply:?}");
+    };
+    assert_eq!(change, garmin::changes::Change::CreateWorkout { workout: Box::new(expected) });
+    assert_eq!(schedule_on, chrono::NaiveDate::from_ymd_opt(2026, 12, 3));
+    assert_eq!((send_to_device, device_id), (true, None));
+    assert_eq!(invoke(&window, "pending_proposals"), Ok(json!([])), "answered requests leave the list");
+    let again =
+        invoke_with(&window, "decide_proposal", json!({ "id": id, "decision": { "kind": "cancel" } }));
+    assert!(again.unwrap_err()["message"].as_str().unwrap().contains("no longer waiting"));
+}
+
+#[test]
+fn an_invalid_edit_is_refused_and_the_proposal_keeps_waiting_until_cancelled() {
+    let dir = tempfile::tempdir().unwrap();
+    let (app, window) = app(dir.path());
+    garmin_desktop::bridge::start(app.handle(), dir.path().to_path_buf());
+    let asked = ask_app(dir.path(), app_bridge::Request::Confirm(create_workout_proposal()));
+    let id = pending(&window)[0]["id"].clone();
+
+    let mut broken = intervals_spec();
+    broken["steps"][1]["times"] = json!(0);
+    let decision = json!({ "kind": "approve", "spec": broken });
+    let error =
+        invoke_with(&window, "decide_proposal", json!({ "id": id, "decision": decision })).unwrap_err();
+    assert_eq!(error["code"], "invalid_input", "{error}");
+    assert!(error["message"].as_str().unwrap().contains("steps[1].times"), "{error}");
+    assert_eq!(pending(&window).len(), 1, "still waiting for a decision");
+
+    let decision = json!({ "kind": "cancel", "reason": "not this week" });
+    assert_eq!(
+        invoke_with(&window, "decide_proposal", json!({ "id": id, "decision": decision })),
+        Ok(Value::Null)
+    );
+    let reply = asked.join().unwrap().unwrap();
+    assert_eq!(reply, app_bridge::Reply::Cancelled { reason: Some("not this week".into()) });
+}
+
+#[test]
+fn a_sign_in_request_is_shown_with_its_reason_and_answered_by_signing_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let garmin = fake_garmin();
+    let (app, window) = app_with(Accounts::new(dir.path()).with_garmin_origins(garmin.origins()));
+    garmin_desktop::bridge::start(app.handle(), dir.path().to_path_buf());
+
+    // "Not now" in the window cancels it.
+    let reason = "claude-code needs your Garmin data for `get_sleep`: sign in to continue.";
+    let asked = ask_app(dir.path(), app_bridge::Request::SignIn { reason: reason.into() });
+    let request = pending(&window)[0].clone();
+    assert_eq!((request["kind"].clone(), request["reason"].clone()), (json!("sign_in"), json!(reason)));
+    let approve = invoke_with(
+        &window,
+        "decide_proposal",
+        json!({ "id": request["id"], "decision": { "kind": "approve" } }),
+    );
+    assert_eq!(approve.unwrap_err()["code"], "invalid_input", "a sign-in is answered by signing in");
+    let cancel = json!({ "id": request["id"], "decision": { "kind": "cancel" } });
+    assert_eq!(invoke_with(&window, "decide_proposal", cancel), Ok(Value::Null));
+    assert_eq!(asked.join().unwrap().unwrap(), app_bridge::Reply::Cancelled { reason: None });
+
+    // Signing in (here with pasted cookies) answers it.
+    let asked = ask_app(dir.path(), app_bridge::Request::SignIn { reason: reason.into() });
+    pending(&window);
+    let (cookies, csrf) = garmin.browser_cookies(false);
+    let args = json!({ "site": "global", "cookies": cookies, "csrfToken": csrf, "userAgent": UA });
+    invoke_with(&window, "sign_in_with_cookies", args).unwrap();
+    let reply = asked.join().unwrap().unwrap();
+    assert_eq!(reply, app_bridge::Reply::SignedIn { display_name: Some("fake-athlete-1".into()) });
+    assert_eq!(invoke(&window, "pending_proposals"), Ok(json!([])));
+}
+
+#[test]
+fn preview_workout_recomputes_totals_in_rust_and_lists_every_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_app, window) = app(dir.path());
+    let four = invoke_with(&window, "preview_workout", json!({ "spec": intervals_spec() })).unwrap();
+    let mut longer = intervals_spec();
+    longer["steps"][1]["times"] = json!(6);
+    let six = invoke_with(&window, "preview_workout", json!({ "spec": longer })).unwrap();
+    assert_eq!(four["problems"], json!([]));
+    let (d4, d6) = (four["distanceM"].as_f64().unwrap(), six["distanceM"].as_f64().unwrap());
+    assert!((d6 - d4 - 2.0 * (800.0 + 2.0 * 60.0 * 1000.0 / 420.0)).abs() < 50.0, "{d4} → {d6}");
+    assert!(six["durationS"].as_f64().unwrap() > four["durationS"].as_f64().unwrap());
+    assert!(six["text"].as_str().unwrap().contains("Repeat 6×"), "{six}");
+    assert_eq!(six["lines"].as_array().map(Vec::len), Some(3));
+
+    let broken = json!({ "name": "", "sport": "run", "steps": [{ "type": "interval", "pace": "fast" }] });
+    let answer = invoke_with(&window, "preview_workout", json!({ "spec": broken })).unwrap();
+    let paths: Vec<&str> =
+        answer["problems"].as_array().unwrap().iter().filter_map(|p| p["path"].as_str()).collect();
+    assert_eq!(paths, ["name", "steps[0].pace"], "{answer}");
+    assert_eq!(answer["distanceM"], Value::Null);
+}
+
+#[test]
+fn an_entry_starting_another_program_shows_as_different_and_configure_brings_it_up_to_date() {
+    let (data, home) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (_app, window, sidecar) = app_for_clients(data.path(), home.path(), true);
+    let cursor_file = home.path().join(".cursor/mcp.json");
+    std::fs::create_dir_all(cursor_file.parent().unwrap()).unwrap();
+    let old = json!({ "mcpServers": {
+        "garmin": { "command": "/old/garmin-mcp", "args": ["--data-dir", "/old/data"], "timeout": 30 },
+        "other": { "command": "/usr/bin/other" } } });
+    std::fs::write(&cursor_file, serde_json::to_string_pretty(&old).unwrap()).unwrap();
+
+    let row = client_row(&invoke(&window, "list_clients").unwrap(), "cursor");
+    assert_eq!(row["configured"], "different", "{row}");
+    assert!(row["configuredDetail"].as_str().is_some_and(|why| !why.is_empty()), "{row}");
+
+    let updated = invoke_with(&window, "configure_client", json!({ "id": "cursor" })).unwrap();
+    assert_eq!(updated["outcome"], "updated", "{updated}");
+    let now: Value = serde_json::from_str(&std::fs::read_to_string(&cursor_file).unwrap()).unwrap();
+    let entry = &now["mcpServers"]["garmin"];
+    assert_eq!(entry["command"], sidecar.display().to_string());
+    assert_eq!(entry["args"], json!(["--data-dir", data.path().display().to_string()]));
+    assert_eq!(entry["timeout"], 30, "keys the app does not own are kept");
+    assert_eq!(now["mcpServers"]["other"], old["mcpServers"]["other"]);
+    assert_eq!(client_row(&invoke(&window, "list_clients").unwrap(), "cursor")["configured"], "yes");
 }

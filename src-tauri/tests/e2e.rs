@@ -8,7 +8,11 @@
 //! sign-in pages fill themselves in and submit (`BrowserOptions::auto_sign_in`), while the app reads
 //! the window's cookies and page exactly as it does with Garmin. After each sign-in the test checks
 //! that the session file holds the HttpOnly cookies with mode 0600, in the right folder, and that
-//! the home window shows the account. Screenshots of every step (and of the whole screen while the
+//! the home window shows the account. Then, in the AI clients panel, it clicks Configure for Claude
+//! Code and Codex and reads their config files in the app's temporary HOME. Last, an AI assistant's
+//! proposed workout (sent on the app's local channel as `garmin-mcp` sends it) is edited and
+//! confirmed with "Create in Garmin", and the approved workout is made on the fake; and a sidecar's
+//! sign-in request brings up the site picker with its reason and is answered by signing in. Screenshots of every step (and of the whole screen while the
 //! sign-in window is open) go to `target/e2e-screenshots/` (or `$E2E_SCREENSHOTS`).
 //!
 //! Needs `Xvfb`, `WebKitWebDriver` (Debian `webkit2gtk-driver`) and `tauri-driver` (`.ci/setup`
@@ -124,8 +128,155 @@ async fn run() {
     });
     assert!(checked, "the app checked the session with Garmin using the sign-in window's User-Agent");
 
+    // 3. One click per AI client, in the app's temporary HOME.
+    configure_two_clients(&ui, home.path(), &data_dir).await;
+
+    // 4. A workout an AI assistant proposes, confirmed in the window and then made on the fake.
+    confirm_a_proposed_workout(&ui, &data_dir, &garmin).await;
+
+    // 5. An AI assistant that found no usable session asks the app for a sign-in.
+    sign_in_on_request(&ui, &data_dir, &display.name, &shots).await;
+
     ui.end().await;
     step("done");
+}
+
+/// Opens the AI clients panel, clicks Configure for Claude Code and Codex, and checks that both
+/// files in the temporary `home` start the bundled sidecar with `--data-dir` the real data folder.
+async fn configure_two_clients(ui: &WebDriver<'_>, home: &Path, data_dir: &Path) {
+    step("configuring Claude Code and Codex in the AI clients panel");
+    ui.click("[data-testid=open-clients]").await;
+    ui.wait_for("[data-testid=client-codex]", "the AI clients panel's rows").await;
+    if ui.find("[data-testid=sidecar-missing]").await.is_some() {
+        let shown = ui.text("[data-testid=sidecar-missing]").await;
+        panic!("the app found no garmin-mcp to configure (build it: `cargo build -p garmin-mcp`):\n{shown}");
+    }
+    for id in ["claude-code", "codex"] {
+        ui.click(&format!("[data-testid=configure-{id}]")).await;
+        let done = format!("[data-testid=result-{id}][data-outcome=created]");
+        ui.wait_for(&done, &format!("\"Configured\" for {id}")).await;
+        ui.wait_for(&format!("[data-testid=client-{id}][data-configured=yes]"), "the row shows ✅").await;
+    }
+    ui.click("[data-testid=show-snippet-codex]").await;
+    ui.wait_for("[data-testid=snippet-codex]", "the setup text for Codex").await;
+    ui.script("document.querySelector('[data-testid=clients]').scrollIntoView()").await;
+    ui.screenshot("08-ai-clients").await;
+    ui.script("document.querySelector('[data-testid=client-codex]').scrollIntoView()").await;
+    ui.screenshot("09-ai-clients-codex-setup-text").await;
+
+    let data_dir = data_dir.display().to_string();
+    let claude_file = home.join(".claude.json");
+    let claude = std::fs::read_to_string(&claude_file)
+        .unwrap_or_else(|e| panic!("Configure wrote no {}: {e}", claude_file.display()));
+    let claude: Value = serde_json::from_str(&claude).expect("~/.claude.json is JSON");
+    let entry = &claude["mcpServers"]["garmin"];
+    assert_eq!(entry["args"], json!(["--data-dir", data_dir]), "{claude}");
+    let command = entry["command"].as_str().unwrap_or_default();
+    assert!(Path::new(command).is_absolute() && Path::new(command).is_file(), "runs the sidecar: {command}");
+    assert!(command.contains("garmin-mcp"), "{command}");
+
+    let codex_file = home.join(".codex/config.toml");
+    let codex = std::fs::read_to_string(&codex_file)
+        .unwrap_or_else(|e| panic!("Configure wrote no {}: {e}", codex_file.display()));
+    assert!(codex.contains("[mcp_servers.garmin]"), "{codex}");
+    assert!(codex.contains(&format!("command = \"{command}\"")), "the same sidecar: {codex}");
+    assert!(codex.contains(&format!("args = [\"--data-dir\", \"{data_dir}\"]")), "{codex}");
+}
+
+/// Sends a `create_workout` proposal to the running app as a `garmin-mcp` sidecar does (a real
+/// `AppLink` on the data folder), edits it in the confirmation view (4 → 5 repeats, totals
+/// recomputed by the app), clicks "Create in Garmin", and checks the approved workout is the edited
+/// one. Then applies it as the sidecar does and reads it back from the fake Garmin.
+async fn confirm_a_proposed_workout(ui: &WebDriver<'_>, data_dir: &Path, garmin: &FakeGarmin) {
+    use garmin::changes::Change;
+    use garmin::workout_spec::{parse_spec, preview};
+
+    step("confirming a workout an AI assistant proposed");
+    let spec = json!({"name": "800m x4", "sport": "run", "steps": [
+        {"type": "warmup", "duration_min": 10},
+        {"type": "repeat", "times": 4, "steps": [
+            {"type": "interval", "distance_m": 800, "pace": "5:00"},
+            {"type": "recovery", "duration_min": 2}]},
+        {"type": "cooldown", "duration_min": 10}]});
+    let parsed = parse_spec(&spec).expect("valid spec");
+    let workout = parsed.to_garmin();
+    let change = Change::CreateWorkout { workout: Box::new(workout.clone()) };
+    let proposal = app_bridge::Proposal {
+        title: change.describe(),
+        preview: preview(&workout).text,
+        change,
+        spec: Some(spec),
+        requested_by: Some("e2e-assistant".into()),
+        demo: false,
+    };
+    let link = app_bridge::AppLink::in_dir(data_dir);
+    assert!(link.is_running().await, "the app listens for AI assistants in {}", data_dir.display());
+    let asked = tokio::spawn(async move {
+        link.ask(&app_bridge::Request::Confirm(proposal), Duration::from_secs(120)).await
+    });
+
+    ui.wait_for("[data-testid=confirm-change]", "the confirmation view for the proposed workout").await;
+    ui.wait_for("[data-testid=confirm-preview]", "the workout's totals from the app").await;
+    assert!(ui.text("[data-testid=confirm-change] h2").await.contains("800m x4"));
+    let steps = ui.script("return document.querySelectorAll('[data-testid=workout-step]').length").await;
+    assert_eq!(steps, json!(5), "3 steps, 2 of them inside the repeat");
+    // Five repeats instead of four, typed as a person would (input event).
+    ui.script(
+        "const i = document.querySelector('[data-testid=repeat-times]'); i.value = '5'; \
+         i.dispatchEvent(new Event('input', { bubbles: true }));",
+    )
+    .await;
+    let deadline = Instant::now() + STEP_TIMEOUT;
+    while !ui.text("[data-testid=confirm-preview]").await.contains("Repeat 5×") {
+        assert!(Instant::now() < deadline, "the totals were not recomputed after the edit");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    ui.script("document.querySelector('[data-testid=confirm-change]').scrollIntoView()").await;
+    ui.screenshot("10-confirm-workout").await;
+    ui.click("[data-testid=confirm-create]").await;
+
+    let reply = asked.await.expect("the sidecar side ran").expect("the app answered");
+    let app_bridge::Reply::Approved { change, schedule_on, send_to_device, .. } = reply else {
+        panic!("\"Create in Garmin\" must approve, the app answered {reply:?}");
+    };
+    let mut edited = serde_json::to_value(&parsed).expect("canonical spec");
+    edited["steps"][1]["times"] = json!(5);
+    let expected = parse_spec(&edited).expect("edited spec").to_garmin();
+    assert_eq!(change, Change::CreateWorkout { workout: Box::new(expected) }, "the edited workout");
+    assert_eq!((schedule_on, send_to_device), (None, false));
+    ui.wait_for("[data-testid=account-name]", "the home window again after confirming").await;
+
+    // What the sidecar does with the approval: apply it with the saved session.
+    let client = garmin::Client::from_store(garmin::SessionStore::new(data_dir)).expect("the saved session");
+    let applied = change.apply(&client).await.expect("the fake Garmin creates the workout");
+    let id = applied.ids.get("workout_id").copied().expect("a workout id");
+    let stored = client.workouts().get(id).await.expect("the fake has the workout");
+    assert_eq!(stored.workout_name.as_deref(), Some("800m x4"));
+    assert!(
+        garmin.requests().iter().any(|r| r.method == "POST" && r.path.ends_with("/workout-service/workout"))
+    );
+}
+
+/// Asks the running app for a sign-in as a `garmin-mcp` sidecar without a usable session does,
+/// checks the site picker shows the reason, signs in to "Garmin international" (the test's fake),
+/// and checks the sidecar's end is told who signed in.
+async fn sign_in_on_request(ui: &WebDriver<'_>, data_dir: &Path, display: &str, shots: &Screenshots) {
+    step("signing in because an AI assistant asked");
+    let reason = "e2e-assistant needs your Garmin data for `get_sleep`: sign in to continue.";
+    let link = app_bridge::AppLink::in_dir(data_dir);
+    let request = app_bridge::Request::SignIn { reason: reason.into() };
+    let asked = tokio::spawn(async move { link.ask(&request, Duration::from_secs(120)).await });
+    ui.wait_for("[data-testid=sign-in-request]", "the sign-in request above the site picker").await;
+    assert!(ui.text("[data-testid=sign-in-request]").await.contains(reason));
+    ui.screenshot("11-sign-in-requested").await;
+    ui.click("[data-testid=site-global]").await;
+    tokio::task::block_in_place(|| {
+        capture_sign_in_window(display, shots, "12-requested-sign-in-window", GARMIN_WINDOW_TITLE)
+    });
+    let reply = asked.await.expect("the sidecar side ran").expect("the app answered");
+    assert_eq!(reply, app_bridge::Reply::SignedIn { display_name: Some(DISPLAY_NAME.into()) });
+    ui.wait_for("[data-testid=account-name]", "the home window after the requested sign-in").await;
+    assert!(ui.find("[data-testid=sign-in-request]").await.is_none(), "the request is answered");
 }
 
 fn step(what: &str) {
@@ -348,6 +499,9 @@ impl TauriDriver {
                 .env("DISPLAY", display)
                 // Everything the app writes stays in the temp folder.
                 .env("GARMIN_MCP_HOME", data_dir)
+                // AI clients' config files (~/.claude.json, ~/.codex/config.toml) land in the temp home.
+                .env("HOME", home)
+                .env_remove("CODEX_HOME")
                 .env("XDG_DATA_HOME", home.join("xdg-data"))
                 .env("XDG_CONFIG_HOME", home.join("xdg-config"))
                 .env("XDG_CACHE_HOME", home.join("xdg-cache"))

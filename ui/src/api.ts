@@ -1,6 +1,7 @@
 // The one door to the app's Rust side: the only file that calls `invoke`, with one typed function per
 // command in src-tauri/src/commands.rs. Shapes mirror src-tauri/src/models.rs; failures are AppErrors.
 import { invoke } from "@tauri-apps/api/core";
+import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import { toAppError } from "./errors";
 
 /** Which Garmin Connect the account lives on (the demo account imitates `global`). */
@@ -96,4 +97,152 @@ export function signInWithCookies(pasted: PastedCookies): Promise<SessionView> {
     csrfToken: pasted.csrfToken,
     userAgent: pasted.userAgent.trim() || null,
   });
+}
+
+/** Which `garmin-mcp` the AI clients' entries start (the one bundled with the app). */
+export interface SidecarView {
+  /** Its absolute path; null when it was not found (Configure is then refused). */
+  path: string | null;
+  /** Where it was looked for, in order. */
+  lookedIn: string[];
+  /** The app runs from an AppImage, whose files vanish when it quits. */
+  fromAppimage: boolean;
+}
+
+/** Whether a client's config starts our server (`different`: a `garmin` entry starting something else). */
+export type ConfiguredState = "yes" | "no" | "different" | "unknown";
+
+/** One AI client's row. */
+export interface ClientView {
+  /** Stable id (`claude-code`, `codex`, …) the client commands take. */
+  id: string;
+  name: string;
+  installed: boolean;
+  /** How it was found, e.g. "found /home/ann/.codex". */
+  detectedBy: string | null;
+  /** The file Configure writes; null when the client keeps servers inside the app. */
+  configPath: string | null;
+  configured: ConfiguredState;
+  /** For `different` and `unknown`: why, with the file and what to do (English). */
+  configuredDetail: string | null;
+  /** Only a copyable snippet (Cherry Studio): no Configure / Remove. */
+  manualOnly: boolean;
+}
+
+/** The AI clients panel: the sidecar, the data folder every entry passes, and every client. */
+export interface ClientsView {
+  sidecar: SidecarView;
+  dataDir: string;
+  clients: ClientView[];
+}
+
+/** What Configure or Remove did to a client's config file. */
+export interface ChangeView {
+  client: string;
+  outcome: "created" | "added" | "updated" | "unchanged" | "removed" | "not_present";
+  path: string;
+  /** Where the file as it was before garmin-mcp first changed it is kept. */
+  backup: string | null;
+  /** The whole outcome in words (English). */
+  message: string;
+}
+
+/** The text to set a client up by hand, and where it goes (English). */
+export interface SnippetView {
+  snippet: string;
+  whereToPut: string;
+}
+
+/** Every known AI client: installed?, configured?, its config file. */
+export function listClients(): Promise<ClientsView> {
+  return call<ClientsView>("list_clients");
+}
+
+/** Adds (or updates) the `garmin` server in the client's config; other servers stay. */
+export function configureClient(id: string): Promise<ChangeView> {
+  return call<ChangeView>("configure_client", { id });
+}
+
+/** Takes the `garmin` server out of the client's config; other servers stay. */
+export function removeClient(id: string): Promise<ChangeView> {
+  return call<ChangeView>("remove_client", { id });
+}
+
+/** The exact snippet for setting the client up by hand. */
+export function clientSnippet(id: string): Promise<SnippetView> {
+  return call<SnippetView>("client_snippet", { id });
+}
+
+/** A workout spec as the `garmin` crate reads it (`name`, `sport`, `steps`; see its workout_spec docs). */
+export type WorkoutSpec = Record<string, unknown> & { name?: unknown; sport?: unknown; steps?: unknown };
+
+/** One problem in a workout spec: where, what was expected, what was found (English). */
+export interface SpecProblem {
+  path: string;
+  expected: string;
+  found: string;
+}
+
+/** A spec checked and described by the Rust core; totals are estimates. */
+export interface WorkoutPreview {
+  /** The whole workout in words with totals; empty when there are problems. */
+  text: string;
+  lines: string[];
+  distanceM: number | null;
+  durationS: number | null;
+  /** The totals lean on assumptions (open steps, steps without a pace). */
+  estimated: boolean;
+  problems: SpecProblem[];
+}
+
+/** A write an AI assistant proposed, waiting for the person. */
+export interface ConfirmRequest {
+  kind: "confirm";
+  id: number;
+  receivedAt: string;
+  title: string;
+  preview: string;
+  /** The tool that proposed it: `create_workout`, `schedule_workout`, … */
+  changeKind: string;
+  /** For a new workout: the editable spec (canonical form: seconds, metres, pace ranges). */
+  spec: WorkoutSpec | null;
+  /** The AI client that asked, when it said. */
+  requestedBy: string | null;
+  demo: boolean;
+}
+
+/** An AI assistant found no usable session and asks the person to sign in. */
+export interface SignInRequest {
+  kind: "sign_in";
+  id: number;
+  receivedAt: string;
+  reason: string;
+}
+
+/** A request from an AI assistant (through `garmin-mcp`) waiting for the person. */
+export type PendingRequest = ConfirmRequest | SignInRequest;
+
+/** What the person decided: approve (with the edited spec and follow-ups for a new workout) or cancel. */
+export type Decision =
+  | { kind: "approve"; spec?: WorkoutSpec | null; scheduleOn?: string | null; sendToDevice?: boolean }
+  | { kind: "cancel"; reason?: string | null };
+
+/** The requests waiting for the person, oldest first. */
+export function pendingProposals(): Promise<PendingRequest[]> {
+  return call<PendingRequest[]>("pending_proposals");
+}
+
+/** Answers request `id`; the waiting assistant then does (or drops) the change. */
+export function decideProposal(id: number, decision: Decision): Promise<void> {
+  return call<void>("decide_proposal", { id, decision });
+}
+
+/** Checks a workout spec and recomputes its totals in the Rust core. */
+export function previewWorkout(spec: WorkoutSpec): Promise<WorkoutPreview> {
+  return call<WorkoutPreview>("preview_workout", { spec });
+}
+
+/** Calls `handler` with the new list whenever requests arrive or are answered. */
+export function onPendingChanged(handler: (requests: PendingRequest[]) => void): Promise<UnlistenFn> {
+  return listen<PendingRequest[]>("pending-requests-changed", (event) => handler(event.payload));
 }

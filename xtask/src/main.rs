@@ -158,6 +158,9 @@ fn e2e(root: &Path) -> Result<(), String> {
     // Old screenshots must not pass for this run's.
     let _ = std::fs::remove_dir_all(&screenshots);
     println!("xtask: desktop app end to end (screenshots in {})", screenshots.display());
+    // The AI-clients step configures clients with the sidecar the app finds beside it or in
+    // target/debug: build it so the test stands alone.
+    run(Command::new(cargo()).current_dir(root).args(["build", "-p", "garmin-mcp", "--bin", "garmin-mcp"]))?;
     run(Command::new(cargo())
         .current_dir(root)
         .env("TAURI_CONFIG", NO_SIDECAR_CONFIG)

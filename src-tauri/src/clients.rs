@@ -1,0 +1,369 @@
+//! The "AI clients" panel's commands: which clients are installed and whether they start our server,
+//! and the one-click Configure / Remove plus the manual snippet. Thin over the `client-setup` crate,
+//! the same code as `garmin-mcp configure`; this module only decides *what* the clients should
+//! start — the bundled sidecar by absolute path ([`locate_sidecar`]) with `--data-dir` the real
+//! account's data folder (never the demo folder) — and turns the library's answers into views.
+
+use std::path::{Path, PathBuf};
+
+use client_setup::{ClientId, ClientStatus, Configured, Env, Outcome, ServerEntry, SetupError};
+use serde::Serialize;
+use tauri::State;
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::state::Accounts;
+
+/// The sidecar's file name without the target triple, as Tauri's `externalBin` places it beside the
+/// app's executable in bundles (and tauri-build beside the dev binary).
+const SIDECAR_NAME: &str = "garmin-mcp";
+
+/// Where the bundled `garmin-mcp` was looked for, and the first place it exists.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SidecarSearch {
+    /// The program AI clients should start, when found.
+    pub found: Option<PathBuf>,
+    /// Every place looked at, in order.
+    pub looked_in: Vec<PathBuf>,
+}
+
+/// Finds the `garmin-mcp` the app ships, in this order:
+///
+/// 1. beside the app's executable `app_exe` (bundles, and `cargo xtask run`, where tauri-build
+///    copies it to `target/<profile>/garmin-mcp`);
+/// 2. with `dev_tree` (the `src-tauri` folder of a development build): `binaries/garmin-mcp-<triple>`,
+///    the file `cargo xtask sidecar` makes;
+/// 3. then `<workspace>/target/debug/garmin-mcp`, the plain `cargo build` output.
+///
+/// `exe_suffix` is `.exe` on Windows, else empty.
+pub fn locate_sidecar(
+    app_exe: &Path,
+    dev_tree: Option<&Path>,
+    triple: &str,
+    exe_suffix: &str,
+) -> SidecarSearch {
+    let mut looked_in = Vec::new();
+    if let Some(dir) = app_exe.parent() {
+        looked_in.push(dir.join(format!("{SIDECAR_NAME}{exe_suffix}")));
+    }
+    if let Some(tree) = dev_tree {
+        looked_in.push(tree.join("binaries").join(format!("{SIDECAR_NAME}-{triple}{exe_suffix}")));
+        let workspace = tree.parent().unwrap_or(tree);
+        looked_in.push(workspace.join("target").join("debug").join(format!("{SIDECAR_NAME}{exe_suffix}")));
+    }
+    looked_in.dedup();
+    let found = looked_in.iter().find(|path| path.is_file()).cloned();
+    SidecarSearch { found, looked_in }
+}
+
+/// The AI clients' side of the app (managed state): where client config files are (the user's
+/// environment) and which `garmin-mcp` the entries start.
+#[derive(Debug)]
+pub struct AiClients {
+    /// `None`: this process's environment, read at each command ([`Env::current`]).
+    env: Option<Env>,
+    sidecar: SidecarSearch,
+    /// The app runs from an AppImage, whose mount vanishes when it quits.
+    from_appimage: bool,
+}
+
+impl AiClients {
+    /// Clients found through `env`, configured to start the sidecar `sidecar` found (tests use a
+    /// temporary home).
+    pub fn new(env: Env, sidecar: SidecarSearch) -> Self {
+        AiClients { env: Some(env), sidecar, from_appimage: false }
+    }
+
+    /// This user's clients and the sidecar beside this executable ([`locate_sidecar`]; the
+    /// development locations only in debug builds).
+    pub fn resolve() -> Self {
+        let dev_tree = cfg!(debug_assertions).then(|| Path::new(env!("CARGO_MANIFEST_DIR")));
+        let sidecar = match std::env::current_exe() {
+            Ok(exe) => {
+                locate_sidecar(&exe, dev_tree, env!("GARMIN_DESKTOP_TARGET"), std::env::consts::EXE_SUFFIX)
+            }
+            Err(_) => SidecarSearch { found: None, looked_in: Vec::new() },
+        };
+        AiClients { env: None, sidecar, from_appimage: std::env::var_os("APPIMAGE").is_some() }
+    }
+
+    fn env(&self) -> Result<Env> {
+        match &self.env {
+            Some(env) => Ok(env.clone()),
+            None => Env::current().map_err(setup_error),
+        }
+    }
+
+    /// The entry "Configure" writes: the found sidecar, `--data-dir` the real account's folder.
+    fn entry(&self, data_dir: &Path) -> Result<ServerEntry> {
+        let Some(command) = &self.sidecar.found else {
+            return Err(Error::new(ErrorCode::Other, self.missing_sidecar()));
+        };
+        ServerEntry::new(command, &absolute(data_dir)?).map_err(setup_error)
+    }
+
+    /// The entry to compare configs with and to show: the one "Configure" writes, or — without a
+    /// sidecar — one starting it where the app expected it.
+    fn expected_entry(&self, data_dir: &Path) -> Result<ServerEntry> {
+        if self.sidecar.found.is_some() {
+            return self.entry(data_dir);
+        }
+        // Where the app expected it; with no known location at all (the app's own path is unknown)
+        // a bare absolute name keeps the rows and snippets showable while Configure stays refused.
+        let command = self.sidecar.looked_in.first().cloned().unwrap_or_else(|| PathBuf::from("/garmin-mcp"));
+        ServerEntry::new(command, &absolute(data_dir)?).map_err(setup_error)
+    }
+
+    fn missing_sidecar(&self) -> String {
+        let places: Vec<String> = self.sidecar.looked_in.iter().map(|p| p.display().to_string()).collect();
+        format!(
+            "the garmin-mcp program that AI clients start was not found (looked in: {}). Reinstall the \
+             app, which ships it; when running from source, build it with `cargo xtask sidecar`",
+            if places.is_empty() {
+                "nowhere: the app's own location is unknown".to_owned()
+            } else {
+                places.join(", ")
+            }
+        )
+    }
+
+    fn sidecar_view(&self) -> SidecarView {
+        SidecarView {
+            path: self.sidecar.found.as_ref().map(|p| p.display().to_string()),
+            looked_in: self.sidecar.looked_in.iter().map(|p| p.display().to_string()).collect(),
+            from_appimage: self.from_appimage,
+        }
+    }
+}
+
+fn absolute(dir: &Path) -> Result<PathBuf> {
+    std::path::absolute(dir).map_err(|e| {
+        Error::new(ErrorCode::Other, format!("cannot make the data folder {} absolute: {e}", dir.display()))
+    })
+}
+
+fn setup_error(e: SetupError) -> Error {
+    Error::new(ErrorCode::Other, e.to_string())
+}
+
+fn parse_client(id: &str) -> Result<ClientId> {
+    id.parse::<ClientId>().map_err(|e| Error::new(ErrorCode::InvalidInput, e.to_string()))
+}
+
+/// The panel: the sidecar the entries start, the data folder they pass, and every client.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClientsView {
+    /// Which `garmin-mcp` the entries start.
+    pub sidecar: SidecarView,
+    /// The `--data-dir` every entry passes: the real account's folder.
+    pub data_dir: String,
+    /// One row per client, in `ClientId::ALL` order.
+    pub clients: Vec<ClientView>,
+}
+
+/// The `garmin-mcp` the entries start.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SidecarView {
+    /// Its absolute path; `None` when it was not found (Configure is then refused).
+    pub path: Option<String>,
+    /// Where it was looked for, in order.
+    pub looked_in: Vec<String>,
+    /// The app runs from an AppImage: a path inside it breaks once the app quits.
+    pub from_appimage: bool,
+}
+
+/// One client's row.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClientView {
+    /// Stable id (`claude-code`, `codex`, …), what the other commands take.
+    pub id: &'static str,
+    /// The name people know.
+    pub name: &'static str,
+    /// Something of the client was found on this computer.
+    pub installed: bool,
+    /// How it was found, e.g. "found /home/ann/.codex".
+    pub detected_by: Option<String>,
+    /// The config file Configure writes; `None` when the client keeps servers inside the app.
+    pub config_path: Option<String>,
+    /// `yes`, `no`, `different` (an entry named `garmin` that starts something else) or `unknown`.
+    pub configured: &'static str,
+    /// For `different` and `unknown`: why, in plain words (with the file and what to do).
+    pub configured_detail: Option<String>,
+    /// Only a copyable snippet (Cherry Studio): no Configure / Remove.
+    pub manual_only: bool,
+}
+
+impl From<ClientStatus> for ClientView {
+    fn from(status: ClientStatus) -> Self {
+        let (configured, configured_detail) = match status.configured {
+            Configured::Yes => ("yes", None),
+            Configured::No => ("no", None),
+            Configured::Different(why) => ("different", Some(why)),
+            Configured::Unknown(why) => ("unknown", Some(why)),
+        };
+        ClientView {
+            id: status.client.id(),
+            name: status.client.display_name(),
+            installed: status.installed,
+            detected_by: status.detected_by,
+            manual_only: status.config_path.is_none(),
+            config_path: status.config_path.map(|p| p.display().to_string()),
+            configured,
+            configured_detail,
+        }
+    }
+}
+
+/// What Configure or Remove did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangeView {
+    /// The client's id.
+    pub client: &'static str,
+    /// `created`, `added`, `updated`, `unchanged`, `removed` or `not_present`.
+    pub outcome: &'static str,
+    /// The config file.
+    pub path: String,
+    /// Where the file as it was before garmin-mcp first changed it is kept, if it existed.
+    pub backup: Option<String>,
+    /// The whole outcome in words (file, backup, restart the client).
+    pub message: String,
+}
+
+impl From<client_setup::Change> for ChangeView {
+    fn from(change: client_setup::Change) -> Self {
+        let outcome = match change.outcome {
+            Outcome::Created => "created",
+            Outcome::Added => "added",
+            Outcome::Updated => "updated",
+            Outcome::Unchanged => "unchanged",
+            Outcome::Removed => "removed",
+            Outcome::NotPresent => "not_present",
+        };
+        ChangeView {
+            client: change.client.id(),
+            outcome,
+            path: change.path.display().to_string(),
+            backup: change.backup.as_ref().map(|p| p.display().to_string()),
+            message: change.to_string(),
+        }
+    }
+}
+
+/// The text for setting a client up by hand.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SnippetView {
+    /// A whole config file holding only our server (JSON, or TOML for Codex).
+    pub snippet: String,
+    /// Where it goes and what to restart.
+    pub where_to_put: String,
+}
+
+/// Every known client: installed?, configured?, its config file; and the sidecar the entries start.
+#[tauri::command]
+pub async fn list_clients(
+    accounts: State<'_, Accounts>,
+    clients: State<'_, AiClients>,
+) -> Result<ClientsView> {
+    let env = clients.env()?;
+    let entry = clients.expected_entry(accounts.data_dir())?;
+    let rows =
+        ClientId::ALL.iter().map(|client| client_setup::status(*client, &env, &entry).into()).collect();
+    Ok(ClientsView {
+        sidecar: clients.sidecar_view(),
+        data_dir: entry.args.get(1).cloned().unwrap_or_default(),
+        clients: rows,
+    })
+}
+
+/// Writes (or brings up to date) the `garmin` server in client `id`'s config, backing the file up
+/// first; other servers stay as they were.
+#[tauri::command]
+pub async fn configure_client(
+    accounts: State<'_, Accounts>,
+    clients: State<'_, AiClients>,
+    id: String,
+) -> Result<ChangeView> {
+    let client = parse_client(&id)?;
+    let entry = clients.entry(accounts.data_dir())?;
+    let change = client_setup::configure(client, &clients.env()?, &entry).map_err(setup_error)?;
+    Ok(change.into())
+}
+
+/// Takes the `garmin` server out of client `id`'s config again; other servers stay.
+#[tauri::command]
+pub async fn remove_client(clients: State<'_, AiClients>, id: String) -> Result<ChangeView> {
+    let client = parse_client(&id)?;
+    let change = client_setup::remove(client, &clients.env()?, client_setup::DEFAULT_SERVER_NAME)
+        .map_err(setup_error)?;
+    Ok(change.into())
+}
+
+/// The exact text to set client `id` up by hand, and where it goes.
+#[tauri::command]
+pub async fn client_snippet(
+    accounts: State<'_, Accounts>,
+    clients: State<'_, AiClients>,
+    id: String,
+) -> Result<SnippetView> {
+    let client = parse_client(&id)?;
+    let entry = clients.expected_entry(accounts.data_dir())?;
+    Ok(SnippetView {
+        snippet: client_setup::snippet(client, &entry),
+        where_to_put: client_setup::where_to_put(client, &clients.env()?),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn touch(path: &Path) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, b"").unwrap();
+    }
+
+    #[test]
+    fn the_sidecar_beside_the_app_wins_over_the_development_copies() {
+        let root = tempfile::tempdir().unwrap();
+        let tree = root.path().join("src-tauri");
+        let exe = root.path().join("bundle/garmin-desktop");
+        touch(&exe.with_file_name("garmin-mcp"));
+        touch(&tree.join("binaries/garmin-mcp-x86_64-unknown-linux-gnu"));
+        let search = locate_sidecar(&exe, Some(&tree), "x86_64-unknown-linux-gnu", "");
+        assert_eq!(search.found, Some(exe.with_file_name("garmin-mcp")));
+    }
+
+    #[test]
+    fn development_builds_fall_back_to_binaries_then_target_debug() {
+        let root = tempfile::tempdir().unwrap();
+        let tree = root.path().join("src-tauri");
+        let exe = root.path().join("elsewhere/garmin-desktop");
+        let copied = tree.join("binaries/garmin-mcp-aarch64-apple-darwin");
+        let built = root.path().join("target/debug/garmin-mcp");
+        touch(&built);
+        let search = locate_sidecar(&exe, Some(&tree), "aarch64-apple-darwin", "");
+        assert_eq!(search.found, Some(built.clone()), "only target/debug has one");
+        touch(&copied);
+        let search = locate_sidecar(&exe, Some(&tree), "aarch64-apple-darwin", "");
+        assert_eq!(search.found, Some(copied.clone()), "binaries/ comes before target/debug");
+        assert_eq!(search.looked_in, vec![exe.with_file_name("garmin-mcp"), copied, built]);
+    }
+
+    #[test]
+    fn a_release_build_looks_only_beside_itself_and_says_where_it_looked() {
+        let root = tempfile::tempdir().unwrap();
+        let exe = root.path().join("Garmin MCP.exe");
+        touch(&root.path().join("garmin-mcp"));
+        let search = locate_sidecar(&exe, None, "x86_64-pc-windows-msvc", ".exe");
+        assert_eq!(search.found, None, "a file without .exe is not the Windows sidecar");
+        assert_eq!(search.looked_in, vec![root.path().join("garmin-mcp.exe")]);
+
+        let clients = AiClients::new(Env::for_os(client_setup::Os::Linux, root.path()), search);
+        let error = clients.entry(root.path()).unwrap_err();
+        assert!(error.message.contains("garmin-mcp.exe") && error.message.contains("cargo xtask sidecar"));
+    }
+}
