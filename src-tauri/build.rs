@@ -30,6 +30,10 @@ const COMMANDS: &[&str] = &[
     "configure_client",
     "remove_client",
     "client_snippet",
+    "remote_status",
+    "start_remote",
+    "stop_remote",
+    "run_tool_check",
 ];
 
 fn main() {

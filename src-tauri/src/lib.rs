@@ -15,6 +15,8 @@
 //! | `sign_in_window` | the capability-less second webview on Garmin's sign-in page |
 //! | `demo` | the demo account's fake Garmin, run inside the app on loopback |
 //! | `state` | which account is shown and where each session lives |
+//! | `tool_check` | the home window's tool check: the bundled sidecar run as an MCP client |
+//! | `remote` | the remote-access panel: `garmin-mcp --http` as a child process, its token file |
 //! | `models`, `error` | what crosses IPC: camelCase views and one `{code, message}` error |
 
 pub mod bridge;
@@ -24,16 +26,20 @@ mod confirm;
 mod demo;
 mod error;
 mod models;
+mod remote;
 mod sign_in_window;
 pub mod signin;
 mod state;
+mod tool_check;
 
 pub use clients::{AiClients, SidecarSearch, locate_sidecar};
 pub use demo::DemoGarmin;
 pub use error::{Error, ErrorCode, Result};
 pub use models::{AccountView, CheckResult, DEMO_LABEL, SessionView, SiteChoice};
+pub use remote::{RemoteAccess, RemoteSettings, RemoteView};
 pub use sign_in_window::{SIGN_IN_WINDOW_PREFIX, SignInFlow};
 pub use state::{Accounts, DEMO_FOLDER};
+pub use tool_check::{ToolCheck, ToolCheckReport, ToolCheckRow, ToolOutcome, check_tools};
 
 use tauri::{Builder, Manager as _, Runtime, WindowEvent};
 
@@ -47,6 +53,7 @@ pub fn build<R: Runtime>(builder: Builder<R>) -> Builder<R> {
         .manage(SignInFlow::default())
         .manage(DemoGarmin::default())
         .manage(bridge::BridgeRequests::default())
+        .manage(RemoteAccess::resolve())
         .on_window_event(|window, event| {
             // The sign-in window must not outlive the app's window (it would keep the app running).
             if window.label() == MAIN_WINDOW && matches!(event, WindowEvent::Destroyed) {
@@ -68,6 +75,10 @@ pub fn build<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             clients::configure_client,
             clients::remove_client,
             clients::client_snippet,
+            remote::remote_status,
+            remote::start_remote,
+            remote::stop_remote,
+            tool_check::run_tool_check,
         ])
 }
 
@@ -86,5 +97,11 @@ pub fn run() {
     bridge::start(app.handle(), accounts.data_dir().to_path_buf());
     app.manage(accounts);
     app.manage(AiClients::resolve());
-    app.run(|_, _| {});
+    app.manage(ToolCheck::resolve());
+    app.run(|app, event| {
+        // The remote-access server must not outlive the app.
+        if let tauri::RunEvent::Exit = event {
+            app.state::<RemoteAccess>().shutdown_now();
+        }
+    });
 }

@@ -1,7 +1,8 @@
 //! End-to-end: the real app under Xvfb, driven through tauri-driver and WebKitWebDriver with plain
 //! W3C WebDriver HTTP calls. It signs in twice, the way a person would:
 //!
-//! 1. the demo account — the fake Garmin running inside the app;
+//! 1. the demo account — the fake Garmin running inside the app — where the tool check runs the
+//!    bundled `garmin-mcp` on the demo session and shows a row per read-only tool;
 //! 2. "Garmin international", pointed by `GARMIN_CONNECT_URL` at a fake Garmin this test runs.
 //!
 //! WebDriver reaches only the app's first webview, so the sign-in window is not driven: both fakes'
@@ -101,6 +102,19 @@ async fn run() {
     ui.click("[data-testid=check-now]").await;
     ui.wait_for("[data-testid=check-ok]", "\"Garmin accepted the session\" after Check now (demo)").await;
     ui.screenshot("05-home-demo-checked").await;
+
+    // The tool check runs the bundled garmin-mcp on the demo account's session, in the app's fake.
+    step("running the tool check on the demo account");
+    ui.click("[data-testid=run-tool-check]").await;
+    ui.wait_for("[data-testid=tool-check-table]", "the tool check's table (demo)").await;
+    let outcome = |tool: &str| {
+        format!("return document.querySelector('[data-testid=tool-row-{tool}]')?.dataset.outcome ?? null")
+    };
+    assert_eq!(ui.script(&outcome("get_profile")).await, "answered", "get_profile answers in the demo");
+    assert_eq!(ui.script(&outcome("list_activities")).await, "answered", "list_activities answers");
+    assert_eq!(ui.script(&outcome("create_workout")).await, Value::Null, "write tools are not called");
+    ui.script("document.querySelector('[data-testid=tool-check]').scrollIntoView(); return null").await;
+    ui.screenshot("05-home-demo-tool-check").await;
 
     ui.click("[data-testid=sign-out]").await;
     ui.click("[data-testid=confirm-sign-out]").await;

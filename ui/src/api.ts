@@ -173,6 +173,37 @@ export function clientSnippet(id: string): Promise<SnippetView> {
   return call<SnippetView>("client_snippet", { id });
 }
 
+/** How one tool did in the tool check: ✅ answered, ⚠️ no data, ❌ failed, or not called. */
+export type ToolOutcome = "answered" | "no_data" | "failed" | "skipped";
+
+/** One tool's row in the tool check (mirrors src-tauri/src/tool_check.rs). */
+export interface ToolCheckRow {
+  tool: string;
+  title: string | null;
+  outcome: ToolOutcome;
+  /** From call to answer; 0 when skipped. */
+  millis: number;
+  /** The first sentence of the answer, or why it failed or was skipped (English). */
+  summary: string;
+}
+
+/** The tool check's table: every read-only tool of the bundled garmin-mcp, in the server's order. */
+export interface ToolCheckReport {
+  demo: boolean;
+  /** The garmin-mcp program that was started. */
+  sidecar: string;
+  rows: ToolCheckRow[];
+  totalMillis: number;
+}
+
+/**
+ * Starts the bundled garmin-mcp as an MCP client on the account shown and calls each read-only tool
+ * once; rejects with `not_signed_in` without a session.
+ */
+export function runToolCheck(): Promise<ToolCheckReport> {
+  return call<ToolCheckReport>("run_tool_check");
+}
+
 /** A workout spec as the `garmin` crate reads it (`name`, `sport`, `steps`; see its workout_spec docs). */
 export type WorkoutSpec = Record<string, unknown> & { name?: unknown; sport?: unknown; steps?: unknown };
 
@@ -245,4 +276,49 @@ export function previewWorkout(spec: WorkoutSpec): Promise<WorkoutPreview> {
 /** Calls `handler` with the new list whenever requests arrive or are answered. */
 export function onPendingChanged(handler: (requests: PendingRequest[]) => void): Promise<UnlistenFn> {
   return listen<PendingRequest[]>("pending-requests-changed", (event) => handler(event.payload));
+}
+
+/** What the remote-access panel starts the server with. */
+export interface RemoteSettings {
+  /** false: this computer only (127.0.0.1); true: my network (0.0.0.0). */
+  network: boolean;
+  port: number;
+  /** Hide every tool that writes to Garmin (on by default). */
+  readOnly: boolean;
+}
+
+/** The remote-access server: running?, where clients reach it, how the last run ended. */
+export interface RemoteView {
+  running: boolean;
+  /** The current (or last) run's settings; the defaults before the first. */
+  settings: RemoteSettings;
+  /** The URL clients use, once the server says where it listens. */
+  clientUrl: string | null;
+  /** Why the URL needs care (no network address found), in words (English). */
+  urlNote: string | null;
+  /** `Authorization: Bearer …` for clients to send, while running. */
+  authorizationHeader: string | null;
+  /** The server's start-up line (English). */
+  startupLine: string | null;
+  /** The server's last lines of output. */
+  output: string[];
+  /** How the last run ended ("stopped", "exited with code 1", …). */
+  exit: string | null;
+  /** Why the server cannot be started: the bundled program is missing (English). */
+  sidecarMissing: string | null;
+}
+
+/** The remote-access server's state. */
+export function remoteStatus(): Promise<RemoteView> {
+  return call<RemoteView>("remote_status");
+}
+
+/** Starts `garmin-mcp --http` with a private token file; resolves once it says where it listens (or ended). */
+export function startRemote(settings: RemoteSettings): Promise<RemoteView> {
+  return call<RemoteView>("start_remote", { settings });
+}
+
+/** Stops the remote-access server (calls in progress finish first, up to 10 s). */
+export function stopRemote(): Promise<RemoteView> {
+  return call<RemoteView>("stop_remote");
 }

@@ -13,6 +13,11 @@
 //!   MCP conformance suite (Node 22 in `.ci/.node`) and the official Python SDK client
 //!   (`tests/interop/python_client.py`, `.ci/.venv`); `.ci/setup` installs both.
 //!   Last, the desktop app's end-to-end run (`e2e`).
+//! * `bundle [--bundles deb,appimage]` — the installable app: builds the UI and the release sidecar,
+//!   then runs the Tauri CLI (`ui/node_modules/.bin/tauri`, from `npm --prefix ui ci`) in
+//!   `src-tauri` with the full config (sidecar included). Default `deb`; the AppImage needs
+//!   linuxdeploy, which the Tauri CLI downloads from GitHub. Output in `target/release/bundle/`.
+//!   Slow (release build with LTO), so not part of `test`.
 //! * `interop` — only those MCP interop checks (quick, after changing the HTTP mode).
 //! * `e2e` — the desktop app end to end under Xvfb, driven by tauri-driver + WebKitWebDriver: sign in
 //!   to the demo account and to a fake "Garmin international" through the real sign-in window, check
@@ -24,7 +29,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitCode, Stdio};
 use std::time::Duration;
 
-const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | test | interop | e2e>";
+const USAGE: &str =
+    "usage: cargo xtask <sidecar [--release] | run | bundle [--bundles deb,appimage] | test | interop | e2e>";
 
 /// Tauri config patch that drops `bundle.externalBin` for builds that do not bundle the app.
 const NO_SIDECAR_CONFIG: &str = r#"{"bundle":{"externalBin":null}}"#;
@@ -35,6 +41,8 @@ fn main() -> ExitCode {
         ["sidecar"] => sidecar(false),
         ["sidecar", "--release"] => sidecar(true),
         ["run"] => run_app(),
+        ["bundle"] => bundle("deb"),
+        ["bundle", "--bundles", bundles] => bundle(bundles),
         ["test"] => test(),
         ["interop"] => conformance(&workspace_root()).and_then(|()| interop(&workspace_root())),
         ["e2e"] => build_ui(&workspace_root()).and_then(|()| e2e(&workspace_root())),
@@ -83,6 +91,33 @@ fn run_app() -> Result<(), String> {
     build_ui(&root)?;
     sidecar(false)?;
     run(Command::new(cargo()).current_dir(&root).args(["run", "-p", "garmin-desktop"]))
+}
+
+/// Builds the installable app (`bundles`: the Tauri CLI's `--bundles` list, e.g. `deb,appimage`).
+fn bundle(bundles: &str) -> Result<(), String> {
+    let root = workspace_root();
+    let tauri = root.join("ui").join("node_modules").join(".bin").join(if cfg!(windows) {
+        "tauri.cmd"
+    } else {
+        "tauri"
+    });
+    build_ui(&root)?;
+    if !tauri.is_file() {
+        return Err(format!(
+            "{} is missing: run `npm --prefix ui ci` (it installs the Tauri CLI, a dev dependency of the UI)",
+            tauri.display()
+        ));
+    }
+    sidecar(true)?;
+    // In `src-tauri` the CLI finds `tauri.conf.json` at once; without `TAURI_CONFIG` the sidecar stays in
+    // the bundle.
+    run(Command::new(&tauri).current_dir(root.join("src-tauri")).env_remove("TAURI_CONFIG").args([
+        "build",
+        "--bundles",
+        bundles,
+    ]))?;
+    println!("xtask: bundles in {}", target_dir(&root).join("release").join("bundle").display());
+    Ok(())
 }
 
 /// Every check CI runs, in order of cost.
