@@ -129,18 +129,7 @@ impl GarminMcp {
         let trend: Vec<TrendDay> = match metric {
             HealthMetric::RestingHr => {
                 let rows = w.resting_heart_rate(start, end).await?;
-                dates
-                    .iter()
-                    .map(|d| TrendDay {
-                        date: d.to_string(),
-                        value: rows
-                            .iter()
-                            .find(|r| r.calendar_date == Some(*d))
-                            .and_then(|r| reading(r.value))
-                            .filter(|v| *v > 0.0),
-                        ..TrendDay::default()
-                    })
-                    .collect()
+                one_value_a_day(&dates, &rows, |r| r.calendar_date, |r| reading(r.value).filter(|v| *v > 0.0))
             }
             HealthMetric::Hrv => {
                 let rows = w.hrv_range(start, end).await?;
@@ -149,18 +138,12 @@ impl GarminMcp {
                     .rev()
                     .filter_map(|h| h.baseline.as_ref())
                     .find_map(|b| Some((reading(b.balanced_low)?, reading(b.balanced_upper)?)));
-                dates
-                    .iter()
-                    .map(|d| TrendDay {
-                        date: d.to_string(),
-                        value: rows
-                            .iter()
-                            .find(|h| h.calendar_date == Some(*d))
-                            .and_then(|h| reading(h.last_night_avg))
-                            .filter(|v| *v > 0.0),
-                        ..TrendDay::default()
-                    })
-                    .collect()
+                one_value_a_day(
+                    &dates,
+                    &rows,
+                    |h| h.calendar_date,
+                    |h| reading(h.last_night_avg).filter(|v| *v > 0.0),
+                )
             }
             HealthMetric::BodyBattery => {
                 let reports = w.body_battery(start, end).await?;
@@ -183,18 +166,12 @@ impl GarminMcp {
             }
             HealthMetric::Stress => {
                 let rows = w.stress_daily(start, end).await?;
-                dates
-                    .iter()
-                    .map(|d| TrendDay {
-                        date: d.to_string(),
-                        value: rows
-                            .iter()
-                            .find(|s| s.calendar_date == Some(*d))
-                            .and_then(|s| s.values.as_ref())
-                            .and_then(|v| reading(v.overall_stress_level)),
-                        ..TrendDay::default()
-                    })
-                    .collect()
+                one_value_a_day(
+                    &dates,
+                    &rows,
+                    |s| s.calendar_date,
+                    |s| s.values.as_ref().and_then(|v| reading(v.overall_stress_level)),
+                )
             }
         };
         let period_text = span(start, end);
@@ -273,4 +250,22 @@ impl GarminMcp {
             points: Some(u32::try_from(present.len()).unwrap_or(u32::MAX)),
         })
     }
+}
+
+/// One trend point per day of `dates`: the value of the row Garmin sent for that day (`None` for a
+/// day without a row or without a usable value).
+fn one_value_a_day<R>(
+    dates: &[NaiveDate],
+    rows: &[R],
+    day_of: impl Fn(&R) -> Option<NaiveDate>,
+    value_of: impl Fn(&R) -> Option<f64>,
+) -> Vec<TrendDay> {
+    dates
+        .iter()
+        .map(|d| TrendDay {
+            date: d.to_string(),
+            value: rows.iter().find(|r| day_of(r) == Some(*d)).and_then(&value_of),
+            ..TrendDay::default()
+        })
+        .collect()
 }
