@@ -34,6 +34,9 @@ const COMMANDS: &[&str] = &[
     "start_remote",
     "stop_remote",
     "run_tool_check",
+    "create_workout_by_hand",
+    "recent_changes",
+    "undo_change",
 ];
 
 fn main() {

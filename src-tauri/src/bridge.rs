@@ -10,12 +10,12 @@
 //! writes to Garmin on a sidecar's behalf.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use app_bridge::{AppListener, BridgeError, Incoming, Proposal, Reply, Request};
+use app_bridge::{AppLink, AppListener, BridgeError, Incoming, Proposal, Reply, Request};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use tauri::{AppHandle, Emitter as _, Manager as _, Runtime};
@@ -30,6 +30,9 @@ pub const PENDING_CHANGED_EVENT: &str = "pending-requests-changed";
 /// A sidecar waits five minutes for the person (`garmin-mcp`'s `DECISION_WAIT`/`SIGN_IN_WAIT`);
 /// a request still open a little after that has nobody waiting for it and is dropped.
 const FORGET_AFTER: Duration = Duration::from_secs(330);
+
+/// How long a second copy of the app waits for the first to answer "show your window".
+const SHOW_WAIT: Duration = Duration::from_secs(3);
 
 /// What a sidecar asked the person.
 #[derive(Clone, Debug, PartialEq)]
@@ -188,6 +191,18 @@ pub fn start<R: Runtime>(app: &AppHandle<R>, data_dir: PathBuf) {
     });
 }
 
+/// When a copy of the app already runs for `data_dir`, asks it to bring its window to the front and
+/// returns true: this copy should then quit instead of opening a second window. False when no copy
+/// answers (none runs, or it is too old to know the request).
+pub fn hand_over_to_running_app(data_dir: &Path) -> bool {
+    let Ok(runtime) = tokio::runtime::Builder::new_current_thread().enable_all().build() else {
+        return false;
+    };
+    let link = AppLink::in_dir(data_dir);
+    let answer = runtime.block_on(link.ask(&Request::Show, SHOW_WAIT));
+    matches!(answer, Ok(Reply::Hello { .. }))
+}
+
 /// Answers requests on `listener` until the app ends.
 async fn serve<R: Runtime>(app: AppHandle<R>, listener: AppListener) {
     loop {
@@ -206,7 +221,10 @@ async fn serve<R: Runtime>(app: AppHandle<R>, listener: AppListener) {
 /// Answers one request: at once for `Hello`, after the person decided for the rest.
 async fn handle<R: Runtime>(app: AppHandle<R>, incoming: Incoming) {
     let asked = match incoming.request() {
-        Request::Hello => {
+        Request::Hello | Request::Show => {
+            if matches!(incoming.request(), Request::Show) {
+                bring_to_front(&app);
+            }
             let app_version = app.package_info().version.to_string();
             let _ = incoming.reply(&Reply::Hello { app_version }).await;
             return;

@@ -16,6 +16,7 @@
 //! | `demo` | the demo account's fake Garmin, run inside the app on loopback |
 //! | `state` | which account is shown and where each session lives |
 //! | `tool_check` | the home window's tool check: the bundled sidecar run as an MCP client |
+//! | `writes` | the app's own writes: a workout created by hand, Undo of a journaled change |
 //! | `remote` | the remote-access panel: `garmin-mcp --http` as a child process, its token file |
 //! | `models`, `error` | what crosses IPC: camelCase views and one `{code, message}` error |
 
@@ -31,6 +32,7 @@ mod sign_in_window;
 pub mod signin;
 mod state;
 mod tool_check;
+mod writes;
 
 pub use clients::{AiClients, SidecarSearch, locate_sidecar};
 pub use demo::DemoGarmin;
@@ -79,11 +81,23 @@ pub fn build<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             remote::start_remote,
             remote::stop_remote,
             tool_check::run_tool_check,
+            writes::create_workout_by_hand,
+            writes::recent_changes,
+            writes::undo_change,
         ])
 }
 
 /// Starts the desktop app and blocks until it quits.
 pub fn run() {
+    // One app per data folder: a second copy brings the first one's window forward and quits.
+    if let Some(dir) = garmin::resolve_data_dir(None)
+        && bridge::hand_over_to_running_app(&dir)
+    {
+        eprintln!(
+            "garmin-desktop: the Garmin MCP app is already running; its window was brought to the front"
+        );
+        return;
+    }
     let app = build(tauri::Builder::default())
         .build(tauri::generate_context!())
         .expect("the Garmin MCP app could not start");

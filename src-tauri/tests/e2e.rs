@@ -12,9 +12,11 @@
 //! the home window shows the account. Then, in the AI clients panel, it clicks Configure for Claude
 //! Code and Codex and reads their config files in the app's temporary HOME. Last, an AI assistant's
 //! proposed workout (sent on the app's local channel as `garmin-mcp` sends it) is edited and
-//! confirmed with "Create in Garmin", and the approved workout is made on the fake; and a sidecar's
-//! sign-in request brings up the site picker with its reason and is answered by signing in. Screenshots of every step (and of the whole screen while the
-//! sign-in window is open) go to `target/e2e-screenshots/` (or `$E2E_SCREENSHOTS`).
+//! confirmed with "Create in Garmin", and the approved workout is made on the fake; a workout is made
+//! by hand in the Workouts card, scheduled, and its schedule undone; and a sidecar's sign-in request
+//! brings up the site picker with its reason and is answered by signing in. Screenshots of every
+//! step (and of the whole screen while the sign-in window is open) go to `target/e2e-screenshots/`
+//! (or `$E2E_SCREENSHOTS`).
 //!
 //! Needs `Xvfb`, `WebKitWebDriver` (Debian `webkit2gtk-driver`) and `tauri-driver` (`.ci/setup`
 //! installs them). Ignored by plain `cargo test`; `cargo xtask e2e` builds the UI and runs it.
@@ -148,7 +150,10 @@ async fn run() {
     // 4. A workout an AI assistant proposes, confirmed in the window and then made on the fake.
     confirm_a_proposed_workout(&ui, &data_dir, &garmin).await;
 
-    // 5. An AI assistant that found no usable session asks the app for a sign-in.
+    // 5. A workout made by hand in the home window, scheduled, then the schedule undone.
+    make_a_workout_by_hand(&ui, &data_dir).await;
+
+    // 6. An AI assistant that found no usable session asks the app for a sign-in.
     sign_in_on_request(&ui, &data_dir, &display.name, &shots).await;
 
     ui.end().await;
@@ -258,6 +263,11 @@ async fn confirm_a_proposed_workout(ui: &WebDriver<'_>, data_dir: &Path, garmin:
     let expected = parse_spec(&edited).expect("edited spec").to_garmin();
     assert_eq!(change, Change::CreateWorkout { workout: Box::new(expected) }, "the edited workout");
     assert_eq!((schedule_on, send_to_device), (None, false));
+    let deadline = Instant::now() + STEP_TIMEOUT;
+    while ui.find("[data-testid=confirm-change]").await.is_some() {
+        assert!(Instant::now() < deadline, "the confirmation view stayed after the answer");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
     ui.wait_for("[data-testid=account-name]", "the home window again after confirming").await;
 
     // What the sidecar does with the approval: apply it with the saved session.
@@ -269,6 +279,54 @@ async fn confirm_a_proposed_workout(ui: &WebDriver<'_>, data_dir: &Path, garmin:
     assert!(
         garmin.requests().iter().any(|r| r.method == "POST" && r.path.ends_with("/workout-service/workout"))
     );
+}
+
+/// Opens "New workout" in the home window, renames the run template, schedules it on a date with
+/// "Schedule on…", and checks the fake Garmin has the workout and the calendar entry and the
+/// journal records both as the app's. Then Undo (asked twice) on the newest change takes the
+/// calendar entry off Garmin again.
+async fn make_a_workout_by_hand(ui: &WebDriver<'_>, data_dir: &Path) {
+    use garmin::journal::Journal;
+
+    step("making a workout by hand in the home window");
+    ui.click("[data-testid=new-workout]").await;
+    ui.wait_for("[data-testid=workouts] [data-testid=confirm-preview]", "the new workout's totals").await;
+    ui.script(
+        "const set = (css, value) => { const i = document.querySelector(css); i.value = value; \
+           i.dispatchEvent(new Event('input', { bubbles: true })); }; \
+         set('[data-testid=workouts] [data-testid=workout-name]', 'Tempo by hand'); \
+         set('[data-testid=new-workout-date]', '2026-12-05'); \
+         document.querySelector('[data-testid=workouts]').scrollIntoView(); return null",
+    )
+    .await;
+    ui.screenshot("10a-new-workout").await;
+    ui.click("[data-testid=new-workout-schedule]").await;
+    ui.wait_for("[data-testid=workouts-done]", "what the app did after Schedule").await;
+    assert!(ui.text("[data-testid=workouts-done]").await.contains("Tempo by hand"));
+
+    let journal = Journal::in_dir(data_dir);
+    let made: Vec<_> = journal.entries().expect("the journal").into_iter().rev().take(2).collect();
+    let tools: Vec<&str> = made.iter().map(|e| e.tool.as_str()).collect();
+    assert_eq!(tools, ["app: schedule_workout", "app: create_workout"], "journaled as the app's");
+    let (workout_id, schedule_id) = (made[1].ids["workout_id"], made[0].ids["schedule_id"]);
+    let client = garmin::Client::from_store(garmin::SessionStore::new(data_dir)).expect("the saved session");
+    let stored = client.workouts().get(workout_id).await.expect("the fake has the workout");
+    assert_eq!(stored.workout_name.as_deref(), Some("Tempo by hand"));
+    let entry = client.workouts().get_schedule(schedule_id).await.expect("the fake has the calendar entry");
+    assert_eq!(entry.calendar_date, chrono::NaiveDate::from_ymd_opt(2026, 12, 5));
+
+    ui.wait_for("[data-testid=change-row] [data-testid=undo]", "Undo next to the newest change").await;
+    ui.click("[data-testid=change-row] [data-testid=undo]").await;
+    ui.click("[data-testid=undo-yes]").await;
+    let deadline = Instant::now() + STEP_TIMEOUT;
+    while !journal.entries().expect("the journal").iter().any(|e| e.undoes == Some(made[0].id)) {
+        assert!(Instant::now() < deadline, "Undo did not reach the journal");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert!(client.workouts().get_schedule(schedule_id).await.is_err(), "the calendar entry is gone");
+    ui.wait_for("[data-testid=recent-changes]", "the recent changes").await;
+    ui.script("document.querySelector('[data-testid=recent-changes]').scrollIntoView(); return null").await;
+    ui.screenshot("10b-recent-changes").await;
 }
 
 /// Asks the running app for a sign-in as a `garmin-mcp` sidecar without a usable session does,

@@ -322,3 +322,49 @@ export function startRemote(settings: RemoteSettings): Promise<RemoteView> {
 export function stopRemote(): Promise<RemoteView> {
   return call<RemoteView>("stop_remote");
 }
+
+/** One change the app made (or a follow-up that could not be made: no `changeId`). */
+export interface DoneView {
+  /** Its number in the journal (what Undo takes); null when not journaled or not done. */
+  changeId: number | null;
+  /** What was done, in words (English); "Not done: …" for a failed follow-up. */
+  summary: string;
+  /** Ids created or touched (`workout_id`, `schedule_id`, …). */
+  ids: Record<string, number>;
+  canUndo: boolean;
+}
+
+/** A change in the journal shared with every garmin-mcp of this account, newest first. */
+export interface ChangeRowView {
+  id: number;
+  time: string;
+  /** An MCP tool's name, or `app: …` when the app's buttons made it. */
+  tool: string;
+  /** What was done, in words (English). */
+  summary: string;
+  /** `done`, `undone` or `undo of #n`. */
+  state: string;
+  canUndo: boolean;
+}
+
+/**
+ * Creates a workout made by hand in the account shown, then optionally schedules it and sends it to
+ * the watch; each step is journaled. Rejects with `invalid_input` (every problem) for a broken spec.
+ */
+export function createWorkoutByHand(
+  spec: WorkoutSpec,
+  scheduleOn: string | null,
+  sendToDevice: boolean,
+): Promise<DoneView[]> {
+  return call<DoneView[]>("create_workout_by_hand", { spec, scheduleOn, sendToDevice });
+}
+
+/** The account's most recent changes (from the app and from AI assistants), newest first. */
+export function recentChanges(limit?: number): Promise<ChangeRowView[]> {
+  return call<ChangeRowView[]>("recent_changes", { limit: limit ?? null });
+}
+
+/** Takes change `id` back on Garmin (journaled as an undo). */
+export function undoChange(id: number): Promise<DoneView[]> {
+  return call<DoneView[]>("undo_change", { id });
+}

@@ -31,6 +31,9 @@ const MAX_LINE: usize = 1 << 20;
 pub enum Request {
     /// Is the app there? (Answered at once with [`Reply::Hello`].)
     Hello,
+    /// Another copy of the app was started: bring your window to the front (answered at once with
+    /// [`Reply::Hello`]; the new copy then quits).
+    Show,
     /// Show this proposed change and let the person approve, adjust or cancel it.
     Confirm(Proposal),
     /// No usable session: show the site picker and sign-in window.

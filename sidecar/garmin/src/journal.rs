@@ -50,6 +50,38 @@ pub struct JournalEntry {
     pub undoes: Option<u64>,
 }
 
+/// Where a journal entry stands now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntryState {
+    /// Made and still in effect (as far as this journal knows).
+    Done,
+    /// Taken back by a later entry.
+    Undone,
+    /// Itself the undo of entry n.
+    UndoOf(u64),
+}
+
+impl std::fmt::Display for EntryState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EntryState::Done => f.write_str("done"),
+            EntryState::Undone => f.write_str("undone"),
+            EntryState::UndoOf(original) => write!(f, "undo of #{original}"),
+        }
+    }
+}
+
+/// A journal entry with where it stands ([`Journal::history`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HistoryItem {
+    /// The entry as recorded.
+    pub entry: JournalEntry,
+    /// Done, undone, or an undo.
+    pub state: EntryState,
+    /// Whether it can be undone now (it has an inverse and is still in effect).
+    pub can_undo: bool,
+}
+
 /// The journal file of one data folder.
 #[derive(Clone, Debug)]
 pub struct Journal {
@@ -148,6 +180,26 @@ impl Journal {
         })
     }
 
+    /// Every entry, newest first, with where it stands now (done, undone, or the undo of another)
+    /// and whether it can still be undone: what `list_changes` and the app's list show.
+    pub fn history(&self) -> Result<Vec<HistoryItem>, JournalError> {
+        let entries = self.entries()?;
+        let undone: Vec<u64> = entries.iter().filter_map(|e| e.undoes).collect();
+        Ok(entries
+            .into_iter()
+            .rev()
+            .map(|entry| {
+                let state = match entry.undoes {
+                    Some(original) => EntryState::UndoOf(original),
+                    None if undone.contains(&entry.id) => EntryState::Undone,
+                    None => EntryState::Done,
+                };
+                let can_undo = entry.inverse.is_some() && state == EntryState::Done;
+                HistoryItem { entry, state, can_undo }
+            })
+            .collect())
+    }
+
     /// Ids of entries that were undone.
     pub fn undone_ids(&self) -> Result<Vec<u64>, JournalError> {
         Ok(self.entries()?.iter().filter_map(|e| e.undoes).collect())
@@ -213,6 +265,18 @@ mod tests {
         assert!(journal.undo_candidate(None).unwrap().is_err());
         assert!(journal.undo_candidate(Some(1)).unwrap().unwrap_err().contains("already undone"));
         assert!(journal.undo_candidate(Some(3)).unwrap().unwrap_err().contains("itself the undo"));
+
+        let history = journal.history().unwrap();
+        let states: Vec<(u64, String, bool)> =
+            history.iter().map(|h| (h.entry.id, h.state.to_string(), h.can_undo)).collect();
+        assert_eq!(
+            states,
+            [
+                (3, "undo of #1".to_owned(), false),
+                (2, "done".to_owned(), false),
+                (1, "undone".to_owned(), false)
+            ]
+        );
     }
 
     #[cfg(unix)]

@@ -17,6 +17,7 @@
 #![deny(missing_docs)]
 
 pub mod api;
+pub mod apply;
 pub mod changes;
 mod client;
 mod cookies;

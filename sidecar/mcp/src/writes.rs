@@ -21,9 +21,9 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use app_bridge::{AppLink, BridgeError, Proposal, Reply, Request};
-use chrono::NaiveDate;
+use garmin::apply::{Done, FollowUps, MadeBy, apply_and_journal};
 use garmin::changes::Change;
-use garmin::journal::{Journal, JournalEntry};
+use garmin::journal::Journal;
 use rmcp::RoleServer;
 use rmcp::schemars;
 use rmcp::service::RequestContext;
@@ -129,12 +129,15 @@ pub struct DoneChange {
     pub can_undo: bool,
 }
 
-/// What to do after creating a workout, as the person chose in the app.
-#[derive(Debug, Default)]
-struct FollowUps {
-    schedule_on: Option<NaiveDate>,
-    send_to_device: bool,
-    device_id: Option<u64>,
+impl From<Done> for DoneChange {
+    fn from(done: Done) -> Self {
+        DoneChange {
+            change_id: done.change_id,
+            summary: done.summary,
+            ids: done.ids,
+            can_undo: done.can_undo,
+        }
+    }
 }
 
 impl GarminMcp {
@@ -216,71 +219,18 @@ impl GarminMcp {
         }
     }
 
-    /// Applies `change` and the follow-ups, recording each in the journal.
+    /// Applies `change` and the follow-ups, recording each in the journal (`garmin::apply`).
     async fn apply(
         &self,
         change: Change,
         undoes: Option<u64>,
-        follow: FollowUps,
+        follow_ups: FollowUps,
     ) -> Result<Vec<DoneChange>, ToolError> {
         let client = self.garmin().await?;
-        let tool = if undoes.is_some() { "undo_change" } else { change.tool_name() };
-        let first = change.apply(&client).await?;
-        let mut done = vec![self.record(tool, &change, &first, undoes)];
-        let created = match change {
-            Change::CreateWorkout { .. } => first.ids.get("workout_id").copied(),
-            _ => None,
-        };
-        if let Some(workout_id) = created {
-            let mut next = Vec::new();
-            if let Some(date) = follow.schedule_on {
-                next.push(Change::ScheduleWorkout { workout_id, date });
-            }
-            if follow.send_to_device {
-                next.push(Change::SendToDevice { workout_id, device_id: follow.device_id });
-            }
-            for change in next {
-                match change.apply(&client).await {
-                    Ok(applied) => done.push(self.record(change.tool_name(), &change, &applied, None)),
-                    Err(e) => done.push(DoneChange {
-                        change_id: None,
-                        summary: format!("Not done: {} — {e}", change.describe()),
-                        ids: BTreeMap::new(),
-                        can_undo: false,
-                    }),
-                }
-            }
-        }
-        Ok(done)
-    }
-
-    /// Journals an applied change. A journal that cannot be written does not undo Garmin's write:
-    /// the answer says so instead.
-    fn record(
-        &self,
-        tool: &str,
-        change: &Change,
-        applied: &garmin::changes::Applied,
-        undoes: Option<u64>,
-    ) -> DoneChange {
         let journal = Journal::in_dir(self.store().dir());
-        match journal.record(tool, change, applied, undoes) {
-            Ok(JournalEntry { id, inverse, .. }) => DoneChange {
-                change_id: Some(id),
-                summary: applied.summary.clone(),
-                ids: applied.ids.clone(),
-                can_undo: inverse.is_some() && undoes.is_none(),
-            },
-            Err(e) => {
-                tracing::warn!("{e}");
-                DoneChange {
-                    change_id: None,
-                    summary: format!("{} (not journaled, so it cannot be undone here: {e})", applied.summary),
-                    ids: applied.ids.clone(),
-                    can_undo: false,
-                }
-            }
-        }
+        let done =
+            apply_and_journal(&client, &journal, MadeBy::Assistant, &change, undoes, &follow_ups).await?;
+        Ok(done.into_iter().map(DoneChange::from).collect())
     }
 
     fn written(&self, preview: String, changes: Vec<DoneChange>) -> Answer<WriteOutcome> {

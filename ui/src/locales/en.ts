@@ -242,6 +242,27 @@ export const en = {
   "remote.lastRun": "Last run: {how}.",
   "remote.output": "Server output",
   "remote.failed": "Remote access could not be changed.",
+  "workouts.title": "Workouts",
+  "workouts.intro":
+    "Make a workout yourself: it is created in your Garmin library at once, and can be scheduled and sent to your watch. Every change, yours or an AI assistant's, is listed below with Undo.",
+  "workouts.introDemo":
+    "Demo account: workouts made here change only the sample data of the fake Garmin, not your Garmin account.",
+  "workouts.new": "New workout",
+  "workouts.sport": "Sport",
+  "workouts.sport.run": "Run",
+  "workouts.sport.bike": "Bike",
+  "workouts.sport.swim": "Swim",
+  "workouts.template.run": "Easy run",
+  "workouts.template.bike": "Endurance ride",
+  "workouts.template.swim": "Pool intervals",
+  "workouts.recent": "Recent changes to Garmin",
+  "workouts.noChanges": "No changes have been made to this Garmin account from this computer yet.",
+  "workouts.byApp": "made in this app",
+  "workouts.byAssistant": "made by an AI assistant ({tool})",
+  "workouts.undo": "Undo",
+  "workouts.undoAsk": "Take this back on Garmin?",
+  "workouts.undoYes": "Undo it",
+  "workouts.refresh": "Refresh the list",
 } as const;
 
 /** A message key. */

@@ -101,3 +101,48 @@ async fn names_are_checked_before_sending() {
     draft.workout_name = None;
     assert!(matches!(api.create(&draft).await, Err(Error::InvalidInput(_))));
 }
+
+#[tokio::test]
+async fn an_approved_workout_is_created_scheduled_and_journaled_and_a_failed_follow_up_is_only_reported() {
+    use fake_garmin::faults::{Fault, FaultRule};
+    use garmin::apply::{FollowUps, MadeBy, apply_and_journal};
+    use garmin::changes::Change;
+    use garmin::journal::Journal;
+
+    let env = start().await;
+    let folder = tempfile::tempdir().unwrap();
+    let journal = Journal::in_dir(folder.path());
+    let date = day(2026, 11, 25);
+    // Garmin refuses to queue the watch message, after the workout was created and scheduled.
+    env.fake.push_fault(FaultRule::always(Fault::ServerError(500)).on_path("/devicemessage/messages"));
+    let change = Change::CreateWorkout {
+        workout: Box::new(from_fixture("workout_create_request_web_ui_running.json")),
+    };
+    let follow_ups = FollowUps { schedule_on: Some(date), send_to_device: true, device_id: None };
+    let done =
+        apply_and_journal(&env.client, &journal, MadeBy::App, &change, None, &follow_ups).await.unwrap();
+
+    assert_eq!(done.len(), 3, "{done:?}");
+    let workout_id = done[0].ids["workout_id"];
+    let schedule_id = done[1].ids["schedule_id"];
+    assert!(env.client.workouts().get(workout_id).await.is_ok());
+    assert_eq!(env.client.workouts().get_schedule(schedule_id).await.unwrap().calendar_date, Some(date));
+    assert_eq!((done[0].change_id, done[1].change_id, done[2].change_id), (Some(1), Some(2), None));
+    assert!(done[2].summary.starts_with("Not done: Send workout"), "{}", done[2].summary);
+    assert!(done[0].can_undo && done[1].can_undo && !done[2].can_undo);
+    let tools: Vec<String> = journal.entries().unwrap().into_iter().map(|e| e.tool).collect();
+    assert_eq!(tools, ["app: create_workout", "app: schedule_workout"]);
+
+    // Undoing the newest undoable entry takes the workout off the calendar, journaled as an undo.
+    let entry = journal.undo_candidate(None).unwrap().unwrap();
+    assert_eq!(entry.id, 2);
+    let inverse = entry.inverse.unwrap();
+    let undone =
+        apply_and_journal(&env.client, &journal, MadeBy::App, &inverse, Some(2), &FollowUps::default())
+            .await
+            .unwrap();
+    assert_eq!((undone.len(), undone[0].change_id, undone[0].can_undo), (1, Some(3), false));
+    assert!(matches!(env.client.workouts().get_schedule(schedule_id).await, Err(Error::NotFound { .. })));
+    let states: Vec<String> = journal.history().unwrap().iter().map(|h| h.state.to_string()).collect();
+    assert_eq!(states, ["undo of #2", "undone", "done"]);
+}

@@ -76,41 +76,30 @@ impl GarminMcp {
         Parameters(args): Parameters<ListChangesArgs>,
     ) -> Result<Answer<ChangeList>, ToolError> {
         let journal = Journal::in_dir(self.store().dir());
-        let entries = journal.entries().map_err(|e| ToolError::Local(e.to_string()))?;
-        let undone: Vec<u64> = entries.iter().filter_map(|e| e.undoes).collect();
+        let history = journal.history().map_err(|e| ToolError::Local(e.to_string()))?;
+        let total = history.len();
         let limit = args.limit.unwrap_or(20).clamp(1, 200);
-        let changes: Vec<ChangeRow> = entries
-            .iter()
-            .rev()
+        let changes: Vec<ChangeRow> = history
+            .into_iter()
             .take(limit)
-            .map(|e| {
-                let was_undone = undone.contains(&e.id);
-                ChangeRow {
-                    change_id: e.id,
-                    time: e.time.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-                    tool: e.tool.clone(),
-                    summary: e.summary.clone(),
-                    ids: e.ids.clone(),
-                    state: match e.undoes {
-                        Some(original) => format!("undo of #{original}"),
-                        None if was_undone => "undone".to_owned(),
-                        None => "done".to_owned(),
-                    },
-                    can_undo: e.inverse.is_some() && e.undoes.is_none() && !was_undone,
-                }
+            .map(|item| ChangeRow {
+                change_id: item.entry.id,
+                time: item.entry.time.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+                tool: item.entry.tool,
+                summary: item.entry.summary,
+                ids: item.entry.ids,
+                state: item.state.to_string(),
+                can_undo: item.can_undo,
             })
             .collect();
         let summary = match changes.first() {
             None => "No changes have been made to the Garmin account from here yet.".to_owned(),
             Some(last) => format!(
                 "{} change(s) in the journal; the latest is #{}: {} ({}).",
-                entries.len(),
-                last.change_id,
-                last.summary,
-                last.state
+                total, last.change_id, last.summary, last.state
             ),
         };
-        Ok(self.answer(summary, ChangeList { changes, total: entries.len() }))
+        Ok(self.answer(summary, ChangeList { changes, total }))
     }
 
     /// Undo a change made from here (default: the last one that can be undone): deletes what was
