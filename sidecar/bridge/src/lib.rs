@@ -2,8 +2,9 @@
 //!
 //! A sidecar that needs the person — to confirm a write to their Garmin account, or to sign in —
 //! connects to the app's socket, sends one [`Request`] and waits for one [`Reply`]; the app shows
-//! its window, the person decides, the app answers. One request per connection, one JSON object
-//! per line.
+//! its window, the person decides, the app answers. A second copy of the app uses the same channel
+//! to ask the first to show its window ([`Request::Show`]) before quitting. One request per
+//! connection, one JSON object per line.
 //!
 //! Safety: the socket lives in the data folder (0700, the same folder as `session.json`), is
 //! itself 0600, carries no credentials (workouts, events, ids and words only), and both ends check
