@@ -12,12 +12,16 @@
 //!   Then the MCP interop checks against `garmin-mcp --demo --http`: the protocol scenarios of the
 //!   MCP conformance suite (Node 22 in `.ci/.node`) and the official Python SDK client
 //!   (`tests/interop/python_client.py`, `.ci/.venv`); `.ci/setup` installs both.
-//!   Last, the desktop app's end-to-end run (`e2e`).
-//! * `bundle [--bundles deb,appimage]` — the installable app: builds the UI and the release sidecar,
+//!   Then the desktop app's end-to-end run (`e2e`), and last (Linux) the packaging: a `.deb` of a
+//!   debug build, checked as `bundle` checks it.
+//! * `bundle [--debug] [--bundles deb,appimage]` — the installable app: builds the UI and the sidecar,
 //!   then runs the Tauri CLI (`ui/node_modules/.bin/tauri`, from `npm --prefix ui ci`) in
 //!   `src-tauri` with the full config (sidecar included). Default `deb`; the AppImage needs
 //!   linuxdeploy, which the Tauri CLI downloads from GitHub. Output in `target/release/bundle/`.
-//!   Slow (release build with LTO), so not part of `test`.
+//!   A `.deb` is then checked with `dpkg-deb`: app and sidecar in `/usr/bin`, WebKitGTK among the
+//!   dependencies, and the unpacked sidecar answers `--version`.
+//!   Slow (release build with LTO); `--debug` packages a debug build instead, which `test` does last
+//!   to check the packaging.
 //! * `interop` — only those MCP interop checks (quick, after changing the HTTP mode).
 //! * `e2e` — the desktop app end to end under Xvfb, driven by tauri-driver + WebKitWebDriver: sign in
 //!   to the demo account and to a fake "Garmin international" through the real sign-in window, check
@@ -29,8 +33,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitCode, Stdio};
 use std::time::Duration;
 
-const USAGE: &str =
-    "usage: cargo xtask <sidecar [--release] | run | bundle [--bundles deb,appimage] | test | interop | e2e>";
+const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | bundle [--debug] [--bundles deb,appimage] | test | interop | e2e>";
 
 /// Tauri config patch that drops `bundle.externalBin` for builds that do not bundle the app.
 const NO_SIDECAR_CONFIG: &str = r#"{"bundle":{"externalBin":null}}"#;
@@ -41,8 +44,10 @@ fn main() -> ExitCode {
         ["sidecar"] => sidecar(false),
         ["sidecar", "--release"] => sidecar(true),
         ["run"] => run_app(),
-        ["bundle"] => bundle("deb"),
-        ["bundle", "--bundles", bundles] => bundle(bundles),
+        ["bundle"] => bundle("deb", false),
+        ["bundle", "--debug"] => bundle("deb", true),
+        ["bundle", "--bundles", bundles] => bundle(bundles, false),
+        ["bundle", "--debug", "--bundles", bundles] => bundle(bundles, true),
         ["test"] => test(),
         ["interop"] => conformance(&workspace_root()).and_then(|()| interop(&workspace_root())),
         ["e2e"] => build_ui(&workspace_root()).and_then(|()| e2e(&workspace_root())),
@@ -93,8 +98,9 @@ fn run_app() -> Result<(), String> {
     run(Command::new(cargo()).current_dir(&root).args(["run", "-p", "garmin-desktop"]))
 }
 
-/// Builds the installable app (`bundles`: the Tauri CLI's `--bundles` list, e.g. `deb,appimage`).
-fn bundle(bundles: &str) -> Result<(), String> {
+/// Builds the installable app (`bundles`: the Tauri CLI's `--bundles` list, e.g. `deb,appimage`);
+/// `debug` packages a debug build (quick, reuses the test build: what `test` checks).
+fn bundle(bundles: &str, debug: bool) -> Result<(), String> {
     let root = workspace_root();
     let tauri = root.join("ui").join("node_modules").join(".bin").join(if cfg!(windows) {
         "tauri.cmd"
@@ -108,15 +114,77 @@ fn bundle(bundles: &str) -> Result<(), String> {
             tauri.display()
         ));
     }
-    sidecar(true)?;
+    sidecar(!debug)?;
     // In `src-tauri` the CLI finds `tauri.conf.json` at once; without `TAURI_CONFIG` the sidecar stays in
     // the bundle.
-    run(Command::new(&tauri).current_dir(root.join("src-tauri")).env_remove("TAURI_CONFIG").args([
+    let mut build = Command::new(&tauri);
+    build.current_dir(root.join("src-tauri")).env_remove("TAURI_CONFIG").args([
         "build",
         "--bundles",
         bundles,
-    ]))?;
-    println!("xtask: bundles in {}", target_dir(&root).join("release").join("bundle").display());
+    ]);
+    if debug {
+        build.arg("--debug");
+    }
+    run(&mut build)?;
+    let profile = if debug { "debug" } else { "release" };
+    let bundle_dir = target_dir(&root).join(profile).join("bundle");
+    if cfg!(target_os = "linux") && bundles.split(',').any(|b| b.trim() == "deb") {
+        check_deb(&bundle_dir.join("deb"))?;
+    }
+    println!("xtask: bundles in {}", bundle_dir.display());
+    Ok(())
+}
+
+/// Checks the newest `.deb` in `deb_dir` as an installer would see it: it installs the app and the
+/// sidecar side by side in `/usr/bin` (where the app looks for it), depends on WebKitGTK, and the
+/// unpacked sidecar runs.
+fn check_deb(deb_dir: &Path) -> Result<(), String> {
+    let newest = std::fs::read_dir(deb_dir)
+        .map_err(|e| format!("no .deb was made in {}: {e}", deb_dir.display()))?
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "deb"))
+        .max_by_key(|path| std::fs::metadata(path).and_then(|m| m.modified()).ok());
+    let deb = newest.ok_or_else(|| format!("no .deb was made in {}", deb_dir.display()))?;
+    let output = |args: &[&str]| -> Result<String, String> {
+        let out = Command::new("dpkg-deb").args(args).arg(&deb).output().map_err(|e| {
+            format!("could not run dpkg-deb (Debian's dpkg package) on {}: {e}", deb.display())
+        })?;
+        if !out.status.success() {
+            return Err(format!(
+                "dpkg-deb {args:?} failed on {}: {}",
+                deb.display(),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let contents = output(&["--contents"])?;
+    for file in ["./usr/bin/garmin-desktop", "./usr/bin/garmin-mcp"] {
+        if !contents.lines().any(|line| line.ends_with(file)) {
+            return Err(format!("{} does not install {file}:\n{contents}", deb.display()));
+        }
+    }
+    let depends = output(&["--field"])
+        .map(|fields| fields.lines().filter(|l| l.starts_with("Depends")).collect::<Vec<_>>().join(" "))?;
+    if !depends.contains("libwebkit2gtk-4.1") {
+        return Err(format!("{} does not depend on WebKitGTK 4.1: {depends}", deb.display()));
+    }
+    let unpacked = std::env::temp_dir().join(format!("garmin-mcp-deb-check-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&unpacked);
+    run(Command::new("dpkg-deb").arg("-x").arg(&deb).arg(&unpacked))?;
+    let version = Command::new(unpacked.join("usr/bin/garmin-mcp")).arg("--version").output();
+    let _ = std::fs::remove_dir_all(&unpacked);
+    let version = version.map_err(|e| format!("the packaged garmin-mcp does not start: {e}"))?;
+    let said = String::from_utf8_lossy(&version.stdout).trim().to_owned();
+    if !version.status.success() || !said.contains(env!("CARGO_PKG_VERSION")) {
+        return Err(format!("the packaged garmin-mcp answered --version with {said:?} ({})", version.status));
+    }
+    println!(
+        "xtask: {} checked: installs garmin-desktop and {said} in /usr/bin, depends on WebKitGTK",
+        deb.display()
+    );
     Ok(())
 }
 
@@ -135,6 +203,9 @@ fn test() -> Result<(), String> {
     conformance(&root)?;
     interop(&root)?;
     e2e(&root)?;
+    if cfg!(target_os = "linux") {
+        bundle("deb", true)?;
+    }
     println!("xtask: all checks passed");
     Ok(())
 }
