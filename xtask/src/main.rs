@@ -161,8 +161,10 @@ fn check_deb(deb_dir: &Path) -> Result<(), String> {
         Ok(String::from_utf8_lossy(&out.stdout).into_owned())
     };
     let contents = output(&["--contents"])?;
-    for file in ["./usr/bin/garmin-desktop", "./usr/bin/garmin-mcp"] {
-        if !contents.lines().any(|line| line.ends_with(file)) {
+    // dpkg-deb lists paths with or without a leading `./`, depending on the tool that made the archive.
+    for file in ["usr/bin/garmin-desktop", "usr/bin/garmin-mcp", "usr/share/applications/Garmin MCP.desktop"]
+    {
+        if !contents.lines().any(|line| line.trim_end().ends_with(file)) {
             return Err(format!("{} does not install {file}:\n{contents}", deb.display()));
         }
     }

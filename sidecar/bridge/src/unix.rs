@@ -1,6 +1,6 @@
 //! The bridge over a Unix-domain socket in the data folder, with same-user checks on both ends.
 
-use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
+use std::os::unix::fs::{DirBuilderExt as _, MetadataExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -75,7 +75,9 @@ impl AppListener {
     pub async fn bind(dir: &Path) -> Result<Self, BridgeError> {
         let path = socket_path(dir);
         let io = |source| BridgeError::Io { path: path.clone(), source };
-        std::fs::create_dir_all(dir).map_err(io)?;
+        if !dir.is_dir() {
+            std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir).map_err(io)?;
+        }
         if path.exists() {
             if UnixStream::connect(&path).await.is_ok() {
                 return Err(BridgeError::AlreadyRunning);
@@ -244,6 +246,16 @@ mod tests {
         let listener = AppListener::bind(dir.path()).await.unwrap();
         assert!(matches!(AppListener::bind(dir.path()).await, Err(BridgeError::AlreadyRunning)));
         drop(listener);
+    }
+
+    #[tokio::test]
+    async fn a_missing_data_folder_is_created_private_and_the_socket_is_private() {
+        let parent = tempfile::tempdir().unwrap();
+        let dir = parent.path().join("first-run").join("garmin-mcp");
+        let listener = AppListener::bind(&dir).await.unwrap();
+        let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&dir), 0o700, "the data folder");
+        assert_eq!(mode(listener.path()), 0o600, "the socket");
     }
 
     #[tokio::test]
