@@ -221,13 +221,10 @@ async fn serve<R: Runtime>(app: AppHandle<R>, listener: AppListener) {
 /// Answers one request: at once for `Hello`, after the person decided for the rest.
 async fn handle<R: Runtime>(app: AppHandle<R>, incoming: Incoming) {
     let asked = match incoming.request() {
-        Request::Hello | Request::Show => {
-            if matches!(incoming.request(), Request::Show) {
-                bring_to_front(&app);
-            }
-            let app_version = app.package_info().version.to_string();
-            let _ = incoming.reply(&Reply::Hello { app_version }).await;
-            return;
+        Request::Hello => return say_hello(&app, incoming).await,
+        Request::Show => {
+            bring_to_front(&app);
+            return say_hello(&app, incoming).await;
         }
         Request::Confirm(proposal) => Asked::Confirm(proposal.clone()),
         Request::SignIn { reason } => Asked::SignIn { reason: reason.clone() },
@@ -249,6 +246,12 @@ async fn handle<R: Runtime>(app: AppHandle<R>, incoming: Incoming) {
             notify(&app);
         }
     }
+}
+
+/// Answers at once that the app is here, with its version.
+async fn say_hello<R: Runtime>(app: &AppHandle<R>, incoming: Incoming) {
+    let app_version = app.package_info().version.to_string();
+    let _ = incoming.reply(&Reply::Hello { app_version }).await;
 }
 
 /// Tells the main window the waiting requests changed.

@@ -10,7 +10,6 @@
 use std::collections::BTreeMap;
 
 use chrono::NaiveDate;
-use serde::Serialize;
 
 use crate::Client;
 use crate::changes::{Applied, Change};
@@ -48,7 +47,7 @@ pub struct FollowUps {
 }
 
 /// One change that was made (or a follow-up that could not be).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Done {
     /// Its number in the journal; `None` when it was not journaled (or not done).
     pub change_id: Option<u64>,
