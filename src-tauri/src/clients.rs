@@ -26,6 +26,20 @@ pub struct SidecarSearch {
     pub looked_in: Vec<PathBuf>,
 }
 
+impl SidecarSearch {
+    /// The sidecar beside this executable ([`locate_sidecar`]; the development locations only in
+    /// debug builds). The AI clients panel, the tool check and remote access all start this one.
+    pub fn bundled() -> Self {
+        let dev_tree = cfg!(debug_assertions).then(|| Path::new(env!("CARGO_MANIFEST_DIR")));
+        match std::env::current_exe() {
+            Ok(exe) => {
+                locate_sidecar(&exe, dev_tree, env!("GARMIN_DESKTOP_TARGET"), std::env::consts::EXE_SUFFIX)
+            }
+            Err(_) => SidecarSearch { found: None, looked_in: Vec::new() },
+        }
+    }
+}
+
 /// Finds the `garmin-mcp` the app ships, in this order:
 ///
 /// 1. beside the app's executable `app_exe` (bundles, and `cargo xtask run`, where tauri-build
@@ -76,13 +90,7 @@ impl AiClients {
     /// This user's clients and the sidecar beside this executable ([`locate_sidecar`]; the
     /// development locations only in debug builds).
     pub fn resolve() -> Self {
-        let dev_tree = cfg!(debug_assertions).then(|| Path::new(env!("CARGO_MANIFEST_DIR")));
-        let sidecar = match std::env::current_exe() {
-            Ok(exe) => {
-                locate_sidecar(&exe, dev_tree, env!("GARMIN_DESKTOP_TARGET"), std::env::consts::EXE_SUFFIX)
-            }
-            Err(_) => SidecarSearch { found: None, looked_in: Vec::new() },
-        };
+        let sidecar = SidecarSearch::bundled();
         AiClients { env: None, sidecar, from_appimage: std::env::var_os("APPIMAGE").is_some() }
     }
 

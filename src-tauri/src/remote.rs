@@ -22,7 +22,7 @@ use tokio::io::{AsyncBufReadExt as _, BufReader};
 use tokio::process::{Child, ChildStderr, Command};
 use tokio::sync::{mpsc, watch};
 
-use crate::clients::{SidecarSearch, locate_sidecar};
+use crate::clients::SidecarSearch;
 use crate::error::{Error, ErrorCode, Result};
 use crate::state::Accounts;
 
@@ -247,16 +247,9 @@ impl RemoteAccess {
         }
     }
 
-    /// The sidecar bundled with this executable ([`locate_sidecar`]; the development locations only
-    /// in debug builds).
+    /// The sidecar bundled with this executable ([`SidecarSearch::bundled`]).
     pub fn resolve() -> Self {
-        let dev_tree = cfg!(debug_assertions).then(|| Path::new(env!("CARGO_MANIFEST_DIR")));
-        let sidecar = match std::env::current_exe() {
-            Ok(exe) => {
-                locate_sidecar(&exe, dev_tree, env!("GARMIN_DESKTOP_TARGET"), std::env::consts::EXE_SUFFIX)
-            }
-            Err(_) => SidecarSearch { found: None, looked_in: Vec::new() },
-        };
+        let sidecar = SidecarSearch::bundled();
         RemoteAccess::new(sidecar)
     }
 

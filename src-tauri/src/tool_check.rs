@@ -26,7 +26,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use tauri::State;
 
-use crate::clients::{SidecarSearch, locate_sidecar};
+use crate::clients::SidecarSearch;
 use crate::error::{Error, ErrorCode, Result};
 use crate::state::Accounts;
 
@@ -103,16 +103,9 @@ impl ToolCheck {
         ToolCheck { sidecar, running: tokio::sync::Mutex::new(()) }
     }
 
-    /// The sidecar beside this executable, as the AI clients panel finds it ([`locate_sidecar`]; the
-    /// development locations only in debug builds).
+    /// The sidecar beside this executable, as the AI clients panel finds it ([`SidecarSearch::bundled`]).
     pub fn resolve() -> Self {
-        let dev_tree = cfg!(debug_assertions).then(|| Path::new(env!("CARGO_MANIFEST_DIR")));
-        let sidecar = match std::env::current_exe() {
-            Ok(exe) => {
-                locate_sidecar(&exe, dev_tree, env!("GARMIN_DESKTOP_TARGET"), std::env::consts::EXE_SUFFIX)
-            }
-            Err(_) => SidecarSearch { found: None, looked_in: Vec::new() },
-        };
+        let sidecar = SidecarSearch::bundled();
         ToolCheck::new(sidecar)
     }
 

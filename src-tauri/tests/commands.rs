@@ -341,21 +341,16 @@ fn only_the_main_window_has_a_capability_and_it_allows_every_command() {
     assert_eq!(capabilities, 1, "one capability file, for the main window");
     let build = std::fs::read_to_string(root.join("build.rs")).unwrap();
     let permissions = capability["permissions"].to_string();
-    for command in [
-        "session_status",
-        "check_session",
-        "sign_out",
-        "sign_in",
-        "cancel_sign_in",
-        "sign_in_with_cookies",
-        "pending_proposals",
-        "decide_proposal",
-        "preview_workout",
-        "list_clients",
-        "configure_client",
-        "remove_client",
-        "client_snippet",
-    ] {
+    // Every command the app serves (`generate_handler!` in lib.rs), not a copy that could go stale.
+    let lib = std::fs::read_to_string(root.join("src/lib.rs")).unwrap();
+    let handler = lib.split("generate_handler![").nth(1).and_then(|rest| rest.split(']').next()).unwrap();
+    let served: Vec<&str> = handler
+        .split(',')
+        .filter_map(|path| path.trim().rsplit("::").next())
+        .filter(|name| !name.is_empty())
+        .collect();
+    assert!(served.len() >= 20, "generate_handler! read from lib.rs: {served:?}");
+    for command in served {
         assert!(build.contains(&format!("\"{command}\"")), "{command} is declared in build.rs");
         let allow = format!("\"allow-{}\"", command.replace('_', "-"));
         assert!(permissions.contains(&allow), "{allow} missing from the main window's capability");
