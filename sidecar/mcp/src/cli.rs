@@ -39,6 +39,12 @@ pub struct Cli {
     #[arg(long)]
     pub demo: bool,
 
+    /// The athlete's "today" as YYYY-MM-DD (default: this computer's date). Pins every date the
+    /// server works out ("this month", "last night") and anchors the demo's data set: for tests,
+    /// demos and reproducing an answer seen on another day.
+    #[arg(long, global = true, env = "GARMIN_MCP_TODAY", value_name = "YYYY-MM-DD", hide_short_help = true)]
+    pub today: Option<chrono::NaiveDate>,
+
     /// Serve MCP over HTTP at http://HOST:PORT/mcp (streamable HTTP) instead of stdio.
     #[arg(long, help_heading = "HTTP mode")]
     pub http: bool,
@@ -120,8 +126,13 @@ pub async fn run(cli: Cli) -> ExitCode {
                 token_file: cli.token_file,
                 allow_hosts: cli.allow_host,
             });
-            let args =
-                serve::ServeArgs { readonly: cli.readonly, toolsets: cli.toolsets, demo: cli.demo, http };
+            let args = serve::ServeArgs {
+                readonly: cli.readonly,
+                toolsets: cli.toolsets,
+                demo: cli.demo,
+                today: cli.today,
+                http,
+            };
             serve::run(args, store).await
         }
     }

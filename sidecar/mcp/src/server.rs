@@ -165,12 +165,11 @@ impl GarminMcp {
     }
 }
 
-#[tool_handler(router = self.tool_router)]
-impl ServerHandler for GarminMcp {
+impl GarminMcp {
     /// Runs the tool; when it finds no usable session, asks the desktop app to sign the person in
     /// (starting the app if needed, with progress notifications while waiting) and runs the tool
     /// again once they have. Without the app the first answer, with the exact steps, stands.
-    async fn call_tool(
+    async fn call_tool_signed_in(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
@@ -188,6 +187,21 @@ impl ServerHandler for GarminMcp {
         }
         self.reset_client().await;
         self.tool_router.call(ToolCallContext::new(self, request, context)).await
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for GarminMcp {
+    /// Runs the tool (see [`GarminMcp::call_tool_signed_in`]). Every call gets an answer, even one
+    /// whose code panics: that becomes an `isError` result naming the tool, and everything the call
+    /// held is released as it unwinds.
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let name = request.name.to_string();
+        crate::tool_error::answer_even_if_it_panics(&name, self.call_tool_signed_in(request, context)).await
     }
 
     fn get_info(&self) -> ServerConfig {

@@ -71,9 +71,56 @@ impl IntoCallToolResult for ToolError {
     }
 }
 
+/// Runs a tool call and answers even if its code panics: the panic becomes an `isError` result
+/// with a sentence the model can pass on (and the details go to the log), instead of a request that
+/// never gets an answer. Whatever the call held (locks, permits, connections) is dropped as the
+/// panic unwinds through it.
+pub async fn answer_even_if_it_panics<F>(tool: &str, call: F) -> Result<CallToolResponse, ErrorData>
+where
+    F: std::future::Future<Output = Result<CallToolResponse, ErrorData>>,
+{
+    use futures::FutureExt as _;
+    match std::panic::AssertUnwindSafe(call).catch_unwind().await {
+        Ok(answer) => answer,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "no details".to_owned());
+            tracing::error!(tool, "the tool stopped on an internal error: {what}");
+            let what: String = what.chars().take(200).collect();
+            Ok(CallToolResult::error(vec![ContentBlock::text(format!(
+                "`{tool}` stopped on an internal error ({what}) and could not answer. This is a bug in \
+                 garmin-mcp, not in your data: try other arguments, and please report it with the server's \
+                 log."
+            ))])
+            .into())
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_panicking_tool_call_still_gets_an_error_answer_naming_the_tool() {
+        let call = async {
+            let day = chrono::NaiveDate::MAX;
+            let _ = day + chrono::TimeDelta::days(1);
+            Ok(CallToolResult::success(Vec::new()).into())
+        };
+        let Ok(CallToolResponse::Complete(result)) = answer_even_if_it_panics("get_period_stats", call).await
+        else {
+            panic!("a tool result")
+        };
+        assert_eq!(result.is_error, Some(true));
+        let text =
+            result.content.first().and_then(|c| c.as_text()).map(|t| t.text.clone()).unwrap_or_default();
+        assert!(text.contains("`get_period_stats` stopped on an internal error"), "{text}");
+        assert!(text.contains("overflow"), "the panic's reason is in the answer: {text}");
+    }
 
     #[test]
     fn expired_session_tells_the_model_how_to_sign_in() {

@@ -296,17 +296,40 @@ fn first_activity_id(value: &serde_json::Value) -> Option<serde_json::Value> {
     }
 }
 
-/// The binary as AI clients run it: MCP over stdio. `--demo` needs no account and labels every answer.
+/// Days the stdio black-box runs on: the clock is pinned with `--today`, so nothing here depends on
+/// the day the suite runs. Each is a day date arithmetic likes to get wrong: the 1st of a month (a
+/// month with nothing in it yet), 1 January, 29 February, the European and US daylight-saving
+/// switches (spring and autumn) and 31 December. Each runs in another time zone, which must not
+/// matter either.
+const PINNED_DAYS: &[(&str, &str)] = &[
+    ("2026-12-01", "UTC"),
+    ("2027-01-01", "Pacific/Kiritimati"),
+    ("2028-02-29", "America/New_York"),
+    ("2026-03-29", "Europe/Berlin"),
+    ("2026-03-08", "America/Los_Angeles"),
+    ("2026-10-25", "Europe/London"),
+    ("2026-11-01", "America/Chicago"),
+    ("2026-12-31", "Pacific/Pago_Pago"),
+];
+
+/// The binary as AI clients run it: MCP over stdio. `--demo` needs no account and labels every
+/// answer; with the clock pinned on each of [`PINNED_DAYS`], every tool answers without an error.
 #[tokio::test(flavor = "multi_thread")]
-async fn demo_over_stdio_lists_every_tool_and_each_answers_labelled_as_demo_data() {
-    use chrono::Datelike as _;
+async fn demo_over_stdio_every_tool_answers_labelled_as_demo_data_on_each_pinned_day() {
+    let runs = PINNED_DAYS.iter().map(|(day, tz)| every_tool_over_stdio(day, tz));
+    futures::future::join_all(runs).await;
+}
+
+/// Starts `garmin-mcp --demo --today DAY` with `TZ` set and calls every tool once.
+async fn every_tool_over_stdio(day: &str, tz: &str) {
     use rmcp::ServiceExt as _;
     use rmcp::model::CallToolRequestParams;
     use rmcp::transport::TokioChildProcess;
 
+    let today: chrono::NaiveDate = day.parse().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let mut cmd = tokio::process::Command::new(BIN);
-    cmd.arg("--demo").arg("--data-dir").arg(dir.path());
+    cmd.arg("--demo").arg("--today").arg(day).arg("--data-dir").arg(dir.path()).env("TZ", tz);
     let (transport, _stderr) = TokioChildProcess::builder(cmd).stderr(Stdio::null()).spawn().unwrap();
     let client = ().serve(transport).await.unwrap();
     let info = client.peer_info().unwrap();
@@ -315,12 +338,89 @@ async fn demo_over_stdio_lists_every_tool_and_each_answers_labelled_as_demo_data
     let tools = client.list_all_tools().await.unwrap();
     assert!(tools.len() >= 16, "expected the full read toolset, got {}", tools.len());
     let list = client.call_tool(CallToolRequestParams::new("list_activities")).await.unwrap();
-    let activity_id = first_activity_id(list.structured_content.as_ref().unwrap()).expect("an activity id");
-    // Ids for the write tools, found in what the read tools answer (the library, then the
-    // calendar from this month on: the demo's data is anchored on today).
+    let activity_id = first_activity_id(list.structured_content.as_ref().unwrap())
+        .unwrap_or_else(|| panic!("{day}: an activity id"));
+    let found = demo_ids(&client, today).await;
+    let some_day = (today - chrono::Days::new(5)).to_string();
+    let exports = dir.path().join("exports");
+    for tool in &tools {
+        let args = required_arguments(tool, &found, &activity_id, &some_day, &exports);
+        let result = client
+            .call_tool(CallToolRequestParams::new(tool.name.to_string()).with_arguments(args))
+            .await
+            .unwrap_or_else(|e| panic!("{day}: {}: {e}", tool.name));
+        let text =
+            result.content.first().and_then(|c| c.as_text()).map(|t| t.text.clone()).unwrap_or_default();
+        if tool.name == "undo_change" {
+            // Write tools only previewed, so the journal is empty: nothing to undo is the answer.
+            assert!(text.contains("no change left to undo"), "{day}: {text}");
+            continue;
+        }
+        assert_ne!(result.is_error, Some(true), "{day} ({tz}): {} failed: {text}", tool.name);
+        assert!(
+            text.starts_with(garmin_mcp::demo::DEMO_LABEL),
+            "{day}: {} answer is not labelled as demo data: {text}",
+            tool.name
+        );
+    }
+    client.cancel().await.unwrap();
+    assert!(!dir.path().join("session.json").exists(), "the demo never writes into the real data folder");
+}
+
+/// The arguments `tool` requires, with values that work on the demo account: ids found in the
+/// demo's answers, `day` for dates, `folder` for files; `login` never opens the app.
+fn required_arguments(
+    tool: &rmcp::model::Tool,
+    found: &serde_json::Map<String, serde_json::Value>,
+    activity_id: &serde_json::Value,
+    day: &str,
+    folder: &Path,
+) -> serde_json::Map<String, serde_json::Value> {
+    use serde_json::json;
+    let required: Vec<String> = tool
+        .input_schema
+        .get("required")
+        .and_then(|r| r.as_array())
+        .map(|r| r.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
+        .unwrap_or_default();
+    let mut args = serde_json::Map::new();
+    for name in &required {
+        match name.as_str() {
+            "activity_id" => args.insert(name.clone(), activity_id.clone()),
+            "period" => args.insert(name.clone(), "month".into()),
+            "workout_id" | "schedule_id" | "event_id" => {
+                let id = found.get(name).unwrap_or_else(|| panic!("{day}: the demo has no {name}")).clone();
+                args.insert(name.clone(), id)
+            }
+            "format" => args.insert(name.clone(), "gpx".into()),
+            "date" => args.insert(name.clone(), day.into()),
+            "name" => args.insert(name.clone(), "Demo check".into()),
+            "sport" => args.insert(name.clone(), "run".into()),
+            "steps" => args.insert(name.clone(), json!([{"type": "interval", "distance_km": 5}])),
+            "kind" => args.insert(name.clone(), "volume".into()),
+            other => panic!("{}: add a value for required argument `{other}` to this test", tool.name),
+        };
+    }
+    if tool.name == "login" {
+        args.insert("open_app".into(), false.into());
+    }
+    if tool.input_schema.get("properties").and_then(|p| p.get("folder")).is_some() {
+        args.insert("folder".into(), folder.display().to_string().into());
+    }
+    args
+}
+
+/// Ids the write tools need, found in what the read tools answer: the library, then the calendar
+/// of the six months from `today` (the demo's data is anchored on it).
+async fn demo_ids(
+    client: &rmcp::service::RunningService<rmcp::RoleClient, ()>,
+    today: NaiveDate,
+) -> serde_json::Map<String, serde_json::Value> {
+    use chrono::Datelike as _;
+    use rmcp::model::CallToolRequestParams;
     use serde_json::json;
     let mut asks = vec![("get_workouts", json!({}))];
-    let mut month = chrono::Local::now().date_naive().with_day(1).unwrap();
+    let mut month = today.with_day(1).unwrap();
     for _ in 0..6 {
         asks.push(("get_calendar", json!({"year": month.year(), "month": month.month()})));
         month = month + chrono::Months::new(1);
@@ -337,56 +437,95 @@ async fn demo_over_stdio_lists_every_tool_and_each_answers_labelled_as_demo_data
             }
         }
     }
-    for tool in &tools {
-        let required: Vec<String> = tool
-            .input_schema
-            .get("required")
-            .and_then(|r| r.as_array())
-            .map(|r| r.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
-            .unwrap_or_default();
-        let mut args = serde_json::Map::new();
-        for name in &required {
-            match name.as_str() {
-                "activity_id" => args.insert(name.clone(), activity_id.clone()),
-                "period" => args.insert(name.clone(), "month".into()),
-                "workout_id" | "schedule_id" | "event_id" => {
-                    let id = found.get(name).unwrap_or_else(|| panic!("the demo has no {name}")).clone();
-                    args.insert(name.clone(), id)
-                }
-                "format" => args.insert(name.clone(), "gpx".into()),
-                "date" => args.insert(name.clone(), "2026-11-20".into()),
-                "name" => args.insert(name.clone(), "Demo check".into()),
-                "sport" => args.insert(name.clone(), "run".into()),
-                "steps" => args.insert(name.clone(), json!([{"type": "interval", "distance_km": 5}])),
-                other => panic!("{}: add a value for required argument `{other}` to this test", tool.name),
-            };
-        }
-        if tool.name == "login" {
-            args.insert("open_app".into(), false.into());
-        }
-        if tool.input_schema.get("properties").and_then(|p| p.get("folder")).is_some() {
-            args.insert("folder".into(), dir.path().join("exports").display().to_string().into());
-        }
-        let result = client
-            .call_tool(CallToolRequestParams::new(tool.name.to_string()).with_arguments(args))
-            .await
-            .unwrap_or_else(|e| panic!("{}: {e}", tool.name));
-        let text =
-            result.content.first().and_then(|c| c.as_text()).map(|t| t.text.clone()).unwrap_or_default();
-        if tool.name == "undo_change" {
-            // Write tools only previewed, so the journal is empty: nothing to undo is the answer.
-            assert!(text.contains("no change left to undo"), "{text}");
-            continue;
-        }
-        assert_ne!(result.is_error, Some(true), "{} failed: {text}", tool.name);
-        assert!(
-            text.starts_with(garmin_mcp::demo::DEMO_LABEL),
-            "{} answer is not labelled as demo data: {text}",
-            tool.name
-        );
+    found
+}
+
+/// Extreme values of a property, from its schema: the bounds it declares (else the type's), far
+/// past any date Garmin can hold, empty, huge, and names with invisible controls.
+fn extreme_values(schema: &serde_json::Value) -> Vec<serde_json::Value> {
+    use serde_json::json;
+    let types: Vec<&str> = match &schema["type"] {
+        serde_json::Value::String(t) => vec![t.as_str()],
+        serde_json::Value::Array(list) => list.iter().filter_map(|t| t.as_str()).collect(),
+        _ => Vec::new(),
+    };
+    let mut values = Vec::new();
+    if types.contains(&"integer") || types.contains(&"number") {
+        values.push(schema.get("minimum").cloned().unwrap_or(json!(i64::MIN)));
+        values.push(schema.get("maximum").cloned().unwrap_or(json!(u64::MAX)));
+        values.push(json!(-1));
     }
+    if types.contains(&"number") {
+        values.push(json!(1e308));
+    }
+    if types.contains(&"string") {
+        match schema.get("enum").and_then(|e| e.as_array()) {
+            Some(choices) => values.extend(choices.iter().cloned()),
+            None => values.extend([
+                json!("+262142-12-31"),
+                json!("-262143-01-01"),
+                json!(""),
+                json!("x".repeat(100_000)),
+                json!("\u{202e}gpj.exe\u{0007}"),
+            ]),
+        }
+    }
+    if types.contains(&"boolean") {
+        values.push(json!(true));
+    }
+    values
+}
+
+/// Every tool answers within a few seconds for every extreme value of every argument its schema
+/// allows: dates far outside what Garmin holds, integer bounds, huge and control-laden strings.
+/// Before the fix, `+262142-12-31` made date arithmetic panic, and a panicking call never answered.
+#[tokio::test(flavor = "multi_thread")]
+async fn every_tool_answers_within_seconds_for_every_extreme_argument_value() {
+    use rmcp::ServiceExt as _;
+    use rmcp::model::CallToolRequestParams;
+    use rmcp::transport::TokioChildProcess;
+
+    let day = "2026-11-15";
+    let today: NaiveDate = day.parse().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = tokio::process::Command::new(BIN);
+    cmd.arg("--demo").arg("--today").arg(day).arg("--data-dir").arg(dir.path());
+    // Writes only preview: no app is started and nothing is written to the demo account.
+    cmd.env("GARMIN_WORKOUT_EDITOR", "0").env_remove("GARMIN_ALLOW_WRITE");
+    let (transport, _stderr) = TokioChildProcess::builder(cmd).stderr(Stdio::null()).spawn().unwrap();
+    let client = ().serve(transport).await.unwrap();
+    let tools = client.list_all_tools().await.unwrap();
+    let list = client.call_tool(CallToolRequestParams::new("list_activities")).await.unwrap();
+    let activity_id = first_activity_id(list.structured_content.as_ref().unwrap()).unwrap();
+    let found = demo_ids(&client, today).await;
+    let exports = dir.path().join("exports");
+    let mut calls = 0;
+    for tool in &tools {
+        let base = required_arguments(tool, &found, &activity_id, day, &exports);
+        let properties = tool.input_schema.get("properties").and_then(|p| p.as_object()).cloned();
+        for (name, schema) in properties.unwrap_or_default() {
+            if name == "open_app" {
+                continue; // never start the desktop app from a test
+            }
+            for value in extreme_values(&schema) {
+                let mut args = base.clone();
+                args.insert(name.clone(), value.clone());
+                let shown: String = value.to_string().chars().take(40).collect();
+                let call =
+                    client.call_tool(CallToolRequestParams::new(tool.name.to_string()).with_arguments(args));
+                let answer = tokio::time::timeout(Duration::from_secs(10), call).await.unwrap_or_else(|_| {
+                    panic!("{} with {name} = {shown} did not answer within 10 s", tool.name)
+                });
+                if let Ok(result) = answer {
+                    let size = serde_json::to_string(&result).unwrap().len();
+                    assert!(size <= 24 * 1024, "{} with {name} = {shown}: a {size}-byte answer", tool.name);
+                }
+                calls += 1;
+            }
+        }
+    }
+    assert!(calls > 300, "only {calls} calls: the schemas lost their properties?");
     client.cancel().await.unwrap();
-    assert!(!dir.path().join("session.json").exists(), "the demo never writes into the real data folder");
 }
 
 /// `configure` as a person runs it, with HOME pointed at a temporary folder: Claude Code's

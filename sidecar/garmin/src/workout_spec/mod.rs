@@ -64,6 +64,9 @@ use serde::{Deserialize, Serialize};
 pub const MAX_NAME_CHARS: usize = crate::api::MAX_WORKOUT_NAME_CHARS;
 /// Most repetitions a repeat step may have.
 pub const MAX_REPEAT_TIMES: u32 = 99;
+/// Most steps in one workout, repeat blocks and the steps inside them included: Garmin Connect's
+/// workout editor and the watches stop at 50.
+pub const MAX_STEPS: usize = 50;
 /// Deepest nesting of repeats (a repeat inside a repeat); deeper is unverified against Garmin.
 pub const MAX_REPEAT_DEPTH: usize = 2;
 /// Pool length a swim gets when the spec names none (m).

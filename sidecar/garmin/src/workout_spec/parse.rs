@@ -9,9 +9,9 @@ use serde_json::{Map, Value};
 use super::errors::{MISSING, SpecErrors, SpecProblem, describe, did_you_mean};
 use super::pace::{PaceUnit, hundredths, parse_pace, split_range, to_sport_unit};
 use super::{
-    DEFAULT_POOL_LENGTH_M, MAX_NAME_CHARS, MAX_REPEAT_DEPTH, MAX_REPEAT_TIMES, PACE_WIDENING_S, RepeatStep,
-    SWIM_PACE_WIDENING_S, SpecSport, SpecStep, StepEnd, StepKind, StepTarget, SwimEquipment, SwimStroke,
-    WorkStep, WorkoutSpec,
+    DEFAULT_POOL_LENGTH_M, MAX_NAME_CHARS, MAX_REPEAT_DEPTH, MAX_REPEAT_TIMES, MAX_STEPS, PACE_WIDENING_S,
+    RepeatStep, SWIM_PACE_WIDENING_S, SpecSport, SpecStep, StepEnd, StepKind, StepTarget, SwimEquipment,
+    SwimStroke, WorkStep, WorkoutSpec,
 };
 
 /// Fields of the workout object.
@@ -106,7 +106,14 @@ enum TypeName {
 #[derive(Default)]
 struct Parser {
     problems: Vec<SpecProblem>,
+    /// Problems found past [`MAX_PROBLEMS`], counted but not listed.
+    more_problems: usize,
+    /// Steps met so far, repeats and the steps inside them included.
+    steps_seen: usize,
 }
+
+/// Most problems listed one by one; a spec with more gets "and N more" so the answer stays small.
+const MAX_PROBLEMS: usize = 20;
 
 fn join(path: &str, key: &str) -> String {
     if path.is_empty() { key.to_owned() } else { format!("{path}.{key}") }
@@ -124,10 +131,21 @@ fn squash(text: &str) -> String {
 
 impl Parser {
     fn push(&mut self, path: impl Into<String>, expected: impl Into<String>, found: impl Into<String>) {
-        self.problems.push(SpecProblem::new(path, expected, found));
+        if self.problems.len() < MAX_PROBLEMS {
+            self.problems.push(SpecProblem::new(path, expected, found));
+        } else {
+            self.more_problems += 1;
+        }
     }
 
-    fn finish<T>(self, parsed: Option<T>) -> Result<T, SpecErrors> {
+    fn finish<T>(mut self, parsed: Option<T>) -> Result<T, SpecErrors> {
+        if self.more_problems > 0 {
+            self.problems.push(SpecProblem::new(
+                "",
+                "a spec with fewer mistakes",
+                format!("{} more problems like the ones above (fix those first)", self.more_problems),
+            ));
+        }
         match parsed {
             Some(value) if self.problems.is_empty() => Ok(value),
             _ if self.problems.is_empty() => Err(SpecErrors(vec![SpecProblem::new(
@@ -286,6 +304,22 @@ impl Parser {
             None => self.push(path, expected, MISSING),
             Some(Value::Array(items)) if items.is_empty() => self.push(path, expected, "an empty array"),
             Some(Value::Array(items)) => {
+                let before = self.steps_seen;
+                self.steps_seen = self.steps_seen.saturating_add(items.len());
+                if self.steps_seen > MAX_STEPS {
+                    if before <= MAX_STEPS {
+                        self.push(
+                            path,
+                            format!(
+                                "at most {MAX_STEPS} steps in the whole workout, repeats and the steps inside \
+                                 them included (Garmin Connect and the watches take no more): use a repeat \
+                                 for rounds instead of writing them out"
+                            ),
+                            format!("more than {MAX_STEPS} steps"),
+                        );
+                    }
+                    return None;
+                }
                 let steps: Vec<Option<SpecStep>> = items
                     .iter()
                     .enumerate()

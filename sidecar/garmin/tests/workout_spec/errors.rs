@@ -389,3 +389,48 @@ fn nulls_in_optional_fields_count_as_absent() {
         "null",
     );
 }
+
+/// 100,000 steps (a 2 MB preview and a 1 MB workout in Garmin before the cap) are refused at once
+/// with one problem naming Garmin's limit, not one problem per step.
+#[test]
+fn a_spec_with_100000_steps_is_refused_with_one_problem_naming_the_step_limit() {
+    let steps: Vec<Value> = (0..100_000).map(|_| json!({"type": "interval", "distance_m": 400})).collect();
+    let errors = parse_spec(&json!({"name": "Flood", "sport": "run", "steps": steps})).expect_err("refused");
+    assert_eq!(errors.0.len(), 1, "{errors}");
+    assert_eq!(errors.0[0].path, "steps");
+    assert!(errors.0[0].expected.contains("at most 50 steps"), "{errors}");
+}
+
+/// Fifty steps is Garmin's limit, and repeats and the steps inside them count.
+#[test]
+fn fifty_steps_pass_and_the_fifty_first_inside_a_repeat_is_refused() {
+    let step = || json!({"type": "interval", "distance_m": 400});
+    let fifty: Vec<Value> = (0..50).map(|_| step()).collect();
+    assert!(parse_spec(&json!({"name": "Fifty", "sport": "run", "steps": fifty})).is_ok());
+    let mut over: Vec<Value> = (0..48).map(|_| step()).collect();
+    over.push(json!({"type": "repeat", "times": 2, "steps": [step(), step()]}));
+    let errors = parse_spec(&json!({"name": "Over", "sport": "run", "steps": over})).expect_err("refused");
+    assert_eq!(errors.0[0].path, "steps[48].steps", "{errors}");
+}
+
+/// Repeats nested 100 deep get an answer at once: the nesting limit, reported once per level
+/// reached, and never more than a screenful of problems.
+#[test]
+fn repeats_nested_100_deep_are_refused_quickly_with_a_bounded_list_of_problems() {
+    let mut step = json!({"type": "interval", "distance_m": 400});
+    for _ in 0..100 {
+        step = json!({"type": "repeat", "times": 2, "steps": [step]});
+    }
+    let errors = parse_spec(&json!({"name": "Deep", "sport": "run", "steps": [step]})).expect_err("refused");
+    assert!(errors.0.len() <= 21, "{} problems", errors.0.len());
+    assert!(errors.to_string().contains("at most one repeat inside another"), "{errors}");
+}
+
+/// A spec with hundreds of mistakes lists the first twenty and counts the rest.
+#[test]
+fn a_spec_with_hundreds_of_mistakes_lists_twenty_and_counts_the_rest() {
+    let steps: Vec<Value> = (0..40).map(|_| json!({"type": "sprint"})).collect();
+    let errors = parse_spec(&json!({"name": "Bad", "sport": "run", "steps": steps})).expect_err("refused");
+    assert_eq!(errors.0.len(), 21, "{errors}");
+    assert!(errors.0[20].found.contains("20 more problems"), "{errors}");
+}

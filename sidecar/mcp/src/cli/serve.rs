@@ -21,6 +21,8 @@ pub struct ServeArgs {
     pub toolsets: Option<Vec<String>>,
     /// `--demo`.
     pub demo: bool,
+    /// `--today` (`None`: the computer's date).
+    pub today: Option<chrono::NaiveDate>,
     /// `--http` and its flags (`None`: stdio).
     pub http: Option<HttpArgs>,
 }
@@ -52,7 +54,7 @@ pub async fn run(args: ServeArgs, store: SessionStore) -> ExitCode {
         None => None,
     };
     let demo = if args.demo {
-        match Demo::start(None).await {
+        match Demo::start(args.today).await {
             Ok(demo) => Some(demo),
             Err(e) => {
                 eprintln!("garmin-mcp: could not start the demo account: {e}");
@@ -66,6 +68,7 @@ pub async fn run(args: ServeArgs, store: SessionStore) -> ExitCode {
     options.read_only = args.readonly;
     options.toolsets = args.toolsets;
     options.demo = demo.is_some();
+    options.today = args.today;
     options.write_mode = crate::writes::WriteMode::from_env();
     let server = match GarminMcp::new(options) {
         Ok(server) => server,

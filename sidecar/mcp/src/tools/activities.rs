@@ -23,8 +23,9 @@ use serde::Deserialize;
 pub use self::answer::*;
 use self::overview::{describe, overview, weather_row, zone_rows};
 use self::series::build_series;
-use self::shape::{ActivityRow, Family, SportFilter, count_noun, distance_m, parse_opt_date, whole};
+use self::shape::{ActivityRow, Family, SportFilter, count_noun, distance_m, whole};
 use self::splits::build_splits;
+use super::common::parse_opt_date;
 use crate::output::{self, Answer};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
@@ -109,8 +110,8 @@ impl GarminMcp {
         Parameters(args): Parameters<ListActivitiesArgs>,
     ) -> Result<Answer<ActivityList>, ToolError> {
         let today = self.today();
-        let start_arg = parse_opt_date("start_date", args.start_date.as_deref())?;
-        let end_arg = parse_opt_date("end_date", args.end_date.as_deref())?;
+        let start_arg = parse_opt_date("start_date", args.start_date.as_deref(), self.today())?;
+        let end_arg = parse_opt_date("end_date", args.end_date.as_deref(), self.today())?;
         let (start, end) = match (start_arg, end_arg) {
             (Some(s), Some(e)) => (s, e),
             (Some(s), None) => (s, today.max(s)),

@@ -9,7 +9,7 @@ use rmcp::service::RequestContext;
 use rmcp::{RoleServer, schemars, tool, tool_router};
 use serde::Deserialize;
 
-use super::workout_writes::parse_date;
+use super::common::parse_date;
 use crate::output::{self, Answer};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
@@ -82,7 +82,7 @@ impl GarminMcp {
         if name.is_empty() {
             return Err(ToolError::invalid("name must not be empty"));
         }
-        let date = parse_date(&args.date)?;
+        let date = parse_date("date", &args.date, self.today())?;
         let goal_s = args.goal_time.as_deref().map(parse_clock).transpose()?;
         if let Some(start) = args.start_time.as_deref()
             && chrono::NaiveTime::parse_from_str(start.trim(), "%H:%M").is_err()

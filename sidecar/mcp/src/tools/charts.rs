@@ -270,7 +270,7 @@ impl GarminMcp {
         }
         let today = self.today();
         let date = match args.date.as_deref() {
-            Some(text) => parse_date("date", text)?,
+            Some(text) => parse_date("date", text, self.today())?,
             None => today,
         };
         if date > today {

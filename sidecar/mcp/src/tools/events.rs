@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use crate::output::{self, Answer};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
+use crate::tools::common::parse_opt_date;
 
 /// Races asked of Garmin per search (its largest page).
 const MAX_RACES: usize = 200;
@@ -179,8 +180,8 @@ impl GarminMcp {
         Parameters(args): Parameters<SearchEventsArgs>,
     ) -> Result<Answer<EventSearch>, ToolError> {
         let today = self.today();
-        let start = optional_date("start_date", args.start_date.as_deref())?.unwrap_or(today);
-        let end = optional_date("end_date", args.end_date.as_deref())?
+        let start = parse_opt_date("start_date", args.start_date.as_deref(), today)?.unwrap_or(today);
+        let end = parse_opt_date("end_date", args.end_date.as_deref(), today)?
             .unwrap_or(start + Duration::days(DEFAULT_DAYS));
         if end < start {
             return Err(ToolError::invalid(format!("end_date {end} is before start_date {start}")));
@@ -239,13 +240,6 @@ impl GarminMcp {
         let summary = search_summary(&result, filtered, found.len() >= MAX_RACES);
         Ok(self.answer(summary, result))
     }
-}
-
-fn optional_date(name: &str, text: Option<&str>) -> Result<Option<NaiveDate>, ToolError> {
-    let Some(text) = text.map(str::trim).filter(|t| !t.is_empty()) else { return Ok(None) };
-    NaiveDate::parse_from_str(text, "%Y-%m-%d")
-        .map(Some)
-        .map_err(|_| ToolError::invalid(format!("{name} must be YYYY-MM-DD, got `{text}`")))
 }
 
 /// `5k`, `10 km`, `half`, `marathon`, `ultra`, `21.1`, `15km` → what to match.

@@ -95,9 +95,9 @@ impl GarminMcp {
             )),
             (None, None, Some(_)) => Err(ToolError::invalid("`end_date` needs a `start_date`")),
             (_, Some(start), end) => {
-                let start = parse_date("start_date", start)?;
+                let start = parse_date("start_date", start, today)?;
                 let end = match end {
-                    Some(end) => parse_date("end_date", end)?,
+                    Some(end) => parse_date("end_date", end, today)?,
                     None => today,
                 };
                 if end < start {
@@ -124,7 +124,7 @@ impl GarminMcp {
             }
             (date, None, None) => {
                 let date = match date {
-                    Some(text) => parse_date("date", text)?,
+                    Some(text) => parse_date("date", text, today)?,
                     None => today,
                 };
                 if date > today {

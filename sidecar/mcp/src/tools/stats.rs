@@ -15,8 +15,9 @@ use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
 use super::activities::shape::{
-    ActivityRow, Family, Speed, SportFilter, count_noun, distance_m, local_date, parse_opt_date, whole,
+    ActivityRow, Family, Speed, SportFilter, count_noun, distance_m, local_date, whole,
 };
+use super::common::parse_opt_date;
 use crate::output::{self, Answer};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
@@ -390,9 +391,9 @@ impl GarminMcp {
     ) -> Result<Answer<PeriodStats>, ToolError> {
         let kind = Kind::parse(&args.period)?;
         let today = self.today();
-        let date = parse_opt_date("date", args.date.as_deref())?;
-        let start_date = parse_opt_date("start_date", args.start_date.as_deref())?;
-        let end_date = parse_opt_date("end_date", args.end_date.as_deref())?;
+        let date = parse_opt_date("date", args.date.as_deref(), today)?;
+        let start_date = parse_opt_date("start_date", args.start_date.as_deref(), today)?;
+        let end_date = parse_opt_date("end_date", args.end_date.as_deref(), today)?;
         let filter = match args.sport.as_deref() {
             Some(text) => SportFilter::parse("sport", text)?,
             None => None,
@@ -440,15 +441,20 @@ impl GarminMcp {
         items.retain(|a| local_date(a).is_some());
         items.sort_by_key(|a| a.start_time_local);
         let what = filter.as_ref().map_or("activities".to_owned(), |f| f.many.clone());
+        let mut nothing_note = None;
         if kind == Kind::All {
-            let (Some(first), Some(last)) =
-                (items.first().and_then(local_date), items.last().and_then(local_date))
-            else {
-                return Err(ToolError::NoData(format!("No {what} recorded in your Garmin account.")));
-            };
-            span.start = first;
-            span.end = last.max(today);
-            span.label = format!("all time ({first} to {})", span.end);
+            match (items.first().and_then(local_date), items.last().and_then(local_date)) {
+                (Some(first), Some(last)) => {
+                    span.start = first;
+                    span.end = last.max(today);
+                    span.label = format!("all time ({first} to {})", span.end);
+                }
+                _ => {
+                    (span.start, span.end) = (today, today);
+                    span.label = "all time".to_owned();
+                    nothing_note = Some(format!("No {what} recorded in your Garmin account."));
+                }
+            }
         }
 
         let inside = |a: &&ActivitySummary, s: NaiveDate, e: NaiveDate| {
@@ -458,13 +464,16 @@ impl GarminMcp {
             items.iter().filter(|a| inside(a, span.start, span.end)).collect();
         let previous: Option<Vec<&ActivitySummary>> =
             span.previous.map(|(s, e)| items.iter().filter(|a| inside(a, s, e)).collect());
-        if current.is_empty() && previous.as_ref().is_none_or(Vec::is_empty) {
+        // A period with nothing in it (yet) is an answer, not an error: zero totals, and the
+        // previous period for comparison. On the 1st of a month "this month" is such a period.
+        if nothing_note.is_none() && current.is_empty() && previous.as_ref().is_none_or(Vec::is_empty) {
             let also = if span.previous.is_some() {
                 format!(" (nor in {})", span.previous_label)
             } else {
                 String::new()
             };
-            return Err(ToolError::NoData(format!("No {what} recorded in {}{also}.", span.label)));
+            let so_far = span.so_far.map(|d| format!(" so far (to {d})")).unwrap_or_default();
+            nothing_note = Some(format!("No {what} recorded in {}{so_far}{also}.", span.label));
         }
 
         // One sport family for pace/speed: the filter's, or the only one present.
@@ -522,7 +531,9 @@ impl GarminMcp {
             _ => None,
         };
 
-        let summary = describe(&span, filter.as_ref(), &sum, &totals, change.as_ref(), longest.as_ref());
+        let summary = nothing_note.unwrap_or_else(|| {
+            describe(&span, filter.as_ref(), &sum, &totals, change.as_ref(), longest.as_ref())
+        });
         Ok(self.answer(
             summary,
             PeriodStats {

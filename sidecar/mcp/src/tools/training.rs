@@ -109,7 +109,7 @@ impl GarminMcp {
         Parameters(args): Parameters<TrainingStatusArgs>,
     ) -> Result<Answer<TrainingStatusReport>, ToolError> {
         let date = match &args.date {
-            Some(text) => parse_date("date", text)?,
+            Some(text) => parse_date("date", text, self.today())?,
             None => self.today(),
         };
         let trend_days = args.trend_days.unwrap_or(7);

@@ -5,7 +5,6 @@
 //! workout's name, the device's name — a missing id fails here, before anyone is asked), and hands
 //! the change to the safety model ([`crate::writes`]), which decides whether it is written.
 
-use chrono::NaiveDate;
 use garmin::changes::Change;
 use garmin::workout_spec::{SpecSport, SpecStep, parse_spec, preview};
 use rmcp::handler::server::wrapper::Parameters;
@@ -17,6 +16,7 @@ use serde_json::{Map, Value};
 use crate::output::Answer;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
+use crate::tools::common::parse_date;
 use crate::writes::{Proposed, WriteOutcome};
 
 /// Arguments of `create_workout`: the workout spec's fields, plus `confirm`.
@@ -160,7 +160,7 @@ impl GarminMcp {
         Parameters(args): Parameters<ScheduleWorkoutArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<Answer<WriteOutcome>, ToolError> {
-        let date = parse_date(&args.date)?;
+        let date = parse_date("date", &args.date, self.today())?;
         let client = self.garmin().await?;
         let workout = client.workouts().get(args.workout_id).await?;
         let name = workout.workout_name.as_deref().unwrap_or("workout");
@@ -310,10 +310,4 @@ fn sport_word(sport: SpecSport) -> &'static str {
         SpecSport::Bike => "bike",
         SpecSport::Swim => "swim",
     }
-}
-
-/// `YYYY-MM-DD`, or a protocol error saying so.
-pub(crate) fn parse_date(text: &str) -> Result<NaiveDate, ToolError> {
-    NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d")
-        .map_err(|_| ToolError::invalid(format!("date must be YYYY-MM-DD, got `{text}`")))
 }

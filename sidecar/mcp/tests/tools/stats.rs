@@ -224,10 +224,30 @@ async fn get_period_stats_refuses_bad_ranges_as_protocol_errors() {
 }
 
 #[tokio::test]
-async fn get_period_stats_before_the_data_set_says_nothing_was_recorded() {
+async fn get_period_stats_of_an_empty_period_answers_zero_totals_and_says_nothing_was_recorded() {
     let h = Harness::start().await;
-    let message = h.call_err("get_period_stats", json!({"period": "month", "date": "2020-01-15"})).await;
-    assert!(message.contains("No activities recorded in January 2020"), "{message}");
+    let (text, data) = h.call_ok("get_period_stats", json!({"period": "month", "date": "2020-01-15"})).await;
+    assert!(text.contains("No activities recorded in January 2020 (nor in December 2019)"), "{text}");
+    assert_eq!(data["totals"]["count"], 0);
+    assert_eq!(data["totals"]["distance_km"], 0.0);
+    assert_eq!(data["change"]["previous_count"], 0, "the previous period is still there to compare");
+    assert_eq!(data["start_date"], "2020-01-01");
+}
+
+/// On the 1st of a month, before any activity that day, "this month" has nothing in it yet: that is
+/// an answer (zero so far, and the same day of last month to compare with), never an error.
+#[tokio::test]
+async fn get_period_stats_this_month_on_the_first_before_any_activity_is_an_answer() {
+    let h = Harness::start_on(date("2026-12-01")).await;
+    let (text, data) = h.call_ok("get_period_stats", json!({"period": "month"})).await;
+    assert_eq!(data["start_date"], "2026-12-01");
+    assert_eq!(data["so_far_to"], "2026-12-01");
+    let count = data["totals"]["count"].as_u64().unwrap();
+    let today = fake_between(&h, "2026-12-01", "2026-12-01", None);
+    assert_eq!(count, today.len() as u64, "{text}");
+    assert_eq!(data["change"]["previous_start"], "2026-11-01");
+    assert_eq!(data["change"]["previous_end"], "2026-11-01");
+    assert!(text.contains("December 2026"), "{text}");
 }
 
 #[tokio::test]

@@ -38,11 +38,24 @@ impl Harness {
 
     /// Signed in, with server options adjusted by `tweak`.
     pub async fn start_with(tweak: impl FnOnce(ServerOptions) -> ServerOptions) -> Harness {
-        let fake = FakeGarmin::start(FakeConfig { today: today(), ..FakeConfig::default() }).await.unwrap();
+        Harness::start_on_with(today(), tweak).await
+    }
+
+    /// Signed in, with the fake's data set and the server's "today" both on `day`.
+    pub async fn start_on(day: NaiveDate) -> Harness {
+        Harness::start_on_with(day, |o| o).await
+    }
+
+    async fn start_on_with(day: NaiveDate, tweak: impl FnOnce(ServerOptions) -> ServerOptions) -> Harness {
+        let fake = FakeGarmin::start(FakeConfig { today: day, ..FakeConfig::default() }).await.unwrap();
         let dir = tempfile::tempdir().unwrap();
         let store = SessionStore::new(dir.path());
         garmin_mcp::demo::sign_in(&fake, USER_AGENT, &store).unwrap();
-        Harness::connect(fake, dir, store, tweak).await
+        Harness::connect(fake, dir, store, move |mut o| {
+            o.today = Some(day);
+            tweak(o)
+        })
+        .await
     }
 
     /// Not signed in (empty data folder).

@@ -260,17 +260,6 @@ pub fn count_noun(n: usize, filter: Option<&SportFilter>) -> String {
     }
 }
 
-/// Parses a `YYYY-MM-DD` argument named `argument`.
-pub fn parse_date(argument: &str, text: &str) -> Result<NaiveDate, ToolError> {
-    NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d")
-        .map_err(|_| ToolError::invalid(format!("{argument} must be YYYY-MM-DD, got `{text}`")))
-}
-
-/// Parses an optional date argument.
-pub fn parse_opt_date(argument: &str, text: Option<&str>) -> Result<Option<NaiveDate>, ToolError> {
-    text.filter(|t| !t.trim().is_empty()).map(|t| parse_date(argument, t)).transpose()
-}
-
 /// One activity in a list: the compact row every list tool shows.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct ActivityRow {
