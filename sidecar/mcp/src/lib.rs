@@ -8,6 +8,7 @@ pub mod files;
 pub mod http;
 pub mod logging;
 pub mod output;
+pub mod schema;
 pub mod server;
 pub mod tool_error;
 pub mod tools;

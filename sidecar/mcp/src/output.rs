@@ -3,7 +3,9 @@
 //!
 //! Every answer carries the same data twice on the wire, as MCP recommends: `structuredContent`
 //! (validated against the tool's output schema) and a compact JSON text block for clients that only
-//! read text. The first text block is the human summary. The budget ([`BUDGET_BYTES`]) applies to the
+//! read text. The first text block is the human summary, and the structured result carries it too,
+//! as `summary`: Claude Code and Codex pass the model only the structured result, so the sentence,
+//! its hints ("only the 3 newest are listed…") and notes ("saved as…") must be in it. The budget ([`BUDGET_BYTES`]) applies to the
 //! text the model reads (summary + JSON); tools shrink their answers (fewer rows, downsampled series)
 //! to stay within it instead of failing.
 //!
@@ -44,10 +46,14 @@ impl<T: Serialize> Answer<T> {
 
 impl<T: Serialize> IntoCallToolResult for Answer<T> {
     fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
-        let value = serde_json::to_value(&self.data)
+        let mut value = serde_json::to_value(&self.data)
             .map_err(|e| ErrorData::internal_error(format!("could not encode the answer: {e}"), None))?;
         let json = serde_json::to_string(&value)
             .map_err(|e| ErrorData::internal_error(format!("could not encode the answer: {e}"), None))?;
+        // The text block after the summary holds the data alone: the summary is already the first.
+        if let serde_json::Value::Object(map) = &mut value {
+            map.insert("summary".to_owned(), serde_json::Value::String(self.summary.clone()));
+        }
         let mut result =
             CallToolResult::success(vec![ContentBlock::text(self.summary), ContentBlock::text(json)]);
         result.structured_content = Some(value);

@@ -98,8 +98,17 @@ impl GarminMcp {
         })
     }
 
-    /// Every tool of every toolset, before filtering.
+    /// Every tool of every toolset, before filtering, as clients see them (see [`crate::schema`]).
     pub fn all_tools() -> ToolRouter<Self> {
+        let mut router = Self::generated_tools();
+        for route in router.map.values_mut() {
+            crate::schema::tidy(&mut route.attr);
+        }
+        router
+    }
+
+    /// Every tool as the tool macros describe it.
+    fn generated_tools() -> ToolRouter<Self> {
         Self::activities_tools()
             + Self::stats_tools()
             + Self::calendar_tools()
@@ -174,6 +183,12 @@ impl GarminMcp {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if let (Some(tool), Some(arguments)) =
+            (self.tool_router.get(&request.name), request.arguments.as_ref())
+            && let Err(message) = crate::schema::check_string_lengths(tool, arguments)
+        {
+            return Err(ErrorData::invalid_params(message, None));
+        }
         let first = self.tool_router.call(ToolCallContext::new(self, request.clone(), context.clone())).await;
         let needs_sign_in = matches!(&first, Ok(CallToolResponse::Complete(result))
             if result.is_error == Some(true)

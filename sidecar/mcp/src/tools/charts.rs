@@ -244,8 +244,7 @@ impl GarminMcp {
             destructive_hint = false,
             idempotent_hint = true,
             open_world_hint = true
-        ),
-        output_schema = rmcp::handler::server::tool::schema_for_output::<RenderedChart>()
+        )
     )]
     async fn render_chart(
         &self,

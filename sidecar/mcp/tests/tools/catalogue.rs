@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use garmin_mcp::toolsets::TOOLSETS;
 use rmcp::model::Tool;
+use serde_json::Value;
 
 use crate::support::Harness;
 
@@ -91,8 +92,55 @@ async fn every_tool_declares_title_and_read_only_and_open_world_hints() {
             "{} needs a real description",
             tool.name
         );
-        assert!(tool.output_schema.is_some(), "{} has no output schema", tool.name);
+        if tool.name == "render_chart" {
+            // Content only: clients that read the structured result would never see the image.
+            assert!(tool.output_schema.is_none(), "render_chart must not declare structured output");
+            continue;
+        }
+        let schema =
+            tool.output_schema.as_ref().unwrap_or_else(|| panic!("{} has no output schema", tool.name));
+        assert_eq!(schema["properties"]["summary"]["type"], "string", "{} has no summary", tool.name);
     }
+}
+
+/// Only formats JSON Schema defines: TypeScript-SDK clients print two warnings per field for any
+/// other (`uint64`, `double`…). And no hard-wrapped descriptions: Qwen Code shows the first line.
+#[tokio::test]
+async fn schemas_use_only_standard_formats_and_descriptions_are_not_hard_wrapped() {
+    const STANDARD: &[&str] =
+        &["date-time", "date", "time", "duration", "email", "hostname", "ipv4", "ipv6", "uri", "uuid"];
+    fn walk(tool: &str, node: &Value, problems: &mut Vec<String>) {
+        match node {
+            Value::Object(map) => {
+                if let Some(format) = map.get("format").and_then(Value::as_str)
+                    && !STANDARD.contains(&format)
+                {
+                    problems.push(format!("{tool}: format `{format}`"));
+                }
+                if let Some(d) = map.get("description").and_then(Value::as_str)
+                    && d.contains('\n')
+                    && !d.contains("\n\n")
+                    && d.lines().next().is_some_and(|first| !first.ends_with(['.', ':', ')']))
+                {
+                    problems.push(format!("{tool}: hard-wrapped description `{d}`"));
+                }
+                map.values().for_each(|v| walk(tool, v, problems));
+            }
+            Value::Array(items) => items.iter().for_each(|v| walk(tool, v, problems)),
+            _ => {}
+        }
+    }
+    let h = Harness::start().await;
+    let mut problems = Vec::new();
+    for tool in h.client.list_all_tools().await.unwrap() {
+        let value = serde_json::to_value(&tool).unwrap();
+        walk(&tool.name, &value, &mut problems);
+        let first_line = tool.description.as_deref().unwrap_or_default().lines().next().unwrap_or_default();
+        if !first_line.ends_with(['.', ')', ':']) {
+            problems.push(format!("{}: the first line is not a whole sentence: `{first_line}`", tool.name));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[tokio::test]

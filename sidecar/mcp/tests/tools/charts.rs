@@ -70,7 +70,7 @@ fn png_of(result: &CallToolResult) -> Vec<u8> {
 }
 
 /// Calls `render_chart` with `args` (plus the test folder); checks the image, the saved file and
-/// the structured record; returns (summary, structured, decoded image).
+/// the record (JSON text after the image); returns (summary, record, decoded image).
 async fn chart(h: &Harness, mut args: Value, width: u32, height: u32) -> (String, Value, Decoded) {
     args["folder"] = json!(folder(h).display().to_string());
     let result = h.call("render_chart", args.clone()).await;
@@ -80,7 +80,10 @@ async fn chart(h: &Harness, mut args: Value, width: u32, height: u32) -> (String
     let image = decode(&bytes);
     assert_eq!((image.width, image.height), (width, height), "{args}");
     assert_drawn(&args.to_string(), &image);
-    let data = result.structured_content.clone().expect("structured content");
+    // No structured content: Claude Code and Codex would pass the model that instead of the image.
+    assert!(result.structured_content.is_none(), "render_chart answers with content only");
+    let json = result.content.iter().filter_map(|c| c.as_text()).nth(1).expect("the record as JSON text");
+    let data: Value = serde_json::from_str(&json.text).expect("the record is JSON");
     let path = PathBuf::from(data["path"].as_str().expect("a path"));
     assert!(path.is_absolute() && path.starts_with(folder(h)), "{path:?} is not in the folder");
     assert_eq!(path.extension().and_then(|e| e.to_str()), Some("png"));

@@ -98,7 +98,10 @@ impl Harness {
         if let Value::Object(map) = args {
             params = params.with_arguments(map);
         }
-        self.client.call_tool(params).await.unwrap_or_else(|e| panic!("{tool}: protocol error {e}"))
+        let result =
+            self.client.call_tool(params).await.unwrap_or_else(|e| panic!("{tool}: protocol error {e}"));
+        assert_summary_is_structured(tool, &result);
+        result
     }
 
     /// Calls a tool that must succeed; returns (summary text, structured content).
@@ -131,6 +134,19 @@ impl Harness {
     /// Paths (under `/gc-api`) the fake saw, in order.
     pub fn gc_api_paths(&self) -> Vec<String> {
         self.fake.requests().into_iter().filter(|r| r.path.starts_with("/gc-api")).map(|r| r.path).collect()
+    }
+}
+
+/// Claude Code and Codex pass the model only the structured result: every structured answer of
+/// every call in this suite must carry the summary sentence, with every hint and note the text has,
+/// as its `summary`.
+pub fn assert_summary_is_structured(tool: &str, result: &CallToolResult) {
+    if let Some(structured) = &result.structured_content {
+        assert_eq!(
+            structured.get("summary").and_then(Value::as_str),
+            Some(text_of(result).as_str()),
+            "{tool}: the structured result lacks the summary the text gives"
+        );
     }
 }
 

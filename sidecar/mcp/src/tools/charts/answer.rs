@@ -1,7 +1,8 @@
 //! What `render_chart` sends back: a text summary of what the chart shows (with the saved path),
-//! the PNG as MCP image content so clients show it inline, and a small structured record (kind,
-//! path, size, the period or activity) that also goes out as compact JSON text, as every answer of
-//! this server does.
+//! the PNG as MCP image content so clients show it inline, and a small record (kind, path, size,
+//! the period or activity) as compact JSON text. Unlike the other tools it has no structured
+//! content: Claude Code and Codex pass the model the structured result *instead of* the content,
+//! and Codex drops images, so a structured chart answer would never show the model its chart.
 
 use base64::Engine as _;
 use rmcp::ErrorData;
@@ -10,7 +11,7 @@ use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 use rmcp::schemars;
 use serde::Serialize;
 
-/// The structured answer of `render_chart`.
+/// The record `render_chart` answers with (as JSON text after the image).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct RenderedChart {
     /// `activity`, `volume`, `hr_zones`, `sleep`, `health_trend` or `training_load`.
@@ -57,12 +58,11 @@ impl IntoCallToolResult for ChartAnswer {
         let json = serde_json::to_string(&value)
             .map_err(|e| ErrorData::internal_error(format!("could not encode the answer: {e}"), None))?;
         let image = base64::engine::general_purpose::STANDARD.encode(&self.png);
-        let mut result = CallToolResult::success(vec![
+        let result = CallToolResult::success(vec![
             ContentBlock::text(self.summary),
             ContentBlock::image(image, "image/png"),
             ContentBlock::text(json),
         ]);
-        result.structured_content = Some(value);
         Ok(result.into())
     }
 }
