@@ -10,6 +10,7 @@ pub mod logging;
 pub mod output;
 pub mod schema;
 pub mod server;
+pub mod stdio;
 pub mod tool_error;
 pub mod tools;
 pub mod toolsets;

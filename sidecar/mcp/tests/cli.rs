@@ -621,3 +621,58 @@ fn first_number_named(value: &serde_json::Value, key: &str) -> Option<u64> {
         _ => None,
     }
 }
+
+/// Over stdio every line gets an answer: a request nested deeper than the JSON parser reads (a
+/// workout with 100 nested repeats) and a line that is not JSON each get a JSON-RPC error, and the
+/// server goes on answering what follows.
+#[tokio::test(flavor = "multi_thread")]
+async fn stdio_answers_a_too_deep_request_and_a_garbage_line_then_keeps_serving() {
+    use tokio::io::{AsyncBufReadExt as _, BufReader};
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(BIN)
+        .args(["--demo", "--today", "2026-11-15", "--data-dir"])
+        .arg(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut step = r#"{"type":"interval","distance_m":400}"#.to_owned();
+    for _ in 0..100 {
+        step = format!(r#"{{"type":"repeat","times":2,"steps":[{step}]}}"#);
+    }
+    let deep = format!(
+        r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"create_workout","arguments":{{"name":"x","sport":"run","steps":[{step}]}}}}}}"#
+    );
+    let script = [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_owned(),
+        deep,
+        "this is not json".to_owned(),
+        r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#.to_owned(),
+    ];
+    for line in &script {
+        stdin.write_all(line.as_bytes()).await.unwrap();
+        stdin.write_all(b"\n").await.unwrap();
+    }
+    let mut answers = Vec::new();
+    while answers.len() < 4 {
+        let line = tokio::time::timeout(Duration::from_secs(10), lines.next_line())
+            .await
+            .unwrap_or_else(|_| panic!("no answer within 10 s; answers so far: {answers:?}"))
+            .unwrap()
+            .expect("a line");
+        answers.push(serde_json::from_str::<serde_json::Value>(&line).unwrap());
+    }
+    let too_deep = answers.iter().find(|a| a["id"] == 2).expect("an answer to the deep request");
+    assert_eq!(too_deep["error"]["code"], -32700, "{too_deep}");
+    assert!(too_deep["error"]["message"].as_str().unwrap().contains("nested"), "{too_deep}");
+    let garbage = answers.iter().find(|a| a["id"].is_null()).expect("an answer to the garbage line");
+    assert_eq!(garbage["error"]["code"], -32700);
+    let pong = answers.iter().find(|a| a["id"] == 3).expect("the ping after them is answered");
+    assert!(pong.get("result").is_some(), "{pong}");
+}

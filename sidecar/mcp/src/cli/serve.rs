@@ -83,7 +83,7 @@ pub async fn run(args: ServeArgs, store: SessionStore) -> ExitCode {
         drop(demo);
         return ExitCode::SUCCESS;
     }
-    let running = match server.serve(rmcp::transport::stdio()).await {
+    let running = match server.serve(crate::stdio::LineTransport::stdio()).await {
         Ok(running) => running,
         Err(e) => {
             eprintln!("garmin-mcp: MCP start-up failed: {e}");
