@@ -375,7 +375,8 @@ fn race(i: usize, date: NaiveDate, rng: &mut Rng) -> Race {
         is_virtual: virtual_only || rng.chance(0.15),
         provider,
         status,
-        has_course: matches!(kind, Kind::Marathon | Kind::Half | Kind::Trail | Kind::Ultra) && !i.is_multiple_of(3),
+        has_course: matches!(kind, Kind::Marathon | Kind::Half | Kind::Trail | Kind::Ultra)
+            && !i.is_multiple_of(3),
     }
 }
 
