@@ -472,6 +472,9 @@ mod tests {
             assert!(races.iter().filter(|r| r.kind == kind).count() >= 10, "{kind:?}");
         }
         assert!(races.iter().any(|r| r.name.contains("马拉松")));
+        let untimed = races.iter().filter(|r| r.start_hhmm.is_none()).count();
+        assert!((10..=15).contains(&untimed), "every thirteenth race has no start time: {untimed}");
+        assert!(races.iter().all(|r| PROVIDERS.iter().any(|p| p.key == r.provider)));
         assert_ne!(catalogue(7, today()), races);
     }
 
