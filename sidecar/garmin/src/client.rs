@@ -177,7 +177,17 @@ impl Call<'_> {
     fn full_path(&self) -> String {
         format!("{}{}", self.base, self.path)
     }
+
+    /// A 5xx that repeating cannot cure: Garmin's exporter answers 500 for a conversion it cannot
+    /// make (a TCX of an activity uploaded as GPX, docs/garmin-web-api.md §0 from
+    /// garmin-connect-export), so an export's 500 is answered at once instead of asked four times.
+    fn fails_for_good(&self, status: u16) -> bool {
+        status == 500 && self.path.starts_with(EXPORT_PATH)
+    }
 }
+
+/// Prefix of Garmin's file conversions (`/download-service/export/{format}/activity/{id}`).
+const EXPORT_PATH: &str = "/download-service/export/";
 
 /// A successful answer.
 struct Answer {
@@ -299,9 +309,16 @@ impl Client {
 
     /// `GET` a file (`Accept: */*`); `None` for 204 or an empty body.
     pub(crate) async fn get_bytes(&self, path: &str, query: &[(&str, String)]) -> Result<Option<Vec<u8>>> {
+        let (status, body) = self.get_file(path, query).await?;
+        Ok((status != 204 && !body.is_empty()).then_some(body))
+    }
+
+    /// `GET` a file (`Accept: */*`) and return the status with the body, for callers that tell
+    /// 204 No Content from an empty 200.
+    pub(crate) async fn get_file(&self, path: &str, query: &[(&str, String)]) -> Result<(u16, Vec<u8>)> {
         let call = Call { method: Method::GET, base: GC_API, path, query, body: None, accept: Accept::Any };
         let answer = self.execute(&call).await?;
-        Ok((answer.status != 204 && !answer.body.is_empty()).then_some(answer.body))
+        Ok((answer.status, answer.body))
     }
 
     /// `POST`/`PUT` a JSON body and decode the JSON answer (`None` for 204/empty). Never retried
@@ -391,8 +408,11 @@ impl Client {
                     continue;
                 }
                 Outcome::RateLimited | Outcome::Server => {
-                    let wait =
-                        if is_read { self.inner.retry.wait_before(retries, retry_after) } else { None };
+                    let wait = if is_read && !call.fails_for_good(status) {
+                        self.inner.retry.wait_before(retries, retry_after)
+                    } else {
+                        None
+                    };
                     if let Some(wait) = wait {
                         tracing::debug!(endpoint = %call.endpoint(), status, ?wait, "backing off");
                         tokio::time::sleep(wait).await;

@@ -13,7 +13,9 @@
 //! Facts tests can rely on: activity ids count up from 90000000001 in start order; about a year
 //! of days (`first..=today`); four runs a week (Tue intervals, Wed easy, Fri tempo/easy, Sun long),
 //! Monday strength, Thursday pool swim, Saturday ride, ~10 % skipped; always a run yesterday and
-//! no activity today; a half-marathon race about ten weeks ago.
+//! no activity today; a half-marathon race about ten weeks ago; every activity was recorded by the
+//! watch except three from 120 days back on (the first easy run, ride and strength session): a GPX
+//! upload, a TCX upload and a manual entry ([`activity::Origin`], for the download quirks).
 
 pub mod activity;
 pub mod clock;

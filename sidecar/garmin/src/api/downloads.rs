@@ -1,19 +1,22 @@
-//! Files (reference §4.4, `Accept: */*`): the original FIT of an activity (Garmin zips it; the
-//! `.fit` member is unpacked here), GPX/TCX/KML/CSV exports, a workout's FIT and a day's wellness
-//! zip. Each comes with a suggested file name.
+//! Files (reference §4.4, `Accept: */*`): the original file of an activity (Garmin zips it; the
+//! member is unpacked here: a `.fit`, or the `.gpx`/`.tcx` an uploaded activity came as),
+//! GPX/TCX/KML/CSV exports (none when Garmin answers 204, as for a GPX of an activity without
+//! GPS), a workout's FIT and a day's wellness zip. Each comes with a suggested file name.
+//!
+//! Real behaviour (docs/garmin-web-api.md §0, garmin-connect-export): a manual activity has no
+//! original (404, left to the caller to explain); the TCX export of a GPX upload answers 500,
+//! which the client does not repeat (see `Client`'s retry rules).
 
 use std::io::{Cursor, Read};
 
 use chrono::NaiveDate;
 
 use super::ymd;
-use crate::models::downloads::{DownloadedFile, ExportFormat};
+use crate::models::downloads::{DownloadedFile, ExportFormat, OriginalFile, OriginalFormat};
 use crate::{Client, Error, Result};
 
-/// Largest `.fit` member unpacked (a guard against hostile archives; real activity FITs are a few
-/// MB).
-const MAX_FIT_BYTES: u64 = 256 * 1024 * 1024;
-const FIT_TYPE: &str = "application/vnd.ant.fit";
+/// Largest member unpacked (a guard against hostile archives; real activity files are a few MB).
+const MAX_MEMBER_BYTES: u64 = 256 * 1024 * 1024;
 
 /// File downloads (reference §4.4). Made by [`Client::downloads`].
 #[derive(Clone, Copy, Debug)]
@@ -22,28 +25,38 @@ pub struct DownloadsApi<'a> {
 }
 
 impl DownloadsApi<'_> {
-    /// `GET /gc-api/download-service/files/activity/{id}` — the original FIT file as recorded,
-    /// unpacked from Garmin's zip (`{id}_ACTIVITY.fit`). A zip without a `.fit` member is a
-    /// [`Error::Decode`].
-    pub async fn activity_fit(&self, activity_id: u64) -> Result<DownloadedFile> {
+    /// `GET /gc-api/download-service/files/activity/{id}` — the original file as recorded or
+    /// uploaded, unpacked from Garmin's zip: `{id}_ACTIVITY.fit`, or the `.gpx`/`.tcx` of an
+    /// activity uploaded as one. A manual activity has none ([`Error::NotFound`]); a zip holding
+    /// none of these is an [`Error::Decode`].
+    pub async fn activity_original(&self, activity_id: u64) -> Result<OriginalFile> {
         let path = format!("/download-service/files/activity/{activity_id}");
         let endpoint = format!("GET /gc-api{path}");
         let bytes = self.fetch(&path, &endpoint).await?;
-        let (name, fit) = fit_from_download(&bytes, &endpoint)?;
-        let file_name = name.unwrap_or_else(|| format!("{activity_id}_ACTIVITY.fit"));
-        Ok(DownloadedFile { file_name, content_type: FIT_TYPE, bytes: fit })
+        let (name, format, content) = original_from_download(&bytes, &endpoint)?;
+        let file_name = name.unwrap_or_else(|| format!("{activity_id}_ACTIVITY.{}", format.extension()));
+        let file = DownloadedFile { file_name, content_type: format.content_type(), bytes: content };
+        Ok(OriginalFile { format, file })
     }
 
     /// `GET /gc-api/download-service/export/{gpx|tcx|kml|csv}/activity/{id}` — the activity
-    /// converted by Garmin (`{id}.gpx`…). Another athlete's activity is [`Error::Forbidden`].
-    pub async fn export(&self, activity_id: u64, format: ExportFormat) -> Result<DownloadedFile> {
+    /// converted by Garmin (`{id}.gpx`…); `None` when Garmin answers 204, which it does for a GPX
+    /// of an activity without GPS. Another athlete's activity is [`Error::Forbidden`]; a TCX of a
+    /// GPX upload is [`Error::Server`] with status 500, asked once.
+    pub async fn export(&self, activity_id: u64, format: ExportFormat) -> Result<Option<DownloadedFile>> {
         let path = format!("/download-service/export/{}/activity/{activity_id}", format.as_str());
-        let bytes = self.fetch(&path, &format!("GET /gc-api{path}")).await?;
-        Ok(DownloadedFile {
+        let (status, bytes) = self.client.get_file(&path, &[]).await?;
+        if status == 204 {
+            return Ok(None);
+        }
+        if bytes.is_empty() {
+            return Err(decode(&format!("GET /gc-api{path}"), "empty file"));
+        }
+        Ok(Some(DownloadedFile {
             file_name: format!("{activity_id}.{}", format.as_str()),
             content_type: format.content_type(),
             bytes,
-        })
+        }))
     }
 
     /// `GET /gc-api/workout-service/workout/FIT/{workoutId}` — the workout as a FIT file for a
@@ -51,7 +64,11 @@ impl DownloadsApi<'_> {
     pub async fn workout_fit(&self, workout_id: u64) -> Result<DownloadedFile> {
         let path = format!("/workout-service/workout/FIT/{workout_id}");
         let bytes = self.fetch(&path, &format!("GET /gc-api{path}")).await?;
-        Ok(DownloadedFile { file_name: format!("{workout_id}_WORKOUT.fit"), content_type: FIT_TYPE, bytes })
+        Ok(DownloadedFile {
+            file_name: format!("{workout_id}_WORKOUT.fit"),
+            content_type: OriginalFormat::Fit.content_type(),
+            bytes,
+        })
     }
 
     /// `GET /gc-api/download-service/files/wellness/{date}` — the day's wellness FIT files as
@@ -75,36 +92,49 @@ fn decode(endpoint: &str, message: impl Into<String>) -> Error {
     Error::Decode { endpoint: endpoint.to_owned(), field: ".".into(), message: message.into() }
 }
 
-/// The FIT bytes (and the member's file name) from what the download answered: a zip holding a
-/// `.fit` member, or — tolerated — a bare FIT file.
-fn fit_from_download(bytes: &[u8], endpoint: &str) -> Result<(Option<String>, Vec<u8>)> {
+/// The original file (its member name, format and bytes) from what the download answered: a zip
+/// holding a `.fit` member (preferred), else a `.gpx` or `.tcx` one; or — tolerated — a bare FIT.
+fn original_from_download(bytes: &[u8], endpoint: &str) -> Result<(Option<String>, OriginalFormat, Vec<u8>)> {
     if is_fit(bytes) {
-        return Ok((None, bytes.to_vec()));
+        return Ok((None, OriginalFormat::Fit, bytes.to_vec()));
     }
     let mut archive = zip::ZipArchive::new(Cursor::new(bytes))
         .map_err(|e| decode(endpoint, format!("not a zip or FIT file ({e})")))?;
+    let mut best: Option<(usize, OriginalFormat)> = None;
     for index in 0..archive.len() {
-        let mut member =
+        let member =
             archive.by_index(index).map_err(|e| decode(endpoint, format!("unreadable zip ({e})")))?;
         let name = member.name().map(|n| n.into_owned()).unwrap_or_default();
-        if !member.is_file() || !name.to_ascii_lowercase().ends_with(".fit") {
-            continue;
+        let Some(format) = OriginalFormat::of_name(&name).filter(|_| member.is_file()) else { continue };
+        if best.is_none_or(|(_, f)| rank(format) < rank(f)) {
+            best = Some((index, format));
         }
-        if member.size() > MAX_FIT_BYTES {
-            return Err(decode(
-                endpoint,
-                format!("the FIT file `{name}` is too large ({} bytes)", member.size()),
-            ));
-        }
-        let mut fit = Vec::with_capacity(usize::try_from(member.size()).unwrap_or(0));
-        (&mut member)
-            .take(MAX_FIT_BYTES)
-            .read_to_end(&mut fit)
-            .map_err(|e| decode(endpoint, format!("could not unpack `{name}` ({e})")))?;
-        let base = name.rsplit(['/', '\\']).next().unwrap_or(&name).to_owned();
-        return Ok((Some(base).filter(|b| !b.is_empty()), fit));
     }
-    Err(decode(endpoint, "the zip holds no .fit file"))
+    let Some((index, format)) = best else {
+        return Err(decode(endpoint, "the zip holds no .fit, .gpx or .tcx file"));
+    };
+    let mut member =
+        archive.by_index(index).map_err(|e| decode(endpoint, format!("unreadable zip ({e})")))?;
+    let name = member.name().map(|n| n.into_owned()).unwrap_or_default();
+    if member.size() > MAX_MEMBER_BYTES {
+        return Err(decode(endpoint, format!("the file `{name}` is too large ({} bytes)", member.size())));
+    }
+    let mut content = Vec::with_capacity(usize::try_from(member.size()).unwrap_or(0));
+    (&mut member)
+        .take(MAX_MEMBER_BYTES)
+        .read_to_end(&mut content)
+        .map_err(|e| decode(endpoint, format!("could not unpack `{name}` ({e})")))?;
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(&name).to_owned();
+    Ok((Some(base).filter(|b| !b.is_empty()), format, content))
+}
+
+/// Which member wins when a zip holds several: the FIT recording first.
+fn rank(format: OriginalFormat) -> u8 {
+    match format {
+        OriginalFormat::Fit => 0,
+        OriginalFormat::Gpx => 1,
+        OriginalFormat::Tcx => 2,
+    }
 }
 
 /// A FIT file starts with a header whose bytes 8..12 are `.FIT`.
@@ -133,23 +163,35 @@ mod tests {
 
     #[test]
     fn the_fit_member_is_unpacked_with_its_name() {
-        let zip = zip_of(&[("readme.txt", b"hi"), ("dir/123_ACTIVITY.fit", FIT)]);
-        let (name, bytes) = fit_from_download(&zip, "GET /x").unwrap();
-        assert_eq!(name.as_deref(), Some("123_ACTIVITY.fit"));
+        let zip = zip_of(&[("readme.txt", b"hi"), ("x.gpx", b"<gpx/>"), ("dir/123_ACTIVITY.fit", FIT)]);
+        let (name, format, bytes) = original_from_download(&zip, "GET /x").unwrap();
+        assert_eq!((name.as_deref(), format), (Some("123_ACTIVITY.fit"), OriginalFormat::Fit));
         assert_eq!(bytes, FIT);
     }
 
     #[test]
-    fn a_zip_without_fit_or_garbage_is_a_decode_error() {
+    fn a_gpx_or_tcx_upload_is_unpacked_as_what_it_is() {
+        let zip = zip_of(&[("123_ACTIVITY.GPX", b"<gpx/>")]);
+        let (name, format, bytes) = original_from_download(&zip, "GET /x").unwrap();
+        assert_eq!(
+            (name.as_deref(), format, bytes.as_slice()),
+            (Some("123_ACTIVITY.GPX"), OriginalFormat::Gpx, b"<gpx/>".as_slice())
+        );
+        let zip = zip_of(&[("123.tcx", b"<TrainingCenterDatabase/>")]);
+        assert_eq!(original_from_download(&zip, "GET /x").unwrap().1, OriginalFormat::Tcx);
+    }
+
+    #[test]
+    fn a_zip_without_an_activity_file_or_garbage_is_a_decode_error() {
         let zip = zip_of(&[("readme.txt", b"hi")]);
-        assert!(matches!(fit_from_download(&zip, "GET /x"), Err(Error::Decode { .. })));
-        assert!(matches!(fit_from_download(b"<html>", "GET /x"), Err(Error::Decode { .. })));
-        assert!(matches!(fit_from_download(b"", "GET /x"), Err(Error::Decode { .. })));
+        assert!(matches!(original_from_download(&zip, "GET /x"), Err(Error::Decode { .. })));
+        assert!(matches!(original_from_download(b"<html>", "GET /x"), Err(Error::Decode { .. })));
+        assert!(matches!(original_from_download(b"", "GET /x"), Err(Error::Decode { .. })));
     }
 
     #[test]
     fn a_bare_fit_file_is_accepted() {
-        let (name, bytes) = fit_from_download(FIT, "GET /x").unwrap();
-        assert_eq!((name, bytes.as_slice()), (None, FIT));
+        let (name, format, bytes) = original_from_download(FIT, "GET /x").unwrap();
+        assert_eq!((name, format, bytes.as_slice()), (None, OriginalFormat::Fit, FIT));
     }
 }

@@ -236,7 +236,7 @@ impl EventsApi<'_> {
             .map(Many::into_vec)
             .unwrap_or_default()
             .into_iter()
-            .filter(|p| p.provider_id.is_some())
+            .filter(|p| p.events_provider_key.is_some() || p.events_provider_name.is_some())
             .collect())
     }
 }

@@ -27,6 +27,69 @@ impl fmt::Debug for DownloadedFile {
     }
 }
 
+/// What an activity's original file is. Activities recorded by a device have a FIT original; one
+/// uploaded as GPX or TCX keeps that file as its original (docs/garmin-web-api.md §0, from
+/// garmin-connect-export).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OriginalFormat {
+    /// A FIT recording.
+    Fit,
+    /// An uploaded GPX track.
+    Gpx,
+    /// An uploaded TCX file.
+    Tcx,
+}
+
+impl OriginalFormat {
+    /// File extension: `fit`, `gpx`, `tcx`.
+    pub fn extension(self) -> &'static str {
+        match self {
+            OriginalFormat::Fit => "fit",
+            OriginalFormat::Gpx => "gpx",
+            OriginalFormat::Tcx => "tcx",
+        }
+    }
+
+    /// `FIT`, `GPX`, `TCX`.
+    pub fn label(self) -> &'static str {
+        match self {
+            OriginalFormat::Fit => "FIT",
+            OriginalFormat::Gpx => "GPX",
+            OriginalFormat::Tcx => "TCX",
+        }
+    }
+
+    /// MIME type.
+    pub fn content_type(self) -> &'static str {
+        match self {
+            OriginalFormat::Fit => "application/vnd.ant.fit",
+            OriginalFormat::Gpx => ExportFormat::Gpx.content_type(),
+            OriginalFormat::Tcx => ExportFormat::Tcx.content_type(),
+        }
+    }
+
+    /// The format a file name's extension names (`.fit`, `.gpx`, `.tcx`, any case).
+    pub fn of_name(name: &str) -> Option<Self> {
+        let ext = name.rsplit_once('.')?.1.to_ascii_lowercase();
+        match ext.as_str() {
+            "fit" => Some(OriginalFormat::Fit),
+            "gpx" => Some(OriginalFormat::Gpx),
+            "tcx" => Some(OriginalFormat::Tcx),
+            _ => None,
+        }
+    }
+}
+
+/// An activity's original file, unpacked from Garmin's zip, and what kind of file it is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OriginalFile {
+    /// FIT, or the GPX/TCX file the activity was uploaded as.
+    pub format: OriginalFormat,
+    /// The file itself.
+    pub file: DownloadedFile,
+}
+
 /// Formats of `download-service/export/{format}/activity/{id}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]

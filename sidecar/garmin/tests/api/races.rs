@@ -60,9 +60,13 @@ async fn a_search_sends_the_web_apps_query_and_decodes_the_catalogue() {
         }
         let point = race.location_start_point.as_ref().map(|p| (p.lat.unwrap(), p.lon.unwrap()));
         assert_eq!(point, want.start_point());
-        assert_eq!(race.location.as_deref(), Some(want.location().as_str()));
-        assert_eq!(race.in_person, Some(want.in_person));
-        assert_eq!(race.is_virtual, Some(want.is_virtual));
+        let area = race.administrative_area.as_ref();
+        assert_eq!(area.and_then(|a| a.city_en.clone()), want.city.map(|c| c.name.to_owned()));
+        assert_eq!(area.and_then(|a| a.country_code.clone()), want.city.map(|c| c.country_code.to_owned()));
+        assert_eq!(race.is_virtual_only(), !want.in_person);
+        assert_eq!(race.start_hh_mm(), want.start_hhmm.as_deref());
+        assert_eq!(race.provider.as_deref(), Some(want.provider));
+        assert_eq!(race.is_official, Some(want.status == "OFFICIAL"));
         assert_eq!(race.event_url.as_deref(), Some(want.url.as_str()));
     }
     let triathlon = found.iter().find(|r| r.completion_targets.len() == 3).expect("a triathlon ahead");
@@ -83,7 +87,11 @@ async fn phrase_place_and_kind_filters_reach_the_catalogue() {
     let found =
         api.search_races(&RaceSearch::new().near(31.2304, 121.4737, 50_000.0).limit(5)).await.unwrap();
     assert!(!found.is_empty() && found.len() <= 5);
-    assert!(found.iter().all(|r| r.location.as_deref().is_some_and(|l| l.ends_with("China"))));
+    assert!(found.iter().all(|r| r.is_in("CN") && r.place().is_some_and(|p| p.ends_with(", CN"))));
+    assert!(
+        found.iter().all(|r| r.distance_to_event.is_some_and(|m| m <= 50_000.0)),
+        "metres from the point"
+    );
     let q = env.requests_to("race-search").pop().unwrap().query.unwrap();
     assert!(q.starts_with("poiLat=31.2304&poiLon=121.4737&withinMeters=50000&"), "{q}");
     assert!(q.ends_with("&limit=5"), "{q}");
@@ -151,8 +159,54 @@ async fn providers_are_listed_and_races_refer_to_them() {
     let env = start().await;
     let providers = env.client.events().race_providers().await.unwrap();
     assert_eq!(env.requests_to("providers")[0].path, "/gc-api/calendar-service/race-events/providers");
-    assert!(providers.len() >= 3 && providers.iter().all(|p| p.provider_name.is_some()));
+    assert!(providers.len() >= 3 && providers.iter().all(|p| p.events_provider_name.is_some()));
+    assert!(providers.iter().any(|p| p.logo_url.is_some()) && providers.iter().any(|p| p.logo_url.is_none()));
     let found = env.client.events().search_races(&RaceSearch::new().limit(50)).await.unwrap();
     assert_eq!(found.len(), 50);
-    assert!(found.iter().all(|r| providers.iter().any(|p| p.provider_id == r.provider_id)));
+    assert!(
+        found
+            .iter()
+            .all(|r| r.provider.is_some() && providers.iter().any(|p| p.events_provider_key == r.provider))
+    );
+}
+
+/// The shapes docs/garmin-web-api.md §0 gives from a 2024 capture of a Go calendar client: the
+/// city is in `administrativeArea`, the start time in `eventStartTime`, `provider` is a key of the
+/// providers list (whose rows are `eventsProviderKey`/`eventsProviderName`…).
+#[tokio::test]
+async fn real_race_search_shapes_give_the_city_start_time_place_and_providers() {
+    let env = start().await;
+    let body = serde_json::json!([{
+        "provider": "RUNSIGNUP", "eventRef": "123", "eventName": "Oakland Running Festival",
+        "eventDate": "2025-03-23", "eventStartTime": "07:30:00", "eventUrl": "https://example.org/orf",
+        "registrationUrl": null, "completionTargets": [{"value": 42.195, "unit": "kilometer"}],
+        "locationStartPoint": {"lat": 37.8, "lon": -122.27}, "eventType": "running",
+        "distanceToEvent": 1234, "administrativeArea": {"countryCode": "US", "cityEn": "Oakland",
+        "stateEn": "California", "cityNative": "Oakland", "stateNative": "California",
+        "nativeLocale": "en_US"}, "hasCourse": true, "verifiedStatus": "OFFICIAL",
+        "garminEventUuid": "7b2c", "sig": "x", "detailsEndpoints": [], "isOfficial": true
+    }]);
+    let race: garmin::models::events::RaceEvent = serde_json::from_value(body[0].clone()).unwrap();
+    assert_eq!(race.start_hh_mm(), Some("07:30"));
+    assert_eq!(race.place().as_deref(), Some("Oakland, California, US"));
+    assert!(race.is_in("oakland") && race.is_in("CALIFORNIA") && race.is_in("us") && !race.is_in("u"));
+    assert_eq!(race.total_meters(), Some(42_195.0));
+    assert!(!race.is_virtual_only());
+    assert!(race.extra.contains_key("sig"), "unmodelled fields are kept");
+    let provider: garmin::models::events::RaceProvider = serde_json::from_value(serde_json::json!({
+        "eventsProviderKey": "RUNSIGNUP", "eventsProviderName": "RunSignup", "verifiedStatus": "VERIFIED",
+        "logoURL": null, "canMakeOfficial": false
+    }))
+    .unwrap();
+    assert_eq!(provider.events_provider_key, race.provider);
+
+    // The same through the fake: a Chinese city by its native name, its start time, its place.
+    let found = env.client.events().search_races(&RaceSearch::new().include_unverified()).await.unwrap();
+    let shanghai: Vec<_> = found.iter().filter(|r| r.is_in("上海")).collect();
+    assert!(!shanghai.is_empty());
+    assert!(shanghai.iter().all(|r| r.place().is_some_and(|p| p.contains("上海") && p.ends_with("CN"))));
+    assert!(found.iter().filter(|r| r.start_hh_mm().is_some()).count() > found.len() / 2);
+    assert!(found.iter().any(|r| r.start_hh_mm().is_none()), "some listings have no start time");
+    let providers = env.client.events().race_providers().await.unwrap();
+    assert!(!providers.is_empty());
 }

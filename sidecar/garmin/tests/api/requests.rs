@@ -14,7 +14,7 @@ async fn requests_carry_the_browser_headers() {
     let id = run[0].activity_id.unwrap();
     c.wellness().sleep(yesterday).await.unwrap();
     c.metrics().training_readiness(yesterday).await.unwrap();
-    c.downloads().activity_fit(id).await.unwrap();
+    c.downloads().activity_original(id).await.unwrap();
     c.workouts()
         .schedule(c.workouts().list(0, 1).await.unwrap()[0].workout_id.unwrap(), today())
         .await

@@ -4,7 +4,9 @@
 //!
 //! Garmin filters by name and dates (`searchPhrase`, `fromDate`/`toDate`, verified races only, at
 //! most 200 per search); place and distance are filtered here. The city is a case-insensitive
-//! substring of the race's location or city (no radius search: races name their city). A distance
+//! substring of the race's city or state, in English or as written locally (`上海`), or its
+//! country code (`administrativeArea`, the real row of docs/garmin-web-api.md §0; no radius
+//! search: races name their city). A distance
 //! matches within ±5 % of the race's whole distance (a triathlon's legs added up); `ultra` is a
 //! run longer than a marathon.
 
@@ -47,7 +49,8 @@ pub struct SearchEventsArgs {
     /// Last day, `YYYY-MM-DD` (default: 180 days after the start).
     #[serde(default)]
     pub end_date: Option<String>,
-    /// City or place, matched against the race's location (case-insensitive).
+    /// City, state or province (English or local name, e.g. `Shanghai` or `上海`), or a two-letter
+    /// country code such as `CN`; case-insensitive.
     #[serde(default)]
     pub city: Option<String>,
     /// Distance: `5k`, `10k`, `half`, `marathon`, `ultra`, or a number of km such as `21.1` (±5 %).
@@ -89,7 +92,7 @@ pub struct RaceView {
     /// Start time (`HH:MM`, local to the race).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub start_time: Option<String>,
-    /// Place.
+    /// Place: city (and its local name), state, country code.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<String>,
     /// Whole distance (km; a triathlon's legs added up).
@@ -104,7 +107,7 @@ pub struct RaceView {
     /// `running`, `trail_running`, `cycling`, `triathlon`…
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sport: Option<String>,
-    /// Can be done virtually (anywhere).
+    /// Virtual: the race has no place, it is run anywhere.
     pub is_virtual: bool,
     /// Web page.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -159,11 +162,11 @@ pub enum Wanted {
 #[tool_router(router = events_tools, vis = "pub(crate)")]
 impl GarminMcp {
     /// Races and events from Garmin's public event catalogue (the races Garmin Connect lists for
-    /// sign-up), filtered by name (query), dates (default: the next 180 days), place (city, matched
-    /// against the race location) and distance (5k, 10k, half, marathon, ultra or km, ±5 %): name,
-    /// date, start time, location, distance (triathlon legs), sport, virtual, web page and Garmin
-    /// event uuid. Also tells the athlete's own next race from their Garmin calendar. Use
-    /// get_calendar for the athlete's month view.
+    /// sign-up), filtered by name (query), dates (default: the next 180 days), place (city: a
+    /// city, state or province in English or its local name, or a country code) and distance (5k,
+    /// 10k, half, marathon, ultra or km, ±5 %): name, date, start time, location, distance
+    /// (triathlon legs), sport, virtual, web page and Garmin event uuid. Also tells the athlete's
+    /// own next race from their Garmin calendar. Use get_calendar for the athlete's month view.
     #[tool(
         name = "search_events",
         annotations(
@@ -217,7 +220,7 @@ impl GarminMcp {
         let mut matches: Vec<&RaceEvent> = found
             .iter()
             .filter(|r| r.event_date.is_some_and(|d| start <= d && d <= end))
-            .filter(|r| city.as_ref().is_none_or(|c| place_matches(r, c)))
+            .filter(|r| city.as_ref().is_none_or(|c| r.is_in(c)))
             .filter(|r| distance.is_none_or(|w| distance_matches(r, w)))
             .collect();
         matches.sort_by(|a, b| (a.event_date, &a.event_name).cmp(&(b.event_date, &b.event_name)));
@@ -276,10 +279,6 @@ fn distance_matches(r: &RaceEvent, wanted: Wanted) -> bool {
     }
 }
 
-fn place_matches(r: &RaceEvent, city: &str) -> bool {
-    [&r.location, &r.city].iter().any(|f| f.as_deref().is_some_and(|t| t.to_lowercase().contains(city)))
-}
-
 fn race_view(r: &RaceEvent, today: NaiveDate) -> RaceView {
     let date = r.event_date.unwrap_or(today);
     let legs = r.distances_meters();
@@ -288,13 +287,13 @@ fn race_view(r: &RaceEvent, today: NaiveDate) -> RaceView {
         name: r.event_name.clone().unwrap_or_else(|| "Race".to_owned()),
         date: date.to_string(),
         in_days: (date - today).num_days(),
-        start_time: r.event_time_local.as_ref().and_then(|t| t.start_time_hh_mm.clone()),
-        location: r.location.clone().or_else(|| r.city.clone()).filter(|l| !l.trim().is_empty()),
+        start_time: r.start_hh_mm().map(str::to_owned),
+        location: r.place(),
         distance_km: total.map(output::km),
         legs_km: if legs.len() > 1 { legs.into_iter().map(output::km).collect() } else { Vec::new() },
         distance_name: total.and_then(distance_name),
         sport: r.event_type.clone(),
-        is_virtual: r.is_virtual.unwrap_or(false),
+        is_virtual: r.is_virtual_only(),
         url: r.event_url.clone().filter(|u| !u.trim().is_empty()),
         event_uuid: r.garmin_event_uuid.clone(),
     }

@@ -3,6 +3,12 @@
 //! `export_workout_fit` saves a library workout as a FIT workout file for watches loaded by cable
 //! and other apps (encoded here by `garmin::workout_fit`).
 //!
+//! What the real Garmin answers for the odd activities (docs/garmin-web-api.md §0, from
+//! garmin-connect-export), and what the tool says: the original of a GPX/TCX upload is that file
+//! (saved with its own extension, the answer says what it is); a GPX of an activity without GPS is
+//! 204 ("no GPS track"); a TCX of a GPX upload is HTTP 500, asked once, explained with the upload
+//! format from the activity's `metadataDTO.fileFormat`; a manual activity has no original (404).
+//!
 //! Both only read from Garmin and write to the local disk, through `crate::files`: the folder is
 //! the `folder` argument, `GARMIN_MCP_EXPORT_DIR`, or the downloads folder's `Garmin` subfolder;
 //! names are `{date}_{activity name}_{id}.{ext}` / `{workout name}_{id}.fit` made safe for every OS;
@@ -11,7 +17,7 @@
 
 use chrono::{NaiveDateTime, TimeZone, Utc};
 use garmin::models::activities::Activity;
-use garmin::models::downloads::ExportFormat;
+use garmin::models::downloads::{ExportFormat, OriginalFormat};
 use garmin::models::workouts::Workout;
 use garmin::{Client, workout_fit};
 use rmcp::handler::server::wrapper::Parameters;
@@ -72,6 +78,15 @@ impl ActivityFileFormat {
         }
     }
 
+    /// The format a downloaded original is saved as.
+    fn of_original(format: OriginalFormat) -> Self {
+        match format {
+            OriginalFormat::Fit => ActivityFileFormat::Fit,
+            OriginalFormat::Gpx => ActivityFileFormat::Gpx,
+            OriginalFormat::Tcx => ActivityFileFormat::Tcx,
+        }
+    }
+
     /// Garmin's export endpoint for the text formats (`None` for FIT, the original download).
     fn garmin_export(self) -> Option<ExportFormat> {
         match self {
@@ -120,8 +135,13 @@ pub struct ActivityExport {
     pub file_name: String,
     /// Size in bytes.
     pub size_bytes: u64,
-    /// `fit`, `gpx`, `tcx`, `kml` or `csv`.
+    /// The format of the saved file: `fit`, `gpx`, `tcx`, `kml` or `csv`. Asking for `fit` of an
+    /// activity uploaded as GPX or TCX saves that uploaded file (its original), so this says `gpx`
+    /// or `tcx` then.
     pub format: ActivityFileFormat,
+    /// What the file is when it is not what was asked for (e.g. the original of a GPX upload).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
     /// True when an identical file was already there and was kept as it was.
     pub already_saved: bool,
     /// Activity id.
@@ -169,7 +189,9 @@ impl GarminMcp {
     /// me the FIT file of Sunday's ride". It writes only to the local disk (the Downloads folder's
     /// Garmin subfolder unless `folder` or GARMIN_MCP_EXPORT_DIR says otherwise), never changes
     /// anything in Garmin, and never replaces a different file: a name clash gets " (2)". Returns
-    /// the absolute path, size and a one-line description.
+    /// the absolute path, size and a one-line description. An activity uploaded as GPX or TCX has
+    /// that file as its original, so `fit` saves it as it was uploaded (and says so); one entered
+    /// by hand has no original, and one without GPS has no GPX.
     #[tool(
         name = "export_activity",
         annotations(
@@ -191,18 +213,31 @@ impl GarminMcp {
         let client = self.garmin().await?;
         let (file, summary) =
             futures::join!(download(&client, id, format), async { client.activities().get(id).await });
-        let bytes = file.map_err(|e| download_error(e, id, format))?;
-        let summary = summary.map_err(|e| match e {
-            garmin::Error::NotFound { .. } => no_activity(id),
-            other => other.into(),
-        })?;
-
+        let summary = match (file.is_ok(), summary) {
+            (_, Err(garmin::Error::NotFound { .. })) => return Err(no_activity(id)),
+            (true, Err(other)) => return Err(other.into()),
+            (_, summary) => summary.ok(),
+        };
         let name = summary
-            .activity_name
-            .as_deref()
+            .as_ref()
+            .and_then(|s| s.activity_name.as_deref())
             .map(str::trim)
             .filter(|n| !n.is_empty())
             .map_or_else(|| format!("Activity {id}"), str::to_owned);
+        let (bytes, saved_format) = match file {
+            Ok(Fetched::File { bytes, format }) => (bytes, format),
+            Ok(Fetched::Nothing) => return Err(nothing_to_export(id, &name, format)),
+            Err(e) => return Err(download_error(e, id, format, summary.as_ref())),
+        };
+        let Some(summary) = summary else { return Err(no_activity(id)) };
+        let note = (saved_format != format).then(|| {
+            format!(
+                "this activity was uploaded to Garmin as a {} file, not recorded as FIT: its original is \
+                 that {} file, saved as it was uploaded",
+                saved_format.label(),
+                saved_format.label()
+            )
+        });
         let date = activity_day(&summary);
         let distance_km = summary
             .summary
@@ -212,7 +247,7 @@ impl GarminMcp {
             .map(output::km);
         let file_name = files::safe_file_name(
             &[date.as_deref().unwrap_or_default(), &name, &id.to_string()],
-            format.extension(),
+            saved_format.extension(),
         );
         let saved = save(dir, file_name, bytes).await?;
 
@@ -222,12 +257,17 @@ impl GarminMcp {
         }
         let what =
             if facts.is_empty() { format!("'{name}'") } else { format!("'{name}' ({})", facts.join(", ")) };
-        let summary_line = describe(&saved, &what, &format!("as {}", format.label()));
+        let how = match &note {
+            Some(n) => format!("as {} ({n})", saved_format.label()),
+            None => format!("as {}", saved_format.label()),
+        };
+        let summary_line = describe(&saved, &what, &how);
         let data = ActivityExport {
             path: saved.path.display().to_string(),
             file_name: file_label(&saved),
             size_bytes: saved.size,
-            format,
+            format: saved_format,
+            note,
             already_saved: saved.already_there,
             activity_id: id,
             activity_name: name,
@@ -317,14 +357,24 @@ fn export_folder(requested: Option<&str>) -> Result<std::path::PathBuf, ToolErro
     })
 }
 
-/// The activity file's bytes: the original FIT (unpacked by the client) or Garmin's export, which
-/// must look like what was asked for.
-async fn download(client: &Client, id: u64, format: ActivityFileFormat) -> Result<Vec<u8>, garmin::Error> {
+/// What a download brought.
+enum Fetched {
+    /// A file, in this format (the original of an uploaded activity is its GPX or TCX file).
+    File { bytes: Vec<u8>, format: ActivityFileFormat },
+    /// Garmin answered 204: nothing to export (a GPX of an activity without GPS).
+    Nothing,
+}
+
+/// The activity file: the original (unpacked by the client; a FIT, or the GPX/TCX an uploaded
+/// activity came as) or Garmin's export, which must look like what was asked for.
+async fn download(client: &Client, id: u64, format: ActivityFileFormat) -> Result<Fetched, garmin::Error> {
     let downloads = client.downloads();
     let Some(export) = format.garmin_export() else {
-        return Ok(downloads.activity_fit(id).await?.bytes);
+        let original = downloads.activity_original(id).await?;
+        let format = ActivityFileFormat::of_original(original.format);
+        return Ok(Fetched::File { bytes: original.file.bytes, format });
     };
-    let file = downloads.export(id, export).await?;
+    let Some(file) = downloads.export(id, export).await? else { return Ok(Fetched::Nothing) };
     let text = file.bytes.strip_prefix(b"\xEF\xBB\xBF".as_slice()).unwrap_or(&file.bytes);
     let first = text.iter().find(|b| !b.is_ascii_whitespace());
     let plausible = match export {
@@ -338,17 +388,76 @@ async fn download(client: &Client, id: u64, format: ActivityFileFormat) -> Resul
             message: format!("the answer is not a {} file", format.label()),
         });
     }
-    Ok(file.bytes)
+    Ok(Fetched::File { bytes: file.bytes, format })
 }
 
 fn no_activity(id: u64) -> ToolError {
     ToolError::NoData(format!("No activity {id} in your Garmin account; list_activities shows the ids."))
 }
 
-/// A failed download in words; nothing was written.
-fn download_error(error: garmin::Error, id: u64, format: ActivityFileFormat) -> ToolError {
+/// Garmin answered 204 No Content: for a GPX, the activity has no GPS track (garmin-connect-export).
+fn nothing_to_export(id: u64, name: &str, format: ActivityFileFormat) -> ToolError {
+    ToolError::NoData(match format {
+        ActivityFileFormat::Gpx => format!(
+            "Activity {id} ('{name}') has no GPS track (an indoor, pool or strength session, or one \
+             entered by hand), so Garmin has no GPX of it (it answered 204 No Content). Ask for tcx or \
+             csv for its laps, or fit for the original recording. Nothing was saved."
+        ),
+        other => format!(
+            "Garmin has no {} file of activity {id} ('{name}') (it answered 204 No Content). Nothing \
+             was saved.",
+            other.label()
+        ),
+    })
+}
+
+/// A failed download in words; nothing was written. `activity` is the activity's summary when it
+/// could be read, to say why Garmin refused.
+fn download_error(
+    error: garmin::Error,
+    id: u64,
+    format: ActivityFileFormat,
+    activity: Option<&Activity>,
+) -> ToolError {
+    let metadata = activity.and_then(|a| a.metadata.as_ref());
     match error {
+        // garmin-connect-export: "for manual activities (entered online without a file upload)
+        // there is no original file" — Garmin answers 404 while the activity itself exists.
+        garmin::Error::NotFound { .. } if format == ActivityFileFormat::Fit && activity.is_some() => {
+            let manual = metadata.and_then(|m| m.manual_activity) == Some(true);
+            ToolError::NoData(if manual {
+                format!(
+                    "Activity {id} was entered by hand in Garmin Connect, so it has no original file \
+                     to download (Garmin answered 404): no device recorded it. get_activity shows \
+                     what it holds. Nothing was saved."
+                )
+            } else {
+                format!(
+                    "Garmin has no original file of activity {id} (it answered 404), as for activities \
+                     entered by hand. Ask for gpx, tcx or csv instead. Nothing was saved."
+                )
+            })
+        }
         garmin::Error::NotFound { .. } => no_activity(id),
+        // garmin-connect-export: Garmin's TCX export fails with HTTP 500 when the original was a
+        // GPX upload; the client asks once, as repeating it does not help.
+        garmin::Error::Server { status: 500, .. } if format == ActivityFileFormat::Tcx => {
+            let gpx_upload = metadata.and_then(|m| m.upload_format()).as_deref() == Some("gpx");
+            ToolError::NoData(if gpx_upload {
+                format!(
+                    "Garmin cannot make a TCX file of activity {id}: it was uploaded as a GPX file, \
+                     and Garmin's TCX export fails for GPX uploads (HTTP 500; asked once, since asking \
+                     again does not help). Ask for gpx, or fit to get the uploaded GPX file back. \
+                     Nothing was saved."
+                )
+            } else {
+                format!(
+                    "Garmin's TCX export of activity {id} failed (HTTP 500; asked once). Garmin answers \
+                     this way when it cannot convert an activity, e.g. one uploaded as GPX. Ask for \
+                     gpx or fit instead. Nothing was saved."
+                )
+            })
+        }
         garmin::Error::Forbidden { message, .. } => ToolError::NoData(format!(
             "Garmin will not let this account download activity {id} ({message}): only the athlete who \
              recorded it can export it. Nothing was saved."
@@ -441,7 +550,7 @@ mod tests {
             endpoint: "GET /gc-api/download-service/export/gpx/activity/7".into(),
             message: "Only owner of activity 7 can download it".into(),
         };
-        let error = download_error(refused, 7, ActivityFileFormat::Gpx);
+        let error = download_error(refused, 7, ActivityFileFormat::Gpx, None);
         let message = error.message();
         assert!(message.contains("only the athlete who recorded it"), "{message}");
         assert!(message.contains("Only owner of activity 7") && message.ends_with("Nothing was saved."));

@@ -2,14 +2,14 @@
 //! decodes to the requested size and is far from blank, and the same PNG saved in the given folder;
 //! the summaries' numbers match the fake's data set (read straight from the fake, not through the
 //! tools); bad arguments are protocol errors; an activity whose details have no samples is drawn
-//! from its original FIT file.
+//! from its original FIT file, and one whose original is a GPX upload says so.
 
 use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
 use chrono::{Duration, NaiveDate};
 use fake_garmin::data::Dataset;
-use fake_garmin::data::activity::{Activity, Sport};
+use fake_garmin::data::activity::{Activity, Origin, Sport};
 use fake_garmin::faults::{Fault, FaultRule};
 use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
@@ -161,6 +161,22 @@ async fn an_activity_whose_details_have_no_samples_is_drawn_from_its_fit_file() 
     assert!(paths.contains(&format!("/gc-api/download-service/files/activity/{}", run.id)), "{paths:?}");
     // The figures still come from Garmin's summary of the activity.
     assert!(summary.contains(&km2(run.stats.distance)), "{summary}");
+}
+
+#[tokio::test]
+async fn a_chart_of_a_gpx_upload_without_details_says_its_original_is_not_a_fit_file() {
+    let h = Harness::start().await;
+    let upload = data(&h).live().find(|a| a.origin == Origin::GpxUpload).cloned().expect("a GPX upload");
+    h.fake.push_fault(FaultRule::always(Fault::NoContent).on_path("/details"));
+    let message = h
+        .call_err(
+            "render_chart",
+            json!({"activity_id": upload.id, "folder": folder(&h).display().to_string()}),
+        )
+        .await;
+    assert!(message.contains("GPX file it was uploaded as, not a FIT recording"), "{message}");
+    assert!(message.contains(&format!("Activity {}", upload.id)), "{message}");
+    assert!(!folder(&h).exists() || std::fs::read_dir(folder(&h)).unwrap().next().is_none(), "nothing saved");
 }
 
 #[tokio::test]

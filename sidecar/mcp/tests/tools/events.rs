@@ -41,10 +41,29 @@ fn within(r: &Race, metres: f64) -> bool {
     (total_m(r) - metres).abs() <= metres * 0.05
 }
 
+/// Whether `needle` names the race's city or state (English or native) or is its country code:
+/// what the tool's `city` matches in the real row's `administrativeArea`.
 fn located(r: &Race, needle: &str) -> bool {
     let needle = needle.to_lowercase();
-    r.location().to_lowercase().contains(&needle)
-        || r.city.is_some_and(|c| c.name.to_lowercase().contains(&needle))
+    r.city.is_some_and(|c| {
+        [Some(c.name), c.zh, Some(c.state), c.state_native]
+            .into_iter()
+            .flatten()
+            .any(|n| n.to_lowercase().contains(&needle))
+            || c.country_code.eq_ignore_ascii_case(&needle)
+    })
+}
+
+/// The place the tool shows: city and state with their native names, and the country code.
+fn place(r: &Race) -> Option<String> {
+    let c = r.city?;
+    let city = c.zh.map_or_else(|| c.name.to_owned(), |zh| format!("{} {zh}", c.name));
+    let state = c.state_native.map_or_else(|| c.state.to_owned(), |n| format!("{} {n}", c.state));
+    Some(if state == city {
+        format!("{city}, {}", c.country_code)
+    } else {
+        format!("{city}, {state}, {}", c.country_code)
+    })
 }
 
 fn uuids(data: &Value) -> Vec<String> {
@@ -85,15 +104,15 @@ async fn without_filters_it_lists_the_next_180_days_of_the_catalogue_and_the_nex
         assert_eq!(row["name"], r.name.as_str());
         assert_eq!(row["date"], r.date.to_string());
         assert_eq!(row["in_days"], (r.date - today()).num_days());
-        assert_eq!(row["start_time"], r.start_hhmm.as_str());
-        assert_eq!(row["location"], r.location().as_str());
+        assert_eq!(row["start_time"], json!(r.start_hhmm));
+        assert_eq!(row["location"], json!(place(r)));
         assert_eq!(row["distance_km"].as_f64(), Some(output::km(total_m(r))));
         assert_eq!(
             row["legs_km"].as_array().map_or(0, Vec::len),
             if r.targets.len() > 1 { r.targets.len() } else { 0 }
         );
         assert_eq!(row["sport"], r.event_type);
-        assert_eq!(row["is_virtual"], r.is_virtual);
+        assert_eq!(row["is_virtual"], !r.in_person, "virtual means no place in the real row");
         assert_eq!(row["url"], r.url.as_str());
     }
     assert_eq!(data["source"], "Garmin's race and event catalogue");
@@ -152,7 +171,7 @@ async fn distance_filters_use_the_whole_distance_within_five_percent() {
 #[tokio::test]
 async fn city_and_query_filters_match_the_catalogue() {
     let h = Harness::start().await;
-    for city in ["shanghai", "上海", "CHINA", "San José", "Sampletown"] {
+    for city in ["shanghai", "上海", "cn", "San José", "Sampletown", "guangdong", "江苏"] {
         let (_, data) = h.call_ok("search_events", wide(json!({"city": city}))).await;
         let want = wide_catalogue(&h, |r| located(r, city));
         assert!(!want.is_empty(), "{city}");
@@ -177,13 +196,53 @@ async fn city_and_query_filters_match_the_catalogue() {
     assert_lists(&data, &wide_catalogue(&h, |r| r.name.contains("马拉松")));
 
     let (_, data) = h
-        .call_ok("search_events", wide(json!({"query": "marathon", "city": "china", "distance": "half"})))
+        .call_ok("search_events", wide(json!({"query": "marathon", "city": "CN", "distance": "half"})))
         .await;
     let want = wide_catalogue(&h, |r| {
-        r.name.to_lowercase().contains("marathon") && located(r, "china") && within(r, 21_097.5)
+        r.name.to_lowercase().contains("marathon") && located(r, "CN") && within(r, 21_097.5)
     });
     assert!(!want.is_empty());
     assert_lists(&data, &want);
+}
+
+/// The real row (docs/garmin-web-api.md §0) carries the place in `administrativeArea` and the
+/// start in `eventStartTime`: the city filter finds races by city, state or country code, and
+/// rows show their start time and place; a country name is not a place Garmin's row names.
+#[tokio::test]
+async fn real_race_search_shapes_fill_the_city_filter_start_time_and_place() {
+    let h = Harness::start().await;
+    let (text, data) = h.call_ok("search_events", wide(json!({"city": "Shanghai"}))).await;
+    let want = wide_catalogue(&h, |r| located(r, "shanghai"));
+    assert!(want.iter().any(|r| r.city.is_some_and(|c| c.name == "Bayside")), "Bayside is in Shanghai");
+    assert_lists(&data, &want);
+    let rows = data["events"].as_array().unwrap();
+    assert!(
+        rows.iter()
+            .all(|e| e["location"].as_str().is_some_and(|l| l.contains("上海") && l.ends_with(", CN")))
+    );
+    let timed = rows.iter().filter(|e| e["start_time"].as_str().is_some_and(|t| t.len() == 5)).count();
+    assert!(
+        timed > 0 && timed >= rows.len() - rows.len() / 4,
+        "{timed} of {} rows have a start time",
+        rows.len()
+    );
+    assert!(text.contains("Shanghai 上海, CN"), "{text}");
+
+    let (_, data) = h.call_ok("search_events", wide(json!({"city": "广东"}))).await;
+    let want = wide_catalogue(&h, |r| r.city.is_some_and(|c| c.state == "Guangdong"));
+    assert!(!want.is_empty());
+    assert_lists(&data, &want);
+
+    let (_, data) = h.call_ok("search_events", wide(json!({"city": "US"}))).await;
+    let want = wide_catalogue(&h, |r| r.city.is_some_and(|c| c.country_code == "US"));
+    assert!(!want.is_empty());
+    assert_lists(&data, &want);
+    let (_, data) = h.call_ok("search_events", wide(json!({}))).await;
+    let rows = data["events"].as_array().unwrap();
+    assert!(
+        rows.iter().any(|e| e["is_virtual"] == true && e.get("location").is_none()),
+        "virtual races have no place"
+    );
 }
 
 #[tokio::test]
@@ -252,8 +311,8 @@ async fn an_expired_session_and_a_429_mid_call_still_answer() {
 async fn a_404_under_gc_api_falls_back_to_the_bare_race_search_path() {
     let h = Harness::start().await;
     h.fake.push_fault(FaultRule::always(Fault::NotFound).on_path("/gc-api/race-search/"));
-    let (_, data) = h.call_ok("search_events", wide(json!({"city": "china"}))).await;
-    assert_lists(&data, &wide_catalogue(&h, |r| located(r, "china")));
+    let (_, data) = h.call_ok("search_events", wide(json!({"city": "cn"}))).await;
+    assert_lists(&data, &wide_catalogue(&h, |r| located(r, "cn")));
     let searches: Vec<(String, u16)> = h
         .fake
         .requests()

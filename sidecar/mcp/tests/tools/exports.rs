@@ -1,11 +1,14 @@
 //! `export_activity` and `export_workout_fit` against the fake Garmin, writing into temporary
 //! folders: every format saved as Garmin serves it (FIT unpacked from its zip and parsed; the text
 //! exports byte for byte), names made safe, no clobbering, nothing left behind by a failed download,
-//! and workouts as FIT workout files that decode to the library workout's steps.
+//! and workouts as FIT workout files that decode to the library workout's steps. The real Garmin's
+//! odd answers (docs/garmin-web-api.md §0, garmin-connect-export): the original of a GPX/TCX upload
+//! is that file, a GPX without GPS is 204, a TCX of a GPX upload is 500 (asked once), a manual
+//! activity has no original (404).
 
 use std::path::{Path, PathBuf};
 
-use fake_garmin::data::activity::{Activity, Sport};
+use fake_garmin::data::activity::{Activity, Origin, Sport};
 use fake_garmin::data::library::INTERVALS_ID;
 use fake_garmin::faults::{Fault, FaultRule};
 use garmin::models::downloads::ExportFormat;
@@ -17,6 +20,18 @@ use crate::support::{Harness, USER_AGENT, api_requests};
 fn latest(h: &Harness, sport: Sport) -> Activity {
     let data = h.fake.state().inner.data.read().unwrap();
     data.live().rfind(|a| a.sport() == sport).cloned().expect("the fake has one")
+}
+
+/// The fake's activity that reached Garmin this way (docs/garmin-web-api.md §0: uploads and
+/// manual entries behave differently on download).
+fn with_origin(h: &Harness, origin: Origin) -> Activity {
+    let data = h.fake.state().inner.data.read().unwrap();
+    data.live().find(|a| a.origin == origin).cloned().expect("the fake marks one")
+}
+
+/// `(path, status)` of every request the fake saw to `path`.
+fn asked(h: &Harness, path: &str) -> Vec<(String, u16)> {
+    h.fake.requests().into_iter().filter(|r| r.path == path).map(|r| (r.path, r.status)).collect()
 }
 
 /// A Garmin client on the harness's session (to rename activities and read what the fake serves).
@@ -113,7 +128,7 @@ async fn gpx_tcx_kml_and_csv_are_saved_exactly_as_garmin_serves_them() {
         let path = saved_path(&data);
         assert!(path.to_string_lossy().ends_with(&format!("_{}.{format}", run.id)), "{}", path.display());
         let saved = std::fs::read(&path).unwrap();
-        let served = client.downloads().export(run.id, export).await.unwrap().bytes;
+        let served = client.downloads().export(run.id, export).await.unwrap().expect("a file").bytes;
         assert_eq!(saved, served, "{format}: the file is what Garmin serves");
         assert!(String::from_utf8_lossy(&saved).starts_with(starts), "{format}");
         assert_eq!(data["size_bytes"], saved.len());
@@ -193,8 +208,12 @@ async fn a_failed_download_leaves_no_file_in_the_folder() {
                     json!({"activity_id": run.id, "format": format, "folder": folder(&dir)}),
                 )
                 .await;
+            // A 404 of the original of an activity that exists reads as "no original file"
+            // (manual entries have none), ending "Nothing was saved.".
             assert!(
-                message.contains("not saved") || message.contains("No activity"),
+                message.contains("not saved")
+                    || message.contains("Nothing was saved")
+                    || message.contains("No activity"),
                 "{fault:?} {format}: {message}"
             );
             assert_eq!(files_in(&dir.path().join("exports")), Vec::<String>::new(), "{fault:?} {format}");
@@ -358,4 +377,109 @@ async fn a_workout_fit_cannot_express_is_refused_with_the_reason_and_nothing_sav
 
     let message = h.call_err("export_workout_fit", json!({"workout_id": 12, "folder": folder(&dir)})).await;
     assert!(message.contains("No workout 12"), "{message}");
+}
+
+#[tokio::test]
+async fn the_original_of_a_gpx_or_tcx_upload_is_saved_as_that_file_and_says_what_it_is() {
+    let h = Harness::start().await;
+    let client = garmin_client(&h);
+    for (origin, ext, export) in
+        [(Origin::GpxUpload, "gpx", ExportFormat::Gpx), (Origin::TcxUpload, "tcx", ExportFormat::Tcx)]
+    {
+        let upload = with_origin(&h, origin);
+        let dir = tempfile::tempdir().unwrap();
+        let (text, data) = h
+            .call_ok(
+                "export_activity",
+                json!({"activity_id": upload.id, "format": "fit", "folder": folder(&dir)}),
+            )
+            .await;
+        let path = saved_path(&data);
+        let day = upload.start_local.date();
+        assert_eq!(
+            path.file_name().unwrap().to_string_lossy(),
+            format!("{day}_{}_{}.{ext}", upload.name, upload.id),
+            "saved with the uploaded file's extension"
+        );
+        assert_eq!(data["format"], ext);
+        let label = ext.to_uppercase();
+        assert!(
+            data["note"].as_str().unwrap().contains(&format!("uploaded to Garmin as a {label} file")),
+            "{data}"
+        );
+        assert!(
+            text.contains(&format!("as {label} (this activity was uploaded to Garmin as a {label} file")),
+            "{text}"
+        );
+        // The zip's member, byte for byte: what the fake generated as the uploaded file.
+        let saved = std::fs::read(&path).unwrap();
+        let original = client.downloads().activity_original(upload.id).await.unwrap();
+        assert_eq!(saved, original.file.bytes);
+        assert_eq!(original.file.file_name, format!("{}_ACTIVITY.{ext}", upload.id));
+        if origin == Origin::TcxUpload {
+            assert_eq!(saved, client.downloads().export(upload.id, export).await.unwrap().unwrap().bytes);
+        }
+        assert_eq!(files_in(&dir.path().join("exports")).len(), 1);
+    }
+}
+
+#[tokio::test]
+async fn a_gpx_of_an_activity_without_gps_says_it_has_no_gps_track() {
+    let h = Harness::start().await;
+    let swim = latest(&h, Sport::Swimming);
+    let dir = tempfile::tempdir().unwrap();
+    let message = h
+        .call_err("export_activity", json!({"activity_id": swim.id, "format": "gpx", "folder": folder(&dir)}))
+        .await;
+    assert!(
+        message.contains(&format!("Activity {} ('{}') has no GPS track", swim.id, swim.name)),
+        "{message}"
+    );
+    assert!(message.contains("204") && message.ends_with("Nothing was saved."), "{message}");
+    let path = format!("/gc-api/download-service/export/gpx/activity/{}", swim.id);
+    assert_eq!(asked(&h, &path), [(path.clone(), 204)]);
+    assert_eq!(files_in(dir.path()), Vec::<String>::new());
+    // Its other files are still there: the CSV of its laps.
+    h.call_ok("export_activity", json!({"activity_id": swim.id, "format": "csv", "folder": folder(&dir)}))
+        .await;
+}
+
+#[tokio::test]
+async fn a_tcx_of_a_gpx_upload_is_asked_once_and_the_500_is_explained() {
+    let h = Harness::start().await;
+    let upload = with_origin(&h, Origin::GpxUpload);
+    let dir = tempfile::tempdir().unwrap();
+    let message = h
+        .call_err(
+            "export_activity",
+            json!({"activity_id": upload.id, "format": "tcx", "folder": folder(&dir)}),
+        )
+        .await;
+    assert!(message.contains("it was uploaded as a GPX file"), "{message}");
+    assert!(message.contains("HTTP 500; asked once"), "{message}");
+    assert!(message.contains("Ask for gpx, or fit"), "{message}");
+    let path = format!("/gc-api/download-service/export/tcx/activity/{}", upload.id);
+    assert_eq!(asked(&h, &path), [(path.clone(), 500)], "asked exactly once, not retried");
+    assert_eq!(files_in(dir.path()), Vec::<String>::new());
+}
+
+#[tokio::test]
+async fn the_original_of_a_manual_activity_is_a_clear_no_original_file_message() {
+    let h = Harness::start().await;
+    let manual = with_origin(&h, Origin::Manual);
+    let dir = tempfile::tempdir().unwrap();
+    let message = h
+        .call_err(
+            "export_activity",
+            json!({"activity_id": manual.id, "format": "fit", "folder": folder(&dir)}),
+        )
+        .await;
+    assert!(
+        message.contains(&format!("Activity {} was entered by hand in Garmin Connect", manual.id)),
+        "{message}"
+    );
+    assert!(message.contains("no original file") && message.ends_with("Nothing was saved."), "{message}");
+    let path = format!("/gc-api/download-service/files/activity/{}", manual.id);
+    assert_eq!(asked(&h, &path), [(path.clone(), 404)]);
+    assert_eq!(files_in(dir.path()), Vec::<String>::new());
 }

@@ -107,6 +107,35 @@ impl Sport {
     }
 }
 
+/// How an activity reached Garmin Connect, which decides what its downloads answer
+/// (docs/garmin-web-api.md §0, from garmin-connect-export): the "original" of a GPX or TCX upload
+/// is a zip holding that file, not a `.fit`; a manual entry has no original (404); the TCX export
+/// of a GPX upload fails with HTTP 500.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Origin {
+    /// Recorded by the watch and synced: the original is a FIT file.
+    #[default]
+    Device,
+    /// Uploaded as a GPX file.
+    GpxUpload,
+    /// Uploaded as a TCX file.
+    TcxUpload,
+    /// Entered by hand on the web (no file at all).
+    Manual,
+}
+
+impl Origin {
+    /// `metadataDTO.fileFormat` as `(formatId, formatKey)`; `None` for a manual entry.
+    pub fn file_format(self) -> Option<(u64, &'static str)> {
+        match self {
+            Origin::Device => Some((7, "fit")),
+            Origin::GpxUpload => Some((1, "gpx")),
+            Origin::TcxUpload => Some((4, "tcx")),
+            Origin::Manual => None,
+        }
+    }
+}
+
 /// Where an activity goes: a closed loop around a start point with a rolling elevation profile.
 #[derive(Clone, Debug, Default)]
 pub struct Route {
@@ -287,6 +316,8 @@ pub struct Activity {
     pub gear_uuid: Option<String>,
     /// Recording device.
     pub device_id: u64,
+    /// How it reached Garmin (watch, GPX/TCX upload, manual entry).
+    pub origin: Origin,
     /// Workout the activity followed, if any.
     pub workout_id: Option<u64>,
     /// Pool length in metres (swims).

@@ -8,7 +8,7 @@
 
 use chrono::{Datelike, Duration, NaiveDate, NaiveTime, Weekday};
 
-use super::activity::{Activity, Kind, Route, Sport, Weather};
+use super::activity::{Activity, Kind, Origin, Route, Sport, Weather};
 use super::clock::{Zone, days};
 use super::rng::Rng;
 use super::series::{self, Sample};
@@ -66,7 +66,28 @@ pub fn year(input: &Inputs<'_>) -> Vec<Activity> {
         let id = FIRST_ACTIVITY_ID + out.len() as u64;
         out.push(build(input, kind, day, id, i as f64 / span, &mut rng));
     }
+    mark_uploads(&mut out, input.today);
     out
+}
+
+/// Days before "today" from which the first easy run, ride and strength session are marked as
+/// uploaded or entered by hand (old enough that no test reading recent activities meets them).
+pub const UPLOADS_DAYS_BACK: i64 = 120;
+
+/// Marks three existing activities as not recorded by the watch, without drawing any random
+/// number (so every other figure of the data set stays as it was): the first easy run from
+/// [`UPLOADS_DAYS_BACK`] days ago on was uploaded as GPX, the first ride as TCX, and the first
+/// strength session was entered by hand (docs/garmin-web-api.md §0, garmin-connect-export: these
+/// are the activities whose downloads behave differently).
+fn mark_uploads(activities: &mut [Activity], today: NaiveDate) {
+    let from = today - Duration::days(UPLOADS_DAYS_BACK);
+    for (kind, origin) in
+        [(Kind::Easy, Origin::GpxUpload), (Kind::Ride, Origin::TcxUpload), (Kind::Strength, Origin::Manual)]
+    {
+        if let Some(a) = activities.iter_mut().find(|a| a.kind == kind && a.start_local.date() >= from) {
+            a.origin = origin;
+        }
+    }
 }
 
 /// The session of the weekly pattern on `day`.
@@ -189,6 +210,7 @@ fn build(input: &Inputs<'_>, kind: Kind, day: NaiveDate, id: u64, progress: f64,
         weather: weather(temp_c, rng),
         gear_uuid: gear_uuid.map(str::to_owned),
         device_id: input.watch_id,
+        origin: Origin::Device,
         workout_id: match kind {
             Kind::Intervals => Some(input.interval_workout),
             Kind::Tempo => Some(input.tempo_workout),

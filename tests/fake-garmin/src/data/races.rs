@@ -8,7 +8,13 @@
 //!
 //! Facts tests can rely on: exactly [`RACE_COUNT`] races, sorted by (date, name); every race on a
 //! Saturday or Sunday inside `today-364 ..= today+183`; every kind of race at least ten times;
-//! virtual-only races have no city and no start point; every tenth race is `UNVERIFIED`.
+//! virtual-only races have no city and no start point; every tenth race is `UNVERIFIED`; every
+//! thirteenth has no start time.
+//!
+//! Rows have the real shape docs/garmin-web-api.md §0 lists from a 2024 capture of a Go calendar
+//! client (`provider` as a string key, `eventRef`, `eventStartTime`, `administrativeArea{countryCode,
+//! cityEn, stateEn, cityNative, stateNative, nativeLocale}`, `locationStartPoint`, `isOfficial`…):
+//! see `routes/races.rs`.
 
 use chrono::{Datelike, Duration, NaiveDate, Weekday};
 
@@ -21,17 +27,23 @@ pub const DAYS_AHEAD: i64 = 183;
 /// Mean Earth radius used for distances, metres.
 pub const EARTH_RADIUS_M: f64 = 6_371_008.8;
 
-/// A place races start from.
+/// A place races start from: what Garmin's `administrativeArea` says of it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct City {
-    /// English name.
+    /// `cityEn`.
     pub name: &'static str,
-    /// Chinese name, for cities whose races are sometimes named in Chinese.
+    /// Chinese name (`cityNative`), for cities whose races are sometimes named in Chinese.
     pub zh: Option<&'static str>,
-    /// Country, in English.
+    /// `stateEn`: state, province or region, in English.
+    pub state: &'static str,
+    /// `stateNative`, when it is not written as in English.
+    pub state_native: Option<&'static str>,
+    /// Country, in English (not in Garmin's answer; for tests that want words).
     pub country: &'static str,
-    /// ISO country code.
+    /// `countryCode` (ISO 3166-1 alpha-2).
     pub country_code: &'static str,
+    /// `nativeLocale`, e.g. `zh_CN`.
+    pub locale: &'static str,
     /// Latitude of the usual start, °.
     pub lat: f64,
     /// Longitude of the usual start, °.
@@ -40,44 +52,96 @@ pub struct City {
     pub zone: &'static str,
 }
 
+impl City {
+    /// `cityNative`: the Chinese name when there is one, else the English one.
+    pub fn native(&self) -> &'static str {
+        self.zh.unwrap_or(self.name)
+    }
+}
+
 const fn city(
-    name: &'static str,
-    zh: Option<&'static str>,
-    country: &'static str,
-    country_code: &'static str,
+    (name, zh): (&'static str, Option<&'static str>),
+    (state, state_native): (&'static str, Option<&'static str>),
+    (country, country_code, locale): (&'static str, &'static str, &'static str),
     (lat, lon): (f64, f64),
     zone: &'static str,
 ) -> City {
-    City { name, zh, country, country_code, lat, lon, zone }
+    City { name, zh, state, state_native, country, country_code, locale, lat, lon, zone }
 }
+
+const CR: (&str, &str, &str) = ("Costa Rica", "CR", "es_CR");
+const CN: (&str, &str, &str) = ("China", "CN", "zh_CN");
+const US: (&str, &str, &str) = ("United States", "US", "en_US");
 
 /// Every city of the catalogue. Sampletown and Bayside are the fake account's home towns.
 pub const CITIES: &[City] = &[
-    city("Sampletown", None, "Costa Rica", "CR", (9.9355, -84.0775), "America/Costa_Rica"),
-    city("San José", None, "Costa Rica", "CR", (9.9281, -84.0907), "America/Costa_Rica"),
-    city("Bayside", None, "China", "CN", (31.2243, 121.4690), "Asia/Shanghai"),
-    city("Shanghai", Some("上海"), "China", "CN", (31.2304, 121.4737), "Asia/Shanghai"),
-    city("Suzhou", Some("苏州"), "China", "CN", (31.2989, 120.5853), "Asia/Shanghai"),
-    city("Hangzhou", Some("杭州"), "China", "CN", (30.2741, 120.1551), "Asia/Shanghai"),
-    city("Beijing", Some("北京"), "China", "CN", (39.9042, 116.4074), "Asia/Shanghai"),
-    city("Guangzhou", Some("广州"), "China", "CN", (23.1291, 113.2644), "Asia/Shanghai"),
-    city("Shenzhen", Some("深圳"), "China", "CN", (22.5431, 114.0579), "Asia/Shanghai"),
-    city("Xiamen", Some("厦门"), "China", "CN", (24.4798, 118.0894), "Asia/Shanghai"),
-    city("Chengdu", Some("成都"), "China", "CN", (30.5728, 104.0668), "Asia/Shanghai"),
-    city("Tokyo", None, "Japan", "JP", (35.6762, 139.6503), "Asia/Tokyo"),
-    city("Sydney", None, "Australia", "AU", (-33.8688, 151.2093), "Australia/Sydney"),
-    city("Berlin", None, "Germany", "DE", (52.5163, 13.3777), "Europe/Berlin"),
-    city("London", None, "United Kingdom", "GB", (51.5072, -0.1276), "Europe/London"),
-    city("Paris", None, "France", "FR", (48.8566, 2.3522), "Europe/Paris"),
-    city("Chamonix", None, "France", "FR", (45.9237, 6.8694), "Europe/Paris"),
-    city("Valencia", None, "Spain", "ES", (39.4699, -0.3763), "Europe/Madrid"),
-    city("Amsterdam", None, "Netherlands", "NL", (52.3676, 4.9041), "Europe/Amsterdam"),
-    city("Cape Town", None, "South Africa", "ZA", (-33.9249, 18.4241), "Africa/Johannesburg"),
-    city("Boston", None, "United States", "US", (42.3601, -71.0589), "America/New_York"),
-    city("New York", None, "United States", "US", (40.7128, -74.0060), "America/New_York"),
-    city("Chicago", None, "United States", "US", (41.8781, -87.6298), "America/Chicago"),
-    city("Boulder", None, "United States", "US", (40.0150, -105.2705), "America/Denver"),
-    city("Kona", None, "United States", "US", (19.6400, -155.9969), "Pacific/Honolulu"),
+    city(("Sampletown", None), ("San José", None), CR, (9.9355, -84.0775), "America/Costa_Rica"),
+    city(("San José", None), ("San José", None), CR, (9.9281, -84.0907), "America/Costa_Rica"),
+    city(("Bayside", None), ("Shanghai", Some("上海")), CN, (31.2243, 121.4690), "Asia/Shanghai"),
+    city(("Shanghai", Some("上海")), ("Shanghai", Some("上海")), CN, (31.2304, 121.4737), "Asia/Shanghai"),
+    city(("Suzhou", Some("苏州")), ("Jiangsu", Some("江苏")), CN, (31.2989, 120.5853), "Asia/Shanghai"),
+    city(("Hangzhou", Some("杭州")), ("Zhejiang", Some("浙江")), CN, (30.2741, 120.1551), "Asia/Shanghai"),
+    city(("Beijing", Some("北京")), ("Beijing", Some("北京")), CN, (39.9042, 116.4074), "Asia/Shanghai"),
+    city(("Guangzhou", Some("广州")), ("Guangdong", Some("广东")), CN, (23.1291, 113.2644), "Asia/Shanghai"),
+    city(("Shenzhen", Some("深圳")), ("Guangdong", Some("广东")), CN, (22.5431, 114.0579), "Asia/Shanghai"),
+    city(("Xiamen", Some("厦门")), ("Fujian", Some("福建")), CN, (24.4798, 118.0894), "Asia/Shanghai"),
+    city(("Chengdu", Some("成都")), ("Sichuan", Some("四川")), CN, (30.5728, 104.0668), "Asia/Shanghai"),
+    city(("Tokyo", None), ("Tokyo", None), ("Japan", "JP", "ja_JP"), (35.6762, 139.6503), "Asia/Tokyo"),
+    city(
+        ("Sydney", None),
+        ("New South Wales", None),
+        ("Australia", "AU", "en_AU"),
+        (-33.8688, 151.2093),
+        "Australia/Sydney",
+    ),
+    city(("Berlin", None), ("Berlin", None), ("Germany", "DE", "de_DE"), (52.5163, 13.3777), "Europe/Berlin"),
+    city(
+        ("London", None),
+        ("England", None),
+        ("United Kingdom", "GB", "en_GB"),
+        (51.5072, -0.1276),
+        "Europe/London",
+    ),
+    city(
+        ("Paris", None),
+        ("Île-de-France", None),
+        ("France", "FR", "fr_FR"),
+        (48.8566, 2.3522),
+        "Europe/Paris",
+    ),
+    city(
+        ("Chamonix", None),
+        ("Auvergne-Rhône-Alpes", None),
+        ("France", "FR", "fr_FR"),
+        (45.9237, 6.8694),
+        "Europe/Paris",
+    ),
+    city(
+        ("Valencia", None),
+        ("Valencia", None),
+        ("Spain", "ES", "es_ES"),
+        (39.4699, -0.3763),
+        "Europe/Madrid",
+    ),
+    city(
+        ("Amsterdam", None),
+        ("North Holland", None),
+        ("Netherlands", "NL", "nl_NL"),
+        (52.3676, 4.9041),
+        "Europe/Amsterdam",
+    ),
+    city(
+        ("Cape Town", None),
+        ("Western Cape", None),
+        ("South Africa", "ZA", "en_ZA"),
+        (-33.9249, 18.4241),
+        "Africa/Johannesburg",
+    ),
+    city(("Boston", None), ("Massachusetts", None), US, (42.3601, -71.0589), "America/New_York"),
+    city(("New York", None), ("New York", None), US, (40.7128, -74.0060), "America/New_York"),
+    city(("Chicago", None), ("Illinois", None), US, (41.8781, -87.6298), "America/Chicago"),
+    city(("Boulder", None), ("Colorado", None), US, (40.0150, -105.2705), "America/Denver"),
+    city(("Kona", None), ("Hawaii", None), US, (19.6400, -155.9969), "Pacific/Honolulu"),
 ];
 
 /// What kind of race it is.
@@ -118,23 +182,53 @@ const KINDS: [Kind; 12] = [
     Kind::Cycling,
 ];
 
-/// Who lists races in the catalogue (`/calendar-service/race-events/providers`).
+/// Who lists races in the catalogue (`/calendar-service/race-events/providers`), in the shape
+/// docs/garmin-web-api.md §0 gives from a 2024 capture of a Go calendar client:
+/// `{eventsProviderKey, eventsProviderName, verifiedStatus, logoURL, canMakeOfficial}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Provider {
-    /// `providerId`.
-    pub id: u32,
-    /// `providerName`.
+    /// `eventsProviderKey`, which races name in their `provider` field.
+    pub key: &'static str,
+    /// `eventsProviderName`.
     pub name: &'static str,
-    /// `providerUrl`.
-    pub url: &'static str,
+    /// `verifiedStatus`: how far Garmin trusts the provider's listings.
+    pub status: &'static str,
+    /// `logoURL` (`null` for some providers).
+    pub logo_url: Option<&'static str>,
+    /// `canMakeOfficial`.
+    pub can_make_official: bool,
 }
 
 /// The catalogue's providers.
 pub const PROVIDERS: &[Provider] = &[
-    Provider { id: 1, name: "Garmin", url: "https://connect.garmin.com" },
-    Provider { id: 2, name: "Example Race Registry", url: "https://registry.example.org" },
-    Provider { id: 3, name: "Sample Timing Co.", url: "https://timing.example.net" },
-    Provider { id: 4, name: "示例赛事平台", url: "https://races.example.cn" },
+    Provider {
+        key: "GARMIN",
+        name: "Garmin",
+        status: "OFFICIAL",
+        logo_url: Some("https://static.garmincdn.com/race-providers/garmin.png"),
+        can_make_official: true,
+    },
+    Provider {
+        key: "EXAMPLE_RACE_REGISTRY",
+        name: "Example Race Registry",
+        status: "VERIFIED",
+        logo_url: Some("https://registry.example.org/logo.png"),
+        can_make_official: true,
+    },
+    Provider {
+        key: "SAMPLE_TIMING",
+        name: "Sample Timing Co.",
+        status: "VERIFIED",
+        logo_url: None,
+        can_make_official: false,
+    },
+    Provider {
+        key: "EXAMPLE_CN_EVENTS",
+        name: "示例赛事平台",
+        status: "VERIFIED",
+        logo_url: Some("https://races.example.cn/logo.png"),
+        can_make_official: false,
+    },
 ];
 
 /// One race of the catalogue.
@@ -142,12 +236,15 @@ pub const PROVIDERS: &[Provider] = &[
 pub struct Race {
     /// `garminEventUuid`.
     pub uuid: String,
+    /// `eventRef`: the provider's own reference.
+    pub event_ref: String,
     /// `eventName`.
     pub name: String,
     /// `eventDate`.
     pub date: NaiveDate,
-    /// Start time, `HH:MM` local.
-    pub start_hhmm: String,
+    /// Start time, `HH:MM` local (`eventStartTime`); `None` when the listing has none (every
+    /// thirteenth race).
+    pub start_hhmm: Option<String>,
     /// IANA zone of the start.
     pub zone: &'static str,
     /// What kind of race.
@@ -156,32 +253,23 @@ pub struct Race {
     pub event_type: &'static str,
     /// `completionTargets` as `(value, unit)`; unit ∈ meter, kilometer, mile. Three for triathlons.
     pub targets: Vec<(f64, &'static str)>,
-    /// City (`None` for virtual-only races).
+    /// City (`None` for virtual-only races: no `administrativeArea`, no `locationStartPoint`).
     pub city: Option<&'static City>,
-    /// Takes place somewhere.
+    /// Takes place somewhere (the `includeInPerson` filter; not a field of the row).
     pub in_person: bool,
-    /// Can be run virtually.
+    /// Can be run virtually (the `includeVirtual` filter; not a field of the row).
     pub is_virtual: bool,
     /// `eventUrl`.
     pub url: String,
-    /// Provider id (see [`PROVIDERS`]).
-    pub provider_id: u32,
+    /// `provider`: the key of one of [`PROVIDERS`].
+    pub provider: &'static str,
     /// `OFFICIAL`, `VERIFIED` or `UNVERIFIED`.
     pub status: &'static str,
+    /// `hasCourse`.
+    pub has_course: bool,
 }
 
 impl Race {
-    /// The location text: `Shanghai 上海, China`, `Berlin, Germany` or `Virtual`.
-    pub fn location(&self) -> String {
-        match self.city {
-            Some(c) => match c.zh {
-                Some(zh) => format!("{} {zh}, {}", c.name, c.country),
-                None => format!("{}, {}", c.name, c.country),
-            },
-            None => "Virtual".to_owned(),
-        }
-    }
-
     /// `locationStartPoint` as `(lat, lon)`.
     pub fn start_point(&self) -> Option<(f64, f64)> {
         self.city.map(|c| (c.lat, c.lon))
@@ -190,6 +278,11 @@ impl Race {
     /// Every completion target in metres.
     pub fn targets_m(&self) -> Vec<f64> {
         self.targets.iter().map(|(v, unit)| v * unit_m(unit)).collect()
+    }
+
+    /// `isOfficial`.
+    pub fn is_official(&self) -> bool {
+        self.status == "OFFICIAL"
     }
 }
 
@@ -259,13 +352,15 @@ fn race(i: usize, date: NaiveDate, rng: &mut Rng) -> Race {
     } else {
         "VERIFIED"
     };
-    let provider_id = if zh.is_some() { 4 } else { rng.pick(&PROVIDERS[..3]).id };
+    let provider = if zh.is_some() { PROVIDERS[3].key } else { rng.pick(&PROVIDERS[..3]).key };
+    let start_hhmm = format!("{hour:02}:{:02}", rng.pick(&[0, 15, 30]));
     Race {
         url: format!("https://races.example.org/{}", &uuid[..8]),
+        event_ref: format!("{}-{}", &provider[..3], 10_000 + i * 37),
         uuid,
         name,
         date,
-        start_hhmm: format!("{hour:02}:{:02}", rng.pick(&[0, 15, 30])),
+        start_hhmm: (i % 13 != 4).then_some(start_hhmm),
         zone: city.map_or("Etc/UTC", |c| c.zone),
         kind,
         event_type: match kind {
@@ -278,8 +373,10 @@ fn race(i: usize, date: NaiveDate, rng: &mut Rng) -> Race {
         city,
         in_person: !virtual_only,
         is_virtual: virtual_only || rng.chance(0.15),
-        provider_id,
+        provider,
         status,
+        has_course: matches!(kind, Kind::Marathon | Kind::Half | Kind::Trail | Kind::Ultra)
+            && !i.is_multiple_of(3),
     }
 }
 
@@ -375,6 +472,9 @@ mod tests {
             assert!(races.iter().filter(|r| r.kind == kind).count() >= 10, "{kind:?}");
         }
         assert!(races.iter().any(|r| r.name.contains("马拉松")));
+        let untimed = races.iter().filter(|r| r.start_hhmm.is_none()).count();
+        assert!((10..=15).contains(&untimed), "every thirteenth race has no start time: {untimed}");
+        assert!(races.iter().all(|r| PROVIDERS.iter().any(|p| p.key == r.provider)));
         assert_ne!(catalogue(7, today()), races);
     }
 

@@ -12,7 +12,7 @@ use super::activity_facts::{
 };
 use super::{Obj, int, pair, round};
 use crate::data::Dataset;
-use crate::data::activity::{Activity, Kind, Sport};
+use crate::data::activity::{Activity, Kind, Origin, Sport};
 use crate::data::clock;
 
 /// Image URL used for every profile picture.
@@ -121,10 +121,10 @@ pub(super) fn list_item(d: &Dataset, a: &Activity, is_pr: bool) -> Value {
         "elevationCorrected",
         "atpActivity",
         "purposeful",
-        "manualActivity",
     ] {
         o = o.set(flag, false);
     }
+    o = o.set("manualActivity", a.origin == Origin::Manual);
     if let Some(w) = a.workout_id {
         o = o.set("workoutId", w);
     }
@@ -338,7 +338,7 @@ fn metadata(d: &Dataset, a: &Activity, is_pr: bool) -> Value {
             "diveNumber",
             "isAtpActivity",
         ])
-        .set("fileFormat", pair("formatId", 7, "formatKey", "fit"))
+        .set("fileFormat", a.origin.file_format().map(|(id, key)| pair("formatId", id, "formatKey", key)))
         .set("lastUpdateDate", clock::t1(uploaded))
         .set("uploadedDate", clock::t1(uploaded))
         .set("hasPolyline", a.sport().has_gps())
@@ -390,7 +390,7 @@ fn metadata(d: &Dataset, a: &Activity, is_pr: bool) -> Value {
         .set("favorite", false)
         .set("runPowerWindDataEnabled", a.sport() == Sport::Running)
         .set("trimmed", false)
-        .set("manualActivity", false)
+        .set("manualActivity", a.origin == Origin::Manual)
         .set("gcj02", false)
         .build()
 }

@@ -1,6 +1,12 @@
 //! File downloads (reference §4.4, `Accept: */*`): the original FIT of an activity zipped as
 //! `{id}_ACTIVITY.fit` (the real recorded FIT fixtures, compiled into the binary), GPX/TCX/KML/CSV
 //! exports generated from the activity's series, a day's wellness zip, and a workout's FIT file.
+//!
+//! What garmin-connect-export learned from the live service (docs/garmin-web-api.md §0), reproduced
+//! for the activities the data set marks with an [`Origin`]: the original of a GPX or TCX upload is
+//! a zip holding that file (`{id}_ACTIVITY.gpx` / `.tcx`), not a `.fit`; a manual entry has no
+//! original (404); the GPX export of an activity without GPS answers 204 with no body; the TCX
+//! export of a GPX upload fails with HTTP 500.
 
 use std::io::{Cursor, Write};
 
@@ -12,7 +18,7 @@ use axum::routing::get;
 use chrono::{Datelike, NaiveDateTime, Timelike};
 
 use super::{date, export, id, not_found, read};
-use crate::data::activity::Sport;
+use crate::data::activity::{Origin, Sport};
 use crate::state::AppState;
 
 /// Real recorded running FIT (fēnix 5).
@@ -72,12 +78,25 @@ fn zipped(name: &str, bytes: &[u8], modified: NaiveDateTime, filename: &str) -> 
     }
 }
 
-/// `GET /download-service/files/activity/{id}` → zip with `{id}_ACTIVITY.fit`.
+/// `GET /download-service/files/activity/{id}` → zip with `{id}_ACTIVITY.fit`, or with the
+/// uploaded `.gpx`/`.tcx`; 404 for a manual entry (garmin-connect-export).
 async fn activity_zip(State(state): State<AppState>, Path(raw): Path<String>) -> Response {
     let d = read(&state);
     let Some(a) = id(&raw).ok().and_then(|i| d.activity(i)) else { return not_found() };
-    let fit = if a.sport() == Sport::Running { RUN_FIT } else { OTHER_FIT };
-    zipped(&format!("{}_ACTIVITY.fit", a.id), fit, a.start_local, &format!("{}.zip", a.id))
+    let zip_name = format!("{}.zip", a.id);
+    match a.origin {
+        Origin::Manual => not_found(),
+        Origin::GpxUpload => {
+            zipped(&format!("{}_ACTIVITY.gpx", a.id), export::gpx(a).as_bytes(), a.start_local, &zip_name)
+        }
+        Origin::TcxUpload => {
+            zipped(&format!("{}_ACTIVITY.tcx", a.id), export::tcx(a).as_bytes(), a.start_local, &zip_name)
+        }
+        Origin::Device => {
+            let fit = if a.sport() == Sport::Running { RUN_FIT } else { OTHER_FIT };
+            zipped(&format!("{}_ACTIVITY.fit", a.id), fit, a.start_local, &zip_name)
+        }
+    }
 }
 
 /// `GET /download-service/export/{gpx|tcx|kml|csv}/activity/{id}`
@@ -87,6 +106,14 @@ async fn activity_export(
 ) -> Response {
     let d = read(&state);
     let Some(a) = id(&raw).ok().and_then(|i| d.activity(i)) else { return not_found() };
+    // garmin-connect-export: "for activities without GPS coordinates there is no GPX download"
+    // (204, no body), and a TCX of a GPX upload is an internal server error.
+    if format == "gpx" && (!a.sport().has_gps() || a.origin == Origin::Manual) {
+        return StatusCode::NO_CONTENT.into_response();
+    }
+    if format == "tcx" && a.origin == Origin::GpxUpload {
+        return (StatusCode::INTERNAL_SERVER_ERROR, "").into_response();
+    }
     let (body, content_type) = match format.as_str() {
         "gpx" => (export::gpx(a), "application/gpx+xml"),
         "tcx" => (export::tcx(a), "application/vnd.garmin.tcx+xml"),

@@ -7,9 +7,9 @@
 //! `fromDate`/`toDate` (inclusive), `poiLat`+`poiLon`+`withinMeters` (haversine from the start
 //! point; all three or none), `includeInPerson`/`includeVirtual` (default true),
 //! `verifiedStatuses` (comma list; absent = every status) and `limit` (1–200, default 200).
-//! Answers are sorted by date, then name. Fields beyond the reference's list (`location`, `city`,
-//! `countryCode`, `inPerson`, `virtual`, `verifiedStatus`, `providerId`, `eventTimeLocal`) are
-//! the fake's guess at the rest of the shape.
+//! Answers are sorted by date, then name. Rows and providers have the real shapes of
+//! docs/garmin-web-api.md §0 (a 2024 capture of a Go calendar client); a row says nothing of
+//! in-person or virtual beyond having a place (`administrativeArea`, `locationStartPoint`) or not.
 
 use std::collections::HashMap;
 
@@ -40,29 +40,45 @@ pub(super) fn search_router() -> Router<AppState> {
     Router::new().route(SEARCH_PATH, get(search))
 }
 
-/// One race in the search's JSON shape.
-fn race_json(r: &Race) -> Value {
-    let targets: Vec<Value> = r
-        .targets
-        .iter()
-        .map(|(value, unit)| json!({"value": value, "unit": unit, "unitType": "distance"}))
-        .collect();
+/// One race in the search's JSON shape: the row of docs/garmin-web-api.md §0 (a 2024 capture of
+/// a Go calendar client: `provider` is a string, the place is `administrativeArea`, targets are
+/// `{value, unit}`). The capture types `eventStartTime` loosely (probably `null` in it); the fake
+/// sends the calendar's `{startTimeHhMm, timeZoneId}` form, or `null` when the listing has no time
+/// `[I]`. `distanceToEvent` (metres from the searched point) only comes with a point search `[I]`.
+fn race_json(r: &Race, poi: Option<(f64, f64)>) -> Value {
+    let targets: Vec<Value> =
+        r.targets.iter().map(|(value, unit)| json!({"value": value, "unit": unit})).collect();
+    let area = r.city.map(|c| {
+        json!({
+            "countryCode": c.country_code,
+            "cityEn": c.name,
+            "stateEn": c.state,
+            "cityNative": c.native(),
+            "stateNative": c.state_native.unwrap_or(c.state),
+            "nativeLocale": c.locale,
+        })
+    });
+    let distance = poi.and_then(|p| r.start_point().map(|s| haversine_m(p, s).round() as u64));
     Obj::new()
-        .set("garminEventUuid", r.uuid.clone())
+        .set("provider", r.provider)
+        .set("eventRef", r.event_ref.clone())
         .set("eventName", r.name.clone())
         .set("eventDate", clock::date(r.date))
-        .set("eventTimeLocal", json!({"startTimeHhMm": r.start_hhmm, "timeZoneId": r.zone}))
+        .set(
+            "eventStartTime",
+            r.start_hhmm.as_ref().map(|t| json!({"startTimeHhMm": t, "timeZoneId": r.zone})),
+        )
         .set("eventUrl", r.url.clone())
-        .set("eventType", r.event_type)
+        .set("registrationUrl", Value::Null)
         .set("completionTargets", targets)
         .set("locationStartPoint", r.start_point().map(|(lat, lon)| json!({"lat": lat, "lon": lon})))
-        .set("location", r.location())
-        .set("city", r.city.map(|c| c.name))
-        .set("countryCode", r.city.map(|c| c.country_code))
-        .set("inPerson", r.in_person)
-        .set("virtual", r.is_virtual)
+        .set("eventType", r.event_type)
+        .set("distanceToEvent", distance)
+        .set("administrativeArea", area)
+        .set("hasCourse", r.has_course)
         .set("verifiedStatus", r.status)
-        .set("providerId", r.provider_id)
+        .set("garminEventUuid", r.uuid.clone())
+        .set("isOfficial", r.is_official())
         .build()
 }
 
@@ -164,7 +180,10 @@ async fn search(State(state): State<AppState>, q: Query) -> Response {
         (d.seed, d.today)
     };
     let races = catalogue(seed, today);
-    ok(Value::Array(races.iter().filter(|r| filter.keeps(r)).take(filter.limit).map(race_json).collect()))
+    let poi = filter.near.map(|(p, _)| p);
+    ok(Value::Array(
+        races.iter().filter(|r| filter.keeps(r)).take(filter.limit).map(|r| race_json(r, poi)).collect(),
+    ))
 }
 
 /// `GET /calendar-service/race-events/providers`
@@ -172,7 +191,15 @@ async fn providers() -> Response {
     ok(Value::Array(
         PROVIDERS
             .iter()
-            .map(|p| json!({"providerId": p.id, "providerName": p.name, "providerUrl": p.url}))
+            .map(|p| {
+                json!({
+                    "eventsProviderKey": p.key,
+                    "eventsProviderName": p.name,
+                    "verifiedStatus": p.status,
+                    "logoURL": p.logo_url,
+                    "canMakeOfficial": p.can_make_official,
+                })
+            })
             .collect(),
     ))
 }

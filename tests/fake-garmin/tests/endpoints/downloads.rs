@@ -1,5 +1,8 @@
 //! Downloads: the activity zip holds the real recorded FIT byte for byte; GPX/TCX/KML parse as
-//! XML and carry the activity's samples; CSV lists the laps; workout FIT and wellness zips.
+//! XML and carry the activity's samples; CSV lists the laps; workout FIT and wellness zips. And
+//! what garmin-connect-export saw the real Garmin do (docs/garmin-web-api.md §0): uploads keep
+//! their GPX/TCX as the original, manual entries have none, no GPS means no GPX (204), and a TCX
+//! of a GPX upload is a 500.
 
 use std::io::{Cursor, Read};
 
@@ -7,7 +10,7 @@ use quick_xml::Reader;
 use quick_xml::events::Event;
 use reqwest::StatusCode;
 
-use crate::support::{Api, type_key, yesterday};
+use crate::support::{Api, today, type_key, yesterday};
 
 const RUN_FIT: &[u8] = include_bytes!("../../fixtures/fit/activity_run_fenix5.fit");
 const OTHER_FIT: &[u8] = include_bytes!("../../fixtures/fit/activity_yoga_garth.fit");
@@ -97,4 +100,68 @@ async fn workout_fit_and_wellness_zip_are_served() {
     assert_eq!((status, kind.as_str()), (StatusCode::OK, "application/zip"));
     assert!(unzip(&zip)[0].0.ends_with("_SLEEP_DATA.fit"));
     assert_eq!(api.download("/download-service/files/wellness/2019-01-01").await.0, StatusCode::NOT_FOUND);
+}
+
+/// The first activity from 120 days ago on whose `metadataDTO.fileFormat.formatKey` is `key`.
+async fn uploaded_as(api: &Api, key: &str) -> u64 {
+    let from = (today() - chrono::Duration::days(120)).to_string();
+    for a in api.all_activities().await {
+        let day = a["startTimeLocal"].as_str().unwrap_or_default();
+        if day < from.as_str() || !matches!(type_key(&a), "running" | "cycling") {
+            continue;
+        }
+        let id = a["activityId"].as_u64().expect("id");
+        let full = api.get(&format!("/activity-service/activity/{id}")).await;
+        if full["metadataDTO"]["fileFormat"]["formatKey"] == key {
+            return id;
+        }
+    }
+    panic!("no activity uploaded as {key}")
+}
+
+#[tokio::test]
+async fn uploads_manual_entries_and_activities_without_gps_download_like_the_real_garmin() {
+    let api = Api::start().await;
+    // A GPX upload: its original is the GPX file, its TCX export is a 500, its GPX is served.
+    let gpx = uploaded_as(&api, "gpx").await;
+    let (status, kind, bytes) = api.download(&format!("/download-service/files/activity/{gpx}")).await;
+    assert_eq!((status, kind.as_str()), (StatusCode::OK, "application/zip"));
+    let members = unzip(&bytes);
+    assert_eq!(members.len(), 1);
+    assert_eq!(members[0].0, format!("{gpx}_ACTIVITY.gpx"));
+    assert!(count_elements(&members[0].1, "trkpt") > 0);
+    let tcx_of_gpx = api.download(&format!("/download-service/export/tcx/activity/{gpx}")).await;
+    assert_eq!(tcx_of_gpx.0, StatusCode::INTERNAL_SERVER_ERROR);
+    assert_eq!(api.download(&format!("/download-service/export/gpx/activity/{gpx}")).await.0, StatusCode::OK);
+
+    // A TCX upload: its original is the TCX file.
+    let tcx = uploaded_as(&api, "tcx").await;
+    let (_, _, bytes) = api.download(&format!("/download-service/files/activity/{tcx}")).await;
+    let members = unzip(&bytes);
+    assert_eq!(members[0].0, format!("{tcx}_ACTIVITY.tcx"));
+    assert!(count_elements(&members[0].1, "Lap") > 0);
+
+    // A manual entry: no original, no file format, flagged in the list and the activity.
+    let manual = api.newest(|a| a["manualActivity"] == true).await;
+    let id = manual["activityId"].as_u64().expect("id");
+    assert_eq!(type_key(&manual), "strength_training");
+    let full = api.get(&format!("/activity-service/activity/{id}")).await;
+    assert_eq!(
+        (full["metadataDTO"]["manualActivity"].clone(), full["metadataDTO"]["fileFormat"].clone()),
+        (serde_json::json!(true), serde_json::Value::Null)
+    );
+    assert_eq!(
+        api.download(&format!("/download-service/files/activity/{id}")).await.0,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(api.all_activities().await.iter().filter(|a| a["manualActivity"] == true).count(), 1);
+
+    // No GPS: the GPX export is 204 with no body; the other exports still answer.
+    let swim = api.newest(|a| type_key(a) == "lap_swimming").await["activityId"].as_u64().expect("id");
+    let (status, _, body) = api.download(&format!("/download-service/export/gpx/activity/{swim}")).await;
+    assert_eq!((status, body.len()), (StatusCode::NO_CONTENT, 0));
+    assert_eq!(
+        api.download(&format!("/download-service/export/csv/activity/{swim}")).await.0,
+        StatusCode::OK
+    );
 }

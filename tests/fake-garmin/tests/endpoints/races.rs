@@ -58,43 +58,92 @@ async fn the_catalogue_is_served_at_both_paths_behind_the_auth_gate() {
     assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "unknown paths stay loud");
 
     let providers = api.get("/calendar-service/race-events/providers").await;
-    let ids: Vec<u64> =
-        providers.as_array().expect("list").iter().filter_map(|p| p["providerId"].as_u64()).collect();
-    assert!(ids.len() >= 3);
+    let keys: Vec<&str> =
+        providers.as_array().expect("list").iter().filter_map(|p| p["eventsProviderKey"].as_str()).collect();
+    assert!(keys.len() >= 3);
     assert!(
-        bare.as_array().expect("list").iter().all(|r| ids.contains(&r["providerId"].as_u64().unwrap_or(0)))
+        bare.as_array().expect("list").iter().all(|r| keys.contains(&r["provider"].as_str().unwrap_or("")))
     );
 }
 
+/// The row and provider shapes of docs/garmin-web-api.md §0 (a 2024 capture of a Go calendar
+/// client), with no key of the fake's old guesses.
 #[tokio::test]
-async fn races_have_the_documented_shape() {
+async fn races_and_providers_have_the_real_shapes() {
     let api = Api::start().await;
     let body = api.get("/race-search/events").await;
     let list = body.as_array().expect("list");
-    for key in
-        ["eventName", "eventDate", "eventUrl", "completionTargets", "locationStartPoint", "garminEventUuid"]
-    {
+    for key in [
+        "provider",
+        "eventRef",
+        "eventName",
+        "eventDate",
+        "eventStartTime",
+        "eventUrl",
+        "registrationUrl",
+        "completionTargets",
+        "locationStartPoint",
+        "eventType",
+        "distanceToEvent",
+        "administrativeArea",
+        "hasCourse",
+        "verifiedStatus",
+        "garminEventUuid",
+        "isOfficial",
+    ] {
         assert!(list.iter().all(|r| r.get(key).is_some()), "{key} on every race");
     }
+    for old in ["location", "city", "countryCode", "inPerson", "virtual", "providerId", "eventTimeLocal"] {
+        assert!(list.iter().all(|r| r.get(old).is_none()), "{old} is not a field of the real row");
+    }
+    assert!(
+        list.iter()
+            .all(|r| r["provider"].is_string() && r["isOfficial"] == (r["verifiedStatus"] == "OFFICIAL"))
+    );
     let marathon = list
         .iter()
         .find(|r| r["eventName"].as_str().is_some_and(|n| n.ends_with(" Marathon") && !n.contains("Half")))
         .expect("a marathon");
-    assert_eq!(
-        marathon["completionTargets"],
-        json!([{"value": 42.195, "unit": "kilometer", "unitType": "distance"}])
-    );
+    assert_eq!(marathon["completionTargets"], json!([{"value": 42.195, "unit": "kilometer"}]));
     assert_eq!(marathon["eventType"], "running");
     assert!(marathon["locationStartPoint"]["lat"].is_f64());
+    let area = &marathon["administrativeArea"];
+    for key in ["countryCode", "cityEn", "stateEn", "cityNative", "stateNative", "nativeLocale"] {
+        assert!(area[key].is_string(), "administrativeArea.{key}");
+    }
+    let shanghai = list.iter().find(|r| r["administrativeArea"]["cityEn"] == "Shanghai").expect("Shanghai");
+    assert_eq!(
+        shanghai["administrativeArea"],
+        json!({"countryCode": "CN", "cityEn": "Shanghai", "stateEn": "Shanghai", "cityNative": "上海",
+            "stateNative": "上海", "nativeLocale": "zh_CN"})
+    );
+    let timed = list.iter().filter(|r| r["eventStartTime"]["startTimeHhMm"].is_string()).count();
+    assert!(timed > list.len() / 2 && timed < list.len(), "most listings have a start time, some do not");
     let triathlon = list.iter().find(|r| r["eventType"] == "triathlon").expect("a triathlon");
     assert_eq!(triathlon["completionTargets"].as_array().map(Vec::len), Some(3), "swim, bike, run");
-    let online = list.iter().find(|r| r["inPerson"] == false).expect("a virtual-only race");
-    assert_eq!((online["virtual"].clone(), online["locationStartPoint"].clone()), (json!(true), Value::Null));
+    let online = list.iter().find(|r| r["administrativeArea"].is_null()).expect("a virtual-only race");
+    assert_eq!(online["locationStartPoint"], Value::Null);
+    assert!(list.iter().all(|r| r["distanceToEvent"].is_null()), "only point searches measure it");
     for kind in ["trail_running", "cycling"] {
         assert!(list.iter().any(|r| r["eventType"] == kind), "{kind}");
     }
     assert!(list.iter().any(|r| r["eventName"].as_str().is_some_and(|n| n.contains("马拉松"))));
     assert!(list.iter().any(|r| r["completionTargets"][0]["unit"] == "mile"));
+
+    let near = api.get("/race-search/events?poiLat=31.2304&poiLon=121.4737&withinMeters=100000").await;
+    let near = near.as_array().expect("list");
+    assert!(!near.is_empty());
+    assert!(near.iter().all(|r| r["distanceToEvent"].as_u64().is_some_and(|m| m <= 100_000)));
+
+    let providers = api.get("/calendar-service/race-events/providers").await;
+    for p in providers.as_array().expect("list") {
+        let mut keys: Vec<&str> = p.as_object().expect("object").keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        assert_eq!(
+            keys,
+            ["canMakeOfficial", "eventsProviderKey", "eventsProviderName", "logoURL", "verifiedStatus"]
+        );
+    }
 }
 
 #[tokio::test]

@@ -101,8 +101,10 @@ pub struct ActivityMetadata {
     pub child_activity_types: Vec<String>,
     /// Set a personal record.
     pub personal_record: Option<bool>,
-    /// Entered by hand.
+    /// Entered by hand (then there is no original file to download).
     pub manual_activity: Option<bool>,
+    /// What was uploaded: `fit` from a device, `gpx` or `tcx` for a file upload.
+    pub file_format: Option<FileFormat>,
     /// Uploaded (GMT).
     #[serde(deserialize_with = "de::utc")]
     pub uploaded_date: Option<DateTime<Utc>>,
@@ -111,6 +113,26 @@ pub struct ActivityMetadata {
     pub device_meta_data: Option<DeviceMetaData>,
     /// `GARMIN`…
     pub manufacturer: Option<String>,
+}
+
+/// `metadataDTO.fileFormat`: the kind of file an activity came as.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct FileFormat {
+    /// Garmin's id (7 = fit).
+    #[serde(deserialize_with = "de::int")]
+    pub format_id: Option<i64>,
+    /// `fit`, `gpx`, `tcx`…
+    #[serde(deserialize_with = "de::text")]
+    pub format_key: Option<String>,
+}
+
+impl ActivityMetadata {
+    /// The uploaded file's format key in lower case (`fit`, `gpx`, `tcx`), when Garmin says.
+    pub fn upload_format(&self) -> Option<String> {
+        let key = self.file_format.as_ref()?.format_key.as_deref()?.trim().to_ascii_lowercase();
+        (!key.is_empty()).then_some(key)
+    }
 }
 
 /// The recording device of an activity.

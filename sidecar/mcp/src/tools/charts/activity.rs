@@ -1,9 +1,11 @@
 //! The data of the one-activity charts: the activity's figures, its samples from Garmin's details
-//! endpoint — or from the original FIT file when the details lack the series the chart needs — and
+//! endpoint — or from the original FIT file when the details lack the series the chart needs (an
+//! original that is a GPX/TCX upload is said to be one, not read as FIT) — and
 //! its time in heart-rate zones (whose floors are the zone bands of the activity chart).
 
 use garmin::api::ActivitySearch;
 use garmin::models::activities::{Activity, ActivityDetails, TimeInZone};
+use garmin::models::downloads::OriginalFormat;
 use garmin_charts::{
     ActivityChart, ActivitySample, ChartOptions, HrZoneFloor, HrZonesChart, SpeedUnit, ZoneTime,
 };
@@ -206,10 +208,23 @@ impl GarminMcp {
         let (samples, source, fit_totals) = if enough(&from_details, facts.family) {
             (from_details, Source::Details, None)
         } else {
-            // Garmin's details lack the series: read the original FIT file instead.
-            match client.downloads().activity_fit(id).await.map_err(ToolError::from).and_then(|file| {
-                fit_series::read(&file.bytes).map_err(|e| ToolError::NoData(format!("Activity {id}: {e}.")))
-            }) {
+            // Garmin's details lack the series: read the original FIT file instead. An activity
+            // uploaded as GPX or TCX has that file as its original, not a FIT (docs/garmin-web-api.md
+            // §0): say so rather than read it as one.
+            match client.downloads().activity_original(id).await.map_err(ToolError::from).and_then(
+                |original| {
+                    if original.format != OriginalFormat::Fit {
+                        return Err(ToolError::NoData(format!(
+                            "Activity {id} has no samples to draw in Garmin's activity details, and its \
+                         original file is the {} file it was uploaded as, not a FIT recording, so the \
+                         chart cannot fall back to it. export_activity with format `fit` saves that file.",
+                            original.format.label()
+                        )));
+                    }
+                    fit_series::read(&original.file.bytes)
+                        .map_err(|e| ToolError::NoData(format!("Activity {id}: {e}.")))
+                },
+            ) {
                 Ok(fit) if !fit.samples.is_empty() => {
                     let totals = (fit.distance_m, fit.timer_s, fit.avg_hr);
                     (fit.samples, Source::Fit, Some(totals))
