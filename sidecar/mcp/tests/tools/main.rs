@@ -14,6 +14,7 @@ mod charts;
 mod events;
 mod exports;
 mod health;
+mod partial;
 mod profile;
 mod session;
 mod social;
