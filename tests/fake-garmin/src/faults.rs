@@ -84,6 +84,9 @@ pub enum Fault {
     /// 404 with Garmin's `NotFoundException` body, as if the path did not exist (e.g. the race
     /// search under `/gc-api`, reference open question 12).
     NotFound,
+    /// 200 with this JSON body instead of the handler's: a real recorded answer from the fixtures
+    /// (e.g. the 2018 activity details, whose shape and units today's handler does not make).
+    Body(serde_json::Value),
     /// 200 with the handler's own JSON body, `patch` laid over it ([`overlay`]).
     Overlay(serde_json::Value),
     /// 403 with Garmin's "Only owner of activity allowed…" body (fixture
@@ -117,6 +120,9 @@ impl Fault {
             )
                 .into_response(),
             Self::EmptyBody => (StatusCode::OK, [(header::CONTENT_TYPE, JSON)], "").into_response(),
+            Self::Body(body) => {
+                (StatusCode::OK, [(header::CONTENT_TYPE, JSON)], body.to_string()).into_response()
+            }
             Self::NoContent => StatusCode::NO_CONTENT.into_response(),
             Self::ExpireSession => StatusCode::UNAUTHORIZED.into_response(),
             Self::NotFound => (

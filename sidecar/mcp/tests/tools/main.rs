@@ -16,6 +16,7 @@ mod exports;
 mod health;
 mod partial;
 mod profile;
+mod recordings;
 mod session;
 mod social;
 mod stats;
