@@ -30,7 +30,7 @@ pub use self::records::names_to_fetch;
 use self::records::{record_row, records_summary, sport_rank};
 pub use self::status::{acwr, acwr_band, status_phrase};
 use self::status::{load_balance_part, load_part, status_part, training_summary};
-use super::common::{parse_date, part, whole, words};
+use super::common::{parse_date, part, whole, with_missing, words};
 use crate::output::{self, Answer};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
@@ -262,19 +262,20 @@ impl GarminMcp {
         // Names Garmin left out: each activity fetched once, all at once.
         let wanted = names_to_fetch(&rows);
         let activities = client.activities();
-        // A name that cannot be read leaves the record without it (the id is still there).
-        let fetched = futures::future::join_all(wanted.iter().map(|id| async move {
+        // A name that cannot be read leaves the record without it (the id is still there); a
+        // deleted or someone else's activity has none, any other failure is named in `missing`.
+        let answers = futures::future::join_all(wanted.iter().map(|id| async move {
             match activities.get(*id).await {
-                Ok(a) => (*id, a.activity_name),
-                Err(e) => {
-                    if !matches!(e.kind(), ErrorKind::NotFound | ErrorKind::Forbidden) {
-                        tracing::debug!("name of activity {id}: {e}");
-                    }
-                    (*id, None)
-                }
+                Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::Forbidden) => (*id, Ok(None)),
+                other => (*id, other.map(|a| a.activity_name)),
             }
         }))
         .await;
+        let mut missing = Vec::new();
+        let fetched: Vec<(u64, Option<String>)> = answers
+            .into_iter()
+            .map(|(id, answer)| (id, part(&mut missing, &format!("name of activity {id}"), answer).flatten()))
+            .collect();
         let names: BTreeMap<u64, String> = fetched
             .into_iter()
             .filter_map(|(id, name)| name.filter(|n| !n.trim().is_empty()).map(|n| (id, n)))
@@ -288,7 +289,7 @@ impl GarminMcp {
         }
         rows.sort_by_key(|r| (sport_rank(&r.sport), r.type_id));
         let sport = args.sport.map_or("all", RecordSport::name).to_owned();
-        let summary = records_summary(&rows);
-        Ok(self.answer(summary, PersonalRecords { sport, records: rows }))
+        let summary = with_missing(records_summary(&rows), &missing);
+        Ok(self.answer(summary, PersonalRecords { sport, records: rows, missing }))
     }
 }

@@ -286,3 +286,29 @@ async fn social_tools_answer_with_the_rest_when_a_secondary_request_fails() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn get_personal_records_answers_when_the_name_of_a_records_activity_cannot_be_read() {
+    let h = Harness::start().await;
+    for (fault, status) in failures() {
+        h.fake.clear_faults();
+        h.fake.clear_requests();
+        // Records without their activity's name, as Garmin sends some: the tool reads the names.
+        h.fake.push_fault(
+            FaultRule::always(Fault::Overlay(json!([{"*": {"activityName": null}}])))
+                .on_path("/personalrecord-service/personalrecord/prs/"),
+        );
+        h.fake.push_fault(FaultRule::always(fault).on_path("/activity-service/activity/"));
+        let (text, out) = h.call_ok("get_personal_records", json!({})).await;
+        assert!(out["records"].as_array().is_some_and(|r| !r.is_empty()), "{status}: {out}");
+        assert!(
+            h.gc_api_paths().iter().any(|p| p.starts_with("/gc-api/activity-service/activity/")),
+            "the names are read from the activities"
+        );
+        if status == "500" {
+            let missing = out["missing"].to_string();
+            assert!(missing.contains("name of activity") && missing.contains("server error"), "{missing}");
+            assert!(text.contains("Not shown: name of activity"), "{text}");
+        }
+    }
+}
