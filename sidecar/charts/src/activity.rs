@@ -2,6 +2,11 @@
 //! rate with the athlete's zone bands in the lower one. Pace reads like a runner expects: `m:ss`,
 //! faster higher. Samples are smoothed over a few seconds for pace (GPS speed is jittery), then
 //! thinned to about two points per pixel column with [`min_max`], which keeps every peak.
+//!
+//! When Garmin has the activity's laps, the split bars are the laps: samples can be too sparse to
+//! split (a 2018 recording has ~20 samples in its first 500 m) and laps are what the watch
+//! measured. Pool swims also take their pace line from the laps, since Garmin's speed channel is
+//! about zero in the pool.
 
 use plotters::element::Rectangle;
 use plotters::style::{Color, RGBColor};
@@ -43,6 +48,15 @@ pub struct ActivitySample {
     pub heart_rate: Option<f64>,
 }
 
+/// One lap as Garmin recorded it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ActivityLap {
+    /// Metres (0 for a rest between pool intervals).
+    pub distance_m: f64,
+    /// Seconds (timer time).
+    pub duration_s: f64,
+}
+
 /// The floor of one heart-rate zone.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct HrZoneFloor {
@@ -71,6 +85,24 @@ pub struct ActivityChart {
     pub duration_s: Option<f64>,
     /// Average heart rate as Garmin reports it (else the time-weighted mean of the samples).
     pub avg_hr: Option<f64>,
+    /// The laps, in order (empty: split bars come from the samples).
+    pub laps: Vec<ActivityLap>,
+}
+
+impl ActivityChart {
+    /// True when the pace line is drawn from the laps rather than the samples: a swim with laps
+    /// whose speed channel is about zero (fewer than half the samples moving), as Garmin records
+    /// pool swims.
+    pub fn pace_from_laps(&self) -> bool {
+        let has_laps = self.laps.iter().any(|l| l.distance_m >= 1.0 && l.duration_s > 0.0);
+        let moving = self
+            .samples
+            .iter()
+            .filter_map(|s| s.speed_mps)
+            .filter(|v| v.is_finite() && display_value(self.speed_unit, *v).is_some())
+            .count();
+        has_laps && self.speed_unit == SpeedUnit::PacePer100m && moving * 2 < self.samples.len().max(1)
+    }
 }
 
 /// Half-width of the pace smoothing window, seconds.
@@ -104,6 +136,8 @@ struct Prepared {
     hr: Vec<(f64, f64)>,
     splits: Vec<Split>,
     split_m: f64,
+    /// The split bars are the laps.
+    lap_splits: bool,
     distance_m: Option<f64>,
     duration_s: f64,
     avg_hr: Option<f64>,
@@ -164,14 +198,24 @@ fn prepare(data: &ActivityChart) -> Result<Prepared, ChartError> {
         .zip(&samples)
         .filter_map(|(x, s)| Some(((*x)?, s.heart_rate.filter(|h| (25.0..=250.0).contains(h))?)))
         .collect();
+
+    let split_m = split_length(data.speed_unit, max_distance);
+    let laps = lap_bars(&data.laps, axis, data.speed_unit);
+    let lap_splits = !laps.is_empty();
+    let lap_pace = lap_splits && data.pace_from_laps();
+    let speed = if lap_pace {
+        laps.iter().flat_map(|l| [(l.from, l.value), (l.to, l.value)]).collect()
+    } else {
+        speed
+    };
     if speed.len() < 2 && hr.len() < 2 {
         return Err(ChartError::NoData(
             "the activity has no pace, speed or heart-rate samples to draw".to_owned(),
         ));
     }
-
-    let split_m = split_length(data.speed_unit, max_distance);
-    let splits = if axis == XAxis::Distance && speed.len() >= 2 {
+    let splits = if lap_splits {
+        laps
+    } else if axis == XAxis::Distance && speed.len() >= 2 && dense_enough(&samples, split_m) {
         splits(&samples, split_m, data.speed_unit)
     } else {
         Vec::new()
@@ -185,6 +229,7 @@ fn prepare(data: &ActivityChart) -> Result<Prepared, ChartError> {
         hr,
         splits,
         split_m,
+        lap_splits,
         distance_m: data
             .distance_m
             .filter(|d| d.is_finite() && *d > 0.0)
@@ -192,6 +237,39 @@ fn prepare(data: &ActivityChart) -> Result<Prepared, ChartError> {
         duration_s: data.duration_s.filter(|d| d.is_finite() && *d > 0.0).unwrap_or(moving),
         avg_hr,
     })
+}
+
+/// The laps as bars on `axis` (cumulative distance in km, or cumulative time in minutes), rests
+/// leaving a gap; none when no lap has a distance and a time.
+fn lap_bars(laps: &[ActivityLap], axis: XAxis, unit: SpeedUnit) -> Vec<Split> {
+    let (mut meters, mut seconds) = (0.0, 0.0);
+    let mut out = Vec::new();
+    for lap in laps {
+        let m = if lap.distance_m.is_finite() { lap.distance_m.max(0.0) } else { 0.0 };
+        let s = if lap.duration_s.is_finite() { lap.duration_s.max(0.0) } else { 0.0 };
+        let (from, to) = match axis {
+            XAxis::Distance => (meters / 1000.0, (meters + m) / 1000.0),
+            XAxis::Time => (seconds / 60.0, (seconds + s) / 60.0),
+        };
+        if m >= 1.0
+            && s > 0.0
+            && let Some(value) = display_value(unit, m / s)
+        {
+            out.push(Split { from, to, value });
+        }
+        meters += m;
+        seconds += s;
+    }
+    out
+}
+
+/// True when the samples are dense enough to split every `split_m` metres: on average at least
+/// five samples per split. Sparse recordings would otherwise get invented split bars.
+fn dense_enough(samples: &[ActivitySample], split_m: f64) -> bool {
+    let distances: Vec<f64> = samples.iter().filter_map(|s| s.distance_m).filter(|d| d.is_finite()).collect();
+    let span = distances.iter().copied().fold(0.0, f64::max)
+        - distances.iter().copied().fold(f64::INFINITY, f64::min);
+    span > 0.0 && distances.len() as f64 >= 5.0 * (span / split_m).max(1.0)
 }
 
 /// Speed averaged over ±[`SMOOTH_HALF_WINDOW_S`] around each sample (two pointers, linear time).
@@ -507,7 +585,9 @@ fn draw_speed(
     let thinned = thin(&line, x_px.end - x_px.start, &y_range);
     chart.draw_series(segments(&thinned, theme.line(PACE, 2.5))).map_err(drawing)?;
 
-    let split_name = if (p.split_m - 1000.0).abs() < 1.0 {
+    let split_name = if p.lap_splits {
+        Phrase::Laps.text(lang).to_owned()
+    } else if (p.split_m - 1000.0).abs() < 1.0 {
         Phrase::SplitsPerKm.text(lang).to_owned()
     } else {
         let length = if p.split_m >= 1000.0 {
@@ -659,6 +739,67 @@ mod tests {
         let s = splits(&samples, 1000.0, SpeedUnit::PacePerKm);
         assert!((s[1].value - 300.0).abs() < 2.0, "{:?}", s[1]);
         assert!((moving_seconds(&samples) - 600.0).abs() < 3.0);
+    }
+
+    /// A pool swim as Garmin records it: distance grows by the length, speed is zero throughout.
+    fn pool_swim() -> ActivityChart {
+        let samples: Vec<ActivitySample> = (0..=120)
+            .map(|i| ActivitySample {
+                elapsed_s: f64::from(i) * 5.0,
+                distance_m: Some((f64::from(i) * 5.0 / 100.0 * 100.0 / 25.0).floor() * 25.0),
+                speed_mps: Some(0.0),
+                heart_rate: Some(130.0),
+            })
+            .collect();
+        let laps = vec![
+            ActivityLap { distance_m: 200.0, duration_s: 190.0 },
+            ActivityLap { distance_m: 0.0, duration_s: 20.0 },
+            ActivityLap { distance_m: 200.0, duration_s: 210.0 },
+            ActivityLap { distance_m: 100.0, duration_s: 180.0 },
+        ];
+        ActivityChart { speed_unit: SpeedUnit::PacePer100m, samples, laps, ..ActivityChart::default() }
+    }
+
+    #[test]
+    fn a_pool_swim_without_a_speed_channel_takes_its_pace_from_the_laps() {
+        let data = pool_swim();
+        assert!(data.pace_from_laps());
+        let p = prepare(&data).unwrap();
+        assert!(p.lap_splits);
+        // 200 m in 190 s is 1:35/100 m, not the 4-6 min/100 m a zero speed channel would give.
+        let paces: Vec<f64> = p.splits.iter().map(|s| s.value.round()).collect();
+        assert_eq!(paces, [95.0, 105.0, 180.0]);
+        assert!(p.speed.iter().all(|(_, v)| paces.contains(&v.round())), "{:?}", p.speed);
+        assert_eq!((p.splits[1].from, p.splits[1].to), (0.2, 0.4), "the rest leaves no distance gap");
+    }
+
+    #[test]
+    fn sparse_samples_take_their_split_bars_from_the_laps_or_draw_none() {
+        // ~20 samples over 500 m, like the 2018 recording in activity_details_legacy_2018.json.
+        let samples: Vec<ActivitySample> = (0..20)
+            .map(|i| ActivitySample {
+                elapsed_s: f64::from(i) * 12.0,
+                distance_m: Some(f64::from(i) * 26.0),
+                speed_mps: Some(2.2 + f64::from(i % 3)),
+                heart_rate: Some(120.0),
+            })
+            .chain((1..=8).map(|i| ActivitySample {
+                elapsed_s: 240.0 + f64::from(i) * 300.0,
+                distance_m: Some(494.0 + f64::from(i) * 960.0),
+                speed_mps: Some(3.2),
+                heart_rate: Some(140.0),
+            }))
+            .collect();
+        let bare = ActivityChart { samples: samples.clone(), ..ActivityChart::default() };
+        assert!(prepare(&bare).unwrap().splits.is_empty(), "too sparse to split: no invented bars");
+        let laps: Vec<ActivityLap> =
+            (0..8).map(|i| ActivityLap { distance_m: 1000.0, duration_s: 300.0 + f64::from(i) }).collect();
+        let p = prepare(&ActivityChart { samples, laps, ..ActivityChart::default() }).unwrap();
+        assert!(p.lap_splits);
+        assert_eq!(p.speed.len(), 28, "a run's pace line stays the samples'");
+        assert_eq!(p.splits.len(), 8);
+        assert!((p.splits[0].value - 300.0).abs() < 1e-6, "{:?}", p.splits[0]);
+        assert_eq!((p.splits[7].from, p.splits[7].to), (7.0, 8.0));
     }
 
     #[test]

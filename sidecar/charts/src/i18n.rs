@@ -44,6 +44,7 @@ phrases! {
     HeartRate => "Heart rate", "心率";
     SplitsPerKm => "Split per km", "每公里分段";
     Splits => "Splits", "分段";
+    Laps => "Laps", "圈";
     AvgHr => "avg HR", "平均心率";
     AvgPace => "avg", "平均";
     Activity => "Activity", "活动";

@@ -33,7 +33,7 @@ mod sleep;
 mod training_load;
 mod volume;
 
-pub use activity::{ActivityChart, ActivitySample, HrZoneFloor, SpeedUnit, activity};
+pub use activity::{ActivityChart, ActivityLap, ActivitySample, HrZoneFloor, SpeedUnit, activity};
 pub use canvas::blank_png;
 pub use health_trend::{HealthMetric, HealthTrendChart, TrendDay, health_trend};
 pub use hr_zones::{HrZonesChart, ZoneTime, hr_zones};

@@ -6,6 +6,10 @@
 //! applied and journaled as its own entry, so each can be listed and undone on its own. A follow-up
 //! that fails is reported in words and does not take back what was done before it; a journal that
 //! cannot be written does not undo Garmin's write either: the summary says it cannot be undone here.
+//!
+//! An undo that would remove something already gone from Garmin (a calendar entry, workout or event
+//! deleted in Garmin Connect since) is done, not failed: Garmin answers 404 for it every time, and
+//! failing would block undoing anything older. It is journaled as the undo, saying it was gone.
 
 use std::collections::BTreeMap;
 
@@ -70,7 +74,11 @@ pub async fn apply_and_journal(
     undoes: Option<u64>,
     follow_ups: &FollowUps,
 ) -> crate::Result<Vec<Done>> {
-    let first = change.apply(client).await?;
+    let first = match change.apply(client).await {
+        Ok(applied) => applied,
+        Err(crate::Error::NotFound { .. }) if undoes.is_some() && change.removes() => already_gone(change),
+        Err(e) => return Err(e),
+    };
     let mut done = vec![record(journal, made_by, change, &first, undoes)];
     let created = match change {
         Change::CreateWorkout { .. } => first.ids.get("workout_id").copied(),
@@ -96,6 +104,25 @@ pub async fn apply_and_journal(
         }
     }
     Ok(done)
+}
+
+/// What an undo did when what it was to remove was already gone from Garmin: nothing to write,
+/// nothing to take back.
+fn already_gone(change: &Change) -> Applied {
+    let (what, key, id) = match change {
+        Change::UnscheduleWorkout { schedule_id } => ("Calendar entry", "schedule_id", *schedule_id),
+        Change::DeleteWorkout { workout_id } => ("Workout", "workout_id", *workout_id),
+        Change::RemoveEvent { event_id } => ("Event", "event_id", *event_id),
+        _ => ("The item", "id", 0),
+    };
+    Applied {
+        summary: format!(
+            "{what} {id} was already gone from Garmin (removed there since), so there was nothing left to undo"
+        ),
+        ids: BTreeMap::from([(key.to_owned(), id)]),
+        answer: serde_json::json!({"already_gone": true}),
+        inverse: None,
+    }
 }
 
 /// Journals an applied change; a journal that cannot be written is said in the summary.

@@ -89,6 +89,15 @@ impl Change {
         }
     }
 
+    /// True for a change that removes something from the account (an undo of it may find it
+    /// already gone).
+    pub fn removes(&self) -> bool {
+        matches!(
+            self,
+            Change::DeleteWorkout { .. } | Change::UnscheduleWorkout { .. } | Change::RemoveEvent { .. }
+        )
+    }
+
     /// What the change would do, in words (for previews and confirmations).
     pub fn describe(&self) -> String {
         match self {

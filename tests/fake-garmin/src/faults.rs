@@ -11,7 +11,14 @@
 //! JSON form (admin API): `{"path_contains": "sleep", "fault": {"ServerError": 503}, "times": 1}`,
 //! `{"fault": {"Latency": 250}}` (milliseconds), `{"fault": {"RateLimited": {"retry_after_secs": 30}}}`,
 //! `{"fault": "NoContent"}`, `{"path_contains": "/gc-api/race-search/", "fault": "NotFound"}`,
-//! `{"path_contains": "/download-service/", "fault": "NotOwner"}`.
+//! `{"path_contains": "/download-service/", "fault": "NotOwner"}`,
+//! `{"path_contains": "dailySleepData", "fault": {"Overlay": {"dailySleepDTO": null}}}`.
+//!
+//! `Overlay` is the one rule that lets the request through: the handler answers as usual and the
+//! patch is laid over its JSON body ([`overlay`]). It makes the sparser answers real Garmin gives
+//! for some days and activities (a null sleep block, a night without a total sleep time, an
+//! unnamed activity, a pool swim whose speed channel is zero) out of the fake's own data, so the
+//! numbers around them stay those of the data set.
 
 use std::time::Duration;
 
@@ -77,17 +84,23 @@ pub enum Fault {
     /// 404 with Garmin's `NotFoundException` body, as if the path did not exist (e.g. the race
     /// search under `/gc-api`, reference open question 12).
     NotFound,
+    /// 200 with this JSON body instead of the handler's: a real recorded answer from the fixtures
+    /// (e.g. the 2018 activity details, whose shape and units today's handler does not make).
+    Body(serde_json::Value),
+    /// 200 with the handler's own JSON body, `patch` laid over it ([`overlay`]).
+    Overlay(serde_json::Value),
     /// 403 with Garmin's "Only owner of activity allowed…" body (fixture
     /// `error_403_download_not_owner.json`), as for a download of someone else's activity.
     NotOwner,
 }
 
 impl Fault {
-    /// The response this fault answers with (`Latency` answers nothing: 500, never used that way).
+    /// The response this fault answers with (`Latency` and `Overlay` answer nothing of their own:
+    /// 500, never used that way).
     pub fn response(&self) -> Response {
         const JSON: &str = "application/json;charset=UTF-8";
         match self {
-            Self::Latency(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+            Self::Latency(_) | Self::Overlay(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
             Self::RateLimited { retry_after_secs } => {
                 let mut res = StatusCode::TOO_MANY_REQUESTS.into_response();
                 if let Some(secs) = retry_after_secs {
@@ -107,6 +120,9 @@ impl Fault {
             )
                 .into_response(),
             Self::EmptyBody => (StatusCode::OK, [(header::CONTENT_TYPE, JSON)], "").into_response(),
+            Self::Body(body) => {
+                (StatusCode::OK, [(header::CONTENT_TYPE, JSON)], body.to_string()).into_response()
+            }
             Self::NoContent => StatusCode::NO_CONTENT.into_response(),
             Self::ExpireSession => StatusCode::UNAUTHORIZED.into_response(),
             Self::NotFound => (
@@ -141,6 +157,42 @@ fn server_error(code: u16) -> Response {
         code = status.as_u16()
     );
     (status, [(header::CONTENT_TYPE, "text/html")], body).into_response()
+}
+
+/// Lays `patch` over `target`: objects merge key by key (a `null` value sets the field to
+/// `null`, as Garmin sends it, rather than removing it); an array patch applies element by
+/// element to an array (`{}` leaves an element as it is; a one-element patch with the key `"*"`,
+/// `[{"*": {...}}]`, applies to every element); anything else replaces.
+pub fn overlay(target: &mut serde_json::Value, patch: &serde_json::Value) {
+    use serde_json::Value;
+    match (target, patch) {
+        (Value::Object(t), Value::Object(p)) => {
+            for (key, value) in p {
+                match t.get_mut(key) {
+                    Some(slot) => overlay(slot, value),
+                    None => {
+                        t.insert(key.clone(), value.clone());
+                    }
+                }
+            }
+        }
+        (Value::Array(t), Value::Array(p)) => {
+            if let [Value::Object(all)] = p.as_slice()
+                && let Some(each) = all.get("*")
+            {
+                for item in t.iter_mut() {
+                    overlay(item, each);
+                }
+                return;
+            }
+            for (item, value) in t.iter_mut().zip(p) {
+                overlay(item, value);
+            }
+        }
+        // `{}` leaves anything as it is (how an array patch skips an element).
+        (_, Value::Object(p)) if p.is_empty() => {}
+        (slot, value) => *slot = value.clone(),
+    }
 }
 
 /// The rules in force.
@@ -214,5 +266,22 @@ mod millis {
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
         u64::deserialize(d).map(Duration::from_millis)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::overlay;
+
+    #[test]
+    fn an_overlay_merges_objects_sets_nulls_and_patches_arrays_by_element() {
+        let mut body = json!({"a": {"b": 1, "c": 2}, "list": [{"x": 1}, {"x": 2}], "rows": [[1, 2], [3, 4]]});
+        overlay(&mut body, &json!({"a": {"b": null}, "list": [{}, {"x": 9}], "rows": [{"*": [{}, 0]}]}));
+        assert_eq!(
+            body,
+            json!({"a": {"b": null, "c": 2}, "list": [{"x": 1}, {"x": 9}], "rows": [[1, 0], [3, 0]]})
+        );
     }
 }

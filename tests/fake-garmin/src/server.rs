@@ -61,11 +61,31 @@ async fn gc_api_gate(State(state): State<AppState>, mut req: Request, next: Next
         Err(Denied::Expired) => return denied(StatusCode::UNAUTHORIZED, "JWT_WEB expired"),
         Err(Denied::Forbidden(why)) => return denied(StatusCode::FORBIDDEN, why),
     };
-    if let Some(res) = apply_faults(&state, &target(&req), true).await {
-        return res;
+    let plan = lock(&state.inner.faults).plan(&target(&req), true);
+    if !plan.latency.is_zero() {
+        tokio::time::sleep(plan.latency).await;
     }
     req.extensions_mut().insert(Authenticated { family });
-    next.run(req).await
+    match plan.fault {
+        None => next.run(req).await,
+        Some(crate::faults::Fault::Overlay(patch)) => overlaid(next.run(req).await, &patch).await,
+        Some(fault) => noted(fault.response(), format!("fault {fault:?}")),
+    }
+}
+
+/// The handler's JSON answer with `patch` laid over it (a body that is not JSON passes unchanged).
+async fn overlaid(res: Response, patch: &serde_json::Value) -> Response {
+    let (parts, body) = res.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, usize::MAX).await else {
+        return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+    };
+    let Ok(mut value) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+        return Response::from_parts(parts, axum::body::Body::from(bytes));
+    };
+    crate::faults::overlay(&mut value, patch);
+    let mut res = Response::from_parts(parts, axum::body::Body::from(value.to_string()));
+    res.headers_mut().remove(header::CONTENT_LENGTH);
+    noted(res, format!("fault Overlay({patch})"))
 }
 
 /// `POST /services/auth/token/di-oauth/refresh`: rotates `JWT_WEB` and CSRF (201), or refuses.

@@ -83,6 +83,7 @@ pub fn run(name: &str, date: &str, seconds: usize, base_pace_s_per_km: f64, seed
         distance_m: None,
         duration_s: None,
         avg_hr: None,
+        laps: Vec::new(),
     }
 }
 

@@ -25,8 +25,8 @@ impl CalendarApi<'_> {
         let m0 =
             month0(month).ok_or_else(|| Error::InvalidInput(format!("month must be 1–12, not {month}")))?;
         let path = format!("/calendar-service/year/{year}/month/{m0}");
-        let mut feed: CalendarMonth =
-            required(self.client.get_json(&path, &[]).await?, &format!("GET /gc-api{path}"))?;
+        // 204 (or an empty body) is a month with nothing in it (reference §3.3), not an error.
+        let mut feed: CalendarMonth = self.client.get_json(&path, &[]).await?.unwrap_or_default();
         feed.calendar_items = dedupe_items(std::mem::take(&mut feed.calendar_items));
         Ok(feed)
     }

@@ -23,7 +23,7 @@ use serde::Deserialize;
 pub use self::answer::*;
 use self::overview::{describe, overview, weather_row, zone_rows};
 use self::series::build_series;
-use self::shape::{ActivityRow, Family, SportFilter, count_noun, distance_m, whole};
+use self::shape::{ActivityRow, Family, SportFilter, activity_title, count_noun, distance_m, whole};
 use self::splits::build_splits;
 use super::common::parse_opt_date;
 use crate::output::{self, Answer};
@@ -345,7 +345,11 @@ impl GarminMcp {
             summary,
             ActivityInDepth {
                 activity_id: activity.activity_id.unwrap_or(id),
-                name: activity.activity_name.clone().unwrap_or_default(),
+                name: activity_title(
+                    activity.activity_name.as_deref(),
+                    activity.type_key(),
+                    activity.location_name.as_deref(),
+                ),
                 type_key: activity.type_key().unwrap_or("other").to_owned(),
                 start,
                 location: activity.location_name.clone(),

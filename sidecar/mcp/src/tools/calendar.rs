@@ -20,6 +20,8 @@ use serde::{Deserialize, Serialize};
 use crate::output::{self, Answer};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
+use crate::tools::activities::shape::activity_title;
+use crate::tools::common::{part, with_missing};
 
 /// Most calendar events read for one month.
 const EVENTS_PER_MONTH: u32 = 100;
@@ -60,6 +62,10 @@ pub struct CalendarMonthView {
     /// Activities left out of `days` to keep the answer short (use `list_activities` for them).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub activities_left_out: Option<usize>,
+    /// Parts Garmin could not give, with why (e.g. `events: Garmin Connect had a server error…`);
+    /// the rest of the month is still shown.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<String>,
 }
 
 /// Item counts of the month.
@@ -197,13 +203,20 @@ impl GarminMcp {
         let (first, last) =
             month_bounds(args.year.unwrap_or(today.year()), args.month.unwrap_or(today.month()))?;
         let client = self.garmin().await?;
-        let (feed, activities, events) = futures::try_join!(
+        // The calendar feed is the answer; the activity and event lists only complete it, so
+        // either failing is named in `missing` and the month is still shown.
+        let (feed, activities, events) = futures::join!(
             async { client.calendar().month(first.year(), first.month()).await },
             async { client.activities().between(first, last, None).await },
             async { client.events().list(first, last, EVENTS_PER_MONTH, 1).await },
-        )?;
-        let view = build_month(first, last, today, &feed.calendar_items, &activities, &events);
-        let summary = month_summary(&view, first);
+        );
+        let feed = feed?;
+        let mut missing = Vec::new();
+        let activities = part(&mut missing, "activities", activities).unwrap_or_default();
+        let events = part(&mut missing, "events", events).unwrap_or_default();
+        let mut view = build_month(first, last, today, &feed.calendar_items, &activities, &events);
+        view.missing = missing;
+        let summary = with_missing(month_summary(&view, first), &view.missing);
         Ok(self.answer(summary, view))
     }
 }
@@ -246,7 +259,7 @@ fn build_month(
         total_s += a.duration.unwrap_or(0.0);
         day_entry(&mut days, date).activities.push(CalendarActivity {
             activity_id: id,
-            name: a.activity_name.clone().unwrap_or_else(|| "Activity".to_owned()),
+            name: activity_title(a.activity_name.as_deref(), a.type_key(), a.location_name.as_deref()),
             kind: a.activity_type.as_ref().and_then(|t| t.type_key.as_deref()).map(words),
             distance_km: a.distance.filter(|d| *d > 0.0).map(output::km),
             duration: a.duration.filter(|d| *d > 0.0).map(output::duration),
@@ -265,7 +278,7 @@ fn build_month(
                 let Some(id) = item.id.filter(|id| seen_activities.insert(*id)) else { continue };
                 day_entry(&mut days, date).activities.push(CalendarActivity {
                     activity_id: id,
-                    name: if title.is_empty() { "Activity".to_owned() } else { title },
+                    name: activity_title(Some(&title), item.sport_type_key.as_deref(), None),
                     kind: item.sport_type_key.as_deref().map(words),
                     distance_km: None,
                     duration: None,
@@ -347,6 +360,7 @@ fn build_month(
         days,
         next_upcoming,
         activities_left_out,
+        missing: Vec::new(),
     }
 }
 

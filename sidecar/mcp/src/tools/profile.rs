@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use crate::output::{self, Answer};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
+use crate::tools::common::{part, with_missing};
 
 /// Share of the retire-at distance from which gear is flagged "replace soon" (9/10).
 const REPLACE_SOON_TENTHS: f64 = 9.0;
@@ -94,6 +95,10 @@ pub struct ProfileView {
     pub lifetime: Option<LifetimeView>,
     /// Totals per sport (from Garmin's user statistics).
     pub sports: Vec<SportTotals>,
+    /// Parts Garmin could not give, with why (e.g. `heart-rate zones: Garmin has no such item…`);
+    /// the rest of the profile is still shown.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<String>,
 }
 
 /// One sport's heart-rate zones.
@@ -151,6 +156,9 @@ pub struct GetDevicesArgs {}
 pub struct DeviceList {
     /// Registered devices, the primary one first.
     pub devices: Vec<DeviceView>,
+    /// Parts Garmin could not give, with why (the list is still shown).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<String>,
 }
 
 /// One device.
@@ -201,6 +209,9 @@ pub struct GearList {
     pub retired_not_listed: usize,
     /// Items past 90 % of their retire-at distance, in words.
     pub replace_soon: Vec<String>,
+    /// Parts Garmin could not give, with why (e.g. one item's totals; the rest is still shown).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<String>,
 }
 
 /// One piece of gear.
@@ -269,7 +280,9 @@ impl GarminMcp {
         let client = self.garmin().await?;
         // Learning the displayName reads the social profile already; reuse it instead of asking twice.
         let account = if client.display_name().is_empty() { Some(client.verify().await?) } else { None };
-        let (social, settings, personal, zones, threshold, stats, totals) = futures::try_join!(
+        // The settings are the profile; every other request only completes it, so one that fails
+        // is named in `missing` and the rest is still shown.
+        let (social, settings, personal, zones, threshold, stats, totals) = futures::join!(
             async {
                 match &account {
                     Some(_) => Ok(None),
@@ -282,7 +295,15 @@ impl GarminMcp {
             async { client.metrics().lactate_threshold().await },
             async { client.profile().statistics().await },
             async { client.profile().lifetime_totals().await },
-        )?;
+        );
+        let settings = settings?;
+        let mut missing = Vec::new();
+        let social = part(&mut missing, "social profile", social).flatten();
+        let personal = part(&mut missing, "personal information", personal).unwrap_or_default();
+        let zones = part(&mut missing, "heart-rate zones", zones).unwrap_or_default();
+        let threshold = part(&mut missing, "lactate threshold", threshold).flatten();
+        let stats = part(&mut missing, "totals per sport", stats).unwrap_or_default();
+        let totals = part(&mut missing, "lifetime totals", totals).unwrap_or_default();
         let display_name = account
             .as_ref()
             .map(|a| a.display_name.clone())
@@ -328,8 +349,9 @@ impl GarminMcp {
             hr_zones: zones.iter().filter_map(zone_set).collect(),
             lifetime: lifetime(&totals),
             sports: stats.user_metrics.iter().filter_map(sport_totals).collect(),
+            missing,
         };
-        let summary = profile_summary(&view);
+        let summary = with_missing(profile_summary(&view), &view.missing);
         Ok(self.answer(summary, view))
     }
 
@@ -353,20 +375,22 @@ impl GarminMcp {
         Parameters(_args): Parameters<GetDevicesArgs>,
     ) -> Result<Answer<DeviceList>, ToolError> {
         let client = self.garmin().await?;
-        let (devices, last) = futures::try_join!(async { client.devices().list().await }, async {
+        let api = client.devices();
+        let (devices, last) = futures::join!(api.list(), api.last_used());
+        let devices = devices?;
+        let mut missing = Vec::new();
+        let last = match last {
             // No device has synced (Garmin may answer 404): nothing is "last used".
-            match client.devices().last_used().await {
-                Err(garmin::Error::NotFound { .. }) => Ok(None),
-                other => other,
-            }
-        },)?;
+            Err(garmin::Error::NotFound { .. }) => None,
+            other => part(&mut missing, "last used device", other).flatten(),
+        };
         if devices.is_empty() {
             return Err(ToolError::NoData("No devices are registered on your Garmin account.".into()));
         }
         let mut views: Vec<DeviceView> = devices.iter().map(|d| device_view(d, last.as_ref())).collect();
         views.sort_by_key(|d| (!d.primary, !d.last_used));
-        let summary = devices_summary(&views);
-        Ok(self.answer(summary, DeviceList { devices: views }))
+        let summary = with_missing(devices_summary(&views), &missing);
+        Ok(self.answer(summary, DeviceList { devices: views, missing }))
     }
 
     /// The athlete's shoes and bikes: distance used against the retire-at limit (km used, limit,
@@ -403,28 +427,37 @@ impl GarminMcp {
                 if hidden.len() == 1 { "item" } else { "items" }
             )));
         }
-        // Each item's totals are independent: one request per uuid, all at once, none repeated.
-        let stats = futures::future::try_join_all(shown.iter().map(|g| {
+        // Each item's totals are independent: one request per uuid, all at once, none repeated; an
+        // item whose totals fail is still listed, and the failure named.
+        let fetched = futures::future::join_all(shown.iter().map(|g| {
             let client = &client;
             async move {
                 match g.uuid.as_deref() {
                     Some(uuid) => match client.gear().stats(uuid).await {
-                        Ok(s) => Ok(s),
                         Err(garmin::Error::NotFound { .. }) => Ok(None),
-                        Err(e) => Err(e),
+                        other => other,
                     },
                     None => Ok(None),
                 }
             }
         }))
-        .await?;
+        .await;
+        let mut missing = Vec::new();
+        let stats: Vec<Option<GearStats>> = shown
+            .iter()
+            .zip(fetched)
+            .map(|(g, s)| {
+                let name = format!("totals of {}", g.name());
+                part(&mut missing, &name, s).flatten()
+            })
+            .collect();
         let mut gear: Vec<GearView> =
             shown.iter().zip(&stats).map(|(g, s)| gear_view(g, s.as_ref())).collect();
         gear.sort_by_key(|g| g.status != "active");
         let replace_soon =
             gear.iter().filter(|g| g.status == "active").filter_map(|g| g.note.clone()).collect();
-        let list = GearList { gear, retired_not_listed: hidden.len(), replace_soon };
-        let summary = gear_summary(&list);
+        let list = GearList { gear, retired_not_listed: hidden.len(), replace_soon, missing };
+        let summary = with_missing(gear_summary(&list), &list.missing);
         Ok(self.answer(summary, list))
     }
 }

@@ -21,6 +21,7 @@ use super::profile::know_account;
 use crate::output::{self, Answer};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
+use crate::tools::common::{part, with_missing};
 
 const SOCIAL_PROFILE: &str = "/userprofile-service/socialProfile";
 const ADHOC_OPEN: &str = "/adhocchallenge-service/adHocChallenge/nonCompleted";
@@ -74,6 +75,9 @@ pub struct Achievements {
     pub badges: Vec<BadgeView>,
     /// Goals running now.
     pub goals: Vec<GoalView>,
+    /// Parts Garmin could not give, with why (the rest is still shown).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<String>,
 }
 
 /// One earned badge.
@@ -139,6 +143,9 @@ pub struct Challenges {
     pub in_progress: Vec<ChallengeView>,
     /// Challenges open to join.
     pub available: Vec<ChallengeView>,
+    /// Parts Garmin could not give, with why (the rest is still shown).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<String>,
 }
 
 /// One challenge.
@@ -197,6 +204,9 @@ pub struct SocialView {
     pub groups_total: usize,
     /// Groups (at most `limit`).
     pub groups: Vec<GroupView>,
+    /// Parts Garmin could not give, with why (the rest is still shown).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<String>,
 }
 
 /// Another athlete.
@@ -254,18 +264,26 @@ impl GarminMcp {
     ) -> Result<Answer<Achievements>, ToolError> {
         let limit = check_limit(args.limit)?;
         let client = self.garmin().await?;
-        let (badges, profile, goals) = futures::try_join!(
+        // The badges are the answer; level, points and goals complete it (named in `missing`
+        // with why when they fail).
+        let (badges, profile, goals) = futures::join!(
             async { client.challenges().badges_earned().await },
             async { client.get_value(SOCIAL_PROFILE, &[]).await },
             async { client.challenges().goals(GoalStatus::Active, 0, MAX_ROWS).await },
-        )?;
+        );
+        let badges = badges?;
+        let mut missing = Vec::new();
+        let profile = part(&mut missing, "level and points", profile).flatten();
+        let goals = part(&mut missing, "goals", goals).unwrap_or_default();
         // A daily steps goal without Garmin's progress: today's steps so far tell it. (Skipped when
         // the session does not know the displayName: learning it would read the profile twice.)
         let today = self.today();
         let needs_steps = goals.iter().any(|g| is_daily_steps(g) && g.progress_value.is_none())
             && !client.display_name().is_empty();
         let steps_today = if needs_steps {
-            client.wellness().daily_summary(today).await?.and_then(|s| s.total_steps)
+            part(&mut missing, "today's steps", client.wellness().daily_summary(today).await)
+                .flatten()
+                .and_then(|s| s.total_steps)
         } else {
             None
         };
@@ -281,10 +299,11 @@ impl GarminMcp {
             badge_points: earned.iter().filter_map(|b| b.badge_points).sum(),
             badges: earned.iter().take(limit).map(|b| badge_view(b)).collect(),
             goals: goals.iter().map(|g| goal_view(g, steps_today)).collect(),
+            missing,
         };
         // A large `limit` must not blow the budget: fewer badges (the totals still count all).
         while json_len(&view) > DATA_BUDGET && view.badges.pop().is_some() {}
-        let summary = achievements_summary(&view);
+        let summary = with_missing(achievements_summary(&view), &view.missing);
         Ok(self.answer(summary, view))
     }
 
@@ -309,7 +328,9 @@ impl GarminMcp {
     ) -> Result<Answer<Challenges>, ToolError> {
         let limit = check_limit(args.limit)?;
         let client = self.garmin().await?;
-        let (joined, open, virtuals, adhoc) = futures::try_join!(
+        // The joined badge challenges are the answer; the other lists complete it (named in
+        // `missing` with why when they fail).
+        let (joined, open, virtuals, adhoc) = futures::join!(
             async { client.challenges().badge_challenges(BadgeChallengeStatus::NonCompleted).await },
             async { client.challenges().badge_challenges(BadgeChallengeStatus::Available).await },
             async { client.challenges().virtual_challenges(0, MAX_ROWS).await },
@@ -319,7 +340,12 @@ impl GarminMcp {
                     other => other,
                 }
             },
-        )?;
+        );
+        let joined = joined?;
+        let mut missing = Vec::new();
+        let open = part(&mut missing, "challenges open to join", open).unwrap_or_default();
+        let virtuals = part(&mut missing, "virtual challenges", virtuals).unwrap_or_default();
+        let adhoc = part(&mut missing, "challenges with friends", adhoc).flatten();
         let joined_ids: HashSet<&str> = joined.iter().filter_map(|c| c.uuid.as_deref()).collect();
         let mut in_progress: Vec<ChallengeView> = joined.iter().map(badge_challenge_view).collect();
         in_progress.extend(virtuals.iter().map(virtual_view));
@@ -334,7 +360,7 @@ impl GarminMcp {
         in_progress.truncate(limit);
         let mut available = available;
         available.truncate(limit);
-        let mut view = Challenges { in_progress, available };
+        let mut view = Challenges { in_progress, available, missing };
         // A large `limit` must not blow the budget: fewer rows (the summary counts all).
         while json_len(&view) > DATA_BUDGET {
             let longer = if view.available.len() > view.in_progress.len() {
@@ -346,7 +372,7 @@ impl GarminMcp {
                 break;
             }
         }
-        let summary = challenges_summary(&view, in_total, open_total);
+        let summary = with_missing(challenges_summary(&view, in_total, open_total), &view.missing);
         Ok(self.answer(summary, view))
     }
 
@@ -372,7 +398,9 @@ impl GarminMcp {
         let limit = check_limit(args.limit)?;
         let client = self.garmin().await?;
         know_account(&client).await?;
-        let (connections, groups, pending) = futures::try_join!(
+        // The connections are the answer; groups and pending requests complete it (named in
+        // `missing` with why when they fail).
+        let (connections, groups, pending) = futures::join!(
             async { client.social().connections(0, limit as u32).await },
             async { client.social().groups().await },
             async {
@@ -381,7 +409,11 @@ impl GarminMcp {
                     other => other,
                 }
             },
-        )?;
+        );
+        let connections = connections?;
+        let mut missing = Vec::new();
+        let groups = part(&mut missing, "groups", groups).unwrap_or_default();
+        let pending = part(&mut missing, "pending requests", pending).flatten();
         let people: Vec<PersonView> = connections
             .connections
             .iter()
@@ -412,6 +444,7 @@ impl GarminMcp {
                     privacy: g.group_privacy.as_deref().map(str::to_lowercase),
                 })
                 .collect(),
+            missing,
         };
         // A large `limit` must not blow the budget: fewer names (the totals count all).
         while json_len(&view) > DATA_BUDGET {
@@ -424,7 +457,7 @@ impl GarminMcp {
                 break;
             }
         }
-        let summary = social_summary(&view);
+        let summary = with_missing(social_summary(&view), &view.missing);
         Ok(self.answer(summary, view))
     }
 }

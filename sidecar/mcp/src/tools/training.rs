@@ -30,7 +30,7 @@ pub use self::records::names_to_fetch;
 use self::records::{record_row, records_summary, sport_rank};
 pub use self::status::{acwr, acwr_band, status_phrase};
 use self::status::{load_balance_part, load_part, status_part, training_summary};
-use super::common::{parse_date, whole, words};
+use super::common::{parse_date, part, whole, with_missing, words};
 use crate::output::{self, Answer};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
@@ -127,7 +127,9 @@ impl GarminMcp {
         let readiness = futures::future::try_join_all(trend_dates.iter().map(|d| m.training_readiness(*d)));
         let vo2_range =
             async { if trend_days > 0 { m.max_metrics(first, date).await } else { Ok(Vec::new()) } };
-        let (status, readiness, vo2_range, hrv, predictions, lactate, endurance, hill, fitness_age) = tokio::try_join!(
+        // The training status is the answer; every other request only completes it, so one that
+        // fails is named in `missing` with why and the rest is still shown.
+        let (status, readiness, vo2_range, hrv, predictions, lactate, endurance, hill, fitness_age) = tokio::join!(
             m.training_status(date),
             readiness,
             vo2_range,
@@ -137,7 +139,18 @@ impl GarminMcp {
             m.endurance_score(date),
             m.hill_score(date),
             m.fitness_age(date),
-        )?;
+        );
+        let status = status?;
+        let mut failed = Vec::new();
+        let readiness =
+            part(&mut failed, "readiness", readiness).unwrap_or_else(|| vec![Vec::new(); trend_dates.len()]);
+        let vo2_range = part(&mut failed, "vo2max", vo2_range).unwrap_or_default();
+        let hrv = part(&mut failed, "hrv", hrv).unwrap_or_default();
+        let predictions = part(&mut failed, "race_predictions", predictions).flatten();
+        let lactate = part(&mut failed, "lactate_threshold", lactate).flatten();
+        let endurance = part(&mut failed, "endurance_score", endurance).flatten();
+        let hill = part(&mut failed, "hill_score", hill).flatten();
+        let fitness_age = part(&mut failed, "fitness_age", fitness_age).flatten();
         let readiness_by_day: BTreeMap<NaiveDate, Vec<TrainingReadiness>> =
             trend_dates.iter().copied().zip(readiness).collect();
 
@@ -174,7 +187,7 @@ impl GarminMcp {
             && report.hrv.is_none()
             && report.endurance_score.is_none()
             && report.hill_score.is_none();
-        if date_bound_empty {
+        if date_bound_empty && failed.is_empty() {
             return Err(ToolError::NoData(format!("No training data recorded for {date}")));
         }
         report.race_predictions = predictions.map(|p| RacePredictionsPart {
@@ -204,7 +217,15 @@ impl GarminMcp {
             ("endurance_score", report.endurance_score.is_some()),
             ("hill_score", report.hill_score.is_some()),
         ];
-        report.missing = parts.iter().filter(|(_, has)| !has).map(|(name, _)| (*name).to_owned()).collect();
+        // Bare names: Garmin has nothing; `name: why`: the request for it failed.
+        let why = |name: &str| failed.iter().find(|f| f.split(": ").next() == Some(name)).cloned();
+        report.missing = parts
+            .iter()
+            .filter(|(_, has)| !has)
+            .map(|(name, _)| why(name).unwrap_or_else(|| (*name).to_owned()))
+            .collect();
+        let unnamed: Vec<String> = failed.iter().filter(|f| !report.missing.contains(f)).cloned().collect();
+        report.missing.extend(unnamed);
         let summary = training_summary(&report);
         Ok(self.answer(summary, report))
     }
@@ -241,14 +262,20 @@ impl GarminMcp {
         // Names Garmin left out: each activity fetched once, all at once.
         let wanted = names_to_fetch(&rows);
         let activities = client.activities();
-        let fetched = futures::future::try_join_all(wanted.iter().map(|id| async move {
+        // A name that cannot be read leaves the record without it (the id is still there); a
+        // deleted or someone else's activity has none, any other failure is named in `missing`.
+        let answers = futures::future::join_all(wanted.iter().map(|id| async move {
             match activities.get(*id).await {
-                Ok(a) => Ok((*id, a.activity_name)),
-                Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::Forbidden) => Ok((*id, None)),
-                Err(e) => Err(e),
+                Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::Forbidden) => (*id, Ok(None)),
+                other => (*id, other.map(|a| a.activity_name)),
             }
         }))
-        .await?;
+        .await;
+        let mut missing = Vec::new();
+        let fetched: Vec<(u64, Option<String>)> = answers
+            .into_iter()
+            .map(|(id, answer)| (id, part(&mut missing, &format!("name of activity {id}"), answer).flatten()))
+            .collect();
         let names: BTreeMap<u64, String> = fetched
             .into_iter()
             .filter_map(|(id, name)| name.filter(|n| !n.trim().is_empty()).map(|n| (id, n)))
@@ -262,7 +289,7 @@ impl GarminMcp {
         }
         rows.sort_by_key(|r| (sport_rank(&r.sport), r.type_id));
         let sport = args.sport.map_or("all", RecordSport::name).to_owned();
-        let summary = records_summary(&rows);
-        Ok(self.answer(summary, PersonalRecords { sport, records: rows }))
+        let summary = with_missing(records_summary(&rows), &missing);
+        Ok(self.answer(summary, PersonalRecords { sport, records: rows, missing }))
     }
 }

@@ -404,3 +404,37 @@ async fn the_chart_kinds_have_the_date_they_were_asked_for() {
         chart(&h, json!({"kind": "health_trend", "date": end.to_string(), "days": 7}), 1200, 700).await;
     assert_eq!(data["period"], format!("{} to {end}", end - Duration::days(6)));
 }
+
+/// The real 2018 activity details (fixtures/garmin/activity_details_legacy_2018.json): wrapped,
+/// `sumDistance` in km, `directSpeed` in kph, ~20 samples over the first 500 m.
+fn legacy_details() -> Value {
+    serde_json::from_str(include_str!(
+        "../../../../tests/fake-garmin/fixtures/garmin/activity_details_legacy_2018.json"
+    ))
+    .expect("the legacy fixture is JSON")
+}
+
+#[tokio::test]
+async fn a_pool_swim_chart_takes_its_pace_from_the_laps_not_the_empty_speed_channel() {
+    let h = Harness::start().await;
+    let swim = newest(&h, Sport::Swimming);
+    let (summary, data, _) = chart(&h, json!({"kind": "activity", "activity_id": swim.id}), 1200, 700).await;
+    assert_eq!(data["series_source"], "garmin_details", "{summary}");
+    assert!(summary.contains("per lap, as Garmin's pool speed channel is empty"), "{summary}");
+    assert!(summary.contains("a bar per lap"), "{summary}");
+    let paths: Vec<String> = api_requests(&h).into_iter().map(|(p, _)| p).collect();
+    assert!(paths.iter().any(|p| p.ends_with(&format!("/activity/{}/splits", swim.id))), "{paths:?}");
+}
+
+#[tokio::test]
+async fn a_sparse_legacy_recording_takes_its_split_bars_from_the_laps() {
+    let h = Harness::start().await;
+    let run = newest(&h, Sport::Running);
+    h.fake.push_fault(
+        FaultRule::always(Fault::Body(legacy_details())).on_path(&format!("/activity/{}/details", run.id)),
+    );
+    let (summary, data, _) = chart(&h, json!({"kind": "activity", "activity_id": run.id}), 1200, 700).await;
+    assert_eq!(data["series_source"], "garmin_details", "{summary}");
+    assert_eq!(data["points"], 244, "{summary}");
+    assert!(summary.contains("a bar per lap"), "{summary}");
+}

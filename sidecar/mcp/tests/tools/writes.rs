@@ -339,3 +339,36 @@ async fn while_the_person_decides_the_client_gets_progress_notifications() {
     assert!(!notes.is_empty(), "no progress notification while waiting 6 s");
     assert!(notes[0].contains("confirm in the Garmin MCP app"), "{notes:?}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn undo_of_a_schedule_deleted_behind_our_back_is_done_and_older_changes_still_undo() {
+    let h = Harness::start_with(|mut o| {
+        o.write_mode = WriteMode::Direct;
+        o
+    })
+    .await;
+    let before = account_state(&h).await;
+    let (_, created) = h.call_ok("create_workout", spec_args(true)).await;
+    let workout_id = created["changes"][0]["ids"]["workout_id"].as_u64().expect("workout id");
+    let (_, scheduled) = h
+        .call_ok("schedule_workout", json!({"workout_id": workout_id, "date": "2026-11-19", "confirm": true}))
+        .await;
+    let schedule_id = scheduled["changes"][0]["ids"]["schedule_id"].as_u64().expect("schedule id");
+
+    // The person removes the entry in Garmin Connect itself: Garmin then answers 404 for it
+    // (reference §4.12: a deleted schedule's GET and DELETE are 404, like a deleted activity).
+    let other = Client::builder().store(h.store.clone()).build().unwrap();
+    other.workouts().unschedule(schedule_id).await.unwrap();
+
+    let (text, undone) = h.call_ok("undo_change", json!({"confirm": true})).await;
+    assert_eq!(undone["status"], "written", "{text}");
+    assert!(text.contains(&format!("Calendar entry {schedule_id} was already gone")), "{text}");
+    let (_, list) = h.call_ok("list_changes", json!({})).await;
+    assert_eq!(list["changes"][0]["state"], "undo of #2", "{list}");
+    assert_eq!(list["changes"][1]["state"], "undone", "{list}");
+
+    // The older change is not blocked.
+    let (text, _) = h.call_ok("undo_change", json!({"confirm": true})).await;
+    assert!(text.contains(&format!("Deleted workout '800m x4' (id {workout_id})")), "{text}");
+    assert_eq!(account_state(&h).await, before);
+}

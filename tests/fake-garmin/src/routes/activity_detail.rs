@@ -75,6 +75,10 @@ fn column_value(key: &str, a: &Activity, p: &Sample) -> Value {
         "sumDuration" | "sumElapsedDuration" | "sumMovingDuration" => p.t.into(),
         "directHeartRate" => int(p.hr),
         "sumDistance" => round(p.dist, 2).into(),
+        // Garmin's speed channel is about zero all through a pool swim (real recordings, see
+        // docs/garmin-web-api.md "Sparse answers and real recordings"): the pace is in the laps
+        // and lengths, not in the samples.
+        "directSpeed" if a.sport() == Sport::Swimming => 0.0.into(),
         "directSpeed" => round(p.speed, 3).into(),
         "directRunCadence" | "directBikeCadence" | "directSwimCadence" => int(p.cadence),
         "directElevation" => round(p.elev, 1).into(),

@@ -15,12 +15,14 @@ use crate::models::wellness::{
 
 impl WellnessApi<'_> {
     /// `GET /gc-api/wellness-service/wellness/dailySleepData/{displayName}?date&nonSleepBufferMinutes=60`
-    /// — the night ending on `date`; `None` when no sleep was recorded (Garmin sends nulls).
+    /// — the night ending on `date`; `None` when nothing about it was recorded (Garmin sends nulls).
+    /// A night without a total sleep time, or with a null `dailySleepDTO` beside its resting heart
+    /// rate, is kept: its stages, SpO2 and resting heart rate are real.
     pub async fn sleep(&self, date: NaiveDate) -> Result<Option<Sleep>> {
         let path = format!("/wellness-service/wellness/dailySleepData/{}", display_name(self.client).await?);
         let query = [("date", ymd(date)), ("nonSleepBufferMinutes", "60".to_owned())];
         let sleep: Option<Sleep> = self.client.get_json(&path, &query).await?;
-        Ok(sleep.filter(Sleep::has_data))
+        Ok(sleep.filter(Sleep::has_any))
     }
 
     /// `GET /gc-api/wellness-service/stats/daily/sleep/score/{start}/{end}` — the sleep score per

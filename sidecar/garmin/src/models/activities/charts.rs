@@ -88,6 +88,29 @@ impl ActivityDetails {
         }
     }
 
+    /// The values of metric `key` in metres, seconds and m/s, whatever unit the column is in: the
+    /// 2018 recordings send `sumDistance` in `kilometer` and `directSpeed` in `kph`
+    /// (`activity_details_legacy_2018.json`), today's in `meter` and `mps`. Other units pass as
+    /// they are.
+    pub fn values_si(&self, key: &str) -> Vec<Option<f64>> {
+        let factor = match self.unit(key).map(str::to_ascii_lowercase).as_deref() {
+            Some("kilometer" | "km") => 1000.0,
+            Some("centimeter" | "cm") => 0.01,
+            Some("mile") => 1609.344,
+            Some("kph" | "kmh") => 1.0 / 3.6,
+            Some("mph") => 0.447_04,
+            Some("millisecond" | "ms") => 0.001,
+            _ => 1.0,
+        };
+        let mut values = self.values(key);
+        if factor != 1.0 {
+            for v in values.iter_mut().flatten() {
+                *v *= factor;
+            }
+        }
+        values
+    }
+
     /// The unit of metric `key` as Garmin names it (`mps`, `bpm`, `meter`, `centimeter`…).
     pub fn unit(&self, key: &str) -> Option<&str> {
         self.metric_descriptors.iter().find(|d| d.key.as_deref() == Some(key))?.unit.as_ref()?.key.as_deref()

@@ -46,6 +46,20 @@ impl Sleep {
         self.daily_sleep.as_ref().is_some_and(DailySleep::has_data)
     }
 
+    /// True when the answer holds anything about the night: a sleep time, stage times, SpO2 or
+    /// respiration, or the resting heart rate. Real nights come without a total sleep time but
+    /// with stages, and with `dailySleepDTO: null` beside a resting heart rate.
+    pub fn has_any(&self) -> bool {
+        self.resting_heart_rate.is_some_and(|r| r > 0.0)
+            || self.daily_sleep.as_ref().is_some_and(|d| {
+                d.has_data()
+                    || d.has_stages()
+                    || [d.average_spo2_value, d.lowest_spo2_value, d.average_respiration_value]
+                        .iter()
+                        .any(|v| v.is_some_and(|x| x > 0.0))
+            })
+    }
+
     /// The overall sleep score (0–100), when scored.
     pub fn score(&self) -> Option<f64> {
         self.daily_sleep.as_ref()?.sleep_scores.as_ref()?.overall.as_ref()?.value
@@ -179,6 +193,13 @@ impl DailySleep {
     /// True when a sleep time was measured.
     pub fn has_data(&self) -> bool {
         self.sleep_time_seconds.is_some_and(|s| s > 0.0)
+    }
+
+    /// True when some stage time (deep, light, REM) was measured.
+    pub fn has_stages(&self) -> bool {
+        [self.deep_sleep_seconds, self.light_sleep_seconds, self.rem_sleep_seconds]
+            .iter()
+            .any(|s| s.is_some_and(|s| s > 0.0))
     }
 }
 

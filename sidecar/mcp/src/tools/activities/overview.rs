@@ -4,7 +4,7 @@
 use garmin::models::activities::{Activity, ActivityFigures, ActivityWeather, TimeInZone};
 
 use super::answer::{Overview, Splits, WeatherRow, ZoneRow};
-use super::shape::{Family, Speed, whole};
+use super::shape::{Family, Speed, activity_title, whole};
 use crate::output;
 
 /// A finite value rounded to `decimals`.
@@ -130,7 +130,11 @@ pub(super) fn describe(
     zones: &[ZoneRow],
     weather: Option<&WeatherRow>,
 ) -> String {
-    let name = activity.activity_name.as_deref().unwrap_or("Activity");
+    let name = activity_title(
+        activity.activity_name.as_deref(),
+        activity.type_key(),
+        activity.location_name.as_deref(),
+    );
     let date = activity
         .summary
         .as_ref()

@@ -68,7 +68,7 @@ pub(super) fn build_series(d: &ActivityDetails, family: Family, max_points: usiz
         return None;
     }
     let present = |v: Vec<Option<f64>>| if v.iter().any(Option::is_some) { Some(v) } else { None };
-    let first_of = |keys: &[&str]| keys.iter().find_map(|k| present(d.values(k)));
+    let first_of = |keys: &[&str]| keys.iter().find_map(|k| present(d.values_si(k)));
     let time: Vec<Option<f64>> = match first_of(&["sumDuration", "sumElapsedDuration", "sumMovingDuration"]) {
         Some(t) => t,
         None => {

@@ -306,6 +306,27 @@ pub fn local_date(a: &ActivitySummary) -> Option<NaiveDate> {
     a.start_time_local.map(|t| t.date())
 }
 
+/// What to call an activity: its name, or for an unnamed one (Garmin sends `activityName: null`
+/// for some uploads and manual entries) its type and place, e.g. `Backcountry skiing in Chamonix`.
+pub fn activity_title(name: Option<&str>, type_key: Option<&str>, place: Option<&str>) -> String {
+    if let Some(name) = name.map(str::trim).filter(|n| !n.is_empty()) {
+        return name.to_owned();
+    }
+    let kind = type_key.map(str::trim).filter(|k| !k.is_empty() && *k != "uncategorized");
+    let mut title = match kind {
+        Some(k) => {
+            let words = k.replace('_', " ");
+            let mut chars = words.chars();
+            chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+        }
+        None => "Activity".to_owned(),
+    };
+    if let Some(place) = place.map(str::trim).filter(|p| !p.is_empty()) {
+        title.push_str(&format!(" in {place}"));
+    }
+    title
+}
+
 impl ActivityRow {
     /// The row of one list entry (`None` without an id).
     pub fn of(a: &ActivitySummary) -> Option<ActivityRow> {
@@ -320,7 +341,7 @@ impl ActivityRow {
             activity_id: a.activity_id?,
             date: a.start_time_local.map(|t| t.format("%Y-%m-%d").to_string()).unwrap_or_default(),
             time: a.start_time_local.map(|t| t.format("%H:%M").to_string()),
-            name: a.activity_name.clone().unwrap_or_default(),
+            name: activity_title(a.activity_name.as_deref(), a.type_key(), a.location_name.as_deref()),
             type_key: a.type_key().unwrap_or("other").to_owned(),
             distance_km: meters.map(output::km),
             duration: output::duration(seconds),

@@ -80,8 +80,8 @@ fn unit_name(meters: f64) -> String {
     }
 }
 
-/// Splits from the laps: auto-laps of equal length become per-km (or per-5-km…) splits, other
-/// laps stay laps; rests fold into the split before them; long lists are merged to stay compact.
+/// Splits from the laps of any sport: auto-laps of equal length become per-km (or per-5-km…)
+/// splits, other laps stay laps; rests fold into the split before them; long lists are merged to stay compact.
 pub(super) fn build_splits(laps: &[Lap], family: Family) -> Option<Splits> {
     let mut pieces: Vec<Piece> = Vec::new();
     for lap in laps {
@@ -94,9 +94,12 @@ pub(super) fn build_splits(laps: &[Lap], family: Family) -> Option<Splits> {
         }
         pieces.push(piece);
     }
-    if pieces.is_empty() || !family.has_distance() {
+    if pieces.is_empty() {
         return None;
     }
+    // Laps with a distance are splits whatever the sport (backcountry skiing, a flight…); sports
+    // without a pace of their own read as speed, like rides.
+    let family = if family.has_distance() { family } else { Family::Ride };
     let first = pieces[0].meters;
     let uniform = pieces.len() >= 2
         && pieces[..pieces.len() - 1].iter().all(|p| (p.meters - first).abs() <= first * 0.02)
@@ -268,5 +271,25 @@ mod tests {
         assert_eq!(s.unit, "3 km");
         assert_eq!(s.rows.len(), 40);
         assert_eq!(s.rows[0].distance_km, 3.0);
+    }
+}
+
+#[cfg(test)]
+mod other_sports {
+    use super::*;
+
+    #[test]
+    fn laps_of_a_sport_without_a_pace_are_splits_read_as_speed() {
+        // Backcountry skiing: five laps of different lengths (a real activity outside run/ride/swim).
+        let laps: Vec<Lap> =
+            [(2100.0, 1500.0), (900.0, 300.0), (2400.0, 1700.0), (1100.0, 260.0), (500.0, 200.0)]
+                .into_iter()
+                .map(|(m, s)| Lap { distance: Some(m), duration: Some(s), ..Lap::default() })
+                .collect();
+        let s = build_splits(&laps, Family::Other).expect("laps with a distance are splits");
+        assert_eq!(s.unit, "lap");
+        assert_eq!(s.rows.len(), 5);
+        assert_eq!(s.rows[1].speed.speed_kmh, Some(10.8));
+        assert!(s.rows[1].speed.pace_per_km.is_none());
     }
 }

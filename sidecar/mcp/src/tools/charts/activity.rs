@@ -7,14 +7,14 @@ use garmin::api::ActivitySearch;
 use garmin::models::activities::{Activity, ActivityDetails, TimeInZone};
 use garmin::models::downloads::OriginalFormat;
 use garmin_charts::{
-    ActivityChart, ActivitySample, ChartOptions, HrZoneFloor, HrZonesChart, SpeedUnit, ZoneTime,
+    ActivityChart, ActivityLap, ActivitySample, ChartOptions, HrZoneFloor, HrZonesChart, SpeedUnit, ZoneTime,
 };
 
 use super::{Drawn, draw_off_thread, fit_series};
 use crate::output;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
-use crate::tools::activities::shape::Family;
+use crate::tools::activities::shape::{Family, activity_title};
 
 /// Rows asked of Garmin's details endpoint: enough for a smooth 1200-px line, small to transfer.
 const DETAIL_ROWS: u32 = 4000;
@@ -39,7 +39,7 @@ impl Source {
 /// heart rate.
 fn samples_from_details(d: &ActivityDetails) -> Vec<ActivitySample> {
     let present = |v: Vec<Option<f64>>| if v.iter().any(Option::is_some) { Some(v) } else { None };
-    let first_of = |keys: &[&str]| keys.iter().find_map(|k| present(d.values(k)));
+    let first_of = |keys: &[&str]| keys.iter().find_map(|k| present(d.values_si(k)));
     let n = d.activity_detail_metrics.len();
     let time: Vec<Option<f64>> = match first_of(&["sumDuration", "sumElapsedDuration", "sumMovingDuration"]) {
         Some(t) => t,
@@ -123,11 +123,11 @@ impl Facts {
             Family::of(activity.type_key(), activity.activity_type.as_ref().and_then(|t| t.parent_type_id));
         Facts {
             id: activity.activity_id.unwrap_or(id),
-            name: activity
-                .activity_name
-                .clone()
-                .filter(|n| !n.trim().is_empty())
-                .unwrap_or_else(|| "Activity".into()),
+            name: activity_title(
+                activity.activity_name.as_deref(),
+                activity.type_key(),
+                activity.location_name.as_deref(),
+            ),
             date: f.start_time_local.map(|t| t.format("%Y-%m-%d").to_string()).unwrap_or_default(),
             start: f.start_time_local.map(|t| t.format("%Y-%m-%d %H:%M").to_string()).unwrap_or_default(),
             kind: activity.type_key().unwrap_or("activity").replace('_', " "),
@@ -198,9 +198,30 @@ impl GarminMcp {
         let id = self.activity_id_or_newest(id).await?;
         let client = self.garmin().await?;
         let api = client.activities();
-        let (facts, details, zones) =
-            futures::join!(self.activity_facts(id), api.details(id, DETAIL_ROWS), api.hr_time_in_zones(id));
+        let (facts, details, zones, laps) = futures::join!(
+            self.activity_facts(id),
+            api.details(id, DETAIL_ROWS),
+            api.hr_time_in_zones(id),
+            api.splits(id)
+        );
         let facts = facts?;
+        // Laps make the split bars (and a pool swim's pace); without them the samples are split.
+        let laps: Vec<ActivityLap> = laps
+            .map(|s| {
+                s.laps
+                    .iter()
+                    .map(|l| ActivityLap {
+                        distance_m: l.distance.filter(|d| d.is_finite()).unwrap_or(0.0),
+                        duration_s: l
+                            .duration
+                            .or(l.elapsed_duration)
+                            .or(l.moving_duration)
+                            .filter(|d| d.is_finite())
+                            .unwrap_or(0.0),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
         let from_details = match &details {
             Ok(Some(d)) => samples_from_details(d),
             _ => Vec::new(),
@@ -258,7 +279,10 @@ impl GarminMcp {
             distance_m: facts.distance_m.or(fit_distance),
             duration_s: facts.duration_s.or(fit_timer),
             avg_hr: facts.avg_hr.or(fit_hr),
+            laps,
         };
+        let lap_bars = chart.laps.iter().any(|l| l.distance_m >= 1.0 && l.duration_s > 0.0);
+        let lap_pace = chart.pace_from_laps();
         let what = format!("activity {id}");
         let png = draw_off_thread(&what, move || garmin_charts::activity(&chart, &options)).await?;
 
@@ -268,7 +292,9 @@ impl GarminMcp {
             _ => "pace",
         };
         summary.push_str(&format!(
-            " It shows {unit} (faster higher) with a bar per split and heart rate over {} zone bands",
+            " It shows {unit} (faster higher){} with a bar per {} and heart rate over {} zone bands",
+            if lap_pace { " per lap, as Garmin's pool speed channel is empty" } else { "" },
+            if lap_bars { "lap" } else { "split" },
             if zone_rows.is_empty() { "no" } else { "Garmin's" }
         ));
         match source {

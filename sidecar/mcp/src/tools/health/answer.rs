@@ -119,8 +119,9 @@ pub struct DaySleep {
     /// Woke up (local `HH:MM`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub end: Option<String>,
-    /// Time asleep (`h:mm`).
-    pub total: String,
+    /// Time asleep (`h:mm`); absent when Garmin kept the stages but no total.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total: Option<String>,
     /// Deep sleep (`h:mm`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deep: Option<String>,

@@ -20,7 +20,9 @@ use crate::tools::common::{thousands, whole, words};
 const WEIGHT_LOOKBACK_DAYS: i64 = 30;
 
 impl GarminMcp {
-    /// One day: every endpoint once, concurrently.
+    /// One day: every endpoint once, concurrently. Each request is one part of the answer: one
+    /// that fails is named in `missing` with why, and the rest still answers; only when every
+    /// request failed does the day fail (with the first failure).
     pub(super) async fn health_day(
         &self,
         date: NaiveDate,
@@ -29,8 +31,8 @@ impl GarminMcp {
         let client = self.garmin().await?;
         let w = client.wellness();
         let full = detail == Detail::Full;
-        let series = async { if full { w.stress(date).await } else { Ok(None) } };
-        let (summary, sleep, hrv, im, weight, bp, hydration, stress_day, series) = tokio::try_join!(
+        let series = async { if full { Some(w.stress(date).await) } else { None } };
+        let (summary, sleep, hrv, im, weight, bp, hydration, stress_day, series) = tokio::join!(
             w.daily_summary(date),
             w.sleep(date),
             w.hrv(date),
@@ -40,19 +42,111 @@ impl GarminMcp {
             w.hydration(date),
             w.stress_daily(date, date),
             series,
-        )?;
+        );
+        let mut failures = Failures::default();
+        let summary = failures.take(Request::Summary, summary).flatten();
+        let sleep = failures.take(Request::Sleep, sleep).flatten();
+        let hrv = failures.take(Request::Hrv, hrv).flatten();
+        let im = failures.take(Request::IntensityMinutes, im).flatten();
+        let weight = failures.take(Request::Weight, weight).unwrap_or_default();
+        let bp = failures.take(Request::BloodPressure, bp).unwrap_or_default();
+        let hydration = failures.take(Request::Hydration, hydration).flatten();
+        let stress_day = failures.take(Request::StressStats, stress_day).unwrap_or_default();
+        if failures.all_failed(8) {
+            return Err(failures
+                .first
+                .unwrap_or_else(|| ToolError::NoData(format!("No health data recorded for {date}"))));
+        }
+        // Without a daily summary Garmin still keeps the day's stress and Body Battery series
+        // (docs/garmin-web-api.md, "Sparse answers and real recordings"): read them instead.
+        let series = match series {
+            Some(result) => failures.take(Request::StressSeries, result).flatten(),
+            None if summary.is_none() => failures.take(Request::StressSeries, w.stress(date).await).flatten(),
+            None => None,
+        };
         let stress_day = stress_day.into_iter().find(|d| d.calendar_date == Some(date));
         let parts =
             DayParts { date, summary, sleep, hrv, im, weight, bp, hydration, stress_day, series, full };
-        let (day, missing) = parts.build();
-        if missing.len() == PART_NAMES.len() {
+        let (day, absent) = parts.build();
+        if absent.len() == PART_NAMES.len() && failures.reasons.is_empty() {
             return Err(ToolError::NoData(format!("No health data recorded for {date}")));
         }
+        let missing = failures.explain(&absent);
         let text = day_summary(date, &day, &missing);
         Ok((
             text,
             DailyHealth { date: Some(date.to_string()), day: Some(day), missing, ..DailyHealth::default() },
         ))
+    }
+}
+
+/// The requests of one day, for saying why a part is missing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Request {
+    Summary,
+    Sleep,
+    Hrv,
+    IntensityMinutes,
+    Weight,
+    BloodPressure,
+    Hydration,
+    StressStats,
+    StressSeries,
+}
+
+impl Request {
+    /// The parts (of [`PART_NAMES`]) this request feeds.
+    fn feeds(self, part: &str) -> bool {
+        match self {
+            Request::Summary => {
+                ["activity", "heart_rate", "stress", "body_battery", "respiration", "spo2"].contains(&part)
+            }
+            Request::Sleep => ["sleep", "heart_rate", "respiration", "spo2"].contains(&part),
+            Request::Hrv => part == "hrv",
+            Request::IntensityMinutes => part == "intensity_minutes",
+            Request::Weight => part == "body_composition",
+            Request::BloodPressure => part == "blood_pressure",
+            Request::Hydration => part == "hydration",
+            Request::StressStats => part == "stress",
+            Request::StressSeries => ["stress", "body_battery"].contains(&part),
+        }
+    }
+}
+
+/// The requests of a day that failed, and why.
+#[derive(Default)]
+struct Failures {
+    reasons: Vec<(Request, String)>,
+    first: Option<ToolError>,
+}
+
+impl Failures {
+    /// The value of a request, or `None` with its failure kept.
+    fn take<T>(&mut self, request: Request, result: Result<T, garmin::Error>) -> Option<T> {
+        match result {
+            Ok(value) => Some(value),
+            Err(e) => {
+                let error = ToolError::from(e);
+                self.reasons.push((request, error.message()));
+                self.first.get_or_insert(error);
+                None
+            }
+        }
+    }
+
+    fn all_failed(&self, requests: usize) -> bool {
+        self.reasons.len() >= requests
+    }
+
+    /// `missing`: each absent part by name, as `part: why` when a request it needs failed.
+    fn explain(&self, absent: &[String]) -> Vec<String> {
+        absent
+            .iter()
+            .map(|part| match self.reasons.iter().find(|(r, _)| r.feeds(part)) {
+                Some((_, why)) => format!("{part}: {why}"),
+                None => part.clone(),
+            })
+            .collect()
     }
 }
 
@@ -123,7 +217,8 @@ impl DayParts {
         let heart_rate =
             (heart_rate.resting_bpm.is_some() || heart_rate.max_bpm.is_some()).then_some(heart_rate);
 
-        let sleep = sleep_dto.filter(|d| d.has_data()).map(|d| {
+        // A night without a total sleep time can still have its stages (and SpO2, respiration).
+        let sleep = sleep_dto.filter(|d| d.has_data() || d.has_stages()).map(|d| {
             let overall = d.sleep_scores.as_ref().and_then(|x| x.overall.as_ref());
             let local = |gmt: Option<chrono::DateTime<chrono::Utc>>, local: Option<NaiveDateTime>| {
                 local
@@ -133,7 +228,7 @@ impl DayParts {
             DaySleep {
                 start: local(d.sleep_start_gmt, d.sleep_start_local),
                 end: local(d.sleep_end_gmt, d.sleep_end_local),
-                total: hm(d.sleep_time_seconds.unwrap_or_default()),
+                total: d.sleep_time_seconds.filter(|t| *t > 0.0).map(hm),
                 deep: d.deep_sleep_seconds.map(hm),
                 light: d.light_sleep_seconds.map(hm),
                 rem: d.rem_sleep_seconds.map(hm),
@@ -149,12 +244,26 @@ impl DayParts {
         });
 
         let levels = self.stress_day.as_ref().and_then(|d| d.values.as_ref());
+        // The day's series stand in for a missing daily summary.
+        let series = self.series.as_ref().filter(|_| s.is_none());
+        let stress_points: Vec<f64> =
+            series.map(|x| x.stress_points().iter().map(|p| p.value).collect()).unwrap_or_default();
+        let battery_points: Vec<f64> =
+            series.map(|x| x.body_battery_points().iter().map(|p| p.value).collect()).unwrap_or_default();
+        let mean = |v: &[f64]| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
+        let highest = |v: &[f64]| v.iter().copied().reduce(f64::max);
+        let lowest = |v: &[f64]| v.iter().copied().reduce(f64::min);
         let minutes = |secs: Option<f64>| secs.map(|x| (x / 60.0).round() as u64);
         let stress = DayStress {
             avg: field(|x| x.average_stress_level)
                 .or_else(|| levels.and_then(|v| v.overall_stress_level))
+                .or_else(|| series.and_then(|x| x.avg_stress_level).filter(|v| *v >= 0.0))
+                .or_else(|| mean(&stress_points))
                 .and_then(whole),
-            max: field(|x| x.max_stress_level).and_then(whole),
+            max: field(|x| x.max_stress_level)
+                .or_else(|| series.and_then(|x| x.max_stress_level).filter(|v| *v >= 0.0))
+                .or_else(|| highest(&stress_points))
+                .and_then(whole),
             qualifier: s.and_then(|x| x.stress_qualifier.as_deref()).map(words),
             rest_min: minutes(levels.and_then(|v| v.rest_stress_duration)),
             low_min: minutes(levels.and_then(|v| v.low_stress_duration)),
@@ -162,13 +271,18 @@ impl DayParts {
             high_min: minutes(levels.and_then(|v| v.high_stress_duration)),
             hourly: self.series.as_ref().map(|x| hourly(x, self.date, offset_for_day)).unwrap_or_default(),
         };
-        let stress = (stress.avg.is_some() || stress.rest_min.is_some()).then_some(stress);
+        let stress =
+            (stress.avg.is_some() || stress.rest_min.is_some() || stress.max.is_some()).then_some(stress);
 
         let body_battery = DayBodyBattery {
             charged: field(|x| x.body_battery_charged_value).and_then(whole),
             drained: field(|x| x.body_battery_drained_value).and_then(whole),
-            highest: field(|x| x.body_battery_highest_value).and_then(whole),
-            lowest: field(|x| x.body_battery_lowest_value).and_then(whole),
+            highest: field(|x| x.body_battery_highest_value)
+                .or_else(|| highest(&battery_points))
+                .and_then(whole),
+            lowest: field(|x| x.body_battery_lowest_value)
+                .or_else(|| lowest(&battery_points))
+                .and_then(whole),
             at_wake: field(|x| x.body_battery_at_wake_time).and_then(whole),
         };
         let body_battery =
@@ -287,8 +401,10 @@ impl DayParts {
 fn day_summary(date: NaiveDate, day: &HealthDay, missing: &[String]) -> String {
     let mut parts = Vec::new();
     if let Some(s) = &day.sleep {
-        let asleep = parse_hm(&s.total).unwrap_or_default();
-        let mut text = format!("{date}: slept {}", output::hours_minutes(asleep));
+        let mut text = match s.total.as_deref().and_then(parse_hm) {
+            Some(asleep) => format!("{date}: slept {}", output::hours_minutes(asleep)),
+            None => format!("{date}: sleep stages recorded but no total sleep time"),
+        };
         if let (Some(a), Some(b)) = (&s.start, &s.end) {
             text.push_str(&format!(" ({a}–{b})"));
         }
@@ -326,10 +442,16 @@ fn day_summary(date: NaiveDate, day: &HealthDay, missing: &[String]) -> String {
     if missing.iter().any(|m| m == "hrv") {
         text.push_str(&format!(" No HRV reading for {date}."));
     }
+    // Bare names: nothing recorded; `part: why`: Garmin could not give it.
+    let (failed, absent): (Vec<&String>, Vec<&String>) = missing.iter().partition(|m| m.contains(": "));
     let others: Vec<String> =
-        missing.iter().filter(|m| m.as_str() != "hrv" && m.as_str() != "sleep").map(|m| words(m)).collect();
+        absent.iter().filter(|m| m.as_str() != "hrv" && m.as_str() != "sleep").map(|m| words(m)).collect();
     if !others.is_empty() {
         text.push_str(&format!(" Not recorded: {}.", others.join(", ")));
+    }
+    if !failed.is_empty() {
+        let failed: Vec<String> = failed.iter().map(|m| m.replacen('_', " ", 1)).collect();
+        text.push_str(&format!(" Could not read: {}.", failed.join("; ")));
     }
     text
 }

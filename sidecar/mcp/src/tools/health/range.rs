@@ -20,7 +20,7 @@ impl GarminMcp {
     ) -> Result<(String, DailyHealth), ToolError> {
         let client = self.garmin().await?;
         let w = client.wellness();
-        let (steps, rhr, sleep, stress, battery, hrv, weight) = tokio::try_join!(
+        let (steps, rhr, sleep, stress, battery, hrv, weight) = tokio::join!(
             w.steps_daily(start, end),
             w.resting_heart_rate(start, end),
             w.sleep_stats(start, end),
@@ -28,7 +28,22 @@ impl GarminMcp {
             w.body_battery(start, end),
             w.hrv_range(start, end),
             w.weight_range(start, end),
-        )?;
+        );
+        // Each range request is one column: one that fails is named with why and the rest still
+        // answers; only when all fail does the range fail (with the first failure).
+        let mut failed: Vec<(&'static str, ToolError)> = Vec::new();
+        let steps = column(&mut failed, "steps", steps);
+        let rhr = column(&mut failed, "resting_hr", rhr);
+        let sleep = column(&mut failed, "sleep", sleep);
+        let stress = column(&mut failed, "stress", stress);
+        let battery = column(&mut failed, "body_battery", battery);
+        let hrv = column(&mut failed, "hrv", hrv);
+        let weight = column(&mut failed, "weight", weight);
+        if failed.len() == 7 {
+            return Err(failed.into_iter().next().map(|(_, e)| e).unwrap_or_else(|| {
+                ToolError::NoData(format!("No health data recorded from {start} to {end}"))
+            }));
+        }
         let mut rows = Vec::new();
         let mut missing_by_part: Vec<(&str, Vec<String>)> =
             ["steps", "resting_hr", "sleep", "stress", "body_battery", "hrv"]
@@ -81,15 +96,16 @@ impl GarminMcp {
             day += Duration::days(1);
         }
         let empty = |r: &HealthRow| HealthRow { date: r.date.clone(), ..HealthRow::default() } == *r;
-        if rows.iter().all(empty) {
+        if rows.iter().all(empty) && failed.is_empty() {
             return Err(ToolError::NoData(format!("No health data recorded from {start} to {end}")));
         }
         let averages = range_averages(&rows);
-        let missing: Vec<String> = missing_by_part
+        let mut missing: Vec<String> = missing_by_part
             .into_iter()
-            .filter(|(_, days)| !days.is_empty())
+            .filter(|(part, days)| !days.is_empty() && !failed.iter().any(|(f, _)| f == part))
             .map(|(part, days)| format!("{part}: {}", days.join(", ")))
             .collect();
+        missing.extend(failed.iter().map(|(part, e)| format!("{part}: {}", e.message())));
         let text = range_summary(start, end, &rows, &averages, &missing);
         Ok((
             text,
@@ -103,6 +119,15 @@ impl GarminMcp {
             },
         ))
     }
+}
+
+/// One range request's rows, or none with its failure kept in `failed`.
+fn column<T: Default>(
+    failed: &mut Vec<(&'static str, ToolError)>,
+    name: &'static str,
+    result: Result<T, garmin::Error>,
+) -> T {
+    result.map_err(|e| failed.push((name, ToolError::from(e)))).unwrap_or_default()
 }
 
 /// The summary sentence(s) of a range.

@@ -273,6 +273,9 @@ pub struct PersonalRecords {
     pub sport: String,
     /// The records, by sport then record type.
     pub records: Vec<RecordRow>,
+    /// Parts Garmin could not give, with why (e.g. the name of a record's activity).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<String>,
 }
 
 /// One personal record.
