@@ -155,7 +155,7 @@ pub(super) async fn require_bearer(
     } else {
         (
             r#"Bearer realm="garmin-mcp""#,
-            "Unauthorized: send the header `Authorization: Bearer <token>` with the token garmin-mcp was started with.",
+            "Unauthorized: send the header `Authorization: Bearer <token>` with the token garmin-mcp was started with (by default the file `remote-token` in its data folder).",
         )
     };
     tracing::info!(%peer, token_presented = presented.is_some(), "refused a request without the right bearer token");
