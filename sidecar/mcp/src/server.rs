@@ -288,3 +288,22 @@ impl ServerHandler for GarminMcp {
             .with_instructions(instructions)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_for_remote_callers_name_neither_the_data_folder_nor_the_home_folder() {
+        let mut answer = serde_json::json!({
+            "text": "not signed in (no session in /home/alice/.local/share/garmin-mcp): run `garmin-mcp login --manual --data-dir \"/home/alice/.local/share/garmin-mcp\"`",
+            "saved": ["/home/alice/Downloads/run.fit", "/home/alice", "/home/alicia/x"],
+        });
+        hide_paths_in(&mut answer, "/home/alice/.local/share/garmin-mcp", Some("/home/alice"));
+        let text = answer.to_string();
+        assert!(!text.contains("/home/alice/") && !text.contains("\"/home/alice\""), "{text}");
+        assert!(text.contains("no session in (the server's data folder)"), "{text}");
+        assert!(text.contains("~/Downloads/run.fit") && text.contains("\"~\""), "{text}");
+        assert!(text.contains("/home/alicia/x"), "another user's path is not the home folder: {text}");
+    }
+}
