@@ -38,8 +38,10 @@ use super::{BODY_READ_TIMEOUT, MAX_BODY_BYTES, Peer};
 
 /// A session in use ends after this long without any traffic (the client starts a new one).
 pub const IDLE_SESSION_TIMEOUT: Duration = Duration::from_secs(300);
-/// Open GET event streams per session (a primary and one reconnecting).
-pub const MAX_STREAMS_PER_SESSION: usize = 2;
+/// Open GET event streams per session: the spec lets a client keep several (the MCP conformance
+/// suite's `server-sse-multiple-streams` opens three beside the SDK's own), a flood is stopped by
+/// [`MAX_STREAMS`].
+pub const MAX_STREAMS_PER_SESSION: usize = 4;
 /// Open GET event streams in all; well below [`super::MAX_CONNECTIONS`], so requests always have
 /// connections left.
 pub const MAX_STREAMS: usize = 64;
