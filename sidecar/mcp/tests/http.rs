@@ -837,6 +837,28 @@ async fn another_user_of_the_computer_cannot_read_the_data_without_the_token_mad
                 .unwrap()
         };
         assert!(!other(&["cat", token_path.to_str().unwrap()]).status.success(), "uid 65534 read the token");
+        if Path::new("/usr/bin/curl").exists() {
+            let body = login_call().to_string();
+            let asked = other(&[
+                "curl",
+                "-s",
+                "-o",
+                "/dev/null",
+                "-w",
+                "%{http_code}",
+                "-X",
+                "POST",
+                "-H",
+                "content-type: application/json",
+                "-H",
+                &format!("accept: {ACCEPT}"),
+                "--data",
+                &body,
+                &server.url,
+            ]);
+            assert_eq!(String::from_utf8_lossy(&asked.stdout), "401", "uid 65534 was not refused");
+        }
+        assert_eq!(gc_api_calls(&account.fake), 0);
     }
     // The owner's client with the saved token works, and the token stays the same on restart.
     let client = client(&server.url, Some(&token)).await.unwrap();
