@@ -668,7 +668,7 @@ async fn hundreds_of_open_event_streams_leave_room_for_a_new_client() {
                 );
                 stream.write_all(request.as_bytes()).await.unwrap();
                 let mut head = [0u8; 12];
-                let status = match tokio::time::timeout(Duration::from_secs(5), stream.read_exact(&mut head)).await {
+                let status = match tokio::time::timeout(Duration::from_secs(15), stream.read_exact(&mut head)).await {
                     Ok(Ok(_)) => String::from_utf8_lossy(&head[9..12]).into_owned(),
                     _ => "none".to_owned(),
                 };
@@ -684,17 +684,17 @@ async fn hundreds_of_open_event_streams_leave_room_for_a_new_client() {
         held.push(stream);
     }
     let streaming = statuses.get("200").copied().unwrap_or(0);
-    assert!(streaming <= garmin_mcp::http::MAX_STREAMS, "{statuses:?}");
+    assert!(streaming > 0 && streaming <= garmin_mcp::http::MAX_STREAMS, "{statuses:?}");
     assert_eq!(statuses.get("none"), None, "every stream request got an answer at once: {statuses:?}");
     // With every stream still open, a new client connects, initializes and calls a tool.
-    let fresh = tokio::time::timeout(Duration::from_secs(10), async {
+    let fresh = tokio::time::timeout(Duration::from_secs(20), async {
         let client = client(&server.url, Some(TOKEN)).await.unwrap();
         let login = call(&client, "login", json!({"open_app": false})).await.unwrap();
         client.cancel().await.unwrap();
         login
     })
     .await
-    .expect("a new client waited more than 10 s behind open event streams");
+    .expect("a new client waited more than 20 s behind open event streams");
     assert_eq!(fresh["signed_in"], true);
     drop(held);
     server.stop().await;
