@@ -387,7 +387,7 @@ fn router(
         .layer(axum::middleware::from_fn_with_state(access.clone(), auth::require_bearer))
         .layer(axum::middleware::from_fn(auth::no_oauth))
         .layer(axum::middleware::from_fn_with_state(access, guard::check_host_and_origin))
-        .layer(axum::middleware::from_fn(limits::refuse_malformed))
+        .layer(axum::middleware::from_fn(limits::refuse_oversized))
 }
 
 /// Resolves on Ctrl-C, or SIGTERM on Unix (what systemd sends).

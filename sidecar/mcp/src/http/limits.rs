@@ -11,7 +11,7 @@
 //!   all, far below the connection cap so requests always find room), answers `404` to a `DELETE`
 //!   of an unknown session, and reads POST bodies itself: too long `413`, broken framing `400`,
 //!   too slow `408` (rmcp would answer `500` to the last two).
-//! * [`refuse_malformed`] (outermost middleware) answers a declared `Content-Length` over the
+//! * [`refuse_oversized`] (outermost middleware) answers a declared `Content-Length` over the
 //!   limit with `413` at once, without waiting for the body.
 
 use std::collections::HashMap;
@@ -497,7 +497,7 @@ fn too_large() -> Response {
 
 /// Outermost middleware: a declared body length over the limit is refused before any byte of it
 /// is read.
-pub(super) async fn refuse_malformed(request: Request, next: Next) -> Response {
+pub(super) async fn refuse_oversized(request: Request, next: Next) -> Response {
     let declared = request.headers().get_all(header::CONTENT_LENGTH).iter().find_map(|v| {
         v.to_str().ok().and_then(|v| v.trim().parse::<u64>().ok()).filter(|&n| n > MAX_BODY_BYTES as u64)
     });
