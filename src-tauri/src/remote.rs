@@ -70,7 +70,10 @@ impl RemoteSettings {
 
 /// The server's arguments: HTTP mode on the chosen address and port, the token by file, the real
 /// data folder, read-only when chosen, and `lan_address` as an extra allowed host name (clients on
-/// the network address the server by it; the server refuses Host names it does not know).
+/// the network address the server by it; the server refuses Host names it does not know). With
+/// writes allowed, `--with-app`: the person turned remote access on in this app, which is running,
+/// so remote writes are confirmed in its window as local ones are (without the flag an HTTP server
+/// never asks the app, and writes would only be previewed).
 pub fn server_args(
     settings: &RemoteSettings,
     data_dir: &Path,
@@ -90,6 +93,8 @@ pub fn server_args(
     ];
     if settings.read_only {
         args.push("--readonly".into());
+    } else {
+        args.push("--with-app".into());
     }
     if let Some(ip) = lan_address.filter(|_| settings.network) {
         args.push("--allow-host".into());
@@ -558,7 +563,8 @@ mod tests {
         let text: Vec<&str> = args.iter().filter_map(|a| a.to_str()).collect();
         assert_eq!(&text[..5], ["--http", "--host", "0.0.0.0", "--port", "9000"]);
         assert!(!text.contains(&"--readonly"));
-        assert!(!text.contains(&"--token"));
+        assert!(text.contains(&"--with-app"), "writes are confirmed in the app: {text:?}");
+        assert!(!text.contains(&"--token") && !text.contains(&"--no-token"));
         assert_eq!(&text[text.len() - 2..], ["--allow-host", "192.168.1.20"]);
     }
 

@@ -223,8 +223,9 @@ const CONFORMANCE_SCENARIOS: &[&str] = &[
     "dns-rebinding-protection",
 ];
 
-/// Runs the conformance scenarios against `garmin-mcp --demo --http` on loopback without a token
-/// (`dns-rebinding-protection` expects a localhost request to pass without credentials).
+/// Runs the conformance scenarios against `garmin-mcp --demo --http --no-token` on loopback
+/// (`dns-rebinding-protection` expects a localhost request to pass without credentials; a token is
+/// the server's default otherwise).
 fn conformance(root: &Path) -> Result<(), String> {
     let node_bin = root.join(".ci/.node/node_modules/node/bin");
     let cli = root.join(".ci/.node/node_modules/.bin/conformance");
@@ -235,7 +236,7 @@ fn conformance(root: &Path) -> Result<(), String> {
         ));
     }
     let scratch = Scratch::new("conformance")?;
-    let server = McpServer::start(root, &scratch.0, &[])?;
+    let server = McpServer::start(root, &scratch.0, &["--no-token"])?;
     let path = std::env::join_paths(
         std::iter::once(node_bin).chain(std::env::var_os("PATH").iter().flat_map(std::env::split_paths)),
     )

@@ -1,8 +1,16 @@
 //! The desktop app as the sidecar sees it: start it when the person is needed, and ask it through
 //! the local bridge (`app-bridge`) to confirm a write or to sign in.
+//!
+//! Starting the app is a process on the person's computer, so it is guarded: at most one start per
+//! [`START_INTERVAL`] (a flood of `login` calls cannot fork-bomb the host), and every started
+//! process is waited for by a small reaper thread (a second copy that hands over to the running
+//! one and exits at once must not stay a zombie). Whether a server may use the app at all is the
+//! server's decision ([`crate::server::GarminMcp::may_use_app`]): over HTTP only when the person who
+//! started it asked for it.
 
 use std::path::PathBuf;
-use std::time::Duration;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use app_bridge::{AppLink, BridgeError, Reply, Request};
 use rmcp::RoleServer;
@@ -16,16 +24,43 @@ const SIGN_IN_WAIT: Duration = Duration::from_secs(300);
 /// How often a waiting tool tells the client it is still waiting.
 const PROGRESS_EVERY: Duration = Duration::from_secs(5);
 
+/// Shortest time between two starts of the app by this process.
+pub const START_INTERVAL: Duration = Duration::from_secs(30);
+
+/// When this process last started the app.
+static LAST_START: Mutex<Option<Instant>> = Mutex::new(None);
+
 /// Starts the desktop app installed beside this binary (the app bundles `garmin-mcp` next to its
-/// own executable), detached, with no access to our stdio (stdout is the MCP channel).
+/// own executable), detached, with no access to our stdio (stdout is the MCP channel). True when
+/// the app was started now or less than [`START_INTERVAL`] ago (its window is on its way); a start
+/// within that interval is not repeated.
 pub(crate) fn open_desktop_app() -> bool {
     let Some(app) = desktop_app_path() else { return false };
-    std::process::Command::new(app)
+    let Ok(mut last) = LAST_START.lock() else { return false };
+    if last.is_some_and(|at| at.elapsed() < START_INTERVAL) {
+        return true;
+    }
+    let child = std::process::Command::new(app)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
-        .spawn()
-        .is_ok()
+        .spawn();
+    let mut child = match child {
+        Ok(child) => child,
+        Err(e) => {
+            tracing::info!("could not start the desktop app: {e}");
+            return false;
+        }
+    };
+    *last = Some(Instant::now());
+    // Waits for the app so its exit is collected (no zombie), however long it runs.
+    let reaper = std::thread::Builder::new().name("app-reaper".to_owned()).spawn(move || {
+        let _ = child.wait();
+    });
+    if let Err(e) = reaper {
+        tracing::warn!("could not start the thread that waits for the desktop app: {e}");
+    }
+    true
 }
 
 fn desktop_app_path() -> Option<PathBuf> {

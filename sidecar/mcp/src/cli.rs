@@ -49,7 +49,7 @@ pub struct Cli {
     #[arg(long, help_heading = "HTTP mode")]
     pub http: bool,
 
-    /// Address to listen on; anything but loopback needs a token (e.g. 0.0.0.0 with --token-file).
+    /// Address to listen on (e.g. 0.0.0.0 for the whole network; a token is always required there).
     #[arg(
         long,
         default_value = "127.0.0.1",
@@ -74,9 +74,24 @@ pub struct Cli {
     )]
     pub token: Option<crate::http::Token>,
 
-    /// File holding the bearer token (must be private: chmod 600).
+    /// File holding the bearer token (must be private: chmod 600). Default: `remote-token` in the
+    /// data folder, generated on first start.
     #[arg(long, value_name = "FILE", requires = "http", help_heading = "HTTP mode")]
     pub token_file: Option<PathBuf>,
+
+    /// Serve without a token (loopback only): any program or user on this computer can then use
+    /// your Garmin data through the server.
+    #[arg(long, requires = "http", conflicts_with_all = ["token", "token_file"], help_heading = "HTTP mode")]
+    pub no_token: bool,
+
+    /// Let callers open the Garmin MCP desktop app on this computer (sign-in on demand) and ask it
+    /// to confirm writes. Off by default: HTTP callers may be anywhere.
+    #[arg(long, requires = "http", help_heading = "HTTP mode")]
+    pub with_app: bool,
+
+    /// Seconds an MCP session may stay unused after `initialize` before it is closed (tests).
+    #[arg(long, hide = true, value_name = "SECS", requires = "http")]
+    pub abandoned_session_secs: Option<u64>,
 
     /// Another host name clients may use (Host/Origin check), e.g. a reverse proxy's public name or
     /// this machine's LAN address; repeat or comma-separate.
@@ -124,6 +139,9 @@ pub async fn run(cli: Cli) -> ExitCode {
                 port: cli.port,
                 token: cli.token,
                 token_file: cli.token_file,
+                no_token: cli.no_token,
+                with_app: cli.with_app,
+                abandoned_session_secs: cli.abandoned_session_secs,
                 allow_hosts: cli.allow_host,
             });
             let args = serve::ServeArgs {

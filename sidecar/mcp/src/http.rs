@@ -2,13 +2,18 @@
 //! machine can reach the server as a long-lived service. Because that makes the server reachable from
 //! a network, everything in front of rmcp's service is about refusing strangers:
 //!
-//! * start-up refuses a non-loopback address without a bearer token ([`bind`]);
-//! * every request must name an allowed `Host` and, when it carries one, an allowed `Origin`
-//!   (DNS-rebinding protection, 403) — [`guard`];
+//! * a bearer token is the default: generated on first start and saved (0600) in the data folder
+//!   unless one is given; `--no-token` is allowed on loopback only, with a warning ([`bind`],
+//!   [`auth`]);
+//! * every request must use an origin-form target, name one allowed `Host` and, when it carries
+//!   one, an allowed `Origin` (DNS-rebinding protection, 400/403) — [`guard`];
 //! * with a token, every request needs `Authorization: Bearer <token>`, compared in constant time
-//!   (401 otherwise, before anything reaches a tool) — [`auth`];
-//! * bodies are capped at [`MAX_BODY_BYTES`] (413), headers and bodies must arrive in time, and
-//!   connections are capped at [`MAX_CONNECTIONS`];
+//!   (401 otherwise, before anything reaches a tool) — [`auth`]; OAuth discovery and client
+//!   registration paths answer a plain 404, so clients tell the person to send the header;
+//! * sessions, event streams and bodies are bounded ([`limits`]: 503 with `Retry-After` past the
+//!   session cap, 413 for a declared or real body over [`MAX_BODY_BYTES`], 400 for broken framing),
+//!   headers and bodies must arrive in time, and connections are capped at [`MAX_CONNECTIONS`]
+//!   (past it, new connections get an immediate 503 instead of waiting in the queue);
 //! * SIGTERM/Ctrl-C stops accepting, lets calls in progress finish ([`inflight`]), then ends the
 //!   sessions and closes the connections.
 //!
@@ -18,9 +23,11 @@
 mod auth;
 mod guard;
 mod inflight;
+mod limits;
 
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -32,15 +39,14 @@ use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tower::ServiceExt as _;
-use tower_http::timeout::RequestBodyTimeout;
 
-pub use auth::Token;
+pub use auth::{TOKEN_FILE_NAME, Token};
 pub use guard::AllowedHost;
+pub use limits::{IDLE_SESSION_TIMEOUT, MAX_STREAMS, MAX_STREAMS_PER_SESSION, SessionLimits};
 
 use crate::server::GarminMcp;
 
@@ -56,8 +62,10 @@ pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 pub const BODY_READ_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long shutdown waits for calls in progress before ending the sessions anyway.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
-/// Open connections served at once; more wait in the listen queue.
+/// Open connections served at once.
 pub const MAX_CONNECTIONS: usize = 512;
+/// Connections past [`MAX_CONNECTIONS`] that are answered 503 at once; beyond these, closed.
+const OVERFLOW_CONNECTIONS: usize = 64;
 
 /// How `--http` is set up.
 #[derive(Clone, Debug)]
@@ -66,23 +74,34 @@ pub struct HttpOptions {
     pub host: String,
     /// Port (`--port`; 0 picks a free one).
     pub port: u16,
-    /// The bearer token every request must carry (`--token` / `--token-file`).
+    /// The bearer token every request must carry (`None`: `--no-token`).
     pub token: Option<Token>,
+    /// The file the token came from, for the start-up line (never the token itself).
+    pub token_file: Option<PathBuf>,
     /// Extra names clients may use in `Host`/`Origin` (`--allow-host`, e.g. a reverse proxy's name).
     pub allow_hosts: Vec<String>,
+    /// Session caps and the clean-up of abandoned sessions.
+    pub sessions: SessionLimits,
 }
 
 impl HttpOptions {
-    /// Loopback on the default port, no token, no extra host names.
-    pub fn loopback() -> Self {
-        HttpOptions { host: "127.0.0.1".to_owned(), port: DEFAULT_PORT, token: None, allow_hosts: Vec::new() }
+    /// Loopback on the default port, with `token`, no extra host names, default limits.
+    pub fn loopback(token: Option<Token>) -> Self {
+        HttpOptions {
+            host: "127.0.0.1".to_owned(),
+            port: DEFAULT_PORT,
+            token,
+            token_file: None,
+            allow_hosts: Vec::new(),
+            sessions: SessionLimits::default(),
+        }
     }
 }
 
 /// Why the HTTP server did not start.
 #[derive(Debug)]
 pub enum StartError {
-    /// A non-loopback address without a token.
+    /// A non-loopback address with `--no-token`.
     TokenRequired {
         /// The `--host` value.
         host: String,
@@ -118,9 +137,10 @@ impl std::fmt::Display for StartError {
             StartError::TokenRequired { host } => write!(
                 f,
                 "refusing to listen on {host} without a token: anyone who can reach this address could read \
-                 your Garmin data. Put a long random token in a file only you can read (for example \
-                 `openssl rand -hex 32 > ~/.garmin-mcp-token && chmod 600 ~/.garmin-mcp-token`) and add \
-                 `--token-file ~/.garmin-mcp-token`, or listen on 127.0.0.1 only"
+                 your Garmin data. Leave out --no-token (a token is then generated and saved in the data \
+                 folder), or give your own in a file only you can read (for example \
+                 `openssl rand -hex 32 > ~/.garmin-mcp-token && chmod 600 ~/.garmin-mcp-token` and \
+                 `--token-file ~/.garmin-mcp-token`), or listen on 127.0.0.1 only"
             ),
             StartError::BadAllowedHost(value) => {
                 write!(
@@ -144,6 +164,8 @@ pub struct Listening {
     url: String,
     loopback_only: bool,
     access: Arc<guard::Access>,
+    token_file: Option<PathBuf>,
+    sessions: SessionLimits,
 }
 
 /// Resolves and binds the address, refusing a non-loopback one without a token.
@@ -176,7 +198,15 @@ pub async fn bind(options: HttpOptions) -> Result<Listening, StartError> {
     };
     let url = format!("http://{url_host}:{}{MCP_PATH}", local.port());
     let access = Arc::new(guard::Access { allowed, token: options.token });
-    Ok(Listening { listener, local, url, loopback_only, access })
+    Ok(Listening {
+        listener,
+        local,
+        url,
+        loopback_only,
+        access,
+        token_file: options.token_file,
+        sessions: options.sessions,
+    })
 }
 
 impl Listening {
@@ -193,10 +223,14 @@ impl Listening {
     /// The one start-up line, in plain words: where, whether a token is needed, read-only or not.
     /// It never contains the token.
     pub fn startup_line(&self, read_only: bool, demo: bool) -> String {
-        let token = if self.access.token.is_some() {
-            "every request needs the bearer token".to_owned()
-        } else {
-            "no token needed (this computer only)".to_owned()
+        let token = match (&self.access.token, &self.token_file) {
+            (Some(_), Some(file)) => {
+                format!("every request needs the bearer token saved in {}", file.display())
+            }
+            (Some(_), None) => "every request needs the bearer token".to_owned(),
+            (None, _) => {
+                "no token needed (--no-token: any program or user on this computer can use it)".to_owned()
+            }
         };
         let writes = if read_only {
             "read-only (write tools hidden)"
@@ -222,20 +256,19 @@ impl Listening {
     pub async fn serve(self, server: GarminMcp, shutdown: impl Future<Output = ()>) {
         let sessions = CancellationToken::new();
         let inflight = inflight::InFlight::default();
-        let app = router(server, self.access.clone(), sessions.clone(), inflight.clone());
+        let limits = Arc::new(limits::Limits {
+            sessions: Arc::new(limits::Sessions::new(self.sessions)),
+            streams: Arc::default(),
+        });
+        let reaper = tokio::spawn(close_abandoned_sessions(limits.sessions.clone(), self.sessions));
+        let app = router(server, self.access.clone(), limits, sessions.clone(), inflight.clone());
         let mut http = hyper::server::conn::http1::Builder::new();
         http.timer(TokioTimer::new()).header_read_timeout(HEADER_READ_TIMEOUT);
         let graceful = GracefulShutdown::new();
         let permits = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+        let overflow = Arc::new(tokio::sync::Semaphore::new(OVERFLOW_CONNECTIONS));
         tokio::pin!(shutdown);
         loop {
-            let permit = tokio::select! {
-                permit = permits.clone().acquire_owned() => match permit {
-                    Ok(permit) => permit,
-                    Err(_) => break,
-                },
-                () = &mut shutdown => break,
-            };
             let (stream, peer) = tokio::select! {
                 accepted = self.listener.accept() => match accepted {
                     Ok(accepted) => accepted,
@@ -249,6 +282,18 @@ impl Listening {
                 () = &mut shutdown => break,
             };
             let _ = stream.set_nodelay(true);
+            let Ok(permit) = permits.clone().try_acquire_owned() else {
+                // Full: say so at once rather than leave the client waiting in the queue.
+                if let Ok(permit) = overflow.clone().try_acquire_owned() {
+                    let connection =
+                        http.serve_connection(TokioIo::new(stream), hyper::service::service_fn(busy));
+                    tokio::spawn(async move {
+                        let _ = tokio::time::timeout(HEADER_READ_TIMEOUT, connection).await;
+                        drop(permit);
+                    });
+                }
+                continue;
+            };
             let service =
                 TowerToHyperService::new(app.clone().map_request(move |request: Request<Incoming>| {
                     let mut request = request.map(Body::new);
@@ -264,6 +309,7 @@ impl Listening {
             });
         }
         drop(self.listener);
+        reaper.abort();
         let busy = inflight.count();
         if busy > 0 {
             eprintln!("garmin-mcp: stopping after {busy} call(s) in progress finish");
@@ -283,15 +329,44 @@ impl Listening {
     }
 }
 
+/// Closes sessions abandoned after `initialize`, checking a few times per allowed period.
+async fn close_abandoned_sessions(sessions: Arc<limits::Sessions>, limits: SessionLimits) {
+    let every = (limits.abandoned_after / 4).clamp(Duration::from_millis(100), Duration::from_secs(5));
+    let mut ticks = tokio::time::interval(every);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        ticks.tick().await;
+        sessions.close_abandoned().await;
+    }
+}
+
+/// The answer on a connection past [`MAX_CONNECTIONS`].
+async fn busy(_request: Request<Incoming>) -> Result<axum::http::Response<String>, std::convert::Infallible> {
+    let mut response = axum::http::Response::new(format!(
+        "Service Unavailable: the server has {MAX_CONNECTIONS} connections open, its limit; try again shortly"
+    ));
+    *response.status_mut() = StatusCode::SERVICE_UNAVAILABLE;
+    let headers = response.headers_mut();
+    headers.insert(axum::http::header::RETRY_AFTER, axum::http::HeaderValue::from_static("1"));
+    headers.insert(axum::http::header::CONNECTION, axum::http::HeaderValue::from_static("close"));
+    headers.insert(
+        axum::http::header::CONTENT_TYPE,
+        axum::http::HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    Ok(response)
+}
+
 /// The remote address of the connection a request came on (for logs).
 #[derive(Clone, Copy, Debug)]
 pub struct Peer(pub SocketAddr);
 
-/// The whole HTTP application: Host/Origin check, then bearer auth, then in-flight tracking, then
-/// rmcp's streamable HTTP service at [`MCP_PATH`] (404 elsewhere).
+/// The whole HTTP application, outermost first: a declared body length over the limit, the
+/// target/Host/Origin check, OAuth paths (404), bearer auth, session/stream/body limits, in-flight
+/// tracking, then rmcp's streamable HTTP service at [`MCP_PATH`] (404 elsewhere).
 fn router(
     server: GarminMcp,
     access: Arc<guard::Access>,
+    limits: Arc<limits::Limits>,
     sessions: CancellationToken,
     inflight: inflight::InFlight,
 ) -> Router {
@@ -301,19 +376,18 @@ fn router(
         .with_allowed_origins(access.allowed.iter().flat_map(AllowedHost::origins))
         .with_max_request_body_bytes(MAX_BODY_BYTES)
         .with_cancellation_token(sessions);
-    let mcp = StreamableHttpService::new(
-        move || Ok(server.clone()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
+    let mcp = StreamableHttpService::new(move || Ok(server.clone()), limits.sessions.clone(), config);
     Router::new()
-        .nest_service(MCP_PATH, RequestBodyTimeout::new(mcp, BODY_READ_TIMEOUT))
+        .nest_service(MCP_PATH, mcp)
         .fallback(|| async {
             (StatusCode::NOT_FOUND, format!("Not found: MCP is served at {MCP_PATH}")).into_response()
         })
         .layer(axum::middleware::from_fn_with_state(inflight, inflight::track))
+        .layer(axum::middleware::from_fn_with_state(limits, limits::admit))
         .layer(axum::middleware::from_fn_with_state(access.clone(), auth::require_bearer))
+        .layer(axum::middleware::from_fn(auth::no_oauth))
         .layer(axum::middleware::from_fn_with_state(access, guard::check_host_and_origin))
+        .layer(axum::middleware::from_fn(limits::refuse_oversized))
 }
 
 /// Resolves on Ctrl-C, or SIGTERM on Unix (what systemd sends).

@@ -42,6 +42,14 @@ pub struct ServerOptions {
     pub today: Option<NaiveDate>,
     /// Who confirms writes to the account (see [`crate::writes`]).
     pub write_mode: WriteMode,
+    /// Whether tools may start the desktop app on this computer and ask it to sign the person in
+    /// or to confirm a write. Stdio: yes (the client runs on this computer, for its person). HTTP:
+    /// only when the person who started the server asked for it (`--with-app`), since callers may
+    /// be anywhere.
+    pub use_app: bool,
+    /// Answers go to callers on other computers (HTTP): paths of this computer's home and data
+    /// folders are replaced by neutral words, so a caller never learns the owner's user name.
+    pub remote_callers: bool,
 }
 
 impl ServerOptions {
@@ -55,6 +63,8 @@ impl ServerOptions {
             retry: RetryPolicy::default(),
             today: None,
             write_mode: WriteMode::AskApp,
+            use_app: true,
+            remote_callers: false,
         }
     }
 }
@@ -153,6 +163,23 @@ impl GarminMcp {
         self.ctx.options.demo
     }
 
+    /// Whether tools may ask the desktop app (sign-in, write confirmations); see
+    /// [`ServerOptions::use_app`].
+    pub(crate) fn may_use_app(&self) -> bool {
+        self.ctx.options.use_app
+    }
+
+    /// Whether tools may start the desktop app: only when they may use it, and never for the demo
+    /// (its data folder is a temporary one no app watches).
+    pub(crate) fn may_start_app(&self) -> bool {
+        self.may_use_app() && !self.is_demo()
+    }
+
+    /// True when callers may be on other computers (HTTP mode).
+    pub(crate) fn has_remote_callers(&self) -> bool {
+        self.ctx.options.remote_callers
+    }
+
     /// Who confirms writes.
     pub(crate) fn write_mode(&self) -> WriteMode {
         self.ctx.options.write_mode
@@ -177,8 +204,9 @@ impl GarminMcp {
 impl GarminMcp {
     /// Runs the tool; when it finds no usable session, asks the desktop app to sign the person in
     /// (starting the app if needed, with progress notifications while waiting) and runs the tool
-    /// again once they have. Without the app the first answer, with the exact steps, stands.
-    async fn call_tool_signed_in(
+    /// again once they have. Without the app (or when this server may not use it) the first
+    /// answer, with the exact steps, stands. Over-long string arguments are refused first.
+    async fn call_tool_signing_in(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
@@ -193,7 +221,7 @@ impl GarminMcp {
         let needs_sign_in = matches!(&first, Ok(CallToolResponse::Complete(result))
             if result.is_error == Some(true)
                 && result.content.first().and_then(|c| c.as_text()).is_some_and(|t| t.text.starts_with(SIGN_IN_NEEDED)));
-        if !needs_sign_in || request.name == "login" || self.is_demo() {
+        if !needs_sign_in || request.name == "login" || self.is_demo() || !self.may_use_app() {
             return first;
         }
         let link = app_bridge::AppLink::in_dir(self.store().dir());
@@ -203,20 +231,34 @@ impl GarminMcp {
         self.reset_client().await;
         self.tool_router.call(ToolCallContext::new(self, request, context)).await
     }
+
+    /// `answer` with the data folder's path replaced by "the server's data folder" and the home
+    /// folder's by `~`, in every text and structured field.
+    fn hide_local_paths(&self, answer: CallToolResponse) -> CallToolResponse {
+        let data_dir = self.store().dir().display().to_string();
+        let home = dirs::home_dir().map(|h| h.display().to_string()).filter(|h| h.len() > 1);
+        let CallToolResponse::Complete(result) = answer else { return answer };
+        let Ok(mut value) = serde_json::to_value(&result) else { return CallToolResponse::Complete(result) };
+        hide_paths_in(&mut value, &data_dir, home.as_deref());
+        CallToolResponse::Complete(serde_json::from_value(value).unwrap_or(result))
+    }
 }
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for GarminMcp {
-    /// Runs the tool (see [`GarminMcp::call_tool_signed_in`]). Every call gets an answer, even one
+    /// Runs the tool (see [`GarminMcp::call_tool_signing_in`]). Every call gets an answer, even one
     /// whose code panics: that becomes an `isError` result naming the tool, and everything the call
-    /// held is released as it unwinds.
+    /// held is released as it unwinds. For remote callers, local paths are hidden.
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
-        crate::tool_error::answer_even_if_it_panics(&name, self.call_tool_signed_in(request, context)).await
+        let answer =
+            crate::tool_error::answer_even_if_it_panics(&name, self.call_tool_signing_in(request, context))
+                .await;
+        if self.has_remote_callers() { answer.map(|a| self.hide_local_paths(a)) } else { answer }
     }
 
     fn get_info(&self) -> ServerConfig {
@@ -230,5 +272,59 @@ impl ServerHandler for GarminMcp {
                 Implementation::new("garmin-mcp", env!("CARGO_PKG_VERSION")).with_title("Garmin Connect"),
             )
             .with_instructions(instructions)
+    }
+}
+
+/// Replaces `data_dir` and `home` (as a whole path or a path prefix) in every string of `value`.
+fn hide_paths_in(value: &mut serde_json::Value, data_dir: &str, home: Option<&str>) {
+    match value {
+        serde_json::Value::String(text) => {
+            if data_dir.len() > 1 && text.contains(data_dir) {
+                *text = text.replace(data_dir, "(the server's data folder)");
+            }
+            if let Some(home) = home
+                && text.contains(home)
+            {
+                let mut out = String::with_capacity(text.len());
+                let mut rest = text.as_str();
+                while let Some(at) = rest.find(home) {
+                    let after = &rest[at + home.len()..];
+                    out.push_str(&rest[..at]);
+                    // Only a whole path component: `/home/al` must not eat `/home/alice`.
+                    if after.is_empty()
+                        || after.starts_with(['/', '\\', '"', '\'', ' ', '`', ')', ',', '.', ':'])
+                    {
+                        out.push('~');
+                    } else {
+                        out.push_str(home);
+                    }
+                    rest = after;
+                }
+                out.push_str(rest);
+                *text = out;
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(|v| hide_paths_in(v, data_dir, home)),
+        serde_json::Value::Object(map) => map.values_mut().for_each(|v| hide_paths_in(v, data_dir, home)),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_for_remote_callers_name_neither_the_data_folder_nor_the_home_folder() {
+        let mut answer = serde_json::json!({
+            "text": "not signed in (no session in /home/alice/.local/share/garmin-mcp): run `garmin-mcp login --manual --data-dir \"/home/alice/.local/share/garmin-mcp\"`",
+            "saved": ["/home/alice/Downloads/run.fit", "/home/alice", "/home/alicia/x"],
+        });
+        hide_paths_in(&mut answer, "/home/alice/.local/share/garmin-mcp", Some("/home/alice"));
+        let text = answer.to_string();
+        assert!(!text.contains("/home/alice/") && !text.contains("\"/home/alice\""), "{text}");
+        assert!(text.contains("no session in (the server's data folder)"), "{text}");
+        assert!(text.contains("~/Downloads/run.fit") && text.contains("\"~\""), "{text}");
+        assert!(text.contains("/home/alicia/x"), "another user's path is not the home folder: {text}");
     }
 }

@@ -168,9 +168,13 @@ impl GarminMcp {
         proposed: Proposed,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<Answer<WriteOutcome>, ToolError> {
+        // Over HTTP without `--with-app`, callers may not pop up anything on this computer.
+        if !self.may_use_app() {
+            return Ok(self.preview(proposed.preview, &how_to_enable_writes_over_http()));
+        }
         let link = AppLink::in_dir(self.store().dir());
         // The demo's data folder is a temporary one no app watches: never start the app for it.
-        if !crate::app::reach(&link, !self.is_demo()).await {
+        if !crate::app::reach(&link, self.may_start_app()).await {
             return Ok(self.preview(proposed.preview, &how_to_enable_writes()));
         }
         let request = Request::Confirm(Proposal {
@@ -269,6 +273,12 @@ impl GarminMcp {
 fn how_to_enable_writes() -> String {
     format!(
         "To write it, either open the Garmin MCP desktop app (it shows each change for the person to approve) and call the tool again, or set {ALLOW_WRITE_ENV}=1 in this MCP server's environment (the `env` of its entry in the AI client's settings), restart the client, and call again with confirm: true after the person agreed."
+    )
+}
+
+fn how_to_enable_writes_over_http() -> String {
+    format!(
+        "This HTTP server may not ask the person on its computer to approve changes (it was started without --with-app). To write it, the person who runs the server restarts it with `--with-app` (the Garmin MCP desktop app then shows each change for approval), or with {ALLOW_WRITE_ENV}=1 in its environment, and you call again with confirm: true after the person agreed."
     )
 }
 

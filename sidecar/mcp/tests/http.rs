@@ -218,7 +218,10 @@ async fn rmcp_http_client_lists_and_calls_tools_against_the_fake_with_a_bearer_t
 async fn listening_beyond_loopback_without_a_token_refuses_to_start_and_says_how_to_fix_it() {
     let dir = tempfile::tempdir().unwrap();
     for host in ["0.0.0.0", "::"] {
-        let output = command(dir.path(), &["--http", "--host", host, "--port", "0"]).output().await.unwrap();
+        let output = command(dir.path(), &["--http", "--host", host, "--port", "0", "--no-token"])
+            .output()
+            .await
+            .unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{host}: {stderr}");
         assert!(stderr.contains(&format!("refusing to listen on {host} without a token")), "{stderr}");
@@ -284,7 +287,8 @@ async fn requests_without_the_token_or_with_a_wrong_one_get_401_and_no_tool_runs
 #[tokio::test(flavor = "multi_thread")]
 async fn foreign_host_or_origin_headers_get_403_before_anything_else() {
     let account = account().await;
-    let server = Server::start(account.dir.path(), &["--allow-host", "garmin.example.com"]).await;
+    let server =
+        Server::start(account.dir.path(), &["--no-token", "--allow-host", "garmin.example.com"]).await;
     let init = initialize_request().to_string();
     let port = server.url.split(':').nth(2).unwrap().trim_end_matches("/mcp").to_owned();
     let forbidden = [
@@ -334,7 +338,7 @@ async fn a_body_over_one_mebibyte_gets_413() {
 #[tokio::test(flavor = "multi_thread")]
 async fn readonly_hides_write_tools_and_refuses_them_as_a_protocol_error_without_reaching_garmin() {
     let account = account().await;
-    let server = Server::start(account.dir.path(), &["--readonly"]).await;
+    let server = Server::start(account.dir.path(), &["--readonly", "--no-token"]).await;
     let line = server.stderr();
     assert!(line.contains("read-only") && line.contains("no token needed"), "{line}");
     account.fake.clear_requests();
@@ -405,7 +409,7 @@ async fn an_access_token_that_expires_mid_run_is_renewed_by_the_server_and_the_c
 #[tokio::test(flavor = "multi_thread")]
 async fn sigterm_lets_a_call_in_progress_finish_then_stops_accepting_and_exits_cleanly() {
     let account = account().await;
-    let server = Server::start(account.dir.path(), &[]).await;
+    let server = Server::start(account.dir.path(), &["--no-token"]).await;
     let client = client(&server.url, None).await.unwrap();
     account
         .fake
@@ -470,7 +474,7 @@ async fn twenty_clients_at_once_each_get_their_own_session_and_answers() {
 #[tokio::test(flavor = "multi_thread")]
 async fn demo_over_http_serves_the_demo_account_without_touching_the_data_folder() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), &["--demo"]).await;
+    let server = Server::start(dir.path(), &["--demo", "--no-token"]).await;
     assert!(server.stderr().contains("demo account"), "{}", server.stderr());
     let client = client(&server.url, None).await.unwrap();
     let login = client
@@ -513,5 +517,474 @@ async fn python_sdk_client_lists_and_calls_tools_over_http_with_the_token() {
     assert!(output.status.success(), "python client failed:\n{stdout}\n{stderr}");
     assert!(stdout.contains("python mcp client: OK") && stdout.contains("[auto]"), "{stdout}");
     assert!(account.fake.requests().iter().any(|r| r.path.ends_with("/socialProfile")));
+    server.stop().await;
+}
+
+// ---- Hostile input, hostile neighbours, floods (the adversarial review) ----
+
+/// Resident memory of `pid` in KiB, from `/proc/<pid>/status`.
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+/// `host:port` of the server.
+fn authority(server: &Server) -> String {
+    server.origin().trim_start_matches("http://").to_owned()
+}
+
+/// Sends `request` as raw bytes and returns the status code and the whole response text (up to
+/// the end of the headers, plus what body arrived within `wait`).
+async fn raw_http(authority: &str, request: &[u8], wait: Duration) -> (u16, String) {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    let mut stream = tokio::net::TcpStream::connect(authority).await.unwrap();
+    stream.write_all(request).await.unwrap();
+    let mut received = Vec::new();
+    let mut buffer = [0u8; 4096];
+    let deadline = tokio::time::Instant::now() + wait;
+    loop {
+        match tokio::time::timeout_at(deadline, stream.read(&mut buffer)).await {
+            Ok(Ok(0)) | Ok(Err(_)) | Err(_) => break,
+            Ok(Ok(n)) => received.extend_from_slice(&buffer[..n]),
+        }
+        let text = String::from_utf8_lossy(&received);
+        if let Some((head, body)) = text.split_once("\r\n\r\n") {
+            let length = head
+                .lines()
+                .find_map(|l| {
+                    l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().to_owned())
+                })
+                .and_then(|v| v.parse::<usize>().ok());
+            if length.is_some_and(|n| body.len() >= n) {
+                break;
+            }
+        }
+    }
+    let text = String::from_utf8_lossy(&received).into_owned();
+    let status = text.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    (status, text)
+}
+
+/// Opens an MCP session with a raw `initialize` (and `initialized`); returns its id.
+async fn open_session(url: &str, auth: Option<&str>) -> reqwest::Response {
+    let mut headers = vec![];
+    if let Some(auth) = auth {
+        headers.push(("authorization", auth));
+    }
+    post(url, &headers, initialize_request().to_string()).await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_flood_of_abandoned_sessions_gets_503_with_retry_after_and_memory_stays_bounded() {
+    let account = account().await;
+    let server = Server::start(account.dir.path(), &["--no-token", "--abandoned-session-secs", "2"]).await;
+    let pid = server.child.id().unwrap();
+    let before = rss_kib(pid);
+    // 32 clients of this computer open sessions as fast as they can and never use them.
+    let started = std::time::Instant::now();
+    let tasks: Vec<_> = (0..32)
+        .map(|_| {
+            let url = server.url.clone();
+            tokio::spawn(async move {
+                let http = reqwest::Client::new();
+                let (mut opened, mut refused, mut retry_after) = (0usize, 0usize, Vec::new());
+                for _ in 0..100 {
+                    let response = http
+                        .post(&url)
+                        .header("content-type", "application/json")
+                        .header("accept", ACCEPT)
+                        .body(initialize_request().to_string())
+                        .send()
+                        .await
+                        .unwrap();
+                    match response.status().as_u16() {
+                        200 => opened += 1,
+                        503 => {
+                            refused += 1;
+                            let secs =
+                                response.headers()["retry-after"].to_str().unwrap().parse::<u64>().unwrap();
+                            retry_after.push(secs);
+                        }
+                        other => panic!("unexpected {other}: {}", response.text().await.unwrap()),
+                    }
+                }
+                (opened, refused, retry_after)
+            })
+        })
+        .collect();
+    let (mut opened, mut refused, mut retry_after) = (0, 0, Vec::new());
+    for task in tasks {
+        let (o, r, mut secs) = task.await.unwrap();
+        opened += o;
+        refused += r;
+        retry_after.append(&mut secs);
+    }
+    let flood = started.elapsed();
+    let after = rss_kib(pid);
+    eprintln!("flood: {opened} opened, {refused} refused in {flood:?}; RSS {before} KiB -> {after} KiB");
+    assert_eq!(opened + refused, 3200);
+    assert!(refused > 0, "no session was refused: {opened} opened in {flood:?}");
+    assert!(retry_after.iter().all(|&s| (1..=2).contains(&s)), "Retry-After: {retry_after:?}");
+    // Before the fix every session stayed 5 minutes at ~60 KiB: 3,200 of them ≈ 190 MiB.
+    assert!(
+        after < before + 64 * 1024,
+        "RSS grew from {before} KiB to {after} KiB under the flood ({opened} opened, {refused} refused)"
+    );
+    // Abandoned sessions are gone after the announced wait: a real client gets in and works.
+    let wait = retry_after.iter().max().copied().unwrap_or(2) + 1;
+    tokio::time::sleep(Duration::from_secs(wait)).await;
+    let client = client(&server.url, None).await.unwrap();
+    assert_eq!(call(&client, "login", json!({"open_app": false})).await.unwrap()["signed_in"], true);
+    client.cancel().await.unwrap();
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn hundreds_of_open_event_streams_leave_room_for_a_new_client() {
+    let account = account().await;
+    let server = Server::start(account.dir.path(), &["--token", TOKEN]).await;
+    let auth = format!("Bearer {TOKEN}");
+    let address = authority(&server);
+    // 40 sessions, 13 GET event streams each: 520 long-lived connections, more than the server's
+    // connection cap.
+    let mut sessions = Vec::new();
+    for _ in 0..40 {
+        let response = open_session(&server.url, Some(&auth)).await;
+        assert_eq!(response.status(), 200);
+        sessions.push(response.headers()["mcp-session-id"].to_str().unwrap().to_owned());
+    }
+    let opened: Vec<_> = sessions
+        .iter()
+        .flat_map(|id| std::iter::repeat_n(id.clone(), 13))
+        .map(|id| {
+            let address = address.clone();
+            let auth = auth.clone();
+            tokio::spawn(async move {
+                use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+                let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+                let request = format!(
+                    "GET /mcp HTTP/1.1\r\nHost: {address}\r\nAccept: text/event-stream\r\nAuthorization: {auth}\r\nMcp-Session-Id: {id}\r\nMcp-Protocol-Version: 2025-11-25\r\n\r\n"
+                );
+                stream.write_all(request.as_bytes()).await.unwrap();
+                let mut head = [0u8; 12];
+                let status = match tokio::time::timeout(Duration::from_secs(15), stream.read_exact(&mut head)).await {
+                    Ok(Ok(_)) => String::from_utf8_lossy(&head[9..12]).into_owned(),
+                    _ => "none".to_owned(),
+                };
+                (status, stream)
+            })
+        })
+        .collect();
+    let mut held = Vec::new();
+    let mut statuses = std::collections::BTreeMap::<String, usize>::new();
+    for task in opened {
+        let (status, stream) = task.await.unwrap();
+        *statuses.entry(status).or_default() += 1;
+        held.push(stream);
+    }
+    let streaming = statuses.get("200").copied().unwrap_or(0);
+    assert!(streaming > 0 && streaming <= garmin_mcp::http::MAX_STREAMS, "{statuses:?}");
+    assert_eq!(statuses.get("none"), None, "every stream request got an answer at once: {statuses:?}");
+    // With every stream still open, a new client connects, initializes and calls a tool.
+    let fresh = tokio::time::timeout(Duration::from_secs(20), async {
+        let client = client(&server.url, Some(TOKEN)).await.unwrap();
+        let login = call(&client, "login", json!({"open_app": false})).await.unwrap();
+        client.cancel().await.unwrap();
+        login
+    })
+    .await
+    .expect("a new client waited more than 20 s behind open event streams");
+    assert_eq!(fresh["signed_in"], true);
+    drop(held);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn hostile_framing_and_targets_are_refused_at_once_with_the_right_status() {
+    let account = account().await;
+    let server = Server::start(account.dir.path(), &["--token", TOKEN]).await;
+    let address = authority(&server);
+    let auth = format!("Bearer {TOKEN}");
+    let init = initialize_request().to_string();
+
+    // A declared length of 10^12 with one byte sent: 413 at once, not 500 after 30 s.
+    let started = std::time::Instant::now();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nAuthorization: {auth}\r\nContent-Type: application/json\r\nAccept: {ACCEPT}\r\nContent-Length: 1000000000000\r\n\r\n{{"
+    );
+    let (status, text) = raw_http(&address, request.as_bytes(), Duration::from_secs(5)).await;
+    assert_eq!(status, 413, "{text}");
+    assert!(started.elapsed() < Duration::from_secs(3), "took {:?}", started.elapsed());
+
+    // Content-Length and Transfer-Encoding together (request smuggling): 400, not 500.
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nAuthorization: {auth}\r\nContent-Type: application/json\r\nAccept: {ACCEPT}\r\nContent-Length: {}\r\nTransfer-Encoding: chunked\r\n\r\n{init}",
+        init.len()
+    );
+    let (status, text) = raw_http(&address, request.as_bytes(), Duration::from_secs(5)).await;
+    assert_eq!(status, 400, "{text}");
+
+    // An absolute-form target naming another host, with a good Host: 400.
+    let request = format!(
+        "POST http://evil.example/mcp HTTP/1.1\r\nHost: {address}\r\nAuthorization: {auth}\r\nContent-Type: application/json\r\nAccept: {ACCEPT}\r\nContent-Length: {}\r\n\r\n{init}",
+        init.len()
+    );
+    let (status, text) = raw_http(&address, request.as_bytes(), Duration::from_secs(5)).await;
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains("absolute-form"), "{text}");
+
+    // Two Host headers, one of them foreign: 400.
+    for hosts in
+        [format!("Host: {address}\r\nHost: evil.example"), format!("Host: evil.example\r\nHost: {address}")]
+    {
+        let request = format!(
+            "POST /mcp HTTP/1.1\r\n{hosts}\r\nAuthorization: {auth}\r\nContent-Type: application/json\r\nAccept: {ACCEPT}\r\nContent-Length: {}\r\n\r\n{init}",
+            init.len()
+        );
+        let (status, text) = raw_http(&address, request.as_bytes(), Duration::from_secs(5)).await;
+        assert_eq!(status, 400, "{text}");
+    }
+
+    // DELETE of a session that does not exist: 404, not 202.
+    let response = reqwest::Client::new()
+        .delete(&server.url)
+        .header("authorization", &auth)
+        .header("mcp-session-id", "no-such-session")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 404);
+    // …while a real one is ended with 202 and is then unknown.
+    let opened = open_session(&server.url, Some(&auth)).await;
+    let id = opened.headers()["mcp-session-id"].to_str().unwrap().to_owned();
+    for expected in [202, 404] {
+        let response = reqwest::Client::new()
+            .delete(&server.url)
+            .header("authorization", &auth)
+            .header("mcp-session-id", &id)
+            .header("mcp-protocol-version", "2025-11-25")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), expected);
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn oauth_discovery_and_client_registration_get_a_plain_404_not_a_bearer_challenge() {
+    let account = account().await;
+    let server = Server::start(account.dir.path(), &["--token", TOKEN]).await;
+    let http = reqwest::Client::new();
+    for path in
+        ["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server", "/register"]
+    {
+        let response = http.get(format!("{}{path}", server.origin())).send().await.unwrap();
+        assert_eq!(response.status(), 404, "{path}");
+        assert!(response.headers().get("www-authenticate").is_none(), "{path}");
+        assert!(response.text().await.unwrap().contains("Authorization: Bearer"), "{path}");
+    }
+    let response = http.post(format!("{}/register", server.origin())).body("{}").send().await.unwrap();
+    assert_eq!(response.status(), 404);
+    // The endpoint itself still challenges.
+    assert_eq!(post(&server.url, &[], initialize_request().to_string()).await.status(), 401);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_busy_call_cannot_stall_the_other_clients_because_the_runtime_has_several_workers() {
+    let account = account().await;
+    let server = Server::start(account.dir.path(), &["--no-token"]).await;
+    let pid = server.child.id().unwrap();
+    let threads: Vec<String> = std::fs::read_dir(format!("/proc/{pid}/task"))
+        .unwrap()
+        .filter_map(|t| std::fs::read_to_string(t.unwrap().path().join("comm")).ok())
+        .collect();
+    let workers = threads.iter().filter(|name| name.starts_with("garmin-mcp-wor")).count();
+    assert!(workers >= 4, "{workers} runtime worker threads: {threads:?}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn another_user_of_the_computer_cannot_read_the_data_without_the_token_made_on_first_start() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let account = account().await;
+    let token_path = account.dir.path().join(garmin_mcp::http::TOKEN_FILE_NAME);
+    let server = Server::start(account.dir.path(), &[]).await;
+    let line = server.stderr();
+    assert!(line.contains(&format!("bearer token saved in {}", token_path.display())), "{line}");
+    assert_eq!(std::fs::metadata(&token_path).unwrap().permissions().mode() & 0o777, 0o600);
+    let token = std::fs::read_to_string(&token_path).unwrap().trim().to_owned();
+    assert!(token.len() >= 64 && !line.contains(&token), "{line}");
+    // Without the token (what another user of the computer has): 401 and nothing reaches Garmin.
+    account.fake.clear_requests();
+    for body in [initialize_request(), login_call()] {
+        assert_eq!(post(&server.url, &[], body.to_string()).await.status(), 401);
+    }
+    assert_eq!(gc_api_calls(&account.fake), 0);
+    // As root, prove the other user (uid 65534) can neither read the token nor use the server.
+    let root = std::fs::read_to_string("/proc/self/status")
+        .unwrap()
+        .lines()
+        .any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(1) == Some("0"));
+    if root && Path::new("/usr/bin/setpriv").exists() {
+        let other = |args: &[&str]| {
+            std::process::Command::new("setpriv")
+                .args(["--reuid", "65534", "--regid", "65534", "--clear-groups", "--"])
+                .args(args)
+                .output()
+                .unwrap()
+        };
+        assert!(!other(&["cat", token_path.to_str().unwrap()]).status.success(), "uid 65534 read the token");
+        if Path::new("/usr/bin/curl").exists() {
+            let body = login_call().to_string();
+            let asked = other(&[
+                "curl",
+                "-s",
+                "-o",
+                "/dev/null",
+                "-w",
+                "%{http_code}",
+                "-X",
+                "POST",
+                "-H",
+                "content-type: application/json",
+                "-H",
+                &format!("accept: {ACCEPT}"),
+                "--data",
+                &body,
+                &server.url,
+            ]);
+            assert_eq!(String::from_utf8_lossy(&asked.stdout), "401", "uid 65534 was not refused");
+        }
+        assert_eq!(gc_api_calls(&account.fake), 0);
+    }
+    // The owner's client with the saved token works, and the token stays the same on restart.
+    let client = client(&server.url, Some(&token)).await.unwrap();
+    assert_eq!(call(&client, "login", json!({"open_app": false})).await.unwrap()["signed_in"], true);
+    client.cancel().await.unwrap();
+    server.stop().await;
+    let server = Server::start(account.dir.path(), &[]).await;
+    assert_eq!(std::fs::read_to_string(&token_path).unwrap().trim(), token);
+    let auth = format!("Bearer {token}");
+    assert_eq!(open_session(&server.url, Some(&auth)).await.status(), 200);
+    server.stop().await;
+
+    // --no-token is an explicit choice for loopback, with a warning.
+    let server = Server::start(account.dir.path(), &["--no-token"]).await;
+    assert!(server.stderr().contains("warning: --no-token"), "{}", server.stderr());
+    server.stop().await;
+}
+
+/// A copy of `garmin-mcp` beside a stand-in `garmin-desktop` that records each start in
+/// `starts.log` and exits at once (as a second copy of the app does when one is running).
+fn install_with_fake_app() -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::Builder::new().prefix("app-").tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let bin = dir.path().join("garmin-mcp");
+    if std::fs::hard_link(BIN, &bin).is_err() {
+        std::fs::copy(BIN, &bin).unwrap();
+    }
+    let app = dir.path().join("garmin-desktop");
+    let log = dir.path().join("starts.log");
+    std::fs::write(&app, format!("#!/bin/sh\necho started >> '{}'\nexit 0\n", log.display())).unwrap();
+    std::fs::set_permissions(&app, std::fs::Permissions::from_mode(0o755)).unwrap();
+    dir
+}
+
+fn app_starts(install: &Path) -> usize {
+    std::fs::read_to_string(install.join("starts.log")).map(|t| t.lines().count()).unwrap_or(0)
+}
+
+/// Children of `pid` that exited and were never waited for.
+fn zombie_children(pid: u32) -> usize {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| std::fs::read_to_string(e.ok()?.path().join("stat")).ok())
+        .filter(|stat| {
+            // pid (comm) state ppid …; comm may hold spaces, so split after the last ')'.
+            let Some((_, rest)) = stat.rsplit_once(')') else { return false };
+            let mut fields = rest.split_whitespace();
+            let state = fields.next();
+            let ppid = fields.next().and_then(|p| p.parse::<u32>().ok());
+            state == Some("Z") && ppid == Some(pid)
+        })
+        .count()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn remote_callers_cannot_start_the_desktop_app_and_starts_are_rate_limited_and_reaped() {
+    let install = install_with_fake_app();
+    let home = tempfile::tempdir().unwrap();
+    let data = home.path().join(".local/share/garmin-mcp");
+    std::fs::create_dir_all(&data).unwrap();
+    let start = |extra: &[&str]| {
+        let mut cmd = Command::new(install.path().join("garmin-mcp"));
+        cmd.arg("--data-dir").arg(&data).args(["--http", "--port", "0", "--no-token"]).args(extra);
+        cmd.env("HOME", home.path()).env_remove("GARMIN_MCP_HOME").env_remove("GARMIN_CONNECT_URL");
+        cmd.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped()).kill_on_drop(true);
+        Server::start_with(cmd)
+    };
+    let hidden = [home.path().display().to_string(), data.display().to_string()];
+
+    // Not signed in; the server was started without --with-app (also with --readonly): no
+    // caller can make the app start, and no answer names the owner's folders.
+    for extra in [&[][..], &["--readonly"][..]] {
+        let server = start(extra).await;
+        let client = client(&server.url, None).await.unwrap();
+        for _ in 0..20 {
+            let result = client
+                .call_tool(CallToolRequestParams::new("login").with_arguments(serde_json::Map::new()))
+                .await
+                .unwrap();
+            let answer = serde_json::to_string(&result).unwrap();
+            assert!(answer.contains("\"app_opened\":false"), "{answer}");
+            assert!(answer.contains("garmin-mcp login --manual"), "the sign-in steps: {answer}");
+            for path in &hidden {
+                assert!(!answer.contains(path.as_str()), "the answer reveals {path}: {answer}");
+            }
+        }
+        let result = client
+            .call_tool(CallToolRequestParams::new("list_activities").with_arguments(serde_json::Map::new()))
+            .await
+            .unwrap();
+        let answer = serde_json::to_string(&result).unwrap();
+        assert!(answer.contains("not signed in"), "{answer}");
+        for path in &hidden {
+            assert!(!answer.contains(path.as_str()), "the answer reveals {path}: {answer}");
+        }
+        client.cancel().await.unwrap();
+        server.stop().await;
+        assert_eq!(app_starts(install.path()), 0, "the app was started for a remote caller ({extra:?})");
+    }
+
+    // Started with --with-app: 2,000 `login` calls start the app once, and its exit is collected.
+    let server = start(&["--with-app"]).await;
+    let pid = server.child.id().unwrap();
+    let tasks: Vec<_> = (0..8)
+        .map(|_| {
+            let url = server.url.clone();
+            tokio::spawn(async move {
+                let client = client(&url, None).await.unwrap();
+                let mut opened = 0;
+                for _ in 0..250 {
+                    let result = client
+                        .call_tool(CallToolRequestParams::new("login").with_arguments(serde_json::Map::new()))
+                        .await
+                        .unwrap();
+                    opened += usize::from(result.structured_content.unwrap()["app_opened"] == true);
+                }
+                client.cancel().await.unwrap();
+                opened
+            })
+        })
+        .collect();
+    for task in tasks {
+        assert_eq!(task.await.unwrap(), 250, "every answer says the app's window is on its way");
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(app_starts(install.path()), 1, "app starts are rate-limited");
+    assert_eq!(zombie_children(pid), 0, "started apps that exited must be reaped");
     server.stop().await;
 }

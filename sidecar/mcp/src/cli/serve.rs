@@ -1,8 +1,10 @@
 //! `garmin-mcp` with no command: serve MCP over stdio (what AI clients start), or with `--http` over
 //! streamable HTTP as a long-lived service (see `crate::http`). In stdio mode stdout carries only the
-//! protocol; in both modes everything else goes to stderr, and the HTTP token is never printed.
+//! protocol; in both modes everything else goes to stderr, and the HTTP token is never printed (only
+//! the file that holds it). Over HTTP the server never starts or asks the desktop app unless
+//! `--with-app` says so, and its answers hide this computer's paths.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use garmin::SessionStore;
@@ -38,6 +40,12 @@ pub struct HttpArgs {
     pub token: Option<Token>,
     /// `--token-file`.
     pub token_file: Option<PathBuf>,
+    /// `--no-token`.
+    pub no_token: bool,
+    /// `--with-app`.
+    pub with_app: bool,
+    /// The hidden `--abandoned-session-secs`.
+    pub abandoned_session_secs: Option<u64>,
     /// `--allow-host`.
     pub allow_hosts: Vec<String>,
 }
@@ -47,7 +55,7 @@ pub async fn run(args: ServeArgs, store: SessionStore) -> ExitCode {
     // HTTP refusals (no token off loopback, a readable token file, a busy port) come first, before
     // anything starts.
     let listening = match &args.http {
-        Some(flags) => match listen(flags).await {
+        Some(flags) => match listen(flags, store.dir()).await {
             Ok(listening) => Some(listening),
             Err(code) => return code,
         },
@@ -70,6 +78,10 @@ pub async fn run(args: ServeArgs, store: SessionStore) -> ExitCode {
     options.demo = demo.is_some();
     options.today = args.today;
     options.write_mode = crate::writes::WriteMode::from_env();
+    if let Some(flags) = &args.http {
+        options.use_app = flags.with_app;
+        options.remote_callers = true;
+    }
     let server = match GarminMcp::new(options) {
         Ok(server) => server,
         Err(message) => {
@@ -97,28 +109,42 @@ pub async fn run(args: ServeArgs, store: SessionStore) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Checks the token and binds the address; the error is already explained on stderr.
-async fn listen(flags: &HttpArgs) -> Result<http::Listening, ExitCode> {
-    let token = match (&flags.token, &flags.token_file) {
-        (Some(token), _) => Some(token.clone().validated()),
-        (None, Some(path)) => Some(Token::from_file(path)),
-        (None, None) => None,
+/// Checks or creates the token and binds the address; the error is already explained on stderr.
+async fn listen(flags: &HttpArgs, data_dir: &Path) -> Result<http::Listening, ExitCode> {
+    let token = match (&flags.token, &flags.token_file, flags.no_token) {
+        (Some(token), _, _) => token.clone().validated().map(|t| (Some(t), None)),
+        (None, Some(path), _) => Token::from_file(path).map(|t| (Some(t), Some(path.clone()))),
+        (None, None, true) => Ok((None, None)),
+        (None, None, false) => Token::load_or_create(data_dir).map(|(path, t)| (Some(t), Some(path))),
     };
-    let token = match token.transpose() {
+    let (token, token_file) = match token {
         Ok(token) => token,
         Err(message) => {
             eprintln!("garmin-mcp: {message}");
             return Err(ExitCode::from(2));
         }
     };
+    let mut sessions = http::SessionLimits::default();
+    if let Some(secs) = flags.abandoned_session_secs {
+        sessions.abandoned_after = std::time::Duration::from_secs(secs.max(1));
+    }
     let options = HttpOptions {
         host: flags.host.clone(),
         port: flags.port,
         token,
+        token_file,
         allow_hosts: flags.allow_hosts.clone(),
+        sessions,
     };
-    http::bind(options).await.map_err(|e| {
+    let listening = http::bind(options).await.map_err(|e| {
         eprintln!("garmin-mcp: {e}");
         if e.is_usage() { ExitCode::from(2) } else { ExitCode::FAILURE }
-    })
+    })?;
+    if flags.no_token {
+        eprintln!(
+            "garmin-mcp: warning: --no-token: any program or user on this computer can read your Garmin data through {}",
+            listening.url()
+        );
+    }
+    Ok(listening)
 }

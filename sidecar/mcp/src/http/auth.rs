@@ -1,7 +1,9 @@
-//! The bearer token of `--http`: where it comes from (`--token`, or `--token-file` that only its
-//! owner may read), what a usable one looks like, and the middleware that answers 401 to any request
-//! without it. The token is compared in constant time and never printed: its `Debug` is redacted and
-//! no message here quotes it.
+//! The bearer token of `--http`: where it comes from (`--token`, `--token-file` that only its
+//! owner may read, or by default [`TOKEN_FILE_NAME`] in the data folder, generated on first start),
+//! what a usable one looks like, and the middleware that answers 401 to any request without it.
+//! The token is compared in constant time and never printed: its `Debug` is redacted and no
+//! message here quotes it. OAuth discovery and registration paths get a plain 404
+//! ([`no_oauth`]): this server has a static token, and a 401 there makes clients attempt OAuth.
 
 use std::fmt;
 use std::path::Path;
@@ -18,6 +20,11 @@ use super::guard::Access;
 
 /// Shortest token accepted: anything shorter could be guessed over the network.
 pub const MIN_TOKEN_LEN: usize = 16;
+/// The default token file in the data folder. The desktop app's remote access uses the same file
+/// and format (64 hex digits, mode 0600), so either can create it and both agree on the token.
+pub const TOKEN_FILE_NAME: &str = "remote-token";
+/// Random bytes in a generated token.
+const TOKEN_BYTES: usize = 32;
 
 /// A bearer token. Built unchecked from the command line (so clap never echoes it in an error);
 /// [`Token::validated`] checks it before use.
@@ -78,10 +85,48 @@ impl Token {
         Token::from(text).validated().map_err(|e| format!("{shown}: {e}"))
     }
 
+    /// The token in `dir`'s [`TOKEN_FILE_NAME`], generated (32 random bytes as hex, file mode
+    /// 0600, folder created 0700) when the file does not exist yet. An existing file must be
+    /// private and hold a usable token, like `--token-file`. Returns the file and the token.
+    pub fn load_or_create(dir: &Path) -> Result<(std::path::PathBuf, Token), String> {
+        let path = dir.join(TOKEN_FILE_NAME);
+        if !path.exists() {
+            create_private(dir, &path)?;
+        }
+        let token = Token::from_file(&path)?;
+        Ok((path, token))
+    }
+
     /// Constant-time comparison with what a client presented.
     fn matches(&self, presented: &str) -> bool {
         bool::from(self.0.as_bytes().ct_eq(presented.as_bytes()))
     }
+}
+
+fn create_private(dir: &Path, path: &Path) -> Result<(), String> {
+    use std::io::Write as _;
+    let mut bytes = [0u8; TOKEN_BYTES];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| format!("cannot generate a token: the system's random source failed ({e})"))?;
+    let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let mut folder = std::fs::DirBuilder::new();
+    folder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut folder, 0o700);
+    folder.create(dir).map_err(|e| format!("cannot create the data folder {}: {e}", dir.display()))?;
+    let partial = dir.join(format!("{TOKEN_FILE_NAME}.new"));
+    let _ = std::fs::remove_file(&partial);
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let written = options.open(&partial).and_then(|mut file| {
+        file.write_all(format!("{token}\n").as_bytes())?;
+        file.sync_all()
+    });
+    written
+        .and_then(|()| std::fs::rename(&partial, path))
+        .map_err(|e| format!("cannot save the token in {}: {e}", path.display()))
 }
 
 /// The token in an `Authorization: Bearer <token>` header (scheme name case-insensitive).
@@ -110,7 +155,7 @@ pub(super) async fn require_bearer(
     } else {
         (
             r#"Bearer realm="garmin-mcp""#,
-            "Unauthorized: send the header `Authorization: Bearer <token>` with the token garmin-mcp was started with.",
+            "Unauthorized: send the header `Authorization: Bearer <token>` with the token garmin-mcp was started with (by default the file `remote-token` in its data folder).",
         )
     };
     tracing::info!(%peer, token_presented = presented.is_some(), "refused a request without the right bearer token");
@@ -118,6 +163,26 @@ pub(super) async fn require_bearer(
         StatusCode::UNAUTHORIZED,
         [(header::WWW_AUTHENTICATE, challenge), (header::CONTENT_TYPE, "text/plain; charset=utf-8")],
         message,
+    )
+        .into_response()
+}
+
+/// Middleware: OAuth discovery (`/.well-known/oauth-*`, `/.well-known/openid-configuration`) and
+/// dynamic client registration (`/register`) answer 404 with what to do instead, with or without
+/// a token, so a client does not report a failed OAuth registration.
+pub(super) async fn no_oauth(request: Request, next: Next) -> Response {
+    let path = request.uri().path();
+    let oauth = path.starts_with("/.well-known/oauth")
+        || path.starts_with("/.well-known/openid-configuration")
+        || path == "/register";
+    if !oauth {
+        return next.run(request).await;
+    }
+    (
+        StatusCode::NOT_FOUND,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        "Not found: garmin-mcp does not use OAuth. Send the header `Authorization: Bearer <token>` with the \
+         token garmin-mcp was started with (by default in the file `remote-token` of its data folder).",
     )
         .into_response()
 }
@@ -160,5 +225,25 @@ mod tests {
         assert!(err.contains("chmod 600") && !err.contains("0123456789abcdef"), "{err}");
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
         assert!(Token::from_file(&path).unwrap().matches("0123456789abcdef0123456789abcdef"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_default_token_is_generated_once_private_and_then_reused() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("new-folder");
+        let (path, first) = Token::load_or_create(&data).unwrap();
+        assert_eq!(path, data.join(TOKEN_FILE_NAME));
+        assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(std::fs::metadata(&data).unwrap().permissions().mode() & 0o777, 0o700);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.trim().len(), 64);
+        assert!(first.matches(text.trim()));
+        let (_, again) = Token::load_or_create(&data).unwrap();
+        assert!(again.matches(text.trim()), "the saved token is reused");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let err = Token::load_or_create(&data).unwrap_err();
+        assert!(err.contains("chmod 600") && !err.contains(text.trim()), "{err}");
     }
 }

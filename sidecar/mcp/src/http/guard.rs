@@ -88,11 +88,24 @@ fn split_authority(authority: &str) -> Option<(String, Option<u16>)> {
     Some((host, authority.port_u16()))
 }
 
-fn request_host(uri: &Uri, headers: &HeaderMap) -> Option<(String, Option<u16>)> {
-    match headers.get(header::HOST) {
-        Some(value) => split_authority(value.to_str().ok()?),
-        None => split_authority(uri.authority()?.as_str()),
+/// The host the request is for. Only origin-form targets (`/mcp`) with exactly one `Host` are
+/// served: with an absolute-form target (`http://other.example/mcp`) HTTP says the target's
+/// authority wins over `Host`, and two `Host` headers are ambiguous, so checking `Host` alone
+/// would let such a request through under a name it does not really use.
+fn request_host(uri: &Uri, headers: &HeaderMap) -> Result<Option<(String, Option<u16>)>, &'static str> {
+    if uri.scheme().is_some() || uri.authority().is_some() {
+        return Err(
+            "Bad Request: absolute-form request targets are not accepted (this is not a proxy); send the path only, e.g. `POST /mcp`",
+        );
     }
+    let mut hosts = headers.get_all(header::HOST).iter();
+    let (Some(value), None) = (hosts.next(), hosts.next()) else {
+        return match headers.get_all(header::HOST).iter().count() {
+            0 => Ok(None),
+            _ => Err("Bad Request: more than one Host header"),
+        };
+    };
+    Ok(value.to_str().ok().and_then(split_authority))
 }
 
 fn origin_host(value: &str) -> Option<(String, Option<u16>)> {
@@ -116,7 +129,15 @@ pub(super) async fn check_host_and_origin(
     let allowed =
         |(host, port): &(String, Option<u16>)| access.allowed.iter().any(|a| a.matches(host, *port));
     let peer = request.extensions().get::<Peer>().map(|p| p.0.to_string()).unwrap_or_default();
-    match request_host(request.uri(), request.headers()) {
+    let host = match request_host(request.uri(), request.headers()) {
+        Ok(host) => host,
+        Err(message) => {
+            tracing::info!(%peer, "refused a request with an ambiguous target host");
+            return (StatusCode::BAD_REQUEST, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], message)
+                .into_response();
+        }
+    };
+    match host {
         Some(host) if allowed(&host) => {}
         host => {
             tracing::info!(%peer, host = ?host.map(|h| h.0), "refused a request for a host name this server does not answer to");

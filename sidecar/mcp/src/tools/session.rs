@@ -74,7 +74,8 @@ impl GarminMcp {
             Err(ToolError::Garmin(e)) if e.needs_sign_in() => e.to_string(),
             Err(e) => return Err(e),
         };
-        let app_opened = args.open_app.unwrap_or(true) && !self.is_demo() && crate::app::open_desktop_app();
+        let app_opened =
+            args.open_app.unwrap_or(true) && self.may_start_app() && crate::app::open_desktop_app();
         let data_dir = self.store().dir().display().to_string();
         let mut next_steps = Vec::new();
         if app_opened {
