@@ -21,6 +21,10 @@ use serde_json::Value;
 use crate::changes::{Applied, Change};
 
 const FILE_NAME: &str = "changes.jsonl";
+/// Largest journal line. Every later `list_changes` and undo reads the whole journal, so one huge
+/// write must not make them slow: past this, Garmin's answer is left out (the inverse, which undo
+/// needs, is kept), and past it again the change is kept without its inverse (it cannot be undone).
+pub const MAX_ENTRY_BYTES: usize = 256 * 1024;
 const LOCK_NAME: &str = "changes.lock";
 
 /// One recorded change.
@@ -130,6 +134,7 @@ impl Journal {
             inverse: applied.inverse.clone(),
             undoes,
         };
+        let entry = bounded(entry);
         let mut line = Vec::new();
         // A crash mid-write leaves a last line without its newline: start on a fresh line so this
         // entry is not glued to the torn one.
@@ -224,6 +229,20 @@ fn why_final(change: &Change) -> &'static str {
     }
 }
 
+/// `entry` within [`MAX_ENTRY_BYTES`] once written (see there for what is left out, in order).
+fn bounded(mut entry: JournalEntry) -> JournalEntry {
+    let size = |e: &JournalEntry| serde_json::to_vec(e).map_or(usize::MAX, |bytes| bytes.len());
+    if size(&entry) <= MAX_ENTRY_BYTES {
+        return entry;
+    }
+    let answer_bytes = serde_json::to_vec(&entry.answer).map_or(0, |bytes| bytes.len());
+    entry.answer = serde_json::json!({"omitted": format!("Garmin's answer ({answer_bytes} bytes) was too large to keep")});
+    if size(&entry) > MAX_ENTRY_BYTES && entry.inverse.take().is_some() {
+        entry.summary.push_str(" (too large to keep a copy for undo)");
+    }
+    entry
+}
+
 fn open_private(path: &Path, append: bool) -> std::io::Result<File> {
     let mut options = OpenOptions::new();
     options.create(true).read(true);
@@ -280,6 +299,21 @@ mod tests {
     }
 
     #[cfg(unix)]
+    #[test]
+    fn a_huge_write_is_journaled_small_keeping_its_undo_when_it_fits() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = Journal::in_dir(dir.path());
+        let change = Change::UnscheduleWorkout { schedule_id: 5 };
+        let mut huge = applied(Some(Change::UnscheduleWorkout { schedule_id: 6 }));
+        huge.answer = serde_json::json!({"steps": "x".repeat(3 * MAX_ENTRY_BYTES)});
+        let entry = journal.record("t", &change, &huge, None).unwrap();
+        assert!(entry.answer["omitted"].as_str().unwrap().contains("too large"), "{:?}", entry.answer);
+        assert!(entry.inverse.is_some(), "the undo is kept");
+        let on_disk = std::fs::metadata(journal.path()).unwrap().len();
+        assert!(on_disk < MAX_ENTRY_BYTES as u64, "{on_disk} bytes");
+        assert_eq!(journal.entries().unwrap().len(), 1);
+    }
+
     #[test]
     fn the_journal_is_private_and_a_torn_last_line_is_skipped() {
         use std::os::unix::fs::PermissionsExt as _;

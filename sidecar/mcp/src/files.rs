@@ -105,7 +105,8 @@ fn clean_part(part: &str) -> String {
     let mut last_space = true;
     for c in part.chars() {
         let c = if c.is_whitespace() { ' ' } else { c };
-        let unsafe_char = c.is_control() || matches!(c, '/' | '\\' | ':' | '*' | '?' | '"' | '<' | '>' | '|');
+        let unsafe_char =
+            is_invisible(c) || matches!(c, '/' | '\\' | ':' | '*' | '?' | '"' | '<' | '>' | '|');
         if unsafe_char {
             continue;
         }
@@ -120,6 +121,17 @@ fn clean_part(part: &str) -> String {
         out.push(c);
     }
     out.trim_start_matches(['.', ' ']).trim_end_matches(['.', ' ']).to_owned()
+}
+
+/// True for characters a person cannot see but that change what they see: control characters,
+/// bidirectional overrides and isolates (an activity named `\u{202e}gpj.exe` would show as
+/// `exe.jpg…` in a file manager), zero-width characters, the byte-order mark, soft hyphens and
+/// Unicode tags.
+pub fn is_invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(c,
+            '\u{00AD}' | '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}' | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}' | '\u{E0000}'..='\u{E007F}')
 }
 
 fn is_reserved_on_windows(stem: &str) -> bool {
@@ -190,6 +202,14 @@ mod tests {
         assert_eq!(safe_file_name(&["..", "../../etc/passwd"], "fit"), "etcpasswd.fit");
         assert_eq!(safe_file_name(&["", "\u{7}"], "csv"), "garmin.csv");
         assert_eq!(safe_file_name(&["CON"], "txt"), "_CON.txt");
+    }
+
+    #[test]
+    fn bidi_overrides_and_invisible_characters_never_reach_a_file_name() {
+        let name = safe_file_name(&["2026-11-28", "\u{202e}gpj.exe", "a\u{200b}b\u{2066}c\u{feff}"], "gpx");
+        assert_eq!(name, "2026-11-28_gpj.exe_abc.gpx");
+        assert!(!name.chars().any(is_invisible));
+        assert_eq!(safe_file_name(&["\u{202e}\u{200f}"], "fit"), "garmin.fit", "nothing visible left");
     }
 
     #[test]

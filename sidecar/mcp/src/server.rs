@@ -158,6 +158,11 @@ impl GarminMcp {
         &self.ctx.options.store
     }
 
+    /// True with `--readonly`: nothing is written, to Garmin or to this computer.
+    pub(crate) fn is_read_only(&self) -> bool {
+        self.ctx.options.read_only
+    }
+
     /// True in `--demo` mode.
     pub(crate) fn is_demo(&self) -> bool {
         self.ctx.options.demo

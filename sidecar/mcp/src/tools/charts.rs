@@ -275,7 +275,17 @@ impl GarminMcp {
         if date > today {
             return Err(ToolError::invalid(format!("date {date} is in the future (today is {today})")));
         }
-        let folder = resolve_folder(args.folder.as_deref())?;
+        // Read-only writes no files: the chart is shown, not saved (and no folder is created).
+        let folder = if self.is_read_only() {
+            if args.folder.is_some() {
+                return Err(ToolError::invalid(
+                    "this server is read-only (--readonly): charts are shown but never saved, so leave out `folder`",
+                ));
+            }
+            None
+        } else {
+            Some(resolve_folder(args.folder.as_deref())?)
+        };
         let language = match args.language.unwrap_or_default() {
             ChartLanguage::En => Language::En,
             ChartLanguage::Zh => Language::Zh,
@@ -370,32 +380,45 @@ fn resolve_folder(requested: Option<&str>) -> Result<PathBuf, ToolError> {
 }
 
 impl GarminMcp {
-    /// Saves the PNG (never over a different file) and builds the answer.
+    /// Saves the PNG in `folder` (never over a different file; `None`: read-only, not saved) and
+    /// builds the answer.
     async fn save_chart(
         &self,
         kind: ChartKind,
-        folder: PathBuf,
+        folder: Option<PathBuf>,
         drawn: Drawn,
     ) -> Result<ChartAnswer, ToolError> {
-        let parts: Vec<&str> = drawn.file_parts.iter().map(String::as_str).collect();
-        let name = safe_file_name(&parts, "png");
-        let bytes = drawn.png.bytes.clone();
-        let saved = tokio::task::spawn_blocking(move || save_new(&folder, &name, &bytes))
-            .await
-            .map_err(|e| ToolError::Local(format!("saving the chart stopped unexpectedly ({e}); try again")))?
-            .map_err(ToolError::Local)?;
-        let path = saved.path.display().to_string();
         let label = if self.is_demo() { format!("{} ", crate::demo::DEMO_LABEL) } else { String::new() };
-        let kept = if saved.already_there { "Already saved as" } else { "Saved as" };
-        let summary = format!("{label}{} {kept} {path}.", drawn.summary);
+        let (path, size, already_saved, kept) = match folder {
+            Some(folder) => {
+                let parts: Vec<&str> = drawn.file_parts.iter().map(String::as_str).collect();
+                let name = safe_file_name(&parts, "png");
+                let bytes = drawn.png.bytes.clone();
+                let saved = tokio::task::spawn_blocking(move || save_new(&folder, &name, &bytes))
+                    .await
+                    .map_err(|e| {
+                        ToolError::Local(format!("saving the chart stopped unexpectedly ({e}); try again"))
+                    })?
+                    .map_err(ToolError::Local)?;
+                let path = saved.path.display().to_string();
+                let kept = if saved.already_there { "Already saved as" } else { "Saved as" };
+                let kept = format!(" {kept} {path}.");
+                (Some(path), saved.size, saved.already_there, kept)
+            }
+            None => {
+                let size = u64::try_from(drawn.png.bytes.len()).unwrap_or(u64::MAX);
+                (None, size, false, " Not saved: this server is read-only.".to_owned())
+            }
+        };
+        let summary = format!("{label}{}{kept}", drawn.summary);
         let data = RenderedChart {
             kind: kind.name().to_owned(),
             title: drawn.title,
             path,
-            size_bytes: saved.size,
+            size_bytes: size,
             width: drawn.png.width,
             height: drawn.png.height,
-            already_saved: saved.already_there,
+            already_saved,
             activity_id: drawn.activity_id,
             period: drawn.period,
             series_source: drawn.series_source,

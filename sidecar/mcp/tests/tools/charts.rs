@@ -438,3 +438,28 @@ async fn a_sparse_legacy_recording_takes_its_split_bars_from_the_laps() {
     assert_eq!(data["points"], 244, "{summary}");
     assert!(summary.contains("a bar per lap"), "{summary}");
 }
+
+/// `--readonly` writes no files, charts included: the chart is shown but not saved, and a `folder`
+/// is refused before anything (a folder included) is created.
+#[tokio::test]
+async fn read_only_charts_are_shown_but_never_saved_and_no_folder_is_created() {
+    let h = Harness::start_with(|mut o| {
+        o.read_only = true;
+        o
+    })
+    .await;
+    let result = h.call("render_chart", json!({"kind": "volume"})).await;
+    let summary = text_of(&result);
+    assert_ne!(result.is_error, Some(true), "{summary}");
+    assert!(summary.contains("Not saved: this server is read-only"), "{summary}");
+    assert!(!png_of(&result).is_empty(), "the image is still shown");
+    let record = result.content.iter().filter_map(|c| c.as_text()).nth(1).expect("the record");
+    let record: Value = serde_json::from_str(&record.text).unwrap();
+    assert!(record.get("path").is_none(), "{record}");
+    let wanted = h.dir.path().join("new").join("charts");
+    let message = h
+        .call_invalid("render_chart", json!({"kind": "volume", "folder": wanted.display().to_string()}))
+        .await;
+    assert!(message.contains("read-only"), "{message}");
+    assert!(!wanted.parent().unwrap().exists(), "no folder is created under --readonly");
+}

@@ -18,8 +18,9 @@ pub struct RenderedChart {
     pub kind: String,
     /// What the chart shows, in words.
     pub title: String,
-    /// Absolute path of the saved PNG.
-    pub path: String,
+    /// Absolute path of the saved PNG (absent when the server is read-only and saves nothing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
     /// PNG size in bytes.
     pub size_bytes: u64,
     /// Width in pixels.
