@@ -25,6 +25,8 @@ const FILE_NAME: &str = "changes.jsonl";
 /// write must not make them slow: past this, Garmin's answer is left out (the inverse, which undo
 /// needs, is kept), and past it again the change is kept without its inverse (it cannot be undone).
 pub const MAX_ENTRY_BYTES: usize = 256 * 1024;
+/// Largest journal read (years of changes are a few megabytes).
+const MAX_JOURNAL_BYTES: u64 = 256 * 1024 * 1024;
 const LOCK_NAME: &str = "changes.lock";
 
 /// One recorded change.
@@ -138,7 +140,9 @@ impl Journal {
         let mut line = Vec::new();
         // A crash mid-write leaves a last line without its newline: start on a fresh line so this
         // entry is not glued to the torn one.
-        if std::fs::read(self.path()).is_ok_and(|bytes| bytes.last().is_some_and(|b| *b != b'\n')) {
+        if crate::private_files::read_regular(&self.path(), MAX_JOURNAL_BYTES)
+            .is_ok_and(|bytes| bytes.is_some_and(|b| b.last().is_some_and(|b| *b != b'\n')))
+        {
             line.push(b'\n');
         }
         serde_json::to_writer(&mut line, &entry).map_err(|e| self.error("written", e.into()))?;
@@ -150,11 +154,12 @@ impl Journal {
 
     /// Every entry, oldest first. A line that does not parse (a torn write) is skipped.
     pub fn entries(&self) -> Result<Vec<JournalEntry>, JournalError> {
-        let text = match std::fs::read_to_string(self.path()) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        let bytes = match crate::private_files::read_regular(&self.path(), MAX_JOURNAL_BYTES) {
+            Ok(Some(bytes)) => bytes,
+            Ok(None) => return Ok(Vec::new()),
             Err(e) => return Err(self.error("read", e)),
         };
+        let text = String::from_utf8_lossy(&bytes);
         Ok(text.lines().filter_map(|line| serde_json::from_str(line).ok()).collect())
     }
 
@@ -211,7 +216,7 @@ impl Journal {
     }
 
     fn lock(&self) -> Result<File, JournalError> {
-        std::fs::create_dir_all(&self.dir).map_err(|e| self.error("created", e))?;
+        crate::private_files::ensure_folder(&self.dir).map_err(|e| self.error("created", e))?;
         let file = open_private(&self.dir.join(LOCK_NAME), false).map_err(|e| self.error("locked", e))?;
         file.lock().map_err(|e| self.error("locked", e))?;
         Ok(file)
@@ -243,6 +248,7 @@ fn bounded(mut entry: JournalEntry) -> JournalEntry {
     entry
 }
 
+/// Opens a journal file 0600, never through a link (see [`crate::private_files`]).
 fn open_private(path: &Path, append: bool) -> std::io::Result<File> {
     let mut options = OpenOptions::new();
     options.create(true).read(true);
@@ -256,7 +262,7 @@ fn open_private(path: &Path, append: bool) -> std::io::Result<File> {
         use std::os::unix::fs::OpenOptionsExt as _;
         options.mode(0o600);
     }
-    options.open(path)
+    crate::private_files::open_regular(path, &mut options)
 }
 
 #[cfg(test)]

@@ -26,6 +26,7 @@ mod html;
 pub mod journal;
 pub mod models;
 mod paths;
+pub mod private_files;
 mod refresh;
 mod retry;
 mod session;

@@ -3,11 +3,14 @@
 //!
 //! Rules every writer follows, because Garmin's refresh credential is one-time and losing a race
 //! logs the user out:
-//! * the folder is 0700 and the file 0600;
+//! * the folder is ours and 0700, the file 0600, and every file in the folder is opened without
+//!   following links and read with a size cap (see [`crate::private_files`]);
 //! * every write is atomic: a temp file in the same folder, `fsync`, `rename`, `fsync` the folder —
 //!   a reader (or a crash) sees the old complete file or the new complete file, never a mix;
 //! * every read-modify-write holds an exclusive lock on `session.lock` (an OS file lock, released by
-//!   the kernel if the holder dies) and re-reads the file under it;
+//!   the kernel if the holder dies) and re-reads the file under it; the holder writes its process id
+//!   in the lock file, and a waiter gives up after [`LOCK_WAIT`] naming that process (a stopped
+//!   process keeps its lock);
 //! * plain reads take no lock (renames are atomic), so reading never waits for a refresh.
 //!
 //! tauri-plugin-store must never manage this file: it rewrites whole files in place with mode 0644
@@ -23,6 +26,11 @@ const SESSION_FILE: &str = "session.json";
 const LOCK_FILE: &str = "session.lock";
 const TEMP_PREFIX: &str = ".session-";
 const TEMP_SUFFIX: &str = ".tmp";
+/// Largest session file read: a session is a few kilobytes.
+const MAX_SESSION_BYTES: u64 = 1024 * 1024;
+/// Longest wait for the session lock. A renewal holds it for one request to Garmin (with its
+/// retries); longer means the holder is stuck or stopped.
+pub const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// Why the session file could not be used.
 #[derive(Debug, thiserror::Error)]
@@ -46,6 +54,13 @@ pub enum StoreError {
         /// What was wrong.
         message: String,
     },
+    /// Another process has held the session lock for longer than the store waits ([`LOCK_WAIT`]).
+    #[error("another process{} has held the session lock for too long (a stopped process keeps it); \
+             resume or end it, then try again", holder_text(*pid))]
+    Busy {
+        /// The holder's process id, when it wrote one.
+        pid: Option<u32>,
+    },
     /// The file was written by a newer version of this program.
     #[error("the session file {} has format {version}, newer than this program understands ({FORMAT_VERSION}); update Garmin MCP", path.display())]
     TooNew {
@@ -56,6 +71,14 @@ pub enum StoreError {
     },
 }
 
+/// ` (pid 123, garmin-mcp)`, as much as is known of a lock holder.
+fn holder_text(pid: Option<u32>) -> String {
+    let Some(pid) = pid else { return String::new() };
+    let name =
+        fs::read_to_string(format!("/proc/{pid}/comm")).map(|n| n.trim().to_owned()).unwrap_or_default();
+    if name.is_empty() { format!(" (pid {pid})") } else { format!(" (pid {pid}, {name})") }
+}
+
 fn io_err<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) -> StoreError + 'a {
     move |source| StoreError::Io { action, path: path.to_path_buf(), source }
 }
@@ -64,6 +87,7 @@ fn io_err<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) ->
 #[derive(Clone, Debug)]
 pub struct SessionStore {
     dir: PathBuf,
+    lock_wait: std::time::Duration,
 }
 
 /// A cheap fingerprint of the file on disk, to notice another process's write without reading.
@@ -78,7 +102,14 @@ pub(crate) struct FileStamp {
 impl SessionStore {
     /// The store in `dir` (created on first write).
     pub fn new(dir: impl Into<PathBuf>) -> Self {
-        SessionStore { dir: dir.into() }
+        SessionStore { dir: dir.into(), lock_wait: LOCK_WAIT }
+    }
+
+    /// The same store, waiting at most `wait` for the lock (tests; the default is [`LOCK_WAIT`]).
+    #[must_use]
+    pub fn with_lock_wait(mut self, wait: std::time::Duration) -> Self {
+        self.lock_wait = wait;
+        self
     }
 
     /// The store in the resolved data folder (`--data-dir`, `GARMIN_MCP_HOME`, platform default).
@@ -99,16 +130,17 @@ impl SessionStore {
     /// Reads the session without locking; `None` when nobody is signed in.
     pub fn load(&self) -> Result<Option<Session>, StoreError> {
         let path = self.path();
-        let bytes = match fs::read(&path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(io_err("read the session file", &path)(e)),
+        crate::private_files::check_folder(&self.dir).map_err(io_err("use the data folder", &self.dir))?;
+        let Some(bytes) = crate::private_files::read_regular(&path, MAX_SESSION_BYTES)
+            .map_err(io_err("read the session file", &path))?
+        else {
+            return Ok(None);
         };
         tighten_file_mode(&path);
         decode(&path, &bytes).map(Some)
     }
 
-    /// Takes the exclusive cross-process lock (blocking until it is free).
+    /// Takes the exclusive cross-process lock, waiting at most [`LOCK_WAIT`] for it.
     pub fn lock(&self) -> Result<StoreLock, StoreError> {
         self.ensure_dir()?;
         let path = self.dir.join(LOCK_FILE);
@@ -116,8 +148,28 @@ impl SessionStore {
         options.create(true).truncate(false).read(true).write(true);
         #[cfg(unix)]
         std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let file = options.open(&path).map_err(io_err("open the lock file", &path))?;
-        file.lock().map_err(io_err("lock", &path))?;
+        let mut file = crate::private_files::open_regular(&path, &mut options)
+            .map_err(io_err("open the lock file", &path))?;
+        let started = std::time::Instant::now();
+        loop {
+            match file.try_lock() {
+                Ok(()) => break,
+                Err(fs::TryLockError::WouldBlock) if started.elapsed() < self.lock_wait => {
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                Err(fs::TryLockError::WouldBlock) => {
+                    let pid = fs::read_to_string(&path).ok().and_then(|t| t.trim().parse().ok());
+                    return Err(StoreError::Busy { pid });
+                }
+                Err(fs::TryLockError::Error(e)) => return Err(io_err("lock", &path)(e)),
+            }
+        }
+        // Who holds it, for a waiter that gives up (best effort: the lock is what counts).
+        let _ = file.set_len(0).and_then(|()| {
+            use std::io::Seek as _;
+            file.seek(io::SeekFrom::Start(0))?;
+            write!(file, "{}", std::process::id())
+        });
         Ok(StoreLock { store: self.clone(), _file: file })
     }
 
@@ -161,14 +213,7 @@ impl SessionStore {
     }
 
     fn ensure_dir(&self) -> Result<(), StoreError> {
-        if self.dir.is_dir() {
-            return Ok(());
-        }
-        let mut builder = fs::DirBuilder::new();
-        builder.recursive(true);
-        #[cfg(unix)]
-        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-        builder.create(&self.dir).map_err(io_err("create the data folder", &self.dir))
+        crate::private_files::ensure_folder(&self.dir).map_err(io_err("use the data folder", &self.dir))
     }
 }
 
@@ -261,7 +306,9 @@ fn tighten_file_mode(path: &Path) {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        if let Ok(meta) = fs::metadata(path)
+        // Never through a link: its target is not ours to change.
+        if let Ok(meta) = fs::symlink_metadata(path)
+            && meta.is_file()
             && meta.permissions().mode() & 0o077 != 0
         {
             tracing::warn!(path = %path.display(), "session file was readable by others; setting mode 0600");

@@ -438,3 +438,44 @@ async fn a_write_refused_for_an_expired_session_is_sent_again_after_renewal() {
     // Garmin refuses a 401 before applying anything, so repeating it once after renewal is safe.
     assert_eq!(statuses, [("PUT".to_owned(), 401), ("POST".to_owned(), 201), ("PUT".to_owned(), 204)]);
 }
+
+/// A lock held by a stopped process used to hang `status` and every tool for as long as it stayed
+/// stopped: a waiter now gives up after a bounded wait and names the holder.
+#[test]
+fn a_session_lock_held_too_long_is_reported_with_the_holders_pid_instead_of_hanging() {
+    let dir = tempfile::tempdir().unwrap();
+    let holder = garmin::SessionStore::new(dir.path());
+    let _held = holder.lock().unwrap();
+    let waiter = garmin::SessionStore::new(dir.path()).with_lock_wait(std::time::Duration::from_millis(300));
+    let started = std::time::Instant::now();
+    let error = waiter.lock().unwrap_err();
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    let text = error.to_string();
+    assert!(text.contains(&format!("pid {}", std::process::id())), "{text}");
+    assert!(text.contains("stopped process"), "{text}");
+}
+
+/// `session.json` swapped for a FIFO or a link to `/dev/zero` is refused at once, without blocking
+/// or reading until memory runs out; a link to another file is never read nor re-moded.
+#[cfg(unix)]
+#[test]
+fn a_session_file_swapped_for_a_fifo_or_a_link_is_refused_at_once() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let store = garmin::SessionStore::new(dir.path());
+    let path = store.path();
+    assert!(std::process::Command::new("mkfifo").arg(&path).status().unwrap().success());
+    let error = store.load().unwrap_err().to_string();
+    assert!(error.contains("not a regular file"), "{error}");
+    std::fs::remove_file(&path).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+    assert!(store.load().unwrap_err().to_string().contains("is a link"));
+    std::fs::remove_file(&path).unwrap();
+    let victim = dir.path().join("owners-notes.txt");
+    std::fs::write(&victim, "{}").unwrap();
+    std::fs::set_permissions(&victim, std::fs::Permissions::from_mode(0o644)).unwrap();
+    std::os::unix::fs::symlink(&victim, &path).unwrap();
+    assert!(store.load().is_err());
+    let mode = std::fs::metadata(&victim).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o644, "the link's target keeps its mode");
+}
