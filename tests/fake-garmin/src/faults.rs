@@ -11,7 +11,12 @@
 //! JSON form (admin API): `{"path_contains": "sleep", "fault": {"ServerError": 503}, "times": 1}`,
 //! `{"fault": {"Latency": 250}}` (milliseconds), `{"fault": {"RateLimited": {"retry_after_secs": 30}}}`,
 //! `{"fault": "NoContent"}`, `{"path_contains": "/gc-api/race-search/", "fault": "NotFound"}`,
-//! `{"path_contains": "/download-service/", "fault": "NotOwner"}`.
+//! `{"path_contains": "/download-service/", "fault": "NotOwner"}`, `"EdgeForbidden"`,
+//! `"EdgeForbiddenHtml"`, `{"path_contains": "/hrv-service/", "fault": "ForbiddenException"}`.
+//!
+//! Every answer that came "through" Garmin's servers carries `cf-cache-status` (set in
+//! `server.rs`); the two Cloudflare edge refusals do not, which is how a client tells them apart
+//! (docs/garmin-web-api.md §0).
 
 use std::time::Duration;
 
@@ -80,7 +85,21 @@ pub enum Fault {
     /// 403 with Garmin's "Only owner of activity allowed…" body (fixture
     /// `error_403_download_not_owner.json`), as for a download of someone else's activity.
     NotOwner,
+    /// 403 from Cloudflare's edge with an empty body and no `cf-cache-status` (docs/garmin-web-api.md
+    /// §0 `[S]`): the request never reached Garmin; nothing is wrong with the session.
+    EdgeForbidden,
+    /// 403 from Cloudflare's edge with its "Access denied" HTML page and no `cf-cache-status`
+    /// (§0 and §3.2 "Other bot walls").
+    EdgeForbiddenHtml,
+    /// 403 with Garmin's own `{"message":"HTTP 403 Forbidden","error":"ForbiddenException"}`
+    /// (§0 `[1]`): Garmin refuses this to the account. On a path of a feature that needs a device
+    /// or a subscription (e.g. `/hrv-service/`) it stands for a feature the account lacks.
+    ForbiddenException,
 }
+
+/// Marks a response as Cloudflare's own (no `cf-cache-status` is added to it).
+#[derive(Clone, Copy, Debug)]
+pub struct FromEdge;
 
 impl Fault {
     /// The response this fault answers with (`Latency` answers nothing: 500, never used that way).
@@ -121,8 +140,28 @@ impl Fault {
                 include_str!("../fixtures/garmin/error_403_download_not_owner.json"),
             )
                 .into_response(),
+            Self::EdgeForbidden => edge(StatusCode::FORBIDDEN.into_response()),
+            Self::EdgeForbiddenHtml => edge(
+                (
+                    StatusCode::FORBIDDEN,
+                    [(header::CONTENT_TYPE, "text/html; charset=UTF-8")],
+                    "<!DOCTYPE html><html><head><title>Access denied | connect.garmin.com used Cloudflare to restrict access</title></head><body><h1>Sorry, you have been blocked</h1><p>(fake-garmin edge refusal)</p></body></html>",
+                )
+                    .into_response(),
+            ),
+            Self::ForbiddenException => (
+                StatusCode::FORBIDDEN,
+                [(header::CONTENT_TYPE, JSON)],
+                r#"{"message":"HTTP 403 Forbidden","error":"ForbiddenException"}"#,
+            )
+                .into_response(),
         }
     }
+}
+
+fn edge(mut res: Response) -> Response {
+    res.extensions_mut().insert(FromEdge);
+    res
 }
 
 fn server_error(code: u16) -> Response {

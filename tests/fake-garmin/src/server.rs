@@ -10,7 +10,8 @@ use axum::middleware::{Next, from_fn, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
 
-use crate::auth::{Authenticated, Cookies, Denied, Presented, RefreshOutcome, now_ms};
+use crate::auth::{Authenticated, Cookies, Denied, Presented, RefreshAnswer, RefreshOutcome, now_ms};
+use crate::faults::FromEdge;
 use crate::log::Note;
 use crate::state::{AppState, lock};
 use crate::{admin, log, routes, sso};
@@ -36,6 +37,8 @@ pub fn router(state: AppState) -> Router {
         .merge(routes::outside_api().layer(from_fn_with_state(state.clone(), gc_api_gate)))
         .merge(admin::router())
         .fallback(no_route)
+        .layer(from_fn_with_state(state.clone(), front_end_redirect))
+        .layer(from_fn(cf_cache_status))
         .layer(from_fn(cf_bm))
         .layer(from_fn_with_state(state.clone(), log::record))
         .with_state(state)
@@ -77,11 +80,18 @@ async fn refresh(State(state): State<AppState>, req: Request) -> Response {
     let cookies = Cookies::from_headers(headers);
     let presented = presented(&cookies, headers);
     let outcome = lock(&state.inner.auth).refresh(&presented, &state.inner.config, now_ms());
+    let answer = lock(&state.inner.auth).session_options().refresh_answer;
     match outcome {
         RefreshOutcome::Rotated { jwt, csrf } => {
-            let body = serde_json::json!({ "encryptedToken": jwt, "csrfToken": csrf }).to_string();
-            let mut res =
-                (StatusCode::CREATED, [(header::CONTENT_TYPE, "application/json")], body).into_response();
+            let (status, body) = match answer {
+                RefreshAnswer::TokensInBody => (
+                    StatusCode::CREATED,
+                    serde_json::json!({ "encryptedToken": jwt, "csrfToken": csrf }).to_string(),
+                ),
+                RefreshAnswer::CookieOnlyEmptyBody => (StatusCode::OK, String::new()),
+                RefreshAnswer::CookieOnlyTokenlessBody => (StatusCode::OK, "{}".to_owned()),
+            };
+            let mut res = (status, [(header::CONTENT_TYPE, "application/json")], body).into_response();
             set_cookie(res.headers_mut(), &format!("JWT_WEB={jwt}; Path=/; HttpOnly; Secure"));
             res
         }
@@ -119,6 +129,41 @@ async fn cf_bm(req: Request, next: Next) -> Response {
         );
     }
     res
+}
+
+/// `cf-cache-status: DYNAMIC` on every answer that passed Cloudflare to Garmin's servers; Cloudflare's
+/// own edge refusals ([`FromEdge`]) lack it (docs/garmin-web-api.md §0 `[S]`).
+async fn cf_cache_status(req: Request, next: Next) -> Response {
+    let skip = req.uri().path().starts_with("/__fake/");
+    let mut res = next.run(req).await;
+    if !skip && res.extensions().get::<FromEdge>().is_none() {
+        res.headers_mut().insert("cf-cache-status", HeaderValue::from_static("DYNAMIC"));
+    }
+    res
+}
+
+/// On a "mainland-China network" the first origin sends every Connect request (pages, `/gc-api`,
+/// the refresh call) to the connectus origin with a 302 to the same path; SSO pages stay put
+/// (docs/garmin-web-api.md §0 `[S]`).
+async fn front_end_redirect(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    let path = req.uri().path();
+    if path.starts_with("/portal/") || path.starts_with("/__fake/") {
+        return next.run(req).await;
+    }
+    let front_ends = lock(&state.inner.front_ends).clone();
+    let connectus = match front_ends.connectus_host {
+        Some(host) if front_ends.mainland => host,
+        _ => return next.run(req).await,
+    };
+    if header_text(req.headers(), "host").is_some_and(|h| h.eq_ignore_ascii_case(&connectus)) {
+        return next.run(req).await;
+    }
+    let target = req.uri().path_and_query().map_or_else(|| path.to_owned(), ToString::to_string);
+    let mut res = StatusCode::FOUND.into_response();
+    if let Ok(v) = HeaderValue::from_str(&format!("http://{connectus}{target}")) {
+        res.headers_mut().insert(header::LOCATION, v);
+    }
+    noted(res, "302: mainland network, moved to the connectus front end".to_owned())
 }
 
 /// Every unmatched route, anywhere: a 500 that names the request.
