@@ -416,6 +416,14 @@ impl AuthState {
         }
     }
 
+    /// Ends every session family, as a password change or "sign out everywhere" would; the SSO's
+    /// ticket-granting cookies stay valid (they are the SSO's, not Connect's).
+    pub fn end_sessions(&mut self) {
+        for family in &mut self.families {
+            family.alive = false;
+        }
+    }
+
     /// Times each refresh credential (by fingerprint) was presented to the refresh endpoint.
     pub fn refresh_uses(&self) -> BTreeMap<String, u32> {
         self.uses.clone()

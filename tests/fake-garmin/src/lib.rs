@@ -157,6 +157,12 @@ impl FakeGarmin {
         lock(&self.state.inner.auth).reuse_detected()
     }
 
+    /// Ends every session family now (a password change, "sign out everywhere"): `/gc-api` answers
+    /// 403, refreshes 401, the `/app/` page redirects to sign-in.
+    pub fn end_sessions(&self) {
+        lock(&self.state.inner.auth).end_sessions();
+    }
+
     /// Makes every current `JWT_WEB` expired now, as if its lifetime had passed.
     pub fn expire_access_tokens(&self) {
         lock(&self.state.inner.auth).expire_access(auth::now_ms());
