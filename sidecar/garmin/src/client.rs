@@ -566,7 +566,7 @@ impl Client {
             if mode == RenewMode::AdoptOnly {
                 return Ok(Renewal::Unchanged);
             }
-            let renewed = refresh::renew(&self.inner.http, &self.session()).await?;
+            let renewed = refresh::renew(&self.inner.http, &self.session()).await.result?;
             *self.cached() = Cached { session: renewed, stamp: None };
             return Ok(Renewal::Renewed);
         };
@@ -587,7 +587,40 @@ impl Client {
             RenewMode::IfDue if !saved.access_due_for_refresh(Utc::now()) => return Ok(Renewal::Unchanged),
             RenewMode::IfDue | RenewMode::Always => {}
         }
-        let renewed = refresh::renew(&self.inner.http, &saved).await?;
+        let renewed = if saved.renewal_in_flight.is_some() {
+            // An earlier renewal presented this credential and never saved its result (the process
+            // died, or Garmin's answer was lost): presenting it again would be a replay. Recover
+            // through the paths that spend nothing, or ask the person.
+            tracing::warn!("an earlier session renewal did not finish; recovering without its credential");
+            let interrupted =
+                "an earlier renewal was interrupted after presenting the one-time credential".to_owned();
+            let recovered =
+                refresh::recover_without_refresh(&self.inner.http, &saved, vec![interrupted]).await;
+            if let Err(Error::SessionExpired { .. }) = &recovered {
+                // Nothing left to try with this credential: the marker has done its job.
+                let mut given_up = saved.clone();
+                given_up.renewal_in_flight = None;
+                lock.write(&given_up)?;
+            }
+            recovered?
+        } else {
+            // Record the renewal before spending the credential, so that a process killed while
+            // waiting for Garmin's answer leaves a trace the next renewal respects.
+            let mut marked = saved.clone();
+            marked.renewal_in_flight = Some(Utc::now());
+            lock.write(&marked)?;
+            let attempt = refresh::renew(&self.inner.http, &marked).await;
+            match attempt.result {
+                Ok(renewed) => renewed,
+                Err(e) => {
+                    if !attempt.credential_maybe_spent {
+                        // Garmin refused without taking anything: nothing in flight any more.
+                        lock.write(&saved)?;
+                    }
+                    return Err(e);
+                }
+            }
+        };
         // Keep it in memory first: even if saving fails, this process must not present the spent
         // credential again.
         *self.cached() = Cached { session: renewed.clone(), stamp: None };

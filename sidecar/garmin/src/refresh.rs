@@ -43,14 +43,23 @@ struct RefreshAnswer {
     csrf_token: Option<String>,
 }
 
-/// Renews `session` and returns the renewed copy (not yet saved).
-pub(crate) async fn renew(http: &reqwest::Client, session: &Session) -> Result<Session> {
-    let mut refused = Vec::new();
-    match token_refresh(http, session).await? {
-        Ok(renewed) => return Ok(renewed),
-        Err(why) => refused.push(why),
-    }
-    recover_without_refresh(http, session, refused).await
+/// How a renewal went, and whether its one-time credential may be gone without a replacement.
+pub(crate) struct Renewed {
+    /// The renewed session (not yet saved), or why no path worked.
+    pub result: Result<Session>,
+    /// Garmin may have taken the credential without us getting the new one (the answer was lost,
+    /// or a 2xx came without a new `JWT_WEB`): never present it again.
+    pub credential_maybe_spent: bool,
+}
+
+/// Renews `session`: the refresh call, then the paths that present no refresh credential.
+pub(crate) async fn renew(http: &reqwest::Client, session: &Session) -> Renewed {
+    let (why, credential_maybe_spent) = match token_refresh(http, session).await {
+        Ok(Ok(renewed)) => return Renewed { result: Ok(renewed), credential_maybe_spent: false },
+        Ok(Err(refused)) => refused,
+        Err(e) => return Renewed { result: Err(e), credential_maybe_spent: true },
+    };
+    Renewed { result: recover_without_refresh(http, session, vec![why]).await, credential_maybe_spent }
 }
 
 /// The renewal paths that present no refresh credential: the Connect app page, then the SSO's
@@ -73,11 +82,12 @@ pub(crate) async fn recover_without_refresh(
     }
 }
 
-/// `Ok(Ok(session))` renewed, `Ok(Err(reason))` this path did not work, `Err` stop trying.
+/// `Ok(Ok(session))` renewed, `Ok(Err((reason, maybe_spent)))` this path did not work (and
+/// whether Garmin may have taken the credential anyway), `Err` stop trying.
 async fn token_refresh(
     http: &reqwest::Client,
     session: &Session,
-) -> Result<std::result::Result<Session, String>> {
+) -> Result<std::result::Result<Session, (String, bool)>> {
     let path = REFRESH_PATH;
     let url = format!("{}{path}", session.origins.connect);
     let request = http
@@ -94,7 +104,8 @@ async fn token_refresh(
     let set_cookies = set_cookie_headers(response.headers());
     let body = response.bytes().await.map_err(|e| network("POST", path, &e))?;
     if !status.is_success() {
-        return Ok(Err(format!("{path} answered HTTP {}", status.as_u16())));
+        // Refused: Garmin rotated nothing.
+        return Ok(Err((format!("{path} answered HTTP {}", status.as_u16()), false)));
     }
     let answer: Option<RefreshAnswer> = serde_json::from_slice(&body).ok();
     let (body_token, csrf) = answer
@@ -104,10 +115,14 @@ async fn token_refresh(
     let current = session.cookie(ACCESS_COOKIE).unwrap_or_default();
     let Some(token) = body_token.or_else(|| access_from_set_cookies(&set_cookies)).filter(|t| t != current)
     else {
-        // Never overwrite stored tokens with an answer that lacks a new one.
-        return Ok(Err(format!(
-            "{path} answered HTTP {} without a new JWT_WEB (neither in the body nor in Set-Cookie)",
-            status.as_u16()
+        // Never overwrite stored tokens with an answer that lacks a new one; Garmin may have
+        // taken the credential all the same.
+        return Ok(Err((
+            format!(
+                "{path} answered HTTP {} without a new JWT_WEB (neither in the body nor in Set-Cookie)",
+                status.as_u16()
+            ),
+            true,
         )));
     };
     let mut renewed = session.clone();
@@ -245,9 +260,11 @@ pub(crate) async fn app_page_refresh(
     Ok(Ok(stamp(renewed)))
 }
 
+/// Marks a renewed session: when, how many renewals, and no renewal in flight any more.
 fn stamp(mut session: Session) -> Session {
     session.last_refresh_at = Some(Utc::now());
     session.refresh_count += 1;
+    session.renewal_in_flight = None;
     session
 }
 

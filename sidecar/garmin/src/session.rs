@@ -89,6 +89,13 @@ pub struct Session {
     /// How many times the credentials were renewed since sign-in.
     #[serde(default)]
     pub refresh_count: u64,
+    /// Set (under the lock, on disk) just before a renewal presents the one-time refresh
+    /// credential, cleared when its result is saved. Found set by the next renewal, it means the
+    /// renewer died (or lost Garmin's answer) after Garmin may have taken the credential: that
+    /// credential must not be presented again (a replay ends the session); recover through the
+    /// paths that spend nothing instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub renewal_in_flight: Option<DateTime<Utc>>,
 }
 
 impl fmt::Debug for Session {
@@ -129,6 +136,7 @@ impl Session {
             captured_at: Utc::now(),
             last_refresh_at: None,
             refresh_count: 0,
+            renewal_in_flight: None,
         }
     }
 

@@ -660,3 +660,50 @@ async fn a_dead_session_signs_in_again_silently_through_the_sso_before_asking_th
     assert_eq!(saved.refresh_count, 1);
     assert!(saved.cookies.iter().any(|c| c.name == "CASTGC"), "the SSO cookie is kept for next time");
 }
+
+// ---------------------------------------------------------------- a renewal cut short
+
+/// A renewal that presents its one-time credential and never hears Garmin's answer (the process
+/// gave up or was killed): Garmin has rotated, the new credential is lost, the file still holds the
+/// spent one. Returns once the saved access cookie is due for renewal again.
+async fn renewal_cut_short() -> Rig {
+    let rig = Rig::start(Duration::from_secs(4)).await;
+    rig.fake.push_fault(
+        FaultRule::times(Fault::SlowAnswer(Duration::from_secs(3)), 1).on_path("/di-oauth/refresh"),
+    );
+    rig.fake.expire_access_tokens();
+    let doomed = rig.client_with(|b| b.timeout(Duration::from_millis(500)));
+    let err = doomed.get_value("/userprofile-service/socialProfile", &[]).await.unwrap_err();
+    assert!(matches!(err, Error::Network { .. }), "{err}");
+    assert_eq!(rig.fake.refresh_credential_uses().len(), 1, "Garmin took the credential");
+    let saved = rig.store.load().unwrap().unwrap();
+    assert!(saved.renewal_in_flight.is_some(), "the renewal was recorded before the credential was spent");
+    // Let the saved access cookie come due, so the next process renews before its first call.
+    tokio::time::sleep(Duration::from_millis(3300)).await;
+    rig.fake.clear_requests();
+    rig
+}
+
+#[tokio::test]
+async fn a_process_that_finds_an_orphaned_renewal_recovers_without_replaying_the_spent_credential() {
+    let rig = renewal_cut_short().await;
+    rig.client().get_value("/userprofile-service/socialProfile", &[]).await.unwrap();
+    assert_eq!(rig.fake.reuse_detected(), 0, "the spent credential was never presented again");
+    assert_eq!(refresh_calls(&rig), 0);
+    assert!(rig.fake.requests().iter().any(|r| r.path == "/app/" && r.status == 200));
+    let saved = rig.store.load().unwrap().unwrap();
+    assert_eq!(saved.renewal_in_flight, None);
+    assert_eq!(saved.refresh_count, 1);
+}
+
+#[tokio::test]
+async fn an_orphaned_renewal_that_nothing_can_recover_asks_the_person_and_says_why() {
+    let rig = renewal_cut_short().await;
+    rig.fake.end_sessions();
+    let err = rig.client().get_value("/userprofile-service/socialProfile", &[]).await.unwrap_err();
+    assert!(err.needs_sign_in(), "{err}");
+    assert!(err.to_string().contains("interrupted"), "{err}");
+    assert_eq!(refresh_calls(&rig), 0, "never a replay, even as a last resort");
+    assert_eq!(rig.fake.reuse_detected(), 0);
+    assert_eq!(rig.store.load().unwrap().unwrap().renewal_in_flight, None, "given up, not left pending");
+}

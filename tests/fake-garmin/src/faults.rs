@@ -61,6 +61,10 @@ impl FaultRule {
 pub enum Fault {
     /// Wait this long, then answer normally (JSON: milliseconds).
     Latency(#[serde(with = "millis")] Duration),
+    /// Handle the request at once (a refresh spends its credential), then hold the answer this
+    /// long (JSON: milliseconds): a client that gives up or dies meanwhile never sees it, the way a
+    /// process killed during a renewal loses the new credential Garmin already issued.
+    SlowAnswer(#[serde(with = "millis")] Duration),
     /// 429 with an optional `Retry-After` header.
     RateLimited {
         /// Seconds to put in `Retry-After`.
@@ -106,7 +110,7 @@ impl Fault {
     pub fn response(&self) -> Response {
         const JSON: &str = "application/json;charset=UTF-8";
         match self {
-            Self::Latency(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+            Self::Latency(_) | Self::SlowAnswer(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
             Self::RateLimited { retry_after_secs } => {
                 let mut res = StatusCode::TOO_MANY_REQUESTS.into_response();
                 if let Some(secs) = retry_after_secs {
@@ -193,6 +197,8 @@ pub struct Faults {
 pub struct Plan {
     /// Total latency to add.
     pub latency: Duration,
+    /// How long to hold the answer after the handler ran.
+    pub slow_answer: Duration,
     /// The fault that answers instead of the handler, if any.
     pub fault: Option<Fault>,
 }
@@ -230,6 +236,7 @@ impl Faults {
             }
             match &rule.fault {
                 Fault::Latency(d) => plan.latency = plan.latency.saturating_add(*d),
+                Fault::SlowAnswer(d) => plan.slow_answer = plan.slow_answer.saturating_add(*d),
                 other => {
                     plan.fault = Some(other.clone());
                     break;

@@ -64,18 +64,30 @@ async fn gc_api_gate(State(state): State<AppState>, mut req: Request, next: Next
         Err(Denied::Expired) => return denied(StatusCode::UNAUTHORIZED, "JWT_WEB expired"),
         Err(Denied::Forbidden(why)) => return denied(StatusCode::FORBIDDEN, why),
     };
-    if let Some(res) = apply_faults(&state, &target(&req), true).await {
+    let (fault, slow_answer) = apply_faults(&state, &target(&req), true).await;
+    if let Some(res) = fault {
         return res;
     }
     req.extensions_mut().insert(Authenticated { family });
-    next.run(req).await
+    let res = next.run(req).await;
+    tokio::time::sleep(slow_answer).await;
+    res
 }
 
 /// `POST /services/auth/token/di-oauth/refresh`: rotates `JWT_WEB` and CSRF (201), or refuses.
 async fn refresh(State(state): State<AppState>, req: Request) -> Response {
-    if let Some(res) = apply_faults(&state, &target(&req), false).await {
+    let (fault, slow_answer) = apply_faults(&state, &target(&req), false).await;
+    if let Some(res) = fault {
         return res;
     }
+    let res = rotate_or_refuse(&state, &req);
+    // The credential is spent now, whether or not the client is still there to hear the answer.
+    tokio::time::sleep(slow_answer).await;
+    res
+}
+
+/// The refresh call's decision and answer.
+fn rotate_or_refuse(state: &AppState, req: &Request) -> Response {
     let headers = req.headers();
     let cookies = Cookies::from_headers(headers);
     let presented = presented(&cookies, headers);
@@ -104,14 +116,19 @@ async fn refresh(State(state): State<AppState>, req: Request) -> Response {
     }
 }
 
-/// Waits for the latency faults matching `target` and returns the answering fault's response.
-async fn apply_faults(state: &AppState, target: &str, gc_api: bool) -> Option<Response> {
+/// Waits for the latency faults matching `target`; returns the answering fault's response, if
+/// any, and how long to hold the handler's answer.
+async fn apply_faults(
+    state: &AppState,
+    target: &str,
+    gc_api: bool,
+) -> (Option<Response>, std::time::Duration) {
     let plan = lock(&state.inner.faults).plan(target, gc_api);
     if !plan.latency.is_zero() {
         tokio::time::sleep(plan.latency).await;
     }
-    let fault = plan.fault?;
-    Some(noted(fault.response(), format!("fault {fault:?}")))
+    let res = plan.fault.map(|fault| noted(fault.response(), format!("fault {fault:?}")));
+    (res, plan.slow_answer)
 }
 
 /// Sets `__cf_bm` on responses to requests that do not carry one, like Cloudflare in front of

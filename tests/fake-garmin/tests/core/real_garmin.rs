@@ -145,3 +145,26 @@ async fn a_live_castgc_gets_a_one_time_ticket_that_becomes_a_new_session() {
         client.get(fake.sign_in_url()).header("cookie", "CASTGC=TGT-forged").send().await.expect("request");
     assert_eq!(bogus.status(), StatusCode::OK, "an unknown CASTGC gets the form");
 }
+
+#[tokio::test]
+async fn a_slow_answer_spends_the_refresh_credential_before_a_client_that_gave_up_hears_it() {
+    let fake = start().await;
+    let mut b = Browser::signed_in(&fake);
+    fake.push_fault(
+        FaultRule::times(Fault::SlowAnswer(std::time::Duration::from_secs(2)), 1)
+            .on_path("/di-oauth/refresh"),
+    );
+    let impatient =
+        reqwest::Client::builder().timeout(std::time::Duration::from_millis(300)).build().expect("client");
+    let mut headers = b.api_headers();
+    headers.remove("sec-fetch-site");
+    let lost = impatient
+        .post(format!("{}/services/auth/token/di-oauth/refresh", b.base))
+        .headers(headers)
+        .send()
+        .await;
+    assert!(lost.is_err_and(|e| e.is_timeout()));
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    assert_eq!(fake.refresh_credential_uses().len(), 1, "the credential was taken");
+    assert_eq!(b.get(PROBE).await.status(), StatusCode::FORBIDDEN, "the client's copy is spent");
+}
