@@ -12,7 +12,9 @@
 //! `{"fault": {"Latency": 250}}` (milliseconds), `{"fault": {"RateLimited": {"retry_after_secs": 30}}}`,
 //! `{"fault": "NoContent"}`, `{"path_contains": "/gc-api/race-search/", "fault": "NotFound"}`,
 //! `{"path_contains": "/download-service/", "fault": "NotOwner"}`, `"EdgeForbidden"`,
-//! `"EdgeForbiddenHtml"`, `{"path_contains": "/hrv-service/", "fault": "ForbiddenException"}`.
+//! `"EdgeForbiddenHtml"`, `{"path_contains": "/hrv-service/", "fault": "ForbiddenException"}`,
+//! `{"path_contains": "/di-oauth/refresh", "fault": {"SlowAnswer": 3000}}` (handled now, answered
+//! 3 s later).
 //!
 //! Every answer that came "through" Garmin's servers carries `cf-cache-status` (set in
 //! `server.rs`); the two Cloudflare edge refusals do not, which is how a client tells them apart
