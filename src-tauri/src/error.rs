@@ -36,7 +36,8 @@ impl From<garmin::ErrorKind> for ErrorCode {
     fn from(kind: garmin::ErrorKind) -> Self {
         match kind {
             garmin::ErrorKind::NotSignedIn => ErrorCode::NotSignedIn,
-            garmin::ErrorKind::SessionExpired => ErrorCode::SessionExpired,
+            // Another Connect front end (connectus): a sign-in on this network is what fixes it.
+            garmin::ErrorKind::SessionExpired | garmin::ErrorKind::OtherFrontEnd => ErrorCode::SessionExpired,
             garmin::ErrorKind::Network => ErrorCode::Network,
             _ => ErrorCode::Other,
         }

@@ -2,10 +2,13 @@
 //! only to Garmin. It has no capability, so nothing it loads can call the app's commands (the app's
 //! ACL manifest lets only the main window in), and it may only navigate to web pages.
 //!
-//! When a page of the picked site's Connect app finishes loading in it, the app
+//! When a page of the picked site's Connect app finishes loading in it — on any of the site's
+//! front ends, e.g. `connectus.garmin.cn` for an international account on a mainland-China
+//! network — the app
 //! 1. reads the page by script (`csrf-token` meta tag, account, `navigator.userAgent`), retrying a
 //!    few times while the token is not there yet;
-//! 2. reads the window's cookies natively with `cookies_for_url` (HttpOnly ones included) on a
+//! 2. reads the window's cookies for the front end it landed on natively with `cookies_for_url`
+//!    (HttpOnly ones included) on a
 //!    blocking thread — never on the main thread or inside a navigation handler, where on Linux the
 //!    read would wait for the very GTK loop it blocks;
 //! 3. hands both to [`crate::signin`], which builds the session, checks it with Garmin and saves it.
@@ -136,15 +139,19 @@ fn open<R: Runtime>(
                     let wrong = SignInError::WrongSite { picked: target.site(), landed };
                     app.state::<SignInFlow>().finish(id, Err(wrong));
                 }
-                Landing::ConnectApp if !capturing.swap(true, Ordering::SeqCst) => {
-                    let (app, target, store) = (app.clone(), target.clone(), store.clone());
+                Landing::ConnectApp { connect } if !capturing.swap(true, Ordering::SeqCst) => {
+                    let (app, store) = (app.clone(), store.clone());
+                    let landed = target.landed_on(&connect);
                     // Off this handler (the main thread) at once: the reads below wait on it.
                     tauri::async_runtime::spawn(async move {
-                        let outcome = capture(&window, &target, &store).await;
+                        let outcome = match landed {
+                            Ok(landed) => capture(&window, &landed, &store).await,
+                            Err(e) => Err(e),
+                        };
                         app.state::<SignInFlow>().finish(id, outcome);
                     });
                 }
-                Landing::ConnectApp => {}
+                Landing::ConnectApp { .. } => {}
             }
         }
     };

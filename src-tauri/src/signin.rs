@@ -44,15 +44,18 @@ pub enum SignInError {
         /// The site the sign-in ended on.
         landed: garmin::Site,
     },
-    /// After sign-in the webview did not hold the cookies Garmin requires.
+    /// Garmin refused the session from sign-in, and the jar lacked cookies a signed-in browser
+    /// usually holds (said only after the check failed: sign-ins differ in which cookies they set).
     #[error(
-        "Garmin did not hand over a complete session (no {missing} cookie for {connect} after sign-in); sign in again, or use \"Paste cookies\" if it keeps happening"
+        "Garmin did not accept the session from sign-in at {connect} ({detail}): {missing}; sign in again, or use \"Paste cookies\" if it keeps happening"
     )]
     MissingCookies {
-        /// The missing cookie names, e.g. "`session` and `JWT_WEB`".
+        /// What was missing, e.g. "the cookies had no `JWT_WEB` cookie (Garmin's access cookie)".
         missing: String,
         /// The Connect origin.
         connect: String,
+        /// What Garmin answered, without secrets.
+        detail: String,
     },
     /// The Connect page after sign-in carried no CSRF token.
     #[error(

@@ -8,8 +8,18 @@
 //! 4. carries the session cookies, `Connect-Csrf-Token`, `Sec-Fetch-Site: same-origin`, `Accept`
 //!    and the User-Agent the session signed in with;
 //! 5. merges any `Set-Cookie` of the answer into the saved session;
-//! 6. on 401/403: renews once (or adopts what another process renewed) and repeats once;
-//! 7. on 429/5xx (or a 200 whose body says 429): repeats reads with jittered backoff honouring
+//! 6. on 401 or a redirect to a sign-in page: renews once (or adopts what another process renewed)
+//!    and repeats once;
+//! 7. on a 403, tells its kinds apart (docs/garmin-web-api.md §0) and never spends a refresh
+//!    credential on one: Cloudflare's edge (empty or HTML body, no `cf-cache-status`), Garmin's
+//!    `ForbiddenException`, a feature the account or device lacks, another athlete's item — each
+//!    an [`Error::Forbidden`] of its kind. A bare 403 from Garmin itself (stale CSRF token,
+//!    refused cookies) adopts another process's renewal or re-reads the Connect page, which
+//!    presents no refresh credential, and repeats once;
+//! 8. on a redirect to another Connect front end of the same site (from mainland-China networks
+//!    `connect.garmin.com` → `connectus.garmin.cn`): moves the session there when its cookies go
+//!    to that host, else says which front end is in use and to sign in on it;
+//! 9. on 429/5xx (or a 200 whose body says 429): repeats reads with jittered backoff honouring
 //!    `Retry-After`; writes are never repeated blindly.
 //!
 //! Renewal follows the store's rules: under the cross-process lock, re-read the file; if someone
@@ -20,11 +30,12 @@ use std::time::Duration;
 
 use chrono::Utc;
 use reqwest::Method;
-use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, RETRY_AFTER};
+use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, LOCATION, RETRY_AFTER};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use tokio::sync::Semaphore;
 
+use crate::error::ForbiddenKind;
 use crate::refresh::{self, apply_set_cookies, browser_headers, set_cookie_headers};
 use crate::retry::{RetryPolicy, parse_retry_after};
 use crate::session::{ACCESS_COOKIE, Credential, SESSION_COOKIE, Session, SessionInfo};
@@ -33,9 +44,23 @@ use crate::{Error, Result, Site};
 
 /// `Accept` the web app sends with API calls (a JSON-only value has been refused with 403).
 const ACCEPT_API: &str = "application/json, text/plain, */*";
-/// How many times one call may go back to the session after a 401/403 (adopting another process's
+/// How many times one call may go back to the session after a 401 (adopting another process's
 /// renewal each time it changed; renewing ourselves at most once).
 const MAX_AUTH_RECOVERIES: u32 = 3;
+/// Services whose 403 means a feature the account or its devices lack (metrics only some watches
+/// record, subscription features), not a refusal of the account as such.
+const FEATURE_SERVICES: &[&str] = &[
+    "/hrv-service/",
+    "/metrics-service/",
+    "/fitnessage-service/",
+    "/biometric-service/biometric/latestLactateThreshold",
+    "/wellness-service/wellness/bodyBattery/",
+    "/wellness-service/wellness/daily/spo2/",
+    "/wellness-service/wellness/daily/respiration/",
+    "/device-service/devicemessage/",
+    "/badgechallenge-service/virtualChallenge/",
+    "/trainingplan-service/",
+];
 
 /// A Garmin Connect web client bound to one session. Cheap to clone; clones share the session,
 /// the concurrency limit and the HTTP connection pool.
@@ -358,6 +383,8 @@ impl Client {
         let mut retries = 0;
         let mut auth_recoveries = 0;
         let mut renewed_ourselves = false;
+        let mut page_reread = false;
+        let mut moved = false;
         loop {
             let session = self.session();
             let used = session.credential();
@@ -379,6 +406,11 @@ impl Client {
                 }
             };
             let status = response.status().as_u16();
+            let seen = Seen {
+                through_garmin: response.headers().contains_key("cf-cache-status"),
+                location: response.headers().get(LOCATION).and_then(|v| v.to_str().ok()).map(str::to_owned),
+                url: response.url().clone(),
+            };
             let retry_after = response
                 .headers()
                 .get(RETRY_AFTER)
@@ -391,11 +423,40 @@ impl Client {
                 .map_err(|e| refresh::network(call.method.as_str(), &call.full_path(), &e))?
                 .to_vec();
 
-            let outcome = classify(status, &body);
+            let outcome = classify(status, &body, &seen, &call.full_path(), &session);
             match outcome {
                 Outcome::Ok => return Ok(Answer { status, body }),
-                Outcome::NotOwner(message) => {
-                    return Err(Error::Forbidden { endpoint: call.endpoint(), message });
+                Outcome::Forbidden(kind, message) => {
+                    tracing::debug!(endpoint = %call.endpoint(), ?kind, "403 that is not about the session");
+                    return Err(Error::Forbidden { kind, endpoint: call.endpoint(), message });
+                }
+                Outcome::FrontEnd(moved_to) => {
+                    if moved {
+                        return Err(Error::Rejected {
+                            status,
+                            endpoint: call.endpoint(),
+                            message: "Garmin kept redirecting between its Connect front ends".into(),
+                        });
+                    }
+                    moved = true;
+                    self.move_to_front_end(&session, &used, moved_to).await?;
+                    continue;
+                }
+                Outcome::Refused => {
+                    // A bare 403 from Garmin itself (stale CSRF, refused cookies): pick up another
+                    // process's renewal, else re-read the Connect page once. Neither presents a
+                    // refresh credential.
+                    if page_reread {
+                        let hint =
+                            session.missing_cookie_hint().map(|h| format!("; {h}")).unwrap_or_default();
+                        return Err(self.expired(format!(
+                            "Garmin refused the session with HTTP 403 even after re-reading the Connect page{hint}"
+                        )));
+                    }
+                    page_reread = true;
+                    tracing::debug!(endpoint = %call.endpoint(), "bare 403 from Garmin; re-reading the Connect page");
+                    self.reread_page(&used).await?;
+                    continue;
                 }
                 Outcome::Auth => {
                     auth_recoveries += 1;
@@ -525,7 +586,7 @@ impl Client {
             if mode == RenewMode::AdoptOnly {
                 return Ok(Renewal::Unchanged);
             }
-            let renewed = refresh::renew(&self.inner.http, &self.session()).await?;
+            let renewed = refresh::renew(&self.inner.http, &self.session()).await.result?;
             *self.cached() = Cached { session: renewed, stamp: None };
             return Ok(Renewal::Renewed);
         };
@@ -546,7 +607,40 @@ impl Client {
             RenewMode::IfDue if !saved.access_due_for_refresh(Utc::now()) => return Ok(Renewal::Unchanged),
             RenewMode::IfDue | RenewMode::Always => {}
         }
-        let renewed = refresh::renew(&self.inner.http, &saved).await?;
+        let renewed = if saved.renewal_in_flight.is_some() {
+            // An earlier renewal presented this credential and never saved its result (the process
+            // died, or Garmin's answer was lost): presenting it again would be a replay. Recover
+            // through the paths that spend nothing, or ask the person.
+            tracing::warn!("an earlier session renewal did not finish; recovering without its credential");
+            let interrupted =
+                "an earlier renewal was interrupted after presenting the one-time credential".to_owned();
+            let recovered =
+                refresh::recover_without_refresh(&self.inner.http, &saved, vec![interrupted]).await;
+            if let Err(Error::SessionExpired { .. }) = &recovered {
+                // Nothing left to try with this credential: the marker has done its job.
+                let mut given_up = saved.clone();
+                given_up.renewal_in_flight = None;
+                lock.write(&given_up)?;
+            }
+            recovered?
+        } else {
+            // Record the renewal before spending the credential, so that a process killed while
+            // waiting for Garmin's answer leaves a trace the next renewal respects.
+            let mut marked = saved.clone();
+            marked.renewal_in_flight = Some(Utc::now());
+            lock.write(&marked)?;
+            let attempt = refresh::renew(&self.inner.http, &marked).await;
+            match attempt.result {
+                Ok(renewed) => renewed,
+                Err(e) => {
+                    if !attempt.credential_maybe_spent {
+                        // Garmin refused without taking anything: nothing in flight any more.
+                        lock.write(&saved)?;
+                    }
+                    return Err(e);
+                }
+            }
+        };
         // Keep it in memory first: even if saving fails, this process must not present the spent
         // credential again.
         *self.cached() = Cached { session: renewed.clone(), stamp: None };
@@ -630,6 +724,108 @@ impl Client {
     fn expired(&self, detail: String) -> Error {
         Error::SessionExpired { site: self.site(), detail }
     }
+
+    /// Garmin sent the call to another Connect front end of the same site. When the session's
+    /// access cookie goes to that host (a browser would send it), the session moves there (saved,
+    /// so every process follows); otherwise the person must sign in on this network.
+    async fn move_to_front_end(&self, session: &Session, used: &Credential, moved_to: String) -> Result<()> {
+        let host =
+            url::Url::parse(&moved_to).ok().and_then(|u| u.host_str().map(str::to_owned)).unwrap_or_default();
+        let carried = browser_headers_carry_access(session, &host);
+        if !carried {
+            return Err(Error::OtherFrontEnd {
+                site: session.site,
+                session_front_end: session.origins.connect.clone(),
+                moved_to,
+            });
+        }
+        tracing::info!(front_end = %crate::site::describe_front_end(&moved_to), "Garmin moved the session to another Connect front end");
+        let apply = {
+            let moved_to = moved_to.clone();
+            move |mut s: Session| {
+                s.origins.connect = moved_to.clone();
+                s
+            }
+        };
+        match self.inner.store.clone() {
+            None => *self.cached() = Cached { session: apply(self.session()), stamp: None },
+            Some(store) => {
+                let used = used.clone();
+                let saved = tokio::task::spawn_blocking(move || {
+                    store.update(|saved| saved.map(|s| if s.credential() == used { apply(s) } else { s }))
+                })
+                .await
+                .map_err(|e| Error::InvalidInput(format!("session update task failed: {e}")))??;
+                if let Some(saved) = saved {
+                    self.adopt(saved);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// After a bare 403 from Garmin: adopt another process's renewal, else re-read the Connect page
+    /// for the current CSRF token and cookies, else sign in silently through the SSO (neither
+    /// presents a refresh credential). Under the same
+    /// gate and lock as a renewal, saved before the lock is released.
+    async fn reread_page(&self, used: &Credential) -> Result<()> {
+        let _gate = self.inner.refresh_gate.lock().await;
+        if self.session().credential() != *used {
+            return Ok(());
+        }
+        let Some(store) = self.inner.store.clone() else {
+            if let Some(renewed) = recovered(
+                refresh::recover_without_refresh(&self.inner.http, &self.session(), Vec::new()).await,
+            )? {
+                *self.cached() = Cached { session: renewed, stamp: None };
+            }
+            return Ok(());
+        };
+        let lock = tokio::task::spawn_blocking(move || store.lock())
+            .await
+            .map_err(|e| Error::InvalidInput(format!("session lock task failed: {e}")))??;
+        let Some(saved) = lock.read()? else {
+            let dir = self.inner.store.as_ref().map(|s| s.dir().to_path_buf()).unwrap_or_default();
+            return Err(Error::NotSignedIn { data_dir: dir });
+        };
+        if saved.credential() != *used {
+            self.adopt(saved);
+            return Ok(());
+        }
+        if let Some(renewed) =
+            recovered(refresh::recover_without_refresh(&self.inner.http, &saved, Vec::new()).await)?
+        {
+            *self.cached() = Cached { session: renewed.clone(), stamp: None };
+            lock.write(&renewed)?;
+            drop(lock);
+            self.adopt(renewed);
+        }
+        Ok(())
+    }
+}
+
+/// A recovery that found nothing to renew with is not an error here: the repeated call then says
+/// what Garmin thinks of the session.
+fn recovered(attempt: Result<Session>) -> Result<Option<Session>> {
+    match attempt {
+        Ok(renewed) => Ok(Some(renewed)),
+        Err(Error::SessionExpired { detail, .. }) => {
+            tracing::debug!(%detail, "no way to renew the session without a refresh credential");
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Would a browser send the session's access cookie to `host`?
+fn browser_headers_carry_access(session: &Session, host: &str) -> bool {
+    let connect_host = crate::site::host_of(&session.origins.connect);
+    let connect_host = connect_host.split(':').next().unwrap_or_default();
+    session.cookies.iter().any(|c| {
+        c.name == ACCESS_COOKIE
+            && !c.value.is_empty()
+            && crate::cookies::domain_matches(c.domain.as_deref(), host, connect_host)
+    })
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -655,29 +851,96 @@ fn is_credential_cookie(set_cookie: &str) -> bool {
 
 enum Outcome {
     Ok,
+    /// 401, or a redirect to a sign-in page: renew.
     Auth,
-    NotOwner(String),
+    /// A bare 403 from Garmin's servers (stale CSRF, refused cookies): re-read, never renew.
+    Refused,
+    /// A 403 that is not about the session.
+    Forbidden(ForbiddenKind, String),
+    /// A redirect to the same path on another Connect front end of the session's site.
+    FrontEnd(String),
     RateLimited,
     Server,
     NotFound,
     Rejected(String),
 }
 
-fn classify(status: u16, body: &[u8]) -> Outcome {
+/// What an answer showed besides its status and body.
+struct Seen {
+    /// It carries `cf-cache-status`, so it passed Cloudflare to Garmin's servers.
+    through_garmin: bool,
+    /// Its `Location`.
+    location: Option<String>,
+    /// The URL that was requested.
+    url: url::Url,
+}
+
+fn classify(status: u16, body: &[u8], seen: &Seen, path: &str, session: &Session) -> Outcome {
     match status {
         200 if is_rate_limit_body(body) => Outcome::RateLimited,
         200..=299 => Outcome::Ok,
-        // The API never redirects a signed-in call; a redirect is the bounce to sign-in.
-        300..=399 | 401 => Outcome::Auth,
-        403 => match not_owner_message(body) {
-            Some(message) => Outcome::NotOwner(message),
-            None => Outcome::Auth,
-        },
+        300..=399 => classify_redirect(seen, session),
+        401 => Outcome::Auth,
+        403 => classify_403(body, seen.through_garmin, path),
         404 => Outcome::NotFound,
         429 => Outcome::RateLimited,
         500..=599 => Outcome::Server,
         _ => Outcome::Rejected(garmin_message(body)),
     }
+}
+
+/// The API never redirects a signed-in call: a redirect is either the bounce to sign-in (renew),
+/// or Garmin sending the call to another of the site's Connect front ends.
+fn classify_redirect(seen: &Seen, session: &Session) -> Outcome {
+    let Some(target) = seen.location.as_deref().and_then(|l| seen.url.join(l).ok()) else {
+        return Outcome::Rejected("Garmin answered with a redirect to nowhere".into());
+    };
+    let lower_path = target.path().to_ascii_lowercase();
+    let sign_in = ["sign-in", "signin", "login", "/sso/"].iter().any(|w| lower_path.contains(w))
+        || target.host_str().is_some_and(|h| h.starts_with("sso."));
+    if sign_in {
+        return Outcome::Auth;
+    }
+    let origin = target.origin().ascii_serialization();
+    let current = session.origins.connect.trim_end_matches('/');
+    let same_call = target.path() == seen.url.path();
+    let known = session.site.front_ends().iter().any(|f| f.eq_ignore_ascii_case(&origin))
+        || (crate::site::is_loopback(&origin) && crate::site::is_loopback(current));
+    if same_call && known && !origin.eq_ignore_ascii_case(current) {
+        return Outcome::FrontEnd(origin);
+    }
+    Outcome::Rejected(format!(
+        "Garmin redirected the request to {}{}",
+        target.host_str().unwrap_or_default(),
+        target.path()
+    ))
+}
+
+/// The kinds of 403 (docs/garmin-web-api.md §0): Garmin's JSON words (another athlete's item,
+/// `ForbiddenException` for the account or for a feature it lacks), Cloudflare's edge (an empty or
+/// HTML body without `cf-cache-status`), or a bare refusal from Garmin itself.
+fn classify_403(body: &[u8], through_garmin: bool, path: &str) -> Outcome {
+    if let Some(message) = not_owner_message(body) {
+        return Outcome::Forbidden(ForbiddenKind::NotOwner, message);
+    }
+    if let Ok(value) = serde_json::from_slice::<serde_json::Value>(body)
+        && value.is_object()
+    {
+        let message = garmin_message(body);
+        let words = message.to_ascii_lowercase();
+        let feature = FEATURE_SERVICES.iter().any(|s| path.contains(s))
+            || ["feature", "subscription", "not supported", "not entitled", "not available"]
+                .iter()
+                .any(|w| words.contains(w));
+        let kind = if feature { ForbiddenKind::Feature } else { ForbiddenKind::Account };
+        return Outcome::Forbidden(kind, message);
+    }
+    if through_garmin {
+        return Outcome::Refused;
+    }
+    let text = String::from_utf8_lossy(body);
+    let what = if text.trim().is_empty() { "an empty answer" } else { "Cloudflare's \"Access denied\" page" };
+    Outcome::Forbidden(ForbiddenKind::CloudflareEdge, format!("{what}, without Garmin's cf-cache-status"))
 }
 
 /// Garmin sometimes rate-limits with HTTP 200 and `{"error": {"status-code": "429"}}`.
@@ -752,18 +1015,98 @@ fn decode<T: DeserializeOwned>(endpoint: &str, answer: Answer) -> Result<Option<
 mod tests {
     use super::*;
 
+    fn session() -> Session {
+        Session::from_cookie_header(Site::Global, Site::Global.default_origins(), "JWT_WEB=j", "t", "UA")
+            .unwrap()
+    }
+
+    fn seen(through_garmin: bool, location: Option<&str>) -> Seen {
+        Seen {
+            through_garmin,
+            location: location.map(str::to_owned),
+            url: url::Url::parse("https://connect.garmin.com/gc-api/x-service/y?z=1").unwrap(),
+        }
+    }
+
+    fn classify_403_at(body: &[u8], through_garmin: bool, path: &str) -> Outcome {
+        classify(403, body, &seen(through_garmin, None), path, &session())
+    }
+
     #[test]
     fn rate_limit_in_a_200_body_is_recognised() {
-        assert!(matches!(classify(200, br#"{"error":{"status-code":"429"}}"#), Outcome::RateLimited));
-        assert!(matches!(classify(200, br#"{"status-code":"ok"}"#), Outcome::Ok));
+        let s = session();
+        assert!(matches!(
+            classify(200, br#"{"error":{"status-code":"429"}}"#, &seen(true, None), "/x", &s),
+            Outcome::RateLimited
+        ));
+        assert!(matches!(
+            classify(200, br#"{"status-code":"ok"}"#, &seen(true, None), "/x", &s),
+            Outcome::Ok
+        ));
+    }
+
+    #[test]
+    fn only_a_401_asks_for_a_renewal() {
+        assert!(matches!(classify(401, b"", &seen(true, None), "/x", &session()), Outcome::Auth));
+        assert!(matches!(classify_403_at(b"", true, "/x"), Outcome::Refused));
     }
 
     #[test]
     fn not_owner_403_is_not_a_session_problem() {
         let body =
             br#"{"message": "Only owner of activity 1 can download it", "error": "UnauthorizedException"}"#;
-        assert!(matches!(classify(403, body), Outcome::NotOwner(m) if m.starts_with("Only owner")));
-        assert!(matches!(classify(403, b""), Outcome::Auth));
+        assert!(matches!(
+            classify_403_at(body, true, "/download-service/x"),
+            Outcome::Forbidden(ForbiddenKind::NotOwner, m) if m.starts_with("Only owner")
+        ));
+    }
+
+    #[test]
+    fn the_403_kinds_are_told_apart_by_body_path_and_cf_cache_status() {
+        let garmin = br#"{"message":"HTTP 403 Forbidden","error":"ForbiddenException"}"#;
+        assert!(matches!(
+            classify_403_at(garmin, true, "/gc-api/userprofile-service/x"),
+            Outcome::Forbidden(ForbiddenKind::Account, m) if m == "HTTP 403 Forbidden"
+        ));
+        assert!(matches!(
+            classify_403_at(garmin, true, "/gc-api/hrv-service/hrv/2026-11-28"),
+            Outcome::Forbidden(ForbiddenKind::Feature, _)
+        ));
+        for edge in [&b""[..], b"<html><title>Access denied</title></html>"] {
+            assert!(matches!(
+                classify_403_at(edge, false, "/gc-api/x"),
+                Outcome::Forbidden(ForbiddenKind::CloudflareEdge, _)
+            ));
+        }
+        assert!(matches!(classify_403_at(b"<html></html>", true, "/gc-api/x"), Outcome::Refused));
+    }
+
+    #[test]
+    fn redirects_are_a_sign_in_bounce_a_front_end_move_or_a_refusal() {
+        let s = session();
+        let to = |l: &str| classify(302, b"", &seen(true, Some(l)), "/x", &s);
+        assert!(matches!(to("https://sso.garmin.com/portal/sso/en-US/sign-in?service=x"), Outcome::Auth));
+        assert!(matches!(to("/signin/"), Outcome::Auth));
+        assert!(matches!(
+            to("https://connectus.garmin.cn/gc-api/x-service/y?z=1"),
+            Outcome::FrontEnd(o) if o == "https://connectus.garmin.cn"
+        ));
+        // Not a front end of international accounts, or not the same call: never followed.
+        assert!(matches!(to("https://connect.garmin.cn/gc-api/x-service/y"), Outcome::Rejected(_)));
+        assert!(matches!(to("https://evil.example/gc-api/x-service/y"), Outcome::Rejected(_)));
+        assert!(matches!(to("https://connectus.garmin.cn/app/home"), Outcome::Rejected(_)));
+    }
+
+    #[test]
+    fn cookies_of_connect_garmin_com_do_not_go_to_connectus() {
+        let mut s = session();
+        assert!(
+            !browser_headers_carry_access(&s, "connectus.garmin.cn"),
+            "host-only cookie of connect.garmin.com"
+        );
+        s.cookies[0].domain = Some(".garmin.com".into());
+        assert!(!browser_headers_carry_access(&s, "connectus.garmin.cn"));
+        assert!(browser_headers_carry_access(&s, "connect.garmin.com"));
     }
 
     #[test]

@@ -37,14 +37,37 @@ pub enum Error {
         detail: String,
     },
 
-    /// Garmin refused access to something the session is not allowed to see (e.g. another
-    /// athlete's activity), as opposed to an expired session.
-    #[error("Garmin refused access to {endpoint}: {message}")]
+    /// A 403 that is not about the session: Cloudflare's edge, Garmin refusing this to the
+    /// account, a feature the account or its devices lack, or another athlete's item. Never
+    /// renewed, never "sign in again"; [`ForbiddenKind`] says which and the message what to do.
+    #[error("{}", forbidden_words(*kind, endpoint, message))]
     Forbidden {
+        /// Which kind of 403 it was.
+        kind: ForbiddenKind,
         /// Method and path that was refused.
         endpoint: String,
-        /// Garmin's own words.
+        /// Garmin's own words, or a description of the body.
         message: String,
+    },
+
+    /// The session lives on one Garmin Connect front end, and Garmin sent the request to another
+    /// one whose host the session's cookies are not for (from mainland-China networks
+    /// `connect.garmin.com` redirects to `connectus.garmin.cn`). A sign-in on this network makes a
+    /// session for the front end in use.
+    #[error(
+        "Garmin Connect answered from {} instead of {}, where this session was made, and the session's cookies do not work there: sign in again in the Garmin MCP app on this network (the sign-in then keeps the session on {}), or run `garmin-mcp login --manual --site {site}` with cookies copied from {}",
+        crate::site::describe_front_end(moved_to),
+        crate::site::describe_front_end(session_front_end),
+        crate::site::host_of(moved_to),
+        moved_to
+    )]
+    OtherFrontEnd {
+        /// `global` or `cn`.
+        site: crate::Site,
+        /// The Connect origin the session was made on.
+        session_front_end: String,
+        /// The Connect origin Garmin redirected to.
+        moved_to: String,
     },
 
     /// 404: the id or date does not exist (or the activity was deleted).
@@ -114,6 +137,62 @@ pub enum Error {
     InvalidInput(String),
 }
 
+/// The four kinds of 403 that are not about the session (docs/garmin-web-api.md §0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ForbiddenKind {
+    /// Cloudflare's edge refused the request (empty or HTML body, no `cf-cache-status`): it never
+    /// reached Garmin.
+    CloudflareEdge,
+    /// Garmin's `ForbiddenException`: Garmin refuses this to the account.
+    Account,
+    /// A feature the account or its devices do not have (a device metric, a subscription).
+    Feature,
+    /// Another athlete's item (`UnauthorizedException`, "Only owner of …").
+    NotOwner,
+}
+
+impl ForbiddenKind {
+    /// A short name for status lines: "Cloudflare edge block", …
+    pub fn label(self) -> &'static str {
+        match self {
+            ForbiddenKind::CloudflareEdge => "Cloudflare edge block",
+            ForbiddenKind::Account => "refused for this account (ForbiddenException)",
+            ForbiddenKind::Feature => "feature this account or device lacks",
+            ForbiddenKind::NotOwner => "another athlete's item",
+        }
+    }
+}
+
+fn forbidden_words(kind: ForbiddenKind, endpoint: &str, message: &str) -> String {
+    match kind {
+        ForbiddenKind::CloudflareEdge => format!(
+            "Cloudflare, in front of Garmin Connect, blocked {endpoint} (HTTP 403 from the edge: {message}). \
+             The request never reached Garmin and the session is fine, so signing in again will not help. \
+             It usually passes within minutes: wait and try again. If it keeps happening, this network, VPN \
+             or proxy is being blocked: try another network, or open Garmin Connect once in a browser on this computer"
+        ),
+        ForbiddenKind::Account => format!(
+            "Garmin refused {endpoint} for this account (HTTP 403 ForbiddenException: {message}). The session \
+             is fine; Garmin does not let this account do this (a privacy setting, another person's data, or \
+             an account or region restriction), so signing in again will not change it. Check it on the Garmin \
+             Connect website"
+        ),
+        ForbiddenKind::Feature => format!(
+            "Garmin says this account or its devices do not have this feature ({endpoint} answered HTTP 403: \
+             {message}). The session is fine and signing in again will not change it: the feature needs a \
+             watch that records it or a Garmin subscription. Ask about something else, or check the feature \
+             on Garmin Connect"
+        ),
+        ForbiddenKind::NotOwner => {
+            format!(
+                "Garmin refused access to {endpoint}: {message} (HTTP 403: the item belongs to another account)"
+            )
+        }
+    }
+}
+
 fn retry_hint(retry_after: Option<Duration>) -> String {
     match retry_after {
         Some(d) => format!(" (Garmin asks to wait {} s)", d.as_secs().max(1)),
@@ -130,6 +209,8 @@ pub enum ErrorKind {
     NotSignedIn,
     /// Session expired and could not be renewed.
     SessionExpired,
+    /// Garmin moved the session's requests to another Connect front end: sign in on it.
+    OtherFrontEnd,
     /// Access refused for this item.
     Forbidden,
     /// 404.
@@ -156,6 +237,7 @@ impl Error {
         match self {
             Error::NotSignedIn { .. } => ErrorKind::NotSignedIn,
             Error::SessionExpired { .. } => ErrorKind::SessionExpired,
+            Error::OtherFrontEnd { .. } => ErrorKind::OtherFrontEnd,
             Error::Forbidden { .. } => ErrorKind::Forbidden,
             Error::NotFound { .. } => ErrorKind::NotFound,
             Error::RateLimited { .. } => ErrorKind::RateLimited,
@@ -170,6 +252,14 @@ impl Error {
 
     /// True when the person must sign in (again) before anything else works.
     pub fn needs_sign_in(&self) -> bool {
-        matches!(self.kind(), ErrorKind::NotSignedIn | ErrorKind::SessionExpired)
+        matches!(self.kind(), ErrorKind::NotSignedIn | ErrorKind::SessionExpired | ErrorKind::OtherFrontEnd)
+    }
+
+    /// Which kind of 403 this is, for a [`Error::Forbidden`].
+    pub fn forbidden_kind(&self) -> Option<ForbiddenKind> {
+        match self {
+            Error::Forbidden { kind, .. } => Some(*kind),
+            _ => None,
+        }
     }
 }

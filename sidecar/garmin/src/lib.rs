@@ -5,7 +5,8 @@
 //!   `Connect-Csrf-Token`, `Sec-Fetch-Site`, the sign-in User-Agent), retries reads on 429/5xx with
 //!   jittered backoff, runs independent requests with a bounded concurrency, merges every
 //!   `Set-Cookie` into the shared session and refreshes it — proactively before expiry and once on
-//!   401/403 — without ever losing Garmin's one-time refresh credential.
+//!   401 — without ever losing Garmin's one-time refresh credential; a 403 that is not about the
+//!   session (Cloudflare's edge, Garmin's `ForbiddenException`, a missing feature) is named, never renewed.
 //! * [`SessionStore`] is the one `session.json` file (0600, in a 0700 folder) with atomic writes and
 //!   a cross-process lock; see its module doc for the rules every writer follows.
 //! * [`api`] holds one module per Garmin API area (activities, wellness, metrics, profile, devices,
@@ -36,11 +37,11 @@ pub mod workout_fit;
 pub mod workout_spec;
 
 pub use client::{Client, ClientBuilder};
-pub use error::{Error, ErrorKind, Result};
+pub use error::{Error, ErrorKind, ForbiddenKind, Result};
 pub use paths::{APP_IDENTIFIER, DATA_DIR_ENV, default_data_dir, resolve_data_dir};
 pub use retry::RetryPolicy;
 pub use session::{Session, SessionInfo, StoredCookie};
-pub use site::{CONNECT_URL_ENV, Origins, SSO_URL_ENV, Site};
+pub use site::{CONNECT_URL_ENV, CONNECTUS_ORIGIN, Origins, SSO_URL_ENV, Site, describe_front_end};
 pub use store::{SessionStore, StoreError};
 
 /// A browser-like User-Agent for sessions captured outside a browser (manual login). Garmin may

@@ -12,8 +12,12 @@ use crate::site::{Origins, Site};
 
 /// The name of Garmin's short-lived access cookie, renewed by the refresh call.
 pub(crate) const ACCESS_COOKIE: &str = "JWT_WEB";
-/// The name of Garmin's long-lived session cookie.
+/// The name of the long-lived session cookie one 2026 source shows. Not required: a 2025 capture
+/// has `SESSIONID`, `JWT_WEB`, `JWT_FGP` instead (docs/garmin-web-api.md §0), so only a validating
+/// call decides whether a jar works.
 pub(crate) const SESSION_COOKIE: &str = "session";
+/// The session id cookie most captures show.
+const SESSION_ID_COOKIE: &str = "SESSIONID";
 
 /// Version of the `session.json` format written by this crate.
 pub(crate) const FORMAT_VERSION: u32 = 1;
@@ -85,6 +89,13 @@ pub struct Session {
     /// How many times the credentials were renewed since sign-in.
     #[serde(default)]
     pub refresh_count: u64,
+    /// Set (under the lock, on disk) just before a renewal presents the one-time refresh
+    /// credential, cleared when its result is saved. Found set by the next renewal, it means the
+    /// renewer died (or lost Garmin's answer) after Garmin may have taken the credential: that
+    /// credential must not be presented again (a replay ends the session); recover through the
+    /// paths that spend nothing instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub renewal_in_flight: Option<DateTime<Utc>>,
 }
 
 impl fmt::Debug for Session {
@@ -125,11 +136,14 @@ impl Session {
             captured_at: Utc::now(),
             last_refresh_at: None,
             refresh_count: 0,
+            renewal_in_flight: None,
         }
     }
 
     /// A session built from a browser's `Cookie` request header and the CSRF token
-    /// (the manual sign-in path). Fails when the header lacks the cookies Garmin requires.
+    /// (the manual sign-in path). Fails only when there are no cookies or no usable CSRF token:
+    /// which cookies Garmin needs is for a validating call to decide (see
+    /// [`Session::missing_cookie_hint`] for what to say when it fails).
     pub fn from_cookie_header(
         site: Site,
         origins: Origins,
@@ -138,14 +152,9 @@ impl Session {
         user_agent: &str,
     ) -> crate::Result<Self> {
         let cookies = crate::cookies::parse_cookie_header(cookie_header.trim().trim_start_matches("Cookie:"));
-        let missing: Vec<&str> = [SESSION_COOKIE, ACCESS_COOKIE]
-            .into_iter()
-            .filter(|name| !cookies.iter().any(|c| c.name == *name && !c.value.is_empty()))
-            .collect();
-        if !missing.is_empty() {
+        if !cookies.iter().any(|c| !c.value.is_empty()) {
             return Err(crate::Error::InvalidInput(format!(
-                "the Cookie header is missing {}: copy the whole `Cookie` request header of a request to {}/gc-api/ (browser developer tools → Network)",
-                missing.join(" and "),
+                "the Cookie header holds no cookies: copy the whole `Cookie` request header of a request to {}/gc-api/ (browser developer tools → Network)",
                 origins.connect
             )));
         }
@@ -156,6 +165,21 @@ impl Session {
             ));
         }
         Ok(Session::new(site, origins, cookies, csrf.to_owned(), user_agent.to_owned()))
+    }
+
+    /// When Garmin refused this session: which of the cookies a signed-in browser usually holds
+    /// are absent, in words (`None` when none is). Said only after a validating call failed, since
+    /// Garmin's sign-ins differ in which cookies they set.
+    pub fn missing_cookie_hint(&self) -> Option<String> {
+        let has = |name: &str| self.cookie(name).is_some_and(|v| !v.is_empty());
+        let mut missing = Vec::new();
+        if !has(ACCESS_COOKIE) {
+            missing.push(format!("no `{ACCESS_COOKIE}` cookie (Garmin's access cookie)"));
+        }
+        if !has(SESSION_COOKIE) && !has(SESSION_ID_COOKIE) {
+            missing.push(format!("neither a `{SESSION_COOKIE}` nor a `{SESSION_ID_COOKIE}` cookie"));
+        }
+        (!missing.is_empty()).then(|| format!("the cookies had {}", missing.join(" and ")))
     }
 
     /// The value of a cookie by name (first match).
@@ -202,6 +226,7 @@ impl Session {
         SessionInfo {
             site: self.site,
             connect_url: self.origins.connect.clone(),
+            front_end: crate::site::describe_front_end(&self.origins.connect),
             display_name: self.display_name.clone(),
             profile_id: self.profile_id,
             full_name: self.full_name.clone(),
@@ -235,6 +260,9 @@ pub struct SessionInfo {
     pub site: Site,
     /// The Connect origin in use.
     pub connect_url: String,
+    /// The Connect front end in use, in plain words ("connectus.garmin.cn (Garmin's in-China front
+    /// end for international accounts, …)").
+    pub front_end: String,
     /// Account displayName.
     pub display_name: Option<String>,
     /// Account profile id.
@@ -300,10 +328,27 @@ mod tests {
     }
 
     #[test]
-    fn cookie_header_without_jwt_web_is_refused_with_the_fix() {
-        let err = Session::from_cookie_header(Site::Cn, Site::Cn.default_origins(), "session=abc", "t", "UA")
+    fn a_cookie_header_without_a_session_cookie_is_accepted_for_garmin_to_judge() {
+        let origins = Site::Global.default_origins();
+        let s =
+            Session::from_cookie_header(Site::Global, origins.clone(), "SESSIONID=1; JWT_WEB=j", "t", "UA")
+                .expect("no `session` cookie is required");
+        assert_eq!(s.missing_cookie_hint(), None);
+        let err = Session::from_cookie_header(Site::Cn, Site::Cn.default_origins(), " ; ", "t", "UA")
             .unwrap_err()
             .to_string();
-        assert!(err.contains("JWT_WEB") && err.contains("connect.garmin.cn/gc-api"), "{err}");
+        assert!(err.contains("no cookies") && err.contains("connect.garmin.cn/gc-api"), "{err}");
+    }
+
+    #[test]
+    fn the_missing_cookie_hint_names_what_a_refused_jar_lacked() {
+        let s = Session::from_cookie_header(Site::Cn, Site::Cn.default_origins(), "session=abc", "t", "UA")
+            .unwrap();
+        let hint = s.missing_cookie_hint().unwrap();
+        assert!(hint.contains("`JWT_WEB`") && !hint.contains("SESSIONID"), "{hint}");
+        let s = Session::from_cookie_header(Site::Cn, Site::Cn.default_origins(), "JWT_WEB=j", "t", "UA")
+            .unwrap();
+        let hint = s.missing_cookie_hint().unwrap();
+        assert!(hint.contains("neither a `session` nor a `SESSIONID`"), "{hint}");
     }
 }

@@ -9,6 +9,11 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+/// `connectus.garmin.cn`: the in-China front end for *international* accounts. From mainland-China
+/// networks `connect.garmin.com` answers 302 there; SSO stays `sso.garmin.com` and `/gc-api` is
+/// served there too (docs/garmin-web-api.md §0 `[S]`).
+pub const CONNECTUS_ORIGIN: &str = "https://connectus.garmin.cn";
+
 /// Environment variable overriding the Connect origin (e.g. `http://127.0.0.1:8765`).
 pub const CONNECT_URL_ENV: &str = "GARMIN_CONNECT_URL";
 /// Environment variable overriding the SSO origin.
@@ -63,6 +68,22 @@ impl Site {
         format!("{}/portal/sso/{locale}/sign-in?clientId=GarminConnect&service={service}", origins.sso)
     }
 
+    /// Every Connect front end that serves this site's accounts: its own, and for international
+    /// accounts the in-China one ([`CONNECTUS_ORIGIN`]).
+    pub fn front_ends(self) -> Vec<String> {
+        let mut ends = vec![self.default_origins().connect];
+        if self == Site::Global {
+            ends.push(CONNECTUS_ORIGIN.to_owned());
+        }
+        ends
+    }
+
+    /// The site a Connect origin belongs to, when it is one of Garmin's front ends.
+    pub fn of_front_end(origin: &str) -> Option<Site> {
+        let origin = trim_origin(origin).to_ascii_lowercase();
+        [Site::Global, Site::Cn].into_iter().find(|site| site.front_ends().contains(&origin))
+    }
+
     /// How people recognise the site.
     pub fn label(self) -> &'static str {
         match self {
@@ -104,6 +125,40 @@ pub struct Origins {
     pub sso: String,
 }
 
+/// The host (and port, if any) of an origin, for messages: `connectus.garmin.cn`.
+pub(crate) fn host_of(origin: &str) -> String {
+    url::Url::parse(origin)
+        .ok()
+        .and_then(|u| u.host_str().map(|h| u.port().map_or_else(|| h.to_owned(), |p| format!("{h}:{p}"))))
+        .unwrap_or_else(|| origin.to_owned())
+}
+
+/// A Connect front end in plain words: which one, and for whom, e.g.
+/// "connectus.garmin.cn (Garmin's in-China front end for international accounts, used from
+/// mainland-China networks)".
+pub fn describe_front_end(origin: &str) -> String {
+    let host = host_of(origin);
+    let what = match trim_origin(origin).to_ascii_lowercase().as_str() {
+        CONNECTUS_ORIGIN => {
+            "Garmin's in-China front end for international accounts, used from mainland-China networks"
+        }
+        "https://connect.garmin.com" => "Garmin Connect international",
+        "https://connect.garmin.cn" => "Garmin Connect China",
+        _ => return host,
+    };
+    format!("{host} ({what})")
+}
+
+/// True when the origin's host is this computer (the fake Garmin and the demo run there).
+pub(crate) fn is_loopback(origin: &str) -> bool {
+    url::Url::parse(origin).ok().is_some_and(|u| match u.host() {
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        None => false,
+    })
+}
+
 fn non_empty_env(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.trim().is_empty())
 }
@@ -126,6 +181,20 @@ mod tests {
         let url = Site::Global.sign_in_url(&Site::Global.default_origins());
         assert!(url.starts_with("https://sso.garmin.com/portal/sso/en-US/sign-in?"));
         assert!(url.ends_with("service=https%3A%2F%2Fconnect.garmin.com%2Fapp%2F"));
+    }
+
+    #[test]
+    fn connectus_is_a_front_end_of_international_accounts_and_is_described_in_plain_words() {
+        assert_eq!(Site::of_front_end("https://connectus.garmin.cn/"), Some(Site::Global));
+        assert_eq!(Site::of_front_end("https://connect.garmin.cn"), Some(Site::Cn));
+        assert_eq!(Site::of_front_end("https://evil.example"), None);
+        let words = describe_front_end("https://connectus.garmin.cn");
+        assert!(
+            words.starts_with("connectus.garmin.cn (") && words.contains("international accounts"),
+            "{words}"
+        );
+        assert_eq!(describe_front_end("http://127.0.0.1:9"), "127.0.0.1:9");
+        assert!(is_loopback("http://127.0.0.1:9") && !is_loopback("https://connect.garmin.com"));
     }
 
     #[test]

@@ -9,7 +9,8 @@ mod support;
 use std::time::{Duration, Instant};
 
 use fake_garmin::faults::{Fault, FaultRule};
-use garmin::{Error, SessionStore};
+use fake_garmin::{RefreshAnswer, SessionOptions};
+use garmin::{Error, ErrorKind, ForbiddenKind, SessionStore};
 use support::{Rig, fast_retry, sample_session};
 
 // ---------------------------------------------------------------- the file
@@ -231,7 +232,6 @@ async fn refresh_answer_without_tokens_never_overwrites_and_the_app_page_renews_
     let expected_order = [
         "/gc-api/userprofile-service/socialProfile",
         "/services/auth/token/di-oauth/refresh",
-        "/modern/di-oauth/refreshToken",
         "/app/",
         "/gc-api/userprofile-service/socialProfile",
     ];
@@ -245,17 +245,14 @@ async fn refresh_answer_without_tokens_never_overwrites_and_the_app_page_renews_
 #[tokio::test]
 async fn a_dead_session_says_expired_and_how_to_sign_in_again() {
     let rig = Rig::start(Duration::from_secs(3600)).await;
-    let original = rig.store.load().unwrap().unwrap();
-    let client = rig.client();
-    rig.fake.expire_access_tokens();
-    client.get_value("/userprofile-service/socialProfile", &[]).await.unwrap();
-    // A broken process writes the spent credential back: Garmin sees a replay and ends the session.
-    rig.store.save(&original).unwrap();
-    rig.fake.expire_access_tokens();
+    // A broken client replays the credential: Garmin ends the whole session family. (A stale copy
+    // written back alone no longer does: see `a_bare_403_from_garmin_rereads_the_page_…`.)
+    rig.kill_session_family().await;
+    rig.fake.clear_requests();
     let err = rig.client().get_value("/userprofile-service/socialProfile", &[]).await.unwrap_err();
     assert!(matches!(err, Error::SessionExpired { .. }), "{err}");
     assert!(err.to_string().contains("sign in again"), "{err}");
-    assert_eq!(rig.fake.reuse_detected(), 1);
+    assert_eq!(refresh_calls(&rig), 0, "a dead family's credential is not presented again");
 }
 
 #[tokio::test]
@@ -478,4 +475,276 @@ fn a_session_file_swapped_for_a_fifo_or_a_link_is_refused_at_once() {
     assert!(store.load().is_err());
     let mode = std::fs::metadata(&victim).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o644, "the link's target keeps its mode");
+}
+
+// ---------------------------------------------------------------- what real Garmin taught us
+
+/// Calls the fake's log shows to the refresh endpoint (each presents a refresh credential).
+fn refresh_calls(rig: &Rig) -> usize {
+    rig.fake.requests().iter().filter(|r| r.path == "/services/auth/token/di-oauth/refresh").count()
+}
+
+#[tokio::test]
+async fn a_non_session_403_presents_no_refresh_credential() {
+    // Each 403 kind, even with an access cookie that has expired meanwhile: never a renewal.
+    let kinds = [
+        (Fault::EdgeForbidden, "/userprofile-service/", ForbiddenKind::CloudflareEdge),
+        (Fault::EdgeForbiddenHtml, "/userprofile-service/", ForbiddenKind::CloudflareEdge),
+        (Fault::ForbiddenException, "/userprofile-service/", ForbiddenKind::Account),
+        (Fault::ForbiddenException, "/hrv-service/", ForbiddenKind::Feature),
+        (Fault::NotOwner, "/userprofile-service/", ForbiddenKind::NotOwner),
+    ];
+    for (fault, path, kind) in kinds {
+        let rig = Rig::start(Duration::from_secs(3600)).await;
+        rig.fake.push_fault(FaultRule::always(fault.clone()).on_path(path));
+        let call = if path == "/hrv-service/" {
+            "/hrv-service/hrv/2026-11-14"
+        } else {
+            "/userprofile-service/socialProfile"
+        };
+        let err = rig.client().get_value(call, &[]).await.unwrap_err();
+        assert_eq!(err.forbidden_kind(), Some(kind), "{fault:?}: {err}");
+        assert!(!err.needs_sign_in(), "{fault:?}: {err}");
+        assert!(!err.to_string().contains("sign in again in"), "{fault:?}: {err}");
+        assert_eq!(refresh_calls(&rig), 0, "{fault:?} presented a refresh credential");
+        assert!(rig.fake.refresh_credential_uses().is_empty(), "{fault:?}");
+        assert_eq!(rig.fake.requests().len(), 1, "{fault:?}: one call, no repeat, no page visit");
+        assert_eq!(rig.store.load().unwrap().unwrap().refresh_count, 0);
+    }
+}
+
+#[tokio::test]
+async fn a_cloudflare_edge_403_is_named_with_what_to_do() {
+    let rig = Rig::start(Duration::from_secs(3600)).await;
+    rig.fake.push_fault(FaultRule::times(Fault::EdgeForbiddenHtml, 1));
+    let err = rig.client().get_value("/userprofile-service/socialProfile", &[]).await.unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("Cloudflare") && text.contains("never reached Garmin"), "{text}");
+    assert!(text.contains("wait and try again") && text.contains("another network"), "{text}");
+    assert_eq!(err.kind(), ErrorKind::Forbidden);
+}
+
+#[tokio::test]
+async fn garmins_forbidden_exception_is_refused_for_the_account_not_a_dead_session() {
+    let rig = Rig::start(Duration::from_secs(3600)).await;
+    rig.fake.push_fault(FaultRule::times(Fault::ForbiddenException, 1).on_path("/workout-service/"));
+    let err = rig.client().get_value("/workout-service/workouts", &[]).await.unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("ForbiddenException") && text.contains("HTTP 403 Forbidden"), "{text}");
+    assert!(text.contains("session is fine") && text.contains("will not change it"), "{text}");
+}
+
+#[tokio::test]
+async fn a_403_on_a_feature_the_device_lacks_says_so() {
+    let rig = Rig::start(Duration::from_secs(3600)).await;
+    rig.fake.push_fault(FaultRule::times(Fault::ForbiddenException, 1).on_path("/metrics-service/"));
+    let err = rig
+        .client()
+        .get_value("/metrics-service/metrics/trainingreadiness/2026-11-14", &[])
+        .await
+        .unwrap_err();
+    assert_eq!(err.forbidden_kind(), Some(ForbiddenKind::Feature));
+    let text = err.to_string();
+    assert!(text.contains("do not have this feature") && text.contains("watch that records it"), "{text}");
+}
+
+#[tokio::test]
+async fn a_bare_403_from_garmin_rereads_the_page_instead_of_spending_the_credential() {
+    let rig = Rig::start(Duration::from_secs(3600)).await;
+    let original = rig.store.load().unwrap().unwrap();
+    rig.fake.expire_access_tokens();
+    rig.client().get_value("/userprofile-service/socialProfile", &[]).await.unwrap();
+    // A stale copy written back holds the spent credential: Garmin answers a bare 403 for it (with
+    // cf-cache-status), and the Connect page hands over a new access cookie without a refresh call.
+    rig.store.save(&original).unwrap();
+    rig.fake.clear_requests();
+    rig.client().get_value("/userprofile-service/socialProfile", &[]).await.unwrap();
+    let paths: Vec<(String, u16)> = rig.fake.requests().into_iter().map(|r| (r.path, r.status)).collect();
+    let got: Vec<(&str, u16)> = paths.iter().map(|(p, s)| (p.as_str(), *s)).collect();
+    assert_eq!(
+        got,
+        [
+            ("/gc-api/userprofile-service/socialProfile", 403),
+            ("/app/", 200),
+            ("/gc-api/userprofile-service/socialProfile", 200)
+        ]
+    );
+    assert_eq!(rig.fake.reuse_detected(), 0, "the spent credential was never presented again");
+    assert!(rig.fake.refresh_credential_uses().values().all(|&n| n == 1));
+}
+
+async fn cookie_only_refresh_is_absorbed(answer: RefreshAnswer) {
+    let rig = Rig::start(Duration::from_secs(3600)).await;
+    rig.fake.set_session_options(SessionOptions { refresh_answer: answer, ..SessionOptions::default() });
+    let before = rig.store.load().unwrap().unwrap();
+    rig.fake.expire_access_tokens();
+    rig.client().get_value("/userprofile-service/socialProfile", &[]).await.unwrap();
+    let statuses: Vec<(String, u16)> = rig.fake.requests().into_iter().map(|r| (r.path, r.status)).collect();
+    assert_eq!(
+        statuses,
+        [
+            ("/gc-api/userprofile-service/socialProfile".to_owned(), 401),
+            ("/services/auth/token/di-oauth/refresh".to_owned(), 200),
+            ("/gc-api/userprofile-service/socialProfile".to_owned(), 200),
+        ],
+        "{answer:?}: the new JWT_WEB from Set-Cookie is used, no fallback needed"
+    );
+    let after = rig.store.load().unwrap().unwrap();
+    assert_eq!(after.refresh_count, 1);
+    assert_eq!(after.csrf_token, before.csrf_token, "a cookie-only answer keeps the CSRF token");
+    let jwts = after.cookies.iter().filter(|c| c.name == "JWT_WEB").count();
+    assert_eq!(jwts, 1, "one JWT_WEB in the jar, never an old copy beside the new one");
+    assert!(rig.fake.refresh_credential_uses().values().all(|&n| n == 1));
+}
+
+#[tokio::test]
+async fn a_refresh_answer_with_the_new_jwt_only_in_set_cookie_and_an_empty_body_is_absorbed() {
+    cookie_only_refresh_is_absorbed(RefreshAnswer::CookieOnlyEmptyBody).await;
+}
+
+#[tokio::test]
+async fn a_refresh_answer_with_the_new_jwt_only_in_set_cookie_and_a_tokenless_body_is_absorbed() {
+    cookie_only_refresh_is_absorbed(RefreshAnswer::CookieOnlyTokenlessBody).await;
+}
+
+#[tokio::test]
+async fn no_request_ever_goes_to_the_modern_refresh_token_path() {
+    let rig = Rig::start(Duration::from_secs(3600)).await;
+    let client = rig.client();
+    // The refresh call failing in every way it can: a server error, an answer without tokens, a
+    // dead session (reuse), and plain success.
+    rig.fake.push_fault(FaultRule::times(Fault::ServerError(500), 1).on_path("/di-oauth/refresh"));
+    rig.fake.push_fault(FaultRule::times(Fault::EmptyBody, 1).on_path("/di-oauth/refresh"));
+    for _ in 0..3 {
+        rig.fake.expire_access_tokens();
+        client.get_value("/userprofile-service/socialProfile", &[]).await.unwrap();
+    }
+    let original = rig.store.load().unwrap().unwrap();
+    rig.fake.expire_access_tokens();
+    client.get_value("/userprofile-service/socialProfile", &[]).await.unwrap();
+    rig.store.save(&original).unwrap();
+    rig.fake.push_fault(FaultRule::times(Fault::ExpireSession, 1));
+    let _ = rig.client().get_value("/userprofile-service/socialProfile", &[]).await;
+    let requests = rig.fake.requests();
+    assert!(requests.len() > 8, "{requests:?}");
+    assert!(requests.iter().all(|r| !r.path.contains("/modern/di-oauth")), "{requests:?}");
+}
+
+#[tokio::test]
+async fn a_session_without_a_session_cookie_is_valid_when_garmin_accepts_it() {
+    let rig = Rig::start_with(
+        Duration::from_secs(3600),
+        SessionOptions { no_session_cookie: true, ..SessionOptions::default() },
+    )
+    .await;
+    let saved = rig.store.load().unwrap().unwrap();
+    assert!(!saved.cookies.iter().any(|c| c.name == "session"), "{saved:?}");
+    let client = rig.client();
+    let account = client.verify().await.unwrap();
+    assert_eq!(account.display_name, "fake-athlete-1");
+    // It renews like any other.
+    rig.fake.expire_access_tokens();
+    client.get_value("/userprofile-service/socialProfile", &[]).await.unwrap();
+    assert_eq!(rig.store.load().unwrap().unwrap().refresh_count, 1);
+}
+
+#[tokio::test]
+async fn a_refused_jar_names_the_cookie_it_lacked_only_after_the_call_failed() {
+    let rig = Rig::start(Duration::from_secs(3600)).await;
+    rig.store
+        .update(|s| {
+            let mut s = s?;
+            s.cookies.retain(|c| c.name != "JWT_WEB" && c.name != "session");
+            Some(s)
+        })
+        .unwrap();
+    let err = rig.client().get_value("/userprofile-service/socialProfile", &[]).await.unwrap_err();
+    assert!(err.needs_sign_in(), "{err}");
+    assert!(err.to_string().contains("no `JWT_WEB` cookie"), "{err}");
+}
+
+#[tokio::test]
+async fn garmin_moving_the_session_to_connectus_is_followed_and_saved() {
+    let mut rig = Rig::start(Duration::from_secs(3600)).await;
+    let connectus = rig.fake.start_connectus().await.unwrap();
+    rig.fake.set_mainland_network(true);
+    let client = rig.client();
+    let profile = client.get_value("/userprofile-service/socialProfile", &[]).await.unwrap();
+    assert!(profile.is_some());
+    let saved = rig.store.load().unwrap().unwrap();
+    assert_eq!(saved.origins.connect, connectus, "the session lives on the front end in use");
+    assert_eq!(client.info().connect_url, connectus);
+    let statuses: Vec<u16> = rig.fake.requests().iter().map(|r| r.status).collect();
+    assert_eq!(statuses, [302, 200]);
+    // From now on every call (and renewal) goes straight there.
+    rig.fake.clear_requests();
+    rig.fake.expire_access_tokens();
+    rig.client().get_value("/userprofile-service/socialProfile", &[]).await.unwrap();
+    let statuses: Vec<u16> = rig.fake.requests().iter().map(|r| r.status).collect();
+    assert_eq!(statuses, [401, 201, 200], "no more redirects");
+    assert_eq!(refresh_calls(&rig), 1);
+}
+
+#[tokio::test]
+async fn a_dead_session_signs_in_again_silently_through_the_sso_before_asking_the_person() {
+    let rig = Rig::start_through_sso(Duration::from_secs(3600)).await;
+    // Someone else replays the credential: Garmin kills the whole session family.
+    rig.kill_session_family().await;
+    rig.fake.clear_requests();
+    let client = rig.client();
+    client.get_value("/userprofile-service/socialProfile", &[]).await.unwrap();
+    let paths: Vec<String> = rig.fake.requests().into_iter().map(|r| r.path).collect();
+    assert!(paths.iter().any(|p| p.starts_with("/portal/sso/")), "{paths:?}");
+    assert_eq!(refresh_calls(&rig), 0, "a dead family's credential is never presented: {paths:?}");
+    assert_eq!(paths.last().map(String::as_str), Some("/gc-api/userprofile-service/socialProfile"));
+    let saved = rig.store.load().unwrap().unwrap();
+    assert_eq!(saved.refresh_count, 1);
+    assert!(saved.cookies.iter().any(|c| c.name == "CASTGC"), "the SSO cookie is kept for next time");
+}
+
+// ---------------------------------------------------------------- a renewal cut short
+
+/// A renewal that presents its one-time credential and never hears Garmin's answer (the process
+/// gave up or was killed): Garmin has rotated, the new credential is lost, the file still holds the
+/// spent one. Returns once the saved access cookie is due for renewal again.
+async fn renewal_cut_short() -> Rig {
+    let rig = Rig::start(Duration::from_secs(4)).await;
+    rig.fake.push_fault(
+        FaultRule::times(Fault::SlowAnswer(Duration::from_secs(3)), 1).on_path("/di-oauth/refresh"),
+    );
+    rig.fake.expire_access_tokens();
+    let doomed = rig.client_with(|b| b.timeout(Duration::from_millis(500)));
+    let err = doomed.get_value("/userprofile-service/socialProfile", &[]).await.unwrap_err();
+    assert!(matches!(err, Error::Network { .. }), "{err}");
+    assert_eq!(rig.fake.refresh_credential_uses().len(), 1, "Garmin took the credential");
+    let saved = rig.store.load().unwrap().unwrap();
+    assert!(saved.renewal_in_flight.is_some(), "the renewal was recorded before the credential was spent");
+    // Let the saved access cookie come due, so the next process renews before its first call.
+    tokio::time::sleep(Duration::from_millis(3300)).await;
+    rig.fake.clear_requests();
+    rig
+}
+
+#[tokio::test]
+async fn a_process_that_finds_an_orphaned_renewal_recovers_without_replaying_the_spent_credential() {
+    let rig = renewal_cut_short().await;
+    rig.client().get_value("/userprofile-service/socialProfile", &[]).await.unwrap();
+    assert_eq!(rig.fake.reuse_detected(), 0, "the spent credential was never presented again");
+    assert_eq!(refresh_calls(&rig), 0);
+    assert!(rig.fake.requests().iter().any(|r| r.path == "/app/" && r.status == 200));
+    let saved = rig.store.load().unwrap().unwrap();
+    assert_eq!(saved.renewal_in_flight, None);
+    assert_eq!(saved.refresh_count, 1);
+}
+
+#[tokio::test]
+async fn an_orphaned_renewal_that_nothing_can_recover_asks_the_person_and_says_why() {
+    let rig = renewal_cut_short().await;
+    rig.fake.end_sessions();
+    let err = rig.client().get_value("/userprofile-service/socialProfile", &[]).await.unwrap_err();
+    assert!(err.needs_sign_in(), "{err}");
+    assert!(err.to_string().contains("interrupted"), "{err}");
+    assert_eq!(refresh_calls(&rig), 0, "never a replay, even as a last resort");
+    assert_eq!(rig.fake.reuse_detected(), 0);
+    assert_eq!(rig.store.load().unwrap().unwrap().renewal_in_flight, None, "given up, not left pending");
 }

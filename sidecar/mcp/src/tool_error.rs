@@ -2,8 +2,10 @@
 //!
 //! * Things the person or the model can act on become a tool result with `isError: true` and one
 //!   clear sentence: an expired or missing session ("run the login tool or open the app"), an id that
-//!   does not exist, rate limiting, Garmin being down, no data recorded for a day. The model reads it
-//!   and answers the person; nothing crashes.
+//!   does not exist, rate limiting, Garmin being down, no data recorded for a day. A 403 that is not
+//!   about the session starts with its kind ("Garmin refused this (HTTP 403, Cloudflare edge
+//!   block)") and never asks for a sign-in. The model reads it and answers the person; nothing
+//!   crashes.
 //! * Misuse of the protocol — an unknown tool, arguments that do not match the schema or make no
 //!   sense (a date that is not `YYYY-MM-DD`, an end before a start) — becomes a JSON-RPC error
 //!   (`invalid_params`), like rmcp does for schema mismatches.
@@ -54,7 +56,10 @@ impl ToolError {
             ToolError::Garmin(e) if e.needs_sign_in() => {
                 format!("{SIGN_IN_NEEDED}: {e}. Run the `login` tool or open the Garmin MCP app to sign in.")
             }
-            ToolError::Garmin(e) => e.to_string(),
+            ToolError::Garmin(e) => match e.forbidden_kind() {
+                Some(kind) => format!("Garmin refused this (HTTP 403, {}). {e}.", kind.label()),
+                None => e.to_string(),
+            },
             ToolError::NoData(message) | ToolError::InvalidArgument(message) | ToolError::Local(message) => {
                 message.clone()
             }
@@ -133,6 +138,41 @@ mod tests {
         };
         assert_eq!(result.is_error, Some(true));
         assert!(result.structured_content.is_none(), "errors must not fail output-schema validation");
+    }
+
+    #[test]
+    fn a_403_that_is_not_the_session_names_its_kind_and_never_asks_for_a_sign_in() {
+        let kinds = [
+            (garmin::ForbiddenKind::CloudflareEdge, "Cloudflare edge block"),
+            (garmin::ForbiddenKind::Account, "refused for this account (ForbiddenException)"),
+            (garmin::ForbiddenKind::Feature, "feature this account or device lacks"),
+        ];
+        for (kind, name) in kinds {
+            let error = ToolError::from(garmin::Error::Forbidden {
+                kind,
+                endpoint: "GET /gc-api/hrv-service/hrv/2026-11-28".into(),
+                message: "HTTP 403 Forbidden".into(),
+            });
+            let message = error.message();
+            assert!(message.starts_with(&format!("Garmin refused this (HTTP 403, {name}")), "{message}");
+            assert!(!message.contains(SIGN_IN_NEEDED) && !message.contains("`login`"), "{message}");
+        }
+    }
+
+    #[test]
+    fn another_front_end_asks_for_a_sign_in_and_names_the_front_end_in_use() {
+        let error = ToolError::from(garmin::Error::OtherFrontEnd {
+            site: garmin::Site::Global,
+            session_front_end: "https://connect.garmin.com".into(),
+            moved_to: garmin::CONNECTUS_ORIGIN.into(),
+        });
+        let message = error.message();
+        assert!(message.starts_with(SIGN_IN_NEEDED), "{message}");
+        assert!(
+            message.contains("connectus.garmin.cn (Garmin's in-China front end for international accounts"),
+            "{message}"
+        );
+        assert!(message.contains("connect.garmin.com (Garmin Connect international)"), "{message}");
     }
 
     #[test]

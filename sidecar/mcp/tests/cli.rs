@@ -123,13 +123,27 @@ async fn login_manual_with_a_stale_csrf_token_recovers_the_current_one_from_the_
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn login_manual_names_a_missing_cookie() {
+async fn login_manual_names_a_missing_cookie_once_garmin_refused_the_jar() {
     let fake = fake(Duration::from_secs(3600)).await;
     let dir = tempfile::tempdir().unwrap();
     let (output, _, stderr) = login(&fake, dir.path(), "SESSIONID=1; session=abc", "csrf").await;
     assert!(!output.status.success());
-    assert!(stderr.contains("missing JWT_WEB"), "{stderr}");
-    assert!(fake.requests().is_empty(), "nothing is sent when the input is incomplete");
+    assert!(stderr.contains("no `JWT_WEB` cookie"), "{stderr}");
+    // Garmin decides what a jar needs: the validating call is made, and only its failure names the cookie.
+    assert!(fake.requests().iter().any(|r| r.path.ends_with("/socialProfile")));
+    assert!(!dir.path().join("session.json").exists());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn login_manual_without_a_session_cookie_is_saved_when_garmin_accepts_it() {
+    let fake = fake(Duration::from_secs(3600)).await;
+    fake.set_session_options(fake_garmin::SessionOptions { no_session_cookie: true, ..Default::default() });
+    let dir = tempfile::tempdir().unwrap();
+    let issued = fake.issue_session(UA);
+    assert!(!cookie_header(&issued).contains("session="));
+    let (output, _, stderr) = login(&fake, dir.path(), &cookie_header(&issued), &issued.csrf_token).await;
+    assert!(output.status.success(), "{stderr}");
+    assert!(dir.path().join("session.json").exists());
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -141,6 +155,13 @@ async fn status_names_account_site_and_session_age() {
     assert!(output.status.success(), "{stderr}");
     assert!(stdout.contains(&format!("Signed in as {}", issued.display_name)), "{stdout}");
     assert!(stdout.contains("connect.garmin.com") && stdout.contains("not renewed yet"), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "Connect front end in use: {}",
+            fake.base_url().trim_start_matches("http://")
+        )),
+        "{stdout}"
+    );
 
     let (output, stdout, _) = run(command(dir.path(), &["status", "--json"])).await;
     assert!(output.status.success());
@@ -184,15 +205,38 @@ async fn status_of_a_session_garmin_ended_says_sign_in_again() {
     let fake = fake(Duration::from_secs(3600)).await;
     let dir = tempfile::tempdir().unwrap();
     signed_in(&fake, dir.path()).await;
-    let saved = std::fs::read(dir.path().join("session.json")).unwrap();
-    fake.expire_access_tokens();
     assert!(run(command(dir.path(), &["status"])).await.0.status.success());
-    // Restore the spent credential: Garmin treats its reuse as a replay and ends the session.
-    std::fs::write(dir.path().join("session.json"), saved).unwrap();
-    fake.expire_access_tokens();
+    // Garmin ends the session (a password change, "sign out everywhere").
+    fake.end_sessions();
     let (output, _, stderr) = run(command(dir.path(), &["status"])).await;
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr.contains("expired") && stderr.contains("sign in again"), "{stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn status_of_a_403_names_its_kind_and_never_spends_the_session() {
+    let kinds = [
+        (Fault::EdgeForbidden, "cloudflare_edge", "Cloudflare edge block"),
+        (Fault::ForbiddenException, "account", "refused for this account (ForbiddenException)"),
+    ];
+    for (fault, json_kind, words) in kinds {
+        let fake = fake(Duration::from_secs(3600)).await;
+        let dir = tempfile::tempdir().unwrap();
+        signed_in(&fake, dir.path()).await;
+        fake.push_fault(FaultRule::always(fault));
+        let (output, stdout, stderr) = run(command(dir.path(), &["status"])).await;
+        assert_eq!(output.status.code(), Some(1));
+        assert!(stdout.is_empty(), "{stdout}");
+        assert!(stderr.contains(&format!("HTTP 403: {words} (not a session problem)")), "{stderr}");
+        assert!(!stderr.contains("sign in again in"), "{stderr}");
+        let (_, stdout, _) = run(command(dir.path(), &["status", "--json"])).await;
+        let status: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(status["error"]["kind"], "forbidden");
+        assert_eq!(status["error"]["forbidden"], json_kind);
+        let refreshes = fake.requests().iter().filter(|r| r.path.contains("/di-oauth/")).count();
+        assert_eq!(refreshes, 0, "a 403 that is not the session presents no refresh credential");
+        assert!(dir.path().join("session.json").exists());
+    }
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -7,14 +7,28 @@ use garmin::{Client, Session, SessionStore};
 use super::SignInError;
 
 /// Checks `session` with Garmin (`verify`, which also records who the account is) and saves it in
-/// `store`; returns what was saved. A 401/403 becomes [`SignInError::Rejected`].
+/// `store`; returns what was saved. A refusal becomes [`SignInError::Rejected`], or
+/// [`SignInError::MissingCookies`] naming what the jar lacked: the check decides whether a jar
+/// works (no cookie is required up front), and only its failure names a missing one.
 pub async fn validate_and_save(session: Session, store: &SessionStore) -> Result<Session, SignInError> {
+    let missing = session.missing_cookie_hint();
+    let connect = session.origins.connect.clone();
     let client = Client::builder().session(session).build()?;
-    match client.verify().await {
-        Ok(_) => {}
-        Err(garmin::Error::SessionExpired { detail, .. }) => return Err(SignInError::Rejected { detail }),
-        Err(e) if e.needs_sign_in() => return Err(SignInError::Rejected { detail: e.to_string() }),
+    let refused = match client.verify().await {
+        Ok(_) => None,
+        Err(garmin::Error::SessionExpired { detail, .. }) => Some(detail),
+        Err(e) if e.needs_sign_in() => Some(e.to_string()),
         Err(e) => return Err(e.into()),
+    };
+    if let Some(detail) = refused {
+        return Err(match missing {
+            Some(missing) => {
+                // The client may already have named it; say it once.
+                let detail = detail.replace(&format!("; {missing}"), "");
+                SignInError::MissingCookies { missing, connect, detail }
+            }
+            None => SignInError::Rejected { detail },
+        });
     }
     // The check may have renewed the credentials in memory: save what the client holds now.
     let session = client.session();
@@ -73,6 +87,36 @@ mod tests {
         assert!(matches!(err, SignInError::Rejected { .. }), "{err:?}");
         assert!(err.to_string().contains("sign in again"), "{err}");
         assert!(store.load().unwrap().is_none(), "nothing saved");
+    }
+
+    #[tokio::test]
+    async fn a_sign_in_without_a_session_cookie_is_saved_once_garmin_accepts_it() {
+        let fake = FakeGarmin::start(FakeConfig::default()).await.unwrap();
+        fake.set_session_options(fake_garmin::SessionOptions {
+            no_session_cookie: true,
+            ..Default::default()
+        });
+        let dir = tempfile::tempdir().unwrap();
+        let store = SessionStore::new(dir.path());
+        let session = session_for(&fake, false);
+        assert!(!session.cookies.iter().any(|c| c.name == "session"));
+        validate_and_save(session, &store).await.unwrap();
+        assert!(store.load().unwrap().is_some());
+    }
+
+    #[tokio::test]
+    async fn a_refused_jar_names_the_missing_cookie_only_after_the_check() {
+        let fake = FakeGarmin::start(FakeConfig::default()).await.unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let store = SessionStore::new(dir.path());
+        let mut session = session_for(&fake, false);
+        session.cookies.retain(|c| c.name != "JWT_WEB" && c.name != "session");
+        let err = validate_and_save(session, &store).await.unwrap_err();
+        assert!(matches!(err, SignInError::MissingCookies { .. }), "{err:?}");
+        let text = err.to_string();
+        assert!(text.contains("no `JWT_WEB` cookie") && text.contains("Paste cookies"), "{text}");
+        assert!(fake.requests().iter().any(|r| r.path.ends_with("/socialProfile")), "the check was made");
+        assert!(store.load().unwrap().is_none());
     }
 
     #[tokio::test]

@@ -2,9 +2,12 @@
 //! origins and SSO sign-in URL (or the in-app demo fake), and which loaded page means "signed in".
 //!
 //! Garmin's SSO ends by redirecting to the Connect web app (`/app/…`, older `/modern/…`). A page
-//! that finished loading there is the moment to read cookies and the CSRF token. Landing on the
-//! *other* site's Connect host means the account lives there (reference §2.1: a `.com` sign-in has
-//! been seen to bounce to the China region).
+//! that finished loading there is the moment to read cookies and the CSRF token. The site may have
+//! more than one Connect front end: from mainland-China networks an international account lands on
+//! `connectus.garmin.cn` (docs/garmin-web-api.md §0), and the session then lives there — its
+//! cookies are read for that host and its origin stored. Landing on the *other* site's Connect host
+//! means the account lives there (reference §2.1: a `.com` sign-in has been seen to bounce to the
+//! China region).
 
 use garmin::{Origins, Site};
 use tauri::Url;
@@ -23,12 +26,16 @@ pub struct Target {
 }
 
 /// What a page that finished loading in the sign-in window means.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Landing {
     /// Still signing in (SSO form, MFA, consent…): wait.
     Elsewhere,
-    /// The Connect web app of the picked site: signed in, read the session now.
-    ConnectApp,
+    /// The Connect web app of the picked site, on the front end `connect` (an origin): signed
+    /// in, read the session for that front end now.
+    ConnectApp {
+        /// The Connect origin the page is on, e.g. `https://connectus.garmin.cn`.
+        connect: String,
+    },
     /// The Connect web app of the other Garmin site: the account lives there.
     OtherSite(Site),
 }
@@ -100,18 +107,33 @@ impl Target {
 
     /// What `url`, a page that just finished loading in the sign-in window, means.
     pub fn landing(&self, url: &Url) -> Landing {
-        if same_origin(url, &self.connect) && is_connect_app(url.path()) {
-            return Landing::ConnectApp;
+        if !is_connect_app(url.path()) {
+            return Landing::Elsewhere;
+        }
+        if same_origin(url, &self.connect) {
+            return Landing::ConnectApp { connect: self.origins.connect.clone() };
         }
         if !self.demo {
-            for other in [Site::Global, Site::Cn].into_iter().filter(|s| *s != self.site) {
-                let other_connect = Url::parse(&other.default_origins().connect).ok();
-                if other_connect.is_some_and(|c| same_origin(url, &c)) && is_connect_app(url.path()) {
-                    return Landing::OtherSite(other);
-                }
+            let origin = url.origin().ascii_serialization();
+            match Site::of_front_end(&origin) {
+                Some(site) if site == self.site => return Landing::ConnectApp { connect: origin },
+                Some(other) => return Landing::OtherSite(other),
+                None => {}
             }
         }
         Landing::Elsewhere
+    }
+
+    /// This target with the Connect front end the sign-in actually landed on (`connect`, an origin
+    /// from [`Landing::ConnectApp`]): its cookies are read for that host and the session keeps that
+    /// origin. The SSO origin stays.
+    pub fn landed_on(&self, connect: &str) -> Result<Target, SignInError> {
+        if connect.trim_end_matches('/').eq_ignore_ascii_case(self.origins.connect.trim_end_matches('/')) {
+            return Ok(self.clone());
+        }
+        let origins =
+            Origins { connect: connect.trim_end_matches('/').to_owned(), sso: self.origins.sso.clone() };
+        Target::new(self.site, origins, self.demo, self.sign_in_url.as_str())
     }
 }
 
@@ -149,9 +171,10 @@ mod tests {
     #[test]
     fn only_the_connect_app_of_the_picked_site_counts_as_signed_in() {
         let target = Target::garmin(Site::Global, Site::Global.default_origins()).unwrap();
-        assert_eq!(target.landing(&url("https://connect.garmin.com/app/home")), Landing::ConnectApp);
-        assert_eq!(target.landing(&url("https://connect.garmin.com/modern/")), Landing::ConnectApp);
-        assert_eq!(target.landing(&url("https://connect.garmin.com/app")), Landing::ConnectApp);
+        let signed_in = Landing::ConnectApp { connect: "https://connect.garmin.com".into() };
+        assert_eq!(target.landing(&url("https://connect.garmin.com/app/home")), signed_in);
+        assert_eq!(target.landing(&url("https://connect.garmin.com/modern/")), signed_in);
+        assert_eq!(target.landing(&url("https://connect.garmin.com/app")), signed_in);
         for still_signing_in in [
             "https://sso.garmin.com/portal/sso/en-US/sign-in?service=x",
             "https://sso.garmin.com/portal/sso/en-US/mfa",
@@ -162,6 +185,25 @@ mod tests {
         ] {
             assert_eq!(target.landing(&url(still_signing_in)), Landing::Elsewhere, "{still_signing_in}");
         }
+    }
+
+    #[test]
+    fn landing_on_connectus_is_signed_in_on_the_in_china_front_end_of_the_international_site() {
+        let target = Target::garmin(Site::Global, Site::Global.default_origins()).unwrap();
+        let landing = target.landing(&url("https://connectus.garmin.cn/app/home"));
+        assert_eq!(landing, Landing::ConnectApp { connect: "https://connectus.garmin.cn".into() });
+        let Landing::ConnectApp { connect } = landing else { unreachable!() };
+        let landed = target.landed_on(&connect).unwrap();
+        assert_eq!(landed.origins().connect, "https://connectus.garmin.cn");
+        assert_eq!(landed.connect_host(), "connectus.garmin.cn");
+        let urls: Vec<String> = landed.cookie_urls().iter().map(ToString::to_string).collect();
+        assert_eq!(urls, ["https://connectus.garmin.cn/gc-api/", "https://sso.garmin.com/portal/"]);
+        assert_eq!(landed.site(), Site::Global);
+        // Its sign-in page is still the one picked; connectus is not a sign-in page.
+        assert_eq!(target.landing(&url("https://connectus.garmin.cn/signin/")), Landing::Elsewhere);
+        // A China-site pick that lands on connectus belongs to an international account.
+        let cn = Target::garmin(Site::Cn, Site::Cn.default_origins()).unwrap();
+        assert_eq!(cn.landing(&url("https://connectus.garmin.cn/app/")), Landing::OtherSite(Site::Global));
     }
 
     #[test]
@@ -183,7 +225,10 @@ mod tests {
             Origins { connect: "http://127.0.0.1:4321".into(), sso: "http://127.0.0.1:4321".into() };
         let demo = Target::demo(origins, "http://127.0.0.1:4321/portal/sso/en-US/sign-in?service=x").unwrap();
         assert!(demo.is_demo());
-        assert_eq!(demo.landing(&url("http://127.0.0.1:4321/app/")), Landing::ConnectApp);
+        assert_eq!(
+            demo.landing(&url("http://127.0.0.1:4321/app/")),
+            Landing::ConnectApp { connect: "http://127.0.0.1:4321".into() }
+        );
         assert_eq!(demo.landing(&url("http://127.0.0.1:9999/app/")), Landing::Elsewhere, "another port");
         assert_eq!(demo.landing(&url("https://connect.garmin.cn/app/")), Landing::Elsewhere);
         let urls: Vec<String> = demo.cookie_urls().iter().map(ToString::to_string).collect();

@@ -10,6 +10,7 @@
 //! | `POST /__fake/sessions` `{"user_agent": "…"}` | sign in; answers an `IssuedSession` |
 //! | `GET /__fake/refresh-uses` | `{"uses": {fingerprint: n}, "reuse_detected": n}` |
 //! | `POST /__fake/expire-access` | every current `JWT_WEB` is expired from now on |
+//! | `POST /__fake/end-sessions` | every session family ends (`/gc-api` 403, refresh 401) |
 
 use axum::body::Bytes;
 use axum::extract::State;
@@ -32,6 +33,7 @@ pub fn router() -> Router<AppState> {
         .route("/__fake/sessions", post(issue_session))
         .route("/__fake/refresh-uses", get(refresh_uses))
         .route("/__fake/expire-access", post(expire_access))
+        .route("/__fake/end-sessions", post(end_sessions))
 }
 
 async fn requests(State(state): State<AppState>) -> Response {
@@ -80,6 +82,11 @@ async fn refresh_uses(State(state): State<AppState>) -> Response {
 
 async fn expire_access(State(state): State<AppState>) -> StatusCode {
     lock(&state.inner.auth).expire_access(now_ms());
+    StatusCode::NO_CONTENT
+}
+
+async fn end_sessions(State(state): State<AppState>) -> StatusCode {
+    lock(&state.inner.auth).end_sessions();
     StatusCode::NO_CONTENT
 }
 

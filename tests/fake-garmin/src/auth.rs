@@ -6,6 +6,14 @@
 //! spends the old one; presenting a spent one is *reuse* and kills the whole family, the way rotating
 //! refresh tokens behave at Garmin (reference §2.7). Only this module decides who is let in; the HTTP
 //! glue lives in `server.rs`.
+//!
+//! Two switches make the fake's sign-ins look like other real ones (docs/garmin-web-api.md §0):
+//! [`SessionOptions::session_cookie`] off hands out no `session` cookie (a 2025 capture shows only
+//! `SESSIONID`, `JWT_WEB`, `JWT_FGP`), so such a family is known by its `JWT_WEB` alone; and
+//! [`RefreshAnswer`] picks how the refresh call answers (tokens in the body, or the new `JWT_WEB` only
+//! in `Set-Cookie`, which one independent client handles). The SSO's `CASTGC` ticket-granting cookie
+//! and its one-time service tickets (`ST-…`) are kept here too, for the silent re-sign-in
+//! python-garminconnect falls back to.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
@@ -67,6 +75,30 @@ impl BrowserOptions {
     }
 }
 
+/// How sign-ins and renewals answer; changed at run time with
+/// [`crate::FakeGarmin::set_session_options`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SessionOptions {
+    /// Sign-ins set no `session` cookie (docs/garmin-web-api.md §0: only one 2026 source shows it;
+    /// a 2025 capture has `SESSIONID`, `JWT_WEB`, `JWT_FGP`). Off by default: the strict model.
+    pub no_session_cookie: bool,
+    /// How the refresh call hands over the new `JWT_WEB`.
+    pub refresh_answer: RefreshAnswer,
+}
+
+/// How `POST /services/auth/token/di-oauth/refresh` hands over the new `JWT_WEB`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RefreshAnswer {
+    /// 201 with `{"encryptedToken", "csrfToken"}` and the cookie (the common case, §2.7 `[S]`).
+    #[default]
+    TokensInBody,
+    /// 200 with an empty body; the new `JWT_WEB` only in `Set-Cookie`, the CSRF unchanged
+    /// (docs/garmin-web-api.md §0 `[1]`: one client handles exactly this).
+    CookieOnlyEmptyBody,
+    /// 200 with a JSON body that carries no token (`{}`); the new `JWT_WEB` only in `Set-Cookie`.
+    CookieOnlyTokenlessBody,
+}
+
 /// Put into the extensions of every `/gc-api` request that passed auth, for handlers that care
 /// which session family is calling.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,8 +110,8 @@ pub struct Authenticated {
 /// Secrets minted by one sign-in.
 #[derive(Clone, Debug)]
 pub struct SignIn {
-    /// Value of the `session` cookie.
-    pub session: String,
+    /// Value of the `session` cookie (`None` when sign-ins hand out none, see [`SessionOptions`]).
+    pub session: Option<String>,
     /// Value of the `SESSIONID` cookie.
     pub session_id: String,
     /// Value of the first `JWT_WEB` cookie.
@@ -139,6 +171,8 @@ pub struct PageVisit {
 
 struct Family {
     session: String,
+    /// False when the sign-in handed out no `session` cookie: the family is known by `JWT_WEB`.
+    session_cookie: bool,
     user_agent: String,
     csrf: String,
     generation: u32,
@@ -168,6 +202,11 @@ pub struct AuthState {
     uses: BTreeMap<String, u32>,
     reuse_detected: u32,
     browser: BrowserOptions,
+    options: SessionOptions,
+    /// Live `CASTGC` values (ticket-granting tickets) and the User-Agent that signed in.
+    tgts: HashMap<String, String>,
+    /// Unused service tickets (`ST-…`), each good once.
+    tickets: BTreeSet<String>,
 }
 
 impl fmt::Debug for AuthState {
@@ -199,7 +238,63 @@ impl AuthState {
             uses: BTreeMap::new(),
             reuse_detected: 0,
             browser: BrowserOptions::default(),
+            options: SessionOptions::default(),
+            tgts: HashMap::new(),
+            tickets: BTreeSet::new(),
         }
+    }
+
+    /// How sign-ins and renewals currently answer.
+    pub fn session_options(&self) -> SessionOptions {
+        self.options
+    }
+
+    /// Changes how sign-ins and renewals answer from the next request on.
+    pub fn set_session_options(&mut self, options: SessionOptions) {
+        self.options = options;
+    }
+
+    /// A new `CASTGC` ticket-granting ticket for a sign-in made with `user_agent`.
+    pub fn issue_tgt(&mut self, user_agent: &str) -> String {
+        let tgt = format!("TGT-fake-{}", hex64(fastrand::u64(..)));
+        self.tgts.insert(tgt.clone(), user_agent.to_owned());
+        tgt
+    }
+
+    /// A one-time service ticket when `castgc` is a live ticket-granting ticket (CAS: the SSO
+    /// page answers a signed-in browser with a redirect to the service carrying `?ticket=ST-…`).
+    pub fn service_ticket(&mut self, castgc: Option<&str>) -> Option<String> {
+        self.tgts.contains_key(castgc?).then(|| {
+            let ticket = format!("ST-fake-{}", hex64(fastrand::u64(..)));
+            self.tickets.insert(ticket.clone());
+            ticket
+        })
+    }
+
+    /// Spends a service ticket: a new session family, as a sign-in would make, or `None` when the
+    /// ticket is unknown or already used.
+    pub fn redeem_ticket(
+        &mut self,
+        ticket: &str,
+        config: &FakeConfig,
+        user_agent: &str,
+        now_ms: u64,
+    ) -> Option<SignIn> {
+        self.tickets.remove(ticket).then(|| self.sign_in(config, user_agent, now_ms))
+    }
+
+    /// The family a request belongs to: by its `session` cookie, or — for families signed in
+    /// without one — by its `JWT_WEB`. A family that has a `session` cookie must present it.
+    fn family_of(&self, p: &Presented<'_>) -> Result<usize, Denied> {
+        if let Some(session) = p.session {
+            return self.by_session.get(session).copied().ok_or(Denied::Forbidden("unknown session cookie"));
+        }
+        let info =
+            p.jwt.and_then(|jwt| self.by_jwt.get(jwt)).ok_or(Denied::Forbidden("no session cookie"))?;
+        if self.families[info.family].session_cookie {
+            return Err(Denied::Forbidden("no session cookie"));
+        }
+        Ok(info.family)
     }
 
     /// How the browser-facing pages currently behave.
@@ -219,8 +314,10 @@ impl AuthState {
         let session_id = guid();
         let csrf = guid();
         let lifetime = u64::try_from(config.session_lifetime.as_millis()).unwrap_or(u64::MAX);
+        let session_cookie = !self.options.no_session_cookie;
         self.families.push(Family {
             session: session.clone(),
+            session_cookie,
             user_agent: user_agent.to_owned(),
             csrf: csrf.clone(),
             generation: 0,
@@ -231,13 +328,12 @@ impl AuthState {
         });
         self.by_session.insert(session.clone(), id);
         let jwt = self.rotate(id, config, now_ms, false);
-        SignIn { session, session_id, jwt, csrf }
+        SignIn { session: session_cookie.then_some(session), session_id, jwt, csrf }
     }
 
     /// Decides whether a `/gc-api` request may pass; `Ok` carries the family id.
     pub fn check_api(&self, p: &Presented<'_>, config: &FakeConfig, now_ms: u64) -> Result<usize, Denied> {
-        let session = p.session.ok_or(Denied::Forbidden("no session cookie"))?;
-        let &id = self.by_session.get(session).ok_or(Denied::Forbidden("unknown session cookie"))?;
+        let id = self.family_of(p)?;
         let family = &self.families[id];
         if !family.usable(now_ms) {
             return Err(Denied::Forbidden("session family is dead or expired"));
@@ -283,13 +379,15 @@ impl AuthState {
         if !family.usable(now_ms) {
             return RefreshOutcome::Unauthorized("session family is dead or expired");
         }
-        if p.session != Some(family.session.as_str()) {
+        if family.session_cookie && p.session != Some(family.session.as_str()) {
             return RefreshOutcome::Unauthorized("session cookie missing or of another session");
         }
         if p.csrf != Some(family.csrf.as_str()) {
             return RefreshOutcome::Forbidden("missing or stale Connect-Csrf-Token");
         }
-        let jwt = self.rotate(id, config, now_ms, true);
+        // A cookie-only answer carries no CSRF, so the CSRF the browser holds stays valid.
+        let new_csrf = self.options.refresh_answer == RefreshAnswer::TokensInBody;
+        let jwt = self.rotate(id, config, now_ms, new_csrf);
         let csrf = self.families[id].csrf.clone();
         RefreshOutcome::Rotated { jwt, csrf }
     }
@@ -297,9 +395,13 @@ impl AuthState {
     /// `GET /app/`: `None` without a live session; otherwise the CSRF for the page, and a rotated
     /// `JWT_WEB` unless the request already carries the current, unexpired one ("alternative A").
     pub fn visit_page(&mut self, p: &Presented<'_>, config: &FakeConfig, now_ms: u64) -> Option<PageVisit> {
-        let &id = self.by_session.get(p.session?)?;
+        let id = self.family_of(p).ok()?;
         let family = &self.families[id];
         if !family.usable(now_ms) {
+            return None;
+        }
+        // Without a `session` cookie only the current `JWT_WEB` identifies the family.
+        if !family.session_cookie && p.jwt != Some(family.current_jwt.as_str()) {
             return None;
         }
         let fresh = p.jwt == Some(family.current_jwt.as_str()) && now_ms < family.jwt_expires_ms;
@@ -311,6 +413,14 @@ impl AuthState {
     pub fn expire_access(&mut self, now_ms: u64) {
         for family in &mut self.families {
             family.jwt_expires_ms = family.jwt_expires_ms.min(now_ms);
+        }
+    }
+
+    /// Ends every session family, as a password change or "sign out everywhere" would; the SSO's
+    /// ticket-granting cookies stay valid (they are the SSO's, not Connect's).
+    pub fn end_sessions(&mut self) {
+        for family in &mut self.families {
+            family.alive = false;
         }
     }
 

@@ -11,8 +11,15 @@
 //! JSON form (admin API): `{"path_contains": "sleep", "fault": {"ServerError": 503}, "times": 1}`,
 //! `{"fault": {"Latency": 250}}` (milliseconds), `{"fault": {"RateLimited": {"retry_after_secs": 30}}}`,
 //! `{"fault": "NoContent"}`, `{"path_contains": "/gc-api/race-search/", "fault": "NotFound"}`,
-//! `{"path_contains": "/download-service/", "fault": "NotOwner"}`,
-//! `{"path_contains": "dailySleepData", "fault": {"Overlay": {"dailySleepDTO": null}}}`.
+//! `{"path_contains": "/download-service/", "fault": "NotOwner"}`, `"EdgeForbidden"`,
+//! `"EdgeForbiddenHtml"`, `{"path_contains": "/hrv-service/", "fault": "ForbiddenException"}`,
+//! `{"path_contains": "/di-oauth/refresh", "fault": {"SlowAnswer": 3000}}` (handled now, answered
+//! 3 s later), `{"path_contains": "dailySleepData", "fault": {"Overlay": {"dailySleepDTO": null}}}`.
+//!
+//! Every answer that came "through" Garmin's servers carries `cf-cache-status` (set in
+//! `server.rs`); the two Cloudflare edge refusals do not, which is how a client tells them apart
+//! (docs/garmin-web-api.md §0).
+//!
 //!
 //! `Overlay` is the one rule that lets the request through: the handler answers as usual and the
 //! patch is laid over its JSON body ([`overlay`]). It makes the sparser answers real Garmin gives
@@ -63,6 +70,10 @@ impl FaultRule {
 pub enum Fault {
     /// Wait this long, then answer normally (JSON: milliseconds).
     Latency(#[serde(with = "millis")] Duration),
+    /// Handle the request at once (a refresh spends its credential), then hold the answer this
+    /// long (JSON: milliseconds): a client that gives up or dies meanwhile never sees it, the way a
+    /// process killed during a renewal loses the new credential Garmin already issued.
+    SlowAnswer(#[serde(with = "millis")] Duration),
     /// 429 with an optional `Retry-After` header.
     RateLimited {
         /// Seconds to put in `Retry-After`.
@@ -92,7 +103,21 @@ pub enum Fault {
     /// 403 with Garmin's "Only owner of activity allowed…" body (fixture
     /// `error_403_download_not_owner.json`), as for a download of someone else's activity.
     NotOwner,
+    /// 403 from Cloudflare's edge with an empty body and no `cf-cache-status` (docs/garmin-web-api.md
+    /// §0 `[S]`): the request never reached Garmin; nothing is wrong with the session.
+    EdgeForbidden,
+    /// 403 from Cloudflare's edge with its "Access denied" HTML page and no `cf-cache-status`
+    /// (§0 and §3.2 "Other bot walls").
+    EdgeForbiddenHtml,
+    /// 403 with Garmin's own `{"message":"HTTP 403 Forbidden","error":"ForbiddenException"}`
+    /// (§0 `[1]`): Garmin refuses this to the account. On a path of a feature that needs a device
+    /// or a subscription (e.g. `/hrv-service/`) it stands for a feature the account lacks.
+    ForbiddenException,
 }
+
+/// Marks a response as Cloudflare's own (no `cf-cache-status` is added to it).
+#[derive(Clone, Copy, Debug)]
+pub struct FromEdge;
 
 impl Fault {
     /// The response this fault answers with (`Latency` and `Overlay` answer nothing of their own:
@@ -100,7 +125,7 @@ impl Fault {
     pub fn response(&self) -> Response {
         const JSON: &str = "application/json;charset=UTF-8";
         match self {
-            Self::Latency(_) | Self::Overlay(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+            Self::Latency(_) | Self::Overlay(_) | Self::SlowAnswer(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
             Self::RateLimited { retry_after_secs } => {
                 let mut res = StatusCode::TOO_MANY_REQUESTS.into_response();
                 if let Some(secs) = retry_after_secs {
@@ -137,8 +162,28 @@ impl Fault {
                 include_str!("../fixtures/garmin/error_403_download_not_owner.json"),
             )
                 .into_response(),
+            Self::EdgeForbidden => edge(StatusCode::FORBIDDEN.into_response()),
+            Self::EdgeForbiddenHtml => edge(
+                (
+                    StatusCode::FORBIDDEN,
+                    [(header::CONTENT_TYPE, "text/html; charset=UTF-8")],
+                    "<!DOCTYPE html><html><head><title>Access denied | connect.garmin.com used Cloudflare to restrict access</title></head><body><h1>Sorry, you have been blocked</h1><p>(fake-garmin edge refusal)</p></body></html>",
+                )
+                    .into_response(),
+            ),
+            Self::ForbiddenException => (
+                StatusCode::FORBIDDEN,
+                [(header::CONTENT_TYPE, JSON)],
+                r#"{"message":"HTTP 403 Forbidden","error":"ForbiddenException"}"#,
+            )
+                .into_response(),
         }
     }
+}
+
+fn edge(mut res: Response) -> Response {
+    res.extensions_mut().insert(FromEdge);
+    res
 }
 
 fn server_error(code: u16) -> Response {
@@ -206,6 +251,8 @@ pub struct Faults {
 pub struct Plan {
     /// Total latency to add.
     pub latency: Duration,
+    /// How long to hold the answer after the handler ran.
+    pub slow_answer: Duration,
     /// The fault that answers instead of the handler, if any.
     pub fault: Option<Fault>,
 }
@@ -243,6 +290,7 @@ impl Faults {
             }
             match &rule.fault {
                 Fault::Latency(d) => plan.latency = plan.latency.saturating_add(*d),
+                Fault::SlowAnswer(d) => plan.slow_answer = plan.slow_answer.saturating_add(*d),
                 other => {
                     plan.fault = Some(other.clone());
                     break;

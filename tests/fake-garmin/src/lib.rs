@@ -43,7 +43,7 @@ use std::time::Duration;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-pub use auth::{BrowserOptions, IssuedSession};
+pub use auth::{BrowserOptions, IssuedSession, RefreshAnswer, SessionOptions};
 pub use config::{FakeConfig, FakeSite};
 
 use crate::state::{AppState, lock};
@@ -54,6 +54,8 @@ pub struct FakeGarmin {
     state: AppState,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<()>>,
+    /// The connectus front end's listener, once started: address, stop signal, task.
+    connectus: Option<(SocketAddr, oneshot::Sender<()>, JoinHandle<()>)>,
 }
 
 impl FakeGarmin {
@@ -62,17 +64,39 @@ impl FakeGarmin {
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", config.port)).await?;
         let addr = listener.local_addr()?;
         let state = AppState::new(config);
-        let app = server::router(state.clone());
-        let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(async move {
-            let serve = axum::serve(listener, app).with_graceful_shutdown(async move {
-                let _ = stopped.await;
-            });
-            if let Err(e) = serve.await {
-                tracing::error!("fake-garmin server stopped: {e}");
-            }
-        });
-        Ok(FakeGarmin { addr, state, stop: Some(stop), task: Some(task) })
+        let (stop, task) = serve(listener, &state);
+        Ok(FakeGarmin { addr, state, stop: Some(stop), task: Some(task), connectus: None })
+    }
+
+    /// Starts a second origin on another port that plays `connectus.garmin.cn`, the in-China
+    /// front end for international accounts (same accounts, same `/app` and `/gc-api`), and
+    /// returns its URL. It answers only once [`Self::set_mainland_network`] sends clients there.
+    pub async fn start_connectus(&mut self) -> std::io::Result<String> {
+        if let Some((addr, _, _)) = &self.connectus {
+            return Ok(format!("http://{addr}"));
+        }
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
+        let addr = listener.local_addr()?;
+        let (stop, task) = serve(listener, &self.state);
+        lock(&self.state.inner.front_ends).connectus_host = Some(addr.to_string());
+        self.connectus = Some((addr, stop, task));
+        Ok(format!("http://{addr}"))
+    }
+
+    /// The connectus origin, when started.
+    pub fn connectus_url(&self) -> Option<String> {
+        self.connectus.as_ref().map(|(addr, _, _)| format!("http://{addr}"))
+    }
+
+    /// On (a mainland-China network): the first origin answers every Connect request with a 302
+    /// to the same path on the connectus origin; the SSO pages stay. Needs [`Self::start_connectus`].
+    pub fn set_mainland_network(&self, on: bool) {
+        lock(&self.state.inner.front_ends).mainland = on;
+    }
+
+    /// Changes how sign-ins and renewals answer (see [`SessionOptions`]).
+    pub fn set_session_options(&self, options: SessionOptions) {
+        lock(&self.state.inner.auth).set_session_options(options);
     }
 
     /// `http://127.0.0.1:PORT`: both the Connect origin and the SSO origin.
@@ -133,6 +157,12 @@ impl FakeGarmin {
         lock(&self.state.inner.auth).reuse_detected()
     }
 
+    /// Ends every session family now (a password change, "sign out everywhere"): `/gc-api` answers
+    /// 403, refreshes 401, the `/app/` page redirects to sign-in.
+    pub fn end_sessions(&self) {
+        lock(&self.state.inner.auth).end_sessions();
+    }
+
     /// Makes every current `JWT_WEB` expired now, as if its lifetime had passed.
     pub fn expire_access_tokens(&self) {
         lock(&self.state.inner.auth).expire_access(auth::now_ms());
@@ -140,6 +170,10 @@ impl FakeGarmin {
 
     /// Stops accepting, lets in-flight requests finish (at most 5 s), and returns.
     pub async fn shutdown(mut self) {
+        if let Some((_, stop, task)) = self.connectus.take() {
+            let _ = stop.send(());
+            task.abort();
+        }
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
@@ -166,5 +200,23 @@ impl Drop for FakeGarmin {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
+        if let Some((_, stop, _)) = self.connectus.take() {
+            let _ = stop.send(());
+        }
     }
+}
+
+/// Serves the fake's router on `listener` in a tokio task; returns its stop signal and task.
+fn serve(listener: tokio::net::TcpListener, state: &AppState) -> (oneshot::Sender<()>, JoinHandle<()>) {
+    let app = server::router(state.clone());
+    let (stop, stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(async move {
+        let serve = axum::serve(listener, app).with_graceful_shutdown(async move {
+            let _ = stopped.await;
+        });
+        if let Err(e) = serve.await {
+            tracing::error!("fake-garmin server stopped: {e}");
+        }
+    });
+    (stop, task)
 }

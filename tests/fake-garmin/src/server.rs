@@ -10,7 +10,8 @@ use axum::middleware::{Next, from_fn, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
 
-use crate::auth::{Authenticated, Cookies, Denied, Presented, RefreshOutcome, now_ms};
+use crate::auth::{Authenticated, Cookies, Denied, Presented, RefreshAnswer, RefreshOutcome, now_ms};
+use crate::faults::FromEdge;
 use crate::log::Note;
 use crate::state::{AppState, lock};
 use crate::{admin, log, routes, sso};
@@ -36,6 +37,8 @@ pub fn router(state: AppState) -> Router {
         .merge(routes::outside_api().layer(from_fn_with_state(state.clone(), gc_api_gate)))
         .merge(admin::router())
         .fallback(no_route)
+        .layer(from_fn_with_state(state.clone(), front_end_redirect))
+        .layer(from_fn(cf_cache_status))
         .layer(from_fn(cf_bm))
         .layer(from_fn_with_state(state.clone(), log::record))
         .with_state(state)
@@ -61,16 +64,15 @@ async fn gc_api_gate(State(state): State<AppState>, mut req: Request, next: Next
         Err(Denied::Expired) => return denied(StatusCode::UNAUTHORIZED, "JWT_WEB expired"),
         Err(Denied::Forbidden(why)) => return denied(StatusCode::FORBIDDEN, why),
     };
-    let plan = lock(&state.inner.faults).plan(&target(&req), true);
-    if !plan.latency.is_zero() {
-        tokio::time::sleep(plan.latency).await;
-    }
+    let (fault, slow_answer) = apply_faults(&state, &target(&req), true).await;
     req.extensions_mut().insert(Authenticated { family });
-    match plan.fault {
+    let res = match fault {
         None => next.run(req).await,
-        Some(crate::faults::Fault::Overlay(patch)) => overlaid(next.run(req).await, &patch).await,
-        Some(fault) => noted(fault.response(), format!("fault {fault:?}")),
-    }
+        Some(Planned::Overlay(patch)) => overlaid(next.run(req).await, &patch).await,
+        Some(Planned::Answer(res)) => return res,
+    };
+    tokio::time::sleep(slow_answer).await;
+    res
 }
 
 /// The handler's JSON answer with `patch` laid over it (a body that is not JSON passes unchanged).
@@ -90,18 +92,34 @@ async fn overlaid(res: Response, patch: &serde_json::Value) -> Response {
 
 /// `POST /services/auth/token/di-oauth/refresh`: rotates `JWT_WEB` and CSRF (201), or refuses.
 async fn refresh(State(state): State<AppState>, req: Request) -> Response {
-    if let Some(res) = apply_faults(&state, &target(&req), false).await {
+    let (fault, slow_answer) = apply_faults(&state, &target(&req), false).await;
+    if let Some(Planned::Answer(res)) = fault {
         return res;
     }
+    let res = rotate_or_refuse(&state, &req);
+    // The credential is spent now, whether or not the client is still there to hear the answer.
+    tokio::time::sleep(slow_answer).await;
+    res
+}
+
+/// The refresh call's decision and answer.
+fn rotate_or_refuse(state: &AppState, req: &Request) -> Response {
     let headers = req.headers();
     let cookies = Cookies::from_headers(headers);
     let presented = presented(&cookies, headers);
     let outcome = lock(&state.inner.auth).refresh(&presented, &state.inner.config, now_ms());
+    let answer = lock(&state.inner.auth).session_options().refresh_answer;
     match outcome {
         RefreshOutcome::Rotated { jwt, csrf } => {
-            let body = serde_json::json!({ "encryptedToken": jwt, "csrfToken": csrf }).to_string();
-            let mut res =
-                (StatusCode::CREATED, [(header::CONTENT_TYPE, "application/json")], body).into_response();
+            let (status, body) = match answer {
+                RefreshAnswer::TokensInBody => (
+                    StatusCode::CREATED,
+                    serde_json::json!({ "encryptedToken": jwt, "csrfToken": csrf }).to_string(),
+                ),
+                RefreshAnswer::CookieOnlyEmptyBody => (StatusCode::OK, String::new()),
+                RefreshAnswer::CookieOnlyTokenlessBody => (StatusCode::OK, "{}".to_owned()),
+            };
+            let mut res = (status, [(header::CONTENT_TYPE, "application/json")], body).into_response();
             set_cookie(res.headers_mut(), &format!("JWT_WEB={jwt}; Path=/; HttpOnly; Secure"));
             res
         }
@@ -114,14 +132,30 @@ async fn refresh(State(state): State<AppState>, req: Request) -> Response {
     }
 }
 
-/// Waits for the latency faults matching `target` and returns the answering fault's response.
-async fn apply_faults(state: &AppState, target: &str, gc_api: bool) -> Option<Response> {
+/// Waits for the latency faults matching `target`; returns the answering fault's response, if
+/// any, and how long to hold the handler's answer.
+async fn apply_faults(
+    state: &AppState,
+    target: &str,
+    gc_api: bool,
+) -> (Option<Planned>, std::time::Duration) {
     let plan = lock(&state.inner.faults).plan(target, gc_api);
     if !plan.latency.is_zero() {
         tokio::time::sleep(plan.latency).await;
     }
-    let fault = plan.fault?;
-    Some(noted(fault.response(), format!("fault {fault:?}")))
+    let planned = plan.fault.map(|fault| match fault {
+        crate::faults::Fault::Overlay(patch) => Planned::Overlay(patch),
+        fault => Planned::Answer(noted(fault.response(), format!("fault {fault:?}"))),
+    });
+    (planned, plan.slow_answer)
+}
+
+/// What a matching fault does to a request.
+enum Planned {
+    /// Answer this instead of the handler.
+    Answer(Response),
+    /// Let the handler answer, then lay this patch over its JSON.
+    Overlay(serde_json::Value),
 }
 
 /// Sets `__cf_bm` on responses to requests that do not carry one, like Cloudflare in front of
@@ -139,6 +173,41 @@ async fn cf_bm(req: Request, next: Next) -> Response {
         );
     }
     res
+}
+
+/// `cf-cache-status: DYNAMIC` on every answer that passed Cloudflare to Garmin's servers; Cloudflare's
+/// own edge refusals ([`FromEdge`]) lack it (docs/garmin-web-api.md §0 `[S]`).
+async fn cf_cache_status(req: Request, next: Next) -> Response {
+    let skip = req.uri().path().starts_with("/__fake/");
+    let mut res = next.run(req).await;
+    if !skip && res.extensions().get::<FromEdge>().is_none() {
+        res.headers_mut().insert("cf-cache-status", HeaderValue::from_static("DYNAMIC"));
+    }
+    res
+}
+
+/// On a "mainland-China network" the first origin sends every Connect request (pages, `/gc-api`,
+/// the refresh call) to the connectus origin with a 302 to the same path; SSO pages stay put
+/// (docs/garmin-web-api.md §0 `[S]`).
+async fn front_end_redirect(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    let path = req.uri().path();
+    if path.starts_with("/portal/") || path.starts_with("/__fake/") {
+        return next.run(req).await;
+    }
+    let front_ends = lock(&state.inner.front_ends).clone();
+    let connectus = match front_ends.connectus_host {
+        Some(host) if front_ends.mainland => host,
+        _ => return next.run(req).await,
+    };
+    if header_text(req.headers(), "host").is_some_and(|h| h.eq_ignore_ascii_case(&connectus)) {
+        return next.run(req).await;
+    }
+    let target = req.uri().path_and_query().map_or_else(|| path.to_owned(), ToString::to_string);
+    let mut res = StatusCode::FOUND.into_response();
+    if let Ok(v) = HeaderValue::from_str(&format!("http://{connectus}{target}")) {
+        res.headers_mut().insert(header::LOCATION, v);
+    }
+    noted(res, "302: mainland network, moved to the connectus front end".to_owned())
 }
 
 /// Every unmatched route, anywhere: a 500 that names the request.

@@ -20,17 +20,31 @@ use crate::{FakeConfig, FakeSite};
 pub fn issue_session(state: &AppState, user_agent: &str) -> IssuedSession {
     let config = state.config();
     let s = lock(&state.inner.auth).sign_in(config, user_agent, now_ms());
+    let mut cookies = connect_cookies(s.session, s.session_id, s.jwt);
+    cookies.push(("__cf_bm".to_owned(), hex64(fastrand::u64(..))));
     IssuedSession {
-        cookies: vec![
-            ("session".to_owned(), s.session),
-            ("SESSIONID".to_owned(), s.session_id),
-            ("JWT_WEB".to_owned(), s.jwt),
-            ("__cf_bm".to_owned(), hex64(fastrand::u64(..))),
-        ],
+        cookies,
         csrf_token: s.csrf,
         display_name: config.display_name.clone(),
         profile_id: config.profile_id,
         user_agent: user_agent.to_owned(),
+    }
+}
+
+/// The Connect-host cookies a sign-in sets: `session` (when the sign-in hands one out),
+/// `SESSIONID`, `JWT_WEB`.
+fn connect_cookies(session: Option<String>, session_id: String, jwt: String) -> Vec<(String, String)> {
+    let mut cookies: Vec<(String, String)> = session.map(|s| ("session".to_owned(), s)).into_iter().collect();
+    cookies.push(("SESSIONID".to_owned(), session_id));
+    cookies.push(("JWT_WEB".to_owned(), jwt));
+    cookies
+}
+
+/// `Set-Cookie`s for the Connect-host cookies of a sign-in (`session` kept for the session lifetime).
+fn set_connect_cookies(h: &mut HeaderMap, cookies: &[(String, String)], max_age: u64, secure: &str) {
+    for (name, value) in cookies {
+        let keep = if name == "session" { format!("; Max-Age={max_age}") } else { String::new() };
+        set_cookie(h, &format!("{name}={value}; Path=/{keep}; HttpOnly{secure}; SameSite=Lax"));
     }
 }
 
@@ -54,13 +68,27 @@ pub fn garmin_guid(config: &FakeConfig) -> String {
     crate::data::rng::Rng::derive(config.seed, 0x6017).uuid()
 }
 
-/// `GET /portal/sso/{locale}/sign-in`: the sign-in form.
+/// `GET /portal/sso/{locale}/sign-in`: the sign-in form; a browser that still holds a live
+/// `CASTGC` is sent straight back to `service` with a one-time `ticket=ST-…`, the CAS single
+/// sign-on that python-garminconnect's silent re-sign-in relies on (docs/garmin-web-api.md §2.7 B).
 pub async fn sign_in_page(
     State(state): State<AppState>,
     Path(page_locale): Path<String>,
     RawQuery(query): RawQuery,
+    headers: HeaderMap,
 ) -> Response {
     let service = query_param(query.as_deref(), "service");
+    if let Some(service) = service.as_deref().filter(|s| safe_location(s)) {
+        let castgc = Cookies::from_headers(&headers).get("CASTGC").map(str::to_owned);
+        if let Some(ticket) = lock(&state.inner.auth).service_ticket(castgc.as_deref()) {
+            let joiner = if service.contains('?') { '&' } else { '?' };
+            let mut res = StatusCode::FOUND.into_response();
+            if let Ok(v) = HeaderValue::from_str(&format!("{service}{joiner}ticket={ticket}")) {
+                res.headers_mut().insert(header::LOCATION, v);
+            }
+            return res;
+        }
+    }
     let auto_sign_in = lock(&state.inner.auth).browser_options().auto_sign_in;
     let form = SignInForm { site: state.config().site, page_locale: &page_locale, query: query.as_deref() };
     form.html(service.as_deref(), None, auto_sign_in).into_response()
@@ -102,24 +130,44 @@ pub async fn sign_in_submit(
         h.insert(header::LOCATION, v);
     }
     let max_age = state.config().session_lifetime.as_secs();
-    for (name, value) in issued.cookies.iter().filter(|(n, _)| n != "__cf_bm") {
-        let keep = if name == "session" { format!("; Max-Age={max_age}") } else { String::new() };
-        set_cookie(h, &format!("{name}={value}; Path=/{keep}; HttpOnly{secure}; SameSite=Lax"));
-    }
+    let connect: Vec<(String, String)> = issued.cookies.into_iter().filter(|(n, _)| n != "__cf_bm").collect();
+    set_connect_cookies(h, &connect, max_age, secure);
     // SSO-host markers; on the real service they live on sso.garmin.* and .garmin.*.
     set_cookie(h, &format!("GARMIN-SSO=1; Path=/{secure}"));
     set_cookie(h, &format!("GARMIN-SSO-CUST-GUID={}; Path=/{secure}", garmin_guid(state.config())));
-    set_cookie(h, &format!("CASTGC=TGT-fake-{}; Path=/; HttpOnly{secure}", hex64(fastrand::u64(..))));
+    let tgt = lock(&state.inner.auth).issue_tgt(header_text(&headers, "user-agent").unwrap_or(""));
+    set_cookie(h, &format!("CASTGC={tgt}; Path=/; HttpOnly{secure}"));
     res
 }
 
 /// `GET /app/…` and `/modern/`: the SPA shell for a live session, else a redirect to sign-in.
+/// With `?ticket=ST-…` from the SSO it first spends the ticket: a new session's cookies and a
+/// redirect to the same page without the ticket, as a CAS service does.
 pub async fn app_page(
     State(state): State<AppState>,
     OriginalUri(uri): OriginalUri,
     headers: HeaderMap,
 ) -> Response {
     let config = state.config();
+    if let Some(ticket) = query_param(uri.query(), "ticket") {
+        let user_agent = header_text(&headers, "user-agent").unwrap_or("");
+        let (signed_in, secure) = {
+            let mut auth = lock(&state.inner.auth);
+            (
+                auth.redeem_ticket(&ticket, config, user_agent, now_ms()),
+                auth.browser_options().secure_attribute(),
+            )
+        };
+        let mut res = StatusCode::FOUND.into_response();
+        if let Ok(v) = HeaderValue::from_str(uri.path()) {
+            res.headers_mut().insert(header::LOCATION, v);
+        }
+        if let Some(s) = signed_in {
+            let cookies = connect_cookies(s.session, s.session_id, s.jwt);
+            set_connect_cookies(res.headers_mut(), &cookies, config.session_lifetime.as_secs(), secure);
+        }
+        return res;
+    }
     let cookies = Cookies::from_headers(&headers);
     let (visit, secure) = {
         let mut auth = lock(&state.inner.auth);

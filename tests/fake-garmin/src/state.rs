@@ -27,6 +27,20 @@ pub struct Shared {
     pub log: Mutex<Vec<log::RecordedRequest>>,
     /// The generated account data plus everything written through the write endpoints.
     pub data: RwLock<data::Dataset>,
+    /// Which Connect front end answers (the mainland-China redirect to a "connectus" origin).
+    pub front_ends: Mutex<FrontEnds>,
+}
+
+/// The Connect front ends this fake plays. From mainland-China networks `connect.garmin.com`
+/// answers 302 to `connectus.garmin.cn`, the in-China front end for international accounts, which
+/// serves `/app` and `/gc-api` too while SSO stays put (docs/garmin-web-api.md §0 `[S]`). The fake
+/// plays connectus on a second port of the same server ([`crate::FakeGarmin::start_connectus`]).
+#[derive(Clone, Debug, Default)]
+pub struct FrontEnds {
+    /// `host:port` of the connectus origin, once started.
+    pub connectus_host: Option<String>,
+    /// The client is "on a mainland-China network": the first origin redirects to connectus.
+    pub mainland: bool,
 }
 
 impl AppState {
@@ -40,6 +54,7 @@ impl AppState {
                 faults: Mutex::new(faults::Faults::default()),
                 log: Mutex::new(Vec::new()),
                 data: RwLock::new(data),
+                front_ends: Mutex::new(FrontEnds::default()),
                 config,
             }),
         }

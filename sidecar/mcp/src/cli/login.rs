@@ -53,8 +53,16 @@ pub async fn run(args: LoginArgs, store: &SessionStore) -> ExitCode {
     let account = match client.verify().await {
         Ok(account) => account,
         Err(e) if e.needs_sign_in() => {
+            // Which cookie was missing is said only now that Garmin refused the jar.
+            let said = e.to_string();
+            let hint = client
+                .session()
+                .missing_cookie_hint()
+                .filter(|h| !said.contains(h.as_str()))
+                .map(|h| format!(" ({h})"))
+                .unwrap_or_default();
             return fail(&Error::InvalidInput(format!(
-                "Garmin did not accept these values ({e}). Copy them again from a request to /gc-api/ right after loading {}/app/ in the browser",
+                "Garmin did not accept these values ({said}){hint}. Copy them again from a request to /gc-api/ right after loading {}/app/ in the browser",
                 args.site.origins_from_env().connect
             )));
         }

@@ -1,5 +1,7 @@
 //! `garmin-mcp status`: proves the saved session works with one cheap authenticated call (renewing
-//! it when needed, like any call) and says whose it is, or names the problem and its fix.
+//! it when needed, like any call) and says whose it is and which Connect front end serves it, or
+//! names the problem and its fix — for a 403, which kind (Cloudflare's edge, refused for the
+//! account, a missing feature), since none of them is a reason to sign in again.
 
 use std::process::ExitCode;
 
@@ -21,6 +23,7 @@ struct Healthy {
     ok: bool,
     site: garmin::Site,
     connect_url: String,
+    front_end: String,
     display_name: String,
     full_name: Option<String>,
     profile_id: Option<u64>,
@@ -42,6 +45,9 @@ struct Unhealthy<'a> {
 #[derive(Serialize)]
 struct Problem<'a> {
     kind: garmin::ErrorKind,
+    /// For a 403 that is not about the session: which kind.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    forbidden: Option<garmin::ForbiddenKind>,
     message: &'a str,
 }
 
@@ -61,11 +67,21 @@ pub async fn run(args: StatusArgs, store: &SessionStore) -> ExitCode {
                 let message = error.to_string();
                 print_json(&Unhealthy {
                     ok: false,
-                    error: Problem { kind: error.kind(), message: &message },
+                    error: Problem {
+                        kind: error.kind(),
+                        forbidden: error.forbidden_kind(),
+                        message: &message,
+                    },
                     session_file: store.path().display().to_string(),
                 });
                 ExitCode::FAILURE
             } else {
+                if let Some(kind) = error.forbidden_kind() {
+                    eprintln!(
+                        "garmin-mcp: Garmin answered HTTP 403: {} (not a session problem).",
+                        kind.label()
+                    );
+                }
                 super::output::fail(&error)
             }
         }
@@ -80,6 +96,7 @@ async fn check(store: &SessionStore) -> Result<Healthy, Error> {
         ok: true,
         site: info.site,
         connect_url: info.connect_url,
+        front_end: info.front_end,
         display_name: account.display_name,
         full_name: account.full_name,
         profile_id: account.profile_id,
@@ -102,6 +119,7 @@ fn print_json<T: Serialize>(value: &T) {
 fn print_sentences(h: &Healthy) {
     let name = h.full_name.as_deref().map(|n| format!(" ({n})")).unwrap_or_default();
     println!("Signed in as {}{name} on {}.", h.display_name, h.site.label());
+    println!("Connect front end in use: {}.", h.front_end);
     println!(
         "Session captured {} ago; {}.",
         human_age(h.session_age_secs),

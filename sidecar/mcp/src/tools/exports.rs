@@ -458,10 +458,12 @@ fn download_error(
                 )
             })
         }
-        garmin::Error::Forbidden { message, .. } => ToolError::NoData(format!(
-            "Garmin will not let this account download activity {id} ({message}): only the athlete who \
+        garmin::Error::Forbidden { kind: garmin::ForbiddenKind::NotOwner, message, .. } => {
+            ToolError::NoData(format!(
+                "Garmin will not let this account download activity {id} ({message}): only the athlete who \
              recorded it can export it. Nothing was saved."
-        )),
+            ))
+        }
         e if e.needs_sign_in() => e.into(),
         // Same words as any Garmin failure, plus what it means here.
         e => ToolError::NoData(format!("{e}. The {} file of activity {id} was not saved.", format.label())),
@@ -547,6 +549,7 @@ mod tests {
     #[test]
     fn another_athletes_activity_is_a_clear_error_that_says_nothing_was_saved() {
         let refused = garmin::Error::Forbidden {
+            kind: garmin::ForbiddenKind::NotOwner,
             endpoint: "GET /gc-api/download-service/export/gpx/activity/7".into(),
             message: "Only owner of activity 7 can download it".into(),
         };
