@@ -106,9 +106,10 @@ impl ServerEntry {
                 rest.next();
                 continue;
             }
+            let flag = canonical(arg);
             let ours = arg.starts_with("--data-dir=")
-                || (arg.starts_with("--") && self.args.contains(arg))
-                || self.without.contains(arg);
+                || (flag.starts_with("--") && self.args.iter().any(|a| a == flag))
+                || self.without.iter().any(|a| a == flag);
             if !ours {
                 merged.push(arg.clone());
             }
@@ -128,13 +129,22 @@ impl ServerEntry {
 
     /// The [`ENTRY_FLAGS`] that `args` holds.
     pub(crate) fn flags_in(args: &[String]) -> Vec<String> {
-        ENTRY_FLAGS.iter().filter(|f| args.iter().any(|a| a == *f)).map(|f| (*f).to_owned()).collect()
+        ENTRY_FLAGS
+            .iter()
+            .filter(|f| args.iter().any(|a| canonical(a) == **f))
+            .map(|f| (*f).to_owned())
+            .collect()
     }
 
     /// The command as text (lossy only for an entry that failed [`ServerEntry::validate`]).
     pub(crate) fn command_text(&self) -> String {
         self.command.to_string_lossy().into_owned()
     }
+}
+
+/// The sidecar accepts `--read-only` for `--readonly`: both are the same flag here.
+fn canonical(arg: &str) -> &str {
+    if arg == "--read-only" { "--readonly" } else { arg }
 }
 
 fn absolute_text<'a>(path: &'a Path, what: &str) -> Result<&'a str, SetupError> {

@@ -768,6 +768,16 @@ fn arguments_a_person_added_by_hand_survive_a_rerun() {
         serde_json::json!(["--data-dir", DATA_DIR, "--demo", "--toolsets", "activities"])
     );
     assert_eq!(configure(ClientId::ClaudeCode, &env, &entry()).unwrap().outcome, Outcome::Unchanged);
+
+    // `--read-only`, the sidecar's other spelling, is the same flag: shown, and taken out when asked.
+    let spelled = format!(
+        "{{\"mcpServers\": {{\"garmin\": {{\"command\": \"{COMMAND}\", \"args\": [\"--data-dir\", \"{DATA_DIR}\", \"--read-only\"]}}}}}}\n"
+    );
+    write(&path, &spelled);
+    assert_eq!(status(ClientId::ClaudeCode, &env, &entry()).entry_flags, ["--readonly"]);
+    let off = entry().with_flags(None, Some(false));
+    assert_eq!(configure(ClientId::ClaudeCode, &env, &off).unwrap().outcome, Outcome::Updated);
+    assert_eq!(status(ClientId::ClaudeCode, &env, &entry()).entry_flags, Vec::<String>::new());
 }
 
 #[test]
