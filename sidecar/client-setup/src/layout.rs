@@ -37,6 +37,11 @@
 //!   `mcpServers` block is ignored by opencode without a word.
 //! * Generic: a project's `.mcp.json` (Claude Code, Copilot CLI and Qwen Code read it), so a
 //!   snippet only. No client reads `~/.agents/mcp.json`, which earlier versions wrote.
+//!
+//! Checked on 2026-12-01 in a throwaway home: after `garmin-mcp configure`, `gemini mcp list`
+//! (0.61.0, a `settings.json` with `//` and `/* */` comments, trusted folder) and `qwen mcp list`
+//! (0.15.10) show `garmin … Connected`, `opencode mcp list` (1.18.33, a JSONC file) shows it
+//! connected, and `copilot mcp get garmin` (1.0.102) lists it enabled with all tools.
 
 use std::fs;
 use std::path::{Path, PathBuf};
