@@ -156,10 +156,10 @@ fn list(env: &Env, entry: &ServerEntry) {
             Configured::Different(_) => "differs",
             Configured::Unknown(_) => "?",
         };
-        let file = row
-            .config_path
-            .as_ref()
-            .map_or_else(|| "(inside the app)".to_owned(), |p| p.display().to_string());
+        let file = row.config_path.as_ref().map_or_else(
+            || "(no file: `configure <client>` prints the text)".to_owned(),
+            |p| p.display().to_string(),
+        );
         let installed = if row.installed { "yes" } else { "no" };
         println!("{:width$}  {installed:9}  {configured:10}  {file}", row.client.id());
         if let Configured::Different(why) | Configured::Unknown(why) = &row.configured {
