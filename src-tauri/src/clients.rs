@@ -2,7 +2,8 @@
 //! and the one-click Configure / Remove plus the manual snippet. Thin over the `client-setup` crate,
 //! the same code as `garmin-mcp configure`; this module only decides *what* the clients should
 //! start — the bundled sidecar by absolute path ([`locate_sidecar`]) with `--data-dir` the real
-//! account's data folder (never the demo folder) — and turns the library's answers into views.
+//! account's data folder (never the demo folder), plus the row's `--demo` / `--readonly` boxes —
+//! and turns the library's answers into views.
 
 use std::path::{Path, PathBuf};
 
@@ -109,6 +110,12 @@ impl AiClients {
         ServerEntry::new(command, &absolute(data_dir)?).map_err(setup_error)
     }
 
+    /// [`AiClients::entry`] with the row's switches: `Some(true)` puts `--demo` / `--readonly` in,
+    /// `Some(false)` takes it out, `None` keeps what the client's entry has.
+    fn entry_with(&self, data_dir: &Path, options: EntryOptions) -> Result<ServerEntry> {
+        Ok(self.entry(data_dir)?.with_flags(options.demo, options.readonly))
+    }
+
     /// The entry to compare configs with and to show: the one "Configure" writes, or — without a
     /// sidecar — one starting it where the app expected it.
     fn expected_entry(&self, data_dir: &Path) -> Result<ServerEntry> {
@@ -151,6 +158,15 @@ fn absolute(dir: &Path) -> Result<PathBuf> {
 
 fn setup_error(e: SetupError) -> Error {
     Error::new(ErrorCode::Other, e.to_string())
+}
+
+/// The switches a row offers for the entry (the same as `garmin-mcp configure --demo --readonly`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EntryOptions {
+    /// `--demo`: the client gets the offline demo account.
+    pub demo: Option<bool>,
+    /// `--readonly`: no tool writes to Garmin.
+    pub readonly: Option<bool>,
 }
 
 fn parse_client(id: &str) -> Result<ClientId> {
@@ -199,8 +215,12 @@ pub struct ClientView {
     pub configured: &'static str,
     /// For `different` and `unknown`: why, in plain words (with the file and what to do).
     pub configured_detail: Option<String>,
-    /// Only a copyable snippet (Cherry Studio): no Configure / Remove.
+    /// Only a copyable snippet (Cherry Studio, a project's `.mcp.json`): no Configure / Remove.
     pub manual_only: bool,
+    /// The client's entry passes `--demo` (the offline demo account).
+    pub demo: bool,
+    /// The client's entry passes `--readonly` (no tool writes to Garmin).
+    pub readonly: bool,
 }
 
 impl From<ClientStatus> for ClientView {
@@ -211,7 +231,10 @@ impl From<ClientStatus> for ClientView {
             Configured::Different(why) => ("different", Some(why)),
             Configured::Unknown(why) => ("unknown", Some(why)),
         };
+        let has = |flag: &str| status.entry_flags.iter().any(|f| f == flag);
         ClientView {
+            demo: has("--demo"),
+            readonly: has("--readonly"),
             id: status.client.id(),
             name: status.client.display_name(),
             installed: status.installed,
@@ -288,15 +311,18 @@ pub async fn list_clients(
 }
 
 /// Writes (or brings up to date) the `garmin` server in client `id`'s config, backing the file up
-/// first; other servers stay as they were.
+/// first; other servers stay as they were. `demo` / `readonly`: the row's boxes (absent: keep what
+/// the entry has).
 #[tauri::command]
 pub async fn configure_client(
     accounts: State<'_, Accounts>,
     clients: State<'_, AiClients>,
     id: String,
+    demo: Option<bool>,
+    readonly: Option<bool>,
 ) -> Result<ChangeView> {
     let client = parse_client(&id)?;
-    let entry = clients.entry(accounts.data_dir())?;
+    let entry = clients.entry_with(accounts.data_dir(), EntryOptions { demo, readonly })?;
     let change = client_setup::configure(client, &clients.env()?, &entry).map_err(setup_error)?;
     Ok(change.into())
 }
@@ -310,15 +336,18 @@ pub async fn remove_client(clients: State<'_, AiClients>, id: String) -> Result<
     Ok(change.into())
 }
 
-/// The exact text to set client `id` up by hand, and where it goes.
+/// The exact text to set client `id` up by hand (with `--demo` / `--readonly` when asked), and
+/// where it goes.
 #[tauri::command]
 pub async fn client_snippet(
     accounts: State<'_, Accounts>,
     clients: State<'_, AiClients>,
     id: String,
+    demo: Option<bool>,
+    readonly: Option<bool>,
 ) -> Result<SnippetView> {
     let client = parse_client(&id)?;
-    let entry = clients.expected_entry(accounts.data_dir())?;
+    let entry = clients.expected_entry(accounts.data_dir())?.with_flags(demo, readonly);
     Ok(SnippetView {
         snippet: client_setup::snippet(client, &entry),
         where_to_put: client_setup::where_to_put(client, &clients.env()?),
@@ -359,6 +388,28 @@ mod tests {
         let search = locate_sidecar(&exe, Some(&tree), "aarch64-apple-darwin", "");
         assert_eq!(search.found, Some(copied.clone()), "binaries/ comes before target/debug");
         assert_eq!(search.looked_in, vec![exe.with_file_name("garmin-mcp"), copied, built]);
+    }
+
+    #[test]
+    fn the_rows_boxes_go_into_the_entry_and_the_row_shows_what_the_entry_passes() {
+        let home = tempfile::tempdir().unwrap();
+        let sidecar = home.path().join("opt/garmin-mcp");
+        touch(&sidecar);
+        let search = SidecarSearch { found: Some(sidecar.clone()), looked_in: vec![sidecar] };
+        let env = Env::for_os(client_setup::Os::Linux, home.path());
+        let clients = AiClients::new(env.clone(), search);
+        let data = home.path().join("data");
+        let demo = clients.entry_with(&data, EntryOptions { demo: Some(true), readonly: None }).unwrap();
+        client_setup::configure(ClientId::OpenCode, &env, &demo).unwrap();
+        let plain = clients.entry(&data).unwrap();
+        let row = ClientView::from(client_setup::status(ClientId::OpenCode, &env, &plain));
+        assert_eq!((row.configured, row.demo, row.readonly), ("yes", true, false), "{row:?}");
+
+        let off =
+            clients.entry_with(&data, EntryOptions { demo: Some(false), readonly: Some(true) }).unwrap();
+        client_setup::configure(ClientId::OpenCode, &env, &off).unwrap();
+        let row = ClientView::from(client_setup::status(ClientId::OpenCode, &env, &plain));
+        assert_eq!((row.demo, row.readonly), (false, true), "{row:?}");
     }
 
     #[test]

@@ -488,6 +488,43 @@ fn cherry_studio_gets_only_the_snippet_and_every_client_has_one() {
     assert!(codex["whereToPut"].as_str().unwrap().contains(&codex_file), "{codex}");
 }
 
+/// The row's Demo account / Read-only boxes travel as `demo` / `readonly`: they go into the entry,
+/// the row shows them afterwards, a Configure without them keeps them, `false` takes one out, and the
+/// setup text carries them too.
+#[test]
+fn the_demo_and_readonly_boxes_go_into_the_entry_and_show_on_the_row() {
+    let (data, home) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (_app, window, _) = app_for_clients(data.path(), home.path(), true);
+    let data_dir = data.path().display().to_string();
+    let file = home.path().join(".gemini/settings.json");
+    let args = || -> Value {
+        let text = std::fs::read_to_string(&file).unwrap();
+        serde_json::from_str::<Value>(&text).unwrap()["mcpServers"]["garmin"]["args"].clone()
+    };
+
+    let done =
+        invoke_with(&window, "configure_client", json!({"id": "gemini", "demo": true, "readonly": true}));
+    assert_eq!(done.unwrap()["outcome"], "created");
+    assert_eq!(args(), json!(["--data-dir", data_dir, "--demo", "--readonly"]));
+    let row = client_row(&invoke(&window, "list_clients").unwrap(), "gemini");
+    assert_eq!(
+        (row["configured"].clone(), row["demo"].clone(), row["readonly"].clone()),
+        (json!("yes"), json!(true), json!(true))
+    );
+
+    let again = invoke_with(&window, "configure_client", json!({"id": "gemini"})).unwrap();
+    assert_eq!(again["outcome"], "unchanged", "absent boxes keep the entry's flags");
+    let off =
+        invoke_with(&window, "configure_client", json!({"id": "gemini", "demo": false, "readonly": true}));
+    assert_eq!(off.unwrap()["outcome"], "updated");
+    assert_eq!(args(), json!(["--data-dir", data_dir, "--readonly"]));
+
+    let text =
+        invoke_with(&window, "client_snippet", json!({"id": "generic", "demo": true, "readonly": false}));
+    let snippet = text.unwrap()["snippet"].as_str().unwrap().to_owned();
+    assert!(snippet.contains("\"--demo\"") && !snippet.contains("--readonly"), "{snippet}");
+}
+
 #[test]
 fn without_the_sidecar_configure_is_refused_and_says_where_it_looked() {
     let (data, home) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());

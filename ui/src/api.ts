@@ -125,8 +125,18 @@ export interface ClientView {
   configured: ConfiguredState;
   /** For `different` and `unknown`: why, with the file and what to do (English). */
   configuredDetail: string | null;
-  /** Only a copyable snippet (Cherry Studio): no Configure / Remove. */
+  /** Only a copyable snippet (Cherry Studio, a project's .mcp.json): no Configure / Remove. */
   manualOnly: boolean;
+  /** The client's entry passes `--demo` (the offline demo account). */
+  demo: boolean;
+  /** The client's entry passes `--readonly` (no tool writes to Garmin). */
+  readonly: boolean;
+}
+
+/** The switches a row puts into the entry (`garmin-mcp configure --demo --readonly`); false takes one out. */
+export interface EntryOptions {
+  demo: boolean;
+  readonly: boolean;
 }
 
 /** The AI clients panel: the sidecar, the data folder every entry passes, and every client. */
@@ -159,8 +169,8 @@ export function listClients(): Promise<ClientsView> {
 }
 
 /** Adds (or updates) the `garmin` server in the client's config; other servers stay. */
-export function configureClient(id: string): Promise<ChangeView> {
-  return call<ChangeView>("configure_client", { id });
+export function configureClient(id: string, options: EntryOptions): Promise<ChangeView> {
+  return call<ChangeView>("configure_client", { id, ...options });
 }
 
 /** Takes the `garmin` server out of the client's config; other servers stay. */
@@ -168,9 +178,9 @@ export function removeClient(id: string): Promise<ChangeView> {
   return call<ChangeView>("remove_client", { id });
 }
 
-/** The exact snippet for setting the client up by hand. */
-export function clientSnippet(id: string): Promise<SnippetView> {
-  return call<SnippetView>("client_snippet", { id });
+/** The exact snippet for setting the client up by hand, with the row's switches. */
+export function clientSnippet(id: string, options: EntryOptions): Promise<SnippetView> {
+  return call<SnippetView>("client_snippet", { id, ...options });
 }
 
 /** How one tool did in the tool check: ✅ answered, ⚠️ no data, ❌ failed, or not called. */

@@ -30,13 +30,20 @@ pub enum ClientId {
     ZCode,
     /// DeepSeek Harness (`dsh`), or the community DeepSeek-TUI when only it is found.
     DeepSeek,
-    /// The shared `~/.agents/mcp.json` (and a project's `.mcp.json`) that several agents read.
+    /// Alibaba's Qwen Code (`~/.qwen/settings.json`, Gemini CLI's format).
+    Qwen,
+    /// GitHub Copilot CLI (`~/.copilot/mcp-config.json`).
+    Copilot,
+    /// opencode (`~/.config/opencode/opencode.json`, its own `mcp` shape).
+    OpenCode,
+    /// A project's `.mcp.json` (read by Claude Code, Copilot CLI and Qwen Code): a snippet only,
+    /// since it lives in each project. (The id stays `generic`; no client reads `~/.agents/mcp.json`.)
     Generic,
 }
 
 impl ClientId {
     /// Every client, in the order the app and `configure --list` show them.
-    pub const ALL: [ClientId; 12] = [
+    pub const ALL: [ClientId; 15] = [
         ClientId::ClaudeCode,
         ClientId::ClaudeDesktop,
         ClientId::Codex,
@@ -48,6 +55,9 @@ impl ClientId {
         ClientId::WorkBuddy,
         ClientId::ZCode,
         ClientId::DeepSeek,
+        ClientId::Qwen,
+        ClientId::Copilot,
+        ClientId::OpenCode,
         ClientId::Generic,
     ];
 
@@ -65,6 +75,9 @@ impl ClientId {
             ClientId::WorkBuddy => "workbuddy",
             ClientId::ZCode => "zcode",
             ClientId::DeepSeek => "deepseek",
+            ClientId::Qwen => "qwen",
+            ClientId::Copilot => "copilot",
+            ClientId::OpenCode => "opencode",
             ClientId::Generic => "generic",
         }
     }
@@ -83,7 +96,10 @@ impl ClientId {
             ClientId::WorkBuddy => "WorkBuddy / CodeBuddy",
             ClientId::ZCode => "ZCode",
             ClientId::DeepSeek => "DeepSeek (Harness / TUI)",
-            ClientId::Generic => "Generic (~/.agents/mcp.json, .mcp.json)",
+            ClientId::Qwen => "Qwen Code",
+            ClientId::Copilot => "GitHub Copilot CLI",
+            ClientId::OpenCode => "opencode",
+            ClientId::Generic => "A project's .mcp.json (Claude Code, Copilot CLI, Qwen Code)",
         }
     }
 }

@@ -60,8 +60,9 @@ pub enum SetupError {
         path: PathBuf,
     },
 
-    /// The client keeps its servers inside the app (Cherry Studio): there is no file to edit.
-    #[error("{client} keeps its MCP servers inside the app, so there is no file to edit: {hint}")]
+    /// There is no one file to edit: the client keeps its servers inside the app (Cherry Studio),
+    /// or the file lives in each project (`.mcp.json`).
+    #[error("{client} has no file garmin-mcp can edit for you: {hint}")]
     ManualOnly {
         /// The client.
         client: ClientId,

@@ -23,15 +23,31 @@
 //! * Claude Code: user scope (root `mcpServers` of `~/.claude.json`) with `"type": "stdio"`, as
 //!   `claude mcp add -s user` writes it. Claude Desktop on Linux: the community builds'
 //!   `~/.config/Claude/` (there is no official Linux build).
-//! * Comments: only VS Code's `mcp.json` is read as JSON with comments (it is a VS Code settings
-//!   file); for the other clients a comment is reported as a parse error, as the client would.
-//! * Generic: the user-level `~/.agents/mcp.json`; a project's `.mcp.json` takes the same snippet.
+//! * Comments (`/work/shared/reference/real-clients.md`, the clients driven in a throwaway home):
+//!   Gemini CLI and Qwen Code strip `//` and `/* */` comments from `settings.json` before
+//!   `JSON.parse`, so comments are accepted there but a trailing comma is still an error; VS Code's
+//!   `mcp.json` and opencode's `opencode.json` are JSONC (comments and trailing commas). For the
+//!   other clients a comment is reported as a parse error, as the client would.
+//! * Qwen Code: `~/.qwen/settings.json`, the same loader and shape as Gemini CLI.
+//! * GitHub Copilot CLI: `~/.copilot/mcp-config.json`, `mcpServers` with `"type": "stdio"` (its
+//!   docs: `local` and `stdio` work the same) and `"tools": ["*"]` (all tools; its form asks for it).
+//! * opencode: `opencode.json` in its XDG config folder (`$XDG_CONFIG_HOME/opencode`, else
+//!   `~/.config/opencode` on every OS), or `opencode.jsonc` there when only that exists; its own
+//!   shape under `mcp` (`type: local`, `command` as one list, `environment`, `enabled`). A pasted
+//!   `mcpServers` block is ignored by opencode without a word.
+//! * Generic: a project's `.mcp.json` (Claude Code, Copilot CLI and Qwen Code read it), so a
+//!   snippet only. No client reads `~/.agents/mcp.json`, which earlier versions wrote.
+//!
+//! Checked on 2026-12-01 in a throwaway home: after `garmin-mcp configure`, `gemini mcp list`
+//! (0.61.0, a `settings.json` with `//` and `/* */` comments, trusted folder) and `qwen mcp list`
+//! (0.15.10) show `garmin … Connected`, `opencode mcp list` (1.18.33, a JSONC file) shows it
+//! connected, and `copilot mcp get garmin` (1.0.102) lists it enabled with all tools.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::env::{CODEX_HOME, DEEPSEEK_MCP_CONFIG, DSH_HOME};
-use crate::json_config::JsonShape;
+use crate::json_config::{EntryStyle, JsonShape, Syntax};
 use crate::{ClientId, Env, Os, backup_path};
 
 /// The format of a client's config.
@@ -48,29 +64,37 @@ pub(crate) enum Shape {
 const MCP_SERVERS: &[&str] = &["mcpServers"];
 
 const PLAIN: JsonShape =
-    JsonShape { container: MCP_SERVERS, alternative: None, stdio_type: false, jsonc: false };
+    JsonShape { container: MCP_SERVERS, alternative: None, style: EntryStyle::Plain, syntax: Syntax::JSON };
 
 /// The format of `client`'s config (the same on every OS).
 pub(crate) fn shape(client: ClientId) -> Shape {
     match client {
-        ClientId::ClaudeCode => Shape::Json(JsonShape { stdio_type: true, ..PLAIN }),
-        ClientId::VsCode => {
-            Shape::Json(JsonShape { container: &["servers"], stdio_type: true, jsonc: true, ..PLAIN })
-        }
+        ClientId::ClaudeCode => Shape::Json(JsonShape { style: EntryStyle::Stdio, ..PLAIN }),
+        ClientId::VsCode => Shape::Json(JsonShape {
+            container: &["servers"],
+            style: EntryStyle::Stdio,
+            syntax: Syntax::JSONC,
+            ..PLAIN
+        }),
         ClientId::ZCode => Shape::Json(JsonShape { container: &["mcp", "servers"], ..PLAIN }),
         ClientId::DeepSeek => Shape::Json(JsonShape { alternative: Some(&["servers"]), ..PLAIN }),
+        ClientId::Gemini | ClientId::Qwen => Shape::Json(JsonShape { syntax: Syntax::COMMENTS, ..PLAIN }),
+        ClientId::Copilot => Shape::Json(JsonShape { style: EntryStyle::Copilot, ..PLAIN }),
+        ClientId::OpenCode => Shape::Json(JsonShape {
+            container: &["mcp"],
+            style: EntryStyle::OpenCode,
+            syntax: Syntax::JSONC,
+            ..PLAIN
+        }),
         ClientId::Codex => Shape::CodexToml,
-        ClientId::CherryStudio => Shape::Manual(PLAIN),
-        ClientId::ClaudeDesktop
-        | ClientId::Cursor
-        | ClientId::Windsurf
-        | ClientId::Gemini
-        | ClientId::WorkBuddy
-        | ClientId::Generic => Shape::Json(PLAIN),
+        ClientId::CherryStudio | ClientId::Generic => Shape::Manual(PLAIN),
+        ClientId::ClaudeDesktop | ClientId::Cursor | ClientId::Windsurf | ClientId::WorkBuddy => {
+            Shape::Json(PLAIN)
+        }
     }
 }
 
-/// The file `configure` writes for `client`; `None` for Cherry Studio.
+/// The file `configure` writes for `client`; `None` for Cherry Studio and a project's `.mcp.json`.
 pub(crate) fn config_path(client: ClientId, env: &Env) -> Option<PathBuf> {
     Some(match client {
         ClientId::ClaudeCode => env.home_join(".claude.json"),
@@ -86,8 +110,27 @@ pub(crate) fn config_path(client: ClientId, env: &Env) -> Option<PathBuf> {
         ClientId::ZCode => env.home_join(".zcode/cli/config.json"),
         ClientId::DeepSeek if only_deepseek_tui(env) => deepseek_tui_config(env),
         ClientId::DeepSeek => dsh_config(env),
-        ClientId::Generic => env.home_join(".agents/mcp.json"),
+        ClientId::Qwen => env.home_join(".qwen/settings.json"),
+        ClientId::Copilot => env.home_join(".copilot/mcp-config.json"),
+        ClientId::OpenCode => opencode_config(env),
+        ClientId::Generic => return None,
     })
+}
+
+/// opencode's folder: XDG's config folder, which it uses on every OS (`~/.config` by default).
+fn opencode_dir(env: &Env) -> PathBuf {
+    match env.os {
+        Os::Linux => env.config_join("opencode"),
+        Os::Mac | Os::Windows => env.home_join(".config/opencode"),
+    }
+}
+
+/// `opencode.json`, or `opencode.jsonc` when only that one exists.
+fn opencode_config(env: &Env) -> PathBuf {
+    let dir = opencode_dir(env);
+    let jsonc = dir.join("opencode.jsonc");
+    let json = dir.join("opencode.json");
+    if jsonc.is_file() && !json.exists() { jsonc } else { json }
 }
 
 fn codex_home(env: &Env) -> PathBuf {
@@ -185,7 +228,10 @@ fn probes(client: ClientId, env: &Env) -> Vec<Probe> {
             Folder(env.home_join(".deepseek")),
             Command("deepseek"),
         ],
-        ClientId::Generic => vec![Folder(env.home_join(".agents"))],
+        ClientId::Qwen => vec![Folder(env.home_join(".qwen")), Command("qwen")],
+        ClientId::Copilot => vec![Folder(env.home_join(".copilot")), Command("copilot")],
+        ClientId::OpenCode => vec![Folder(opencode_dir(env)), Command("opencode")],
+        ClientId::Generic => Vec::new(),
     }
 }
 
@@ -201,6 +247,16 @@ pub(crate) fn detect(client: ClientId, env: &Env) -> Option<String> {
             env.find_command(name).map(|found| format!("`{name}` is on PATH ({})", found.display()))
         }
     })
+}
+
+/// Why [`status`](crate::status) cannot tell whether a snippet-only client has our server.
+pub(crate) fn manual_status(client: ClientId) -> String {
+    match client {
+        ClientId::Generic => {
+            "a project's .mcp.json lives in each project; garmin-mcp does not look for them".to_owned()
+        }
+        _ => format!("{client} keeps its servers inside the app; check Settings → MCP Servers there"),
+    }
 }
 
 /// One line telling a person where the snippet goes.
@@ -227,15 +283,24 @@ pub(crate) fn where_to_put(client: ClientId, env: &Env) -> String {
         ClientId::ZCode => {
             format!("Merge this into {file} (under \"mcp\" → \"servers\"), then restart {name}.")
         }
-        ClientId::Generic => format!(
-            "Merge this into {file}, or into a project's .mcp.json (read by Claude Code, Copilot CLI, \
-             CodeBuddy and DeepSeek Harness)."
+        ClientId::Generic => {
+            "Save this as .mcp.json at the root of a project (or merge it into the one there): \
+             Claude Code asks you to approve it, Copilot CLI reads it in folders you trust, and Qwen Code \
+             reads it too. (No client reads ~/.agents/mcp.json.)"
+                .to_owned()
+        }
+        ClientId::Gemini | ClientId::Qwen => format!(
+            "Merge this into {file} (under \"mcpServers\"; comments there are fine), then restart {name}. \
+             {name} turns servers off in folders you have not trusted: trust the folder when it asks."
         ),
-        ClientId::Cursor
-        | ClientId::Windsurf
-        | ClientId::Gemini
-        | ClientId::WorkBuddy
-        | ClientId::DeepSeek => {
+        ClientId::Copilot => format!(
+            "Merge this into {file} (under \"mcpServers\"), then restart {name}; `copilot mcp list` shows it."
+        ),
+        ClientId::OpenCode => format!(
+            "Merge this into {file} (under \"mcp\"; opencode ignores an \"mcpServers\" block), then \
+             restart {name}."
+        ),
+        ClientId::Cursor | ClientId::Windsurf | ClientId::WorkBuddy | ClientId::DeepSeek => {
             format!("Merge this into {file} (under \"mcpServers\"), then restart {name}.")
         }
     }

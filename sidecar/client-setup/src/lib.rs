@@ -5,10 +5,12 @@
 //! "Configure" buttons both run this code.
 //!
 //! Promises every write keeps:
-//! * **Only our entry changes.** Other servers, unrelated keys, their order, indentation, newlines
-//!   and comments stay byte for byte (JSON: the `json_doc` module edits spans of the validated
-//!   text; Codex TOML: `toml_edit`). An existing entry of ours is updated field by field, keeping keys we do not
-//!   own (timeouts, `disabled`, extra variables).
+//! * **Only our entry changes.** Other servers, unrelated keys, their order, indentation, newlines,
+//!   comments and trailing commas stay byte for byte (JSON: `jsonc-parser`'s syntax tree, with
+//!   comments where the client accepts them; Codex TOML: `toml_edit`). An existing entry of ours is
+//!   updated field by field, keeping keys we do not own (timeouts, `disabled`, extra variables)
+//!   and the arguments the person added (`--demo`, `--readonly`, `--toolsets …`) unless the entry
+//!   turns them off ([`ServerEntry::set_flag`]).
 //! * **A file we cannot read is left alone.** Malformed JSON/TOML gives
 //!   [`SetupError::Malformed`] with line, column and what to do; the file is not written and no
 //!   backup is made. Symbolic links are refused rather than replaced.
@@ -31,7 +33,6 @@ mod env;
 mod error;
 mod file;
 mod json_config;
-mod json_doc;
 mod judge;
 mod layout;
 mod report;
@@ -40,19 +41,21 @@ mod toml_config;
 use std::path::{Path, PathBuf};
 
 pub use client::{ClientId, UnknownClient};
-pub use entry::{DEFAULT_SERVER_NAME, ServerEntry};
+pub use entry::{DEFAULT_SERVER_NAME, ENTRY_FLAGS, ServerEntry};
 pub use env::{Env, LOCATION_VARS, Os};
 pub use error::SetupError;
 pub use file::{BACKUP_SUFFIX, backup_path};
 pub use report::{Change, ClientStatus, Configured, Outcome};
 
+use judge::{Found, judge};
 use layout::Shape;
 
 /// How many times to start over when the client rewrites its file while we edit it.
 const ATTEMPTS: usize = 3;
 
-/// The config file `configure` writes for `client` in `env`; `None` when the client keeps its
-/// servers inside the app (Cherry Studio).
+/// The config file `configure` writes for `client` in `env`; `None` when there is no one file:
+/// the client keeps its servers inside the app (Cherry Studio), or the file is per project
+/// (`generic`, a project's `.mcp.json`).
 pub fn config_path(client: ClientId, env: &Env) -> Option<PathBuf> {
     layout::config_path(client, env)
 }
@@ -61,22 +64,41 @@ pub fn config_path(client: ClientId, env: &Env) -> Option<PathBuf> {
 /// that cannot be read shows as [`Configured::Unknown`] with the reason.
 pub fn status(client: ClientId, env: &Env, entry: &ServerEntry) -> ClientStatus {
     let detected_by = layout::detect(client, env);
-    let configured = match target(client, env) {
-        Err(_) => Configured::Unknown(format!(
-            "{client} keeps its servers inside the app; check Settings → MCP Servers there"
-        )),
+    let stored = match target(client, env) {
+        Err(_) => Err(layout::manual_status(client)),
         Ok((path, format)) => match file::read(&path, format.name()) {
-            Ok(None) => Configured::No,
+            Ok(None) => Ok(Found::Missing),
             Ok(Some(text)) => match format {
-                FileFormat::Json(json) => json_config::status(&text, json, entry, &path),
-                FileFormat::CodexToml => toml_config::status(&text, entry, &path),
+                FileFormat::Json(json) => json_config::read(&text, json, &entry.name, &path),
+                FileFormat::CodexToml => toml_config::read(&text, &entry.name, &path),
             }
-            .unwrap_or_else(|e| Configured::Unknown(e.to_string())),
-            Err(e) => Configured::Unknown(e.to_string()),
+            .map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
         },
     };
+    let (configured, entry_flags) = match stored {
+        Ok(found) => {
+            let want_type = match layout::shape(client) {
+                Shape::Json(json) => json.style.want_type(),
+                Shape::CodexToml | Shape::Manual(_) => None,
+            };
+            let flags = match &found {
+                Found::Server(server) => ServerEntry::flags_in(server.args.as_deref().unwrap_or_default()),
+                Found::Missing | Found::NotAServer(_) => Vec::new(),
+            };
+            (judge(&found, entry, want_type), flags)
+        }
+        Err(why) => (Configured::Unknown(why), Vec::new()),
+    };
     let config_path = layout::config_path(client, env);
-    ClientStatus { client, installed: detected_by.is_some(), detected_by, config_path, configured }
+    ClientStatus {
+        client,
+        installed: detected_by.is_some(),
+        detected_by,
+        config_path,
+        configured,
+        entry_flags,
+    }
 }
 
 /// The format of a config file we edit.
@@ -89,8 +111,7 @@ enum FileFormat {
 impl FileFormat {
     fn name(self) -> &'static str {
         match self {
-            FileFormat::Json(json) if json.jsonc => "JSON with comments",
-            FileFormat::Json(_) => "JSON",
+            FileFormat::Json(json) => json.syntax.name(),
             FileFormat::CodexToml => "TOML",
         }
     }
@@ -111,8 +132,9 @@ fn target(client: ClientId, env: &Env) -> Result<(PathBuf, FileFormat), SetupErr
 }
 
 /// Adds `entry` to `client`'s config (creating the file and its folders when absent), or brings
-/// an existing entry of the same name up to date. Everything else in the file is kept; see the
-/// crate docs for the backup, atomic-write and malformed-file rules.
+/// an existing entry of the same name up to date, keeping the arguments the person added to it.
+/// Everything else in the file is kept; see the crate docs for the backup, atomic-write and
+/// malformed-file rules.
 pub fn configure(client: ClientId, env: &Env, entry: &ServerEntry) -> Result<Change, SetupError> {
     entry.validate()?;
     let (path, format) = target(client, env)?;
@@ -175,7 +197,8 @@ fn write(path: &Path, text: &str, before: Option<&str>) -> Result<Option<Option<
 }
 
 /// The exact text for setting up `client` by hand: a whole config file holding only our server
-/// (JSON, or TOML for Codex), ready to paste or merge. Pair it with [`where_to_put`].
+/// (JSON in the client's shape, or TOML for Codex), ready to paste or merge. Pair it with
+/// [`where_to_put`].
 pub fn snippet(client: ClientId, entry: &ServerEntry) -> String {
     match layout::shape(client) {
         Shape::Json(json) | Shape::Manual(json) => json_config::fresh(json, entry),

@@ -19,6 +19,8 @@ pub struct ClientStatus {
     pub config_path: Option<PathBuf>,
     /// Whether that file already holds our server.
     pub configured: Configured,
+    /// The sidecar switches (`--demo`, `--readonly`) the stored entry passes; empty without one.
+    pub entry_flags: Vec<String>,
 }
 
 /// Whether the client's config holds our server entry.
@@ -92,9 +94,6 @@ impl fmt::Display for Change {
         if let Some(backup) = &self.backup {
             write!(f, " (the original is kept in {})", backup.display())?;
         }
-        match self.client {
-            ClientId::Generic => f.write_str(". Restart the clients that read it to load the change."),
-            client => write!(f, ". Restart {client} to load the change."),
-        }
+        write!(f, ". Restart {client} to load the change.")
     }
 }

@@ -1,6 +1,7 @@
 //! Codex CLI's `config.toml`: our server is the table `[mcp_servers.<name>]` with `command`, `args`
-//! and, when needed, `env = { … }`. Edited with `toml_edit`, so comments, blank lines, key order and
-//! the formatting of everything else survive; a value we replace keeps its trailing comment.
+//! and, when needed, `env = { … }`; arguments the person added to an existing entry are kept.
+//! Edited with `toml_edit`, so comments, blank lines, key order and the formatting of everything
+//! else survive; a value we replace keeps its trailing comment.
 
 use std::path::Path;
 
@@ -66,11 +67,12 @@ fn found(doc: &DocumentMut, name: &str, file: &Path) -> Result<Found, SetupError
             .map(|env| env.iter().map(|(k, v)| (k.to_owned(), v.as_str().map(str::to_owned))).collect())
             .unwrap_or_default(),
         kind: None,
+        turned_off: false,
     }))
 }
 
-fn args_value(entry: &ServerEntry) -> Value {
-    Value::Array(entry.args.iter().map(String::as_str).collect::<Array>())
+fn args_value(args: &[String]) -> Value {
+    Value::Array(args.iter().map(String::as_str).collect::<Array>())
 }
 
 fn env_value(entry: &ServerEntry) -> Value {
@@ -80,7 +82,7 @@ fn env_value(entry: &ServerEntry) -> Value {
 fn entry_table(entry: &ServerEntry) -> Table {
     let mut table = Table::new();
     table.insert("command", Item::Value(entry.command_text().into()));
-    table.insert("args", Item::Value(args_value(entry)));
+    table.insert("args", Item::Value(args_value(&entry.merged_args(None))));
     if !entry.env.is_empty() {
         table.insert("env", Item::Value(env_value(entry)));
     }
@@ -107,10 +109,9 @@ pub(crate) fn fresh(entry: &ServerEntry) -> String {
     doc.to_string()
 }
 
-/// Whether `text` holds `entry`.
-pub(crate) fn status(text: &str, entry: &ServerEntry, file: &Path) -> Result<Configured, SetupError> {
-    let doc = parse(text, file)?;
-    Ok(judge(&found(&doc, &entry.name, file)?, entry, false))
+/// What `text` holds under the server `name`.
+pub(crate) fn read(text: &str, name: &str, file: &Path) -> Result<Found, SetupError> {
+    found(&parse(text, file)?, name, file)
 }
 
 /// The new text with `entry` merged in, or `None` when it is already there.
@@ -121,7 +122,7 @@ pub(crate) fn configure(
 ) -> Result<Option<(String, Outcome)>, SetupError> {
     let mut doc = parse(before.unwrap_or_default(), file)?;
     let found = found(&doc, &entry.name, file)?;
-    if judge(&found, entry, false) == Configured::Yes {
+    if judge(&found, entry, None) == Configured::Yes {
         return Ok(None);
     }
     if !doc.contains_key(SERVERS) {
@@ -158,7 +159,7 @@ pub(crate) fn configure(
         }
     };
     let text = doc.to_string();
-    match status(&text, entry, file) {
+    match read(&text, &entry.name, file).map(|found| judge(&found, entry, None)) {
         Ok(Configured::Yes) => Ok(Some((text, outcome))),
         Ok(other) => Err(merge_failed(file, &format!("the edited file would read back as {other:?}"))),
         Err(e) => Err(merge_failed(file, &format!("the edited file would not parse: {e}"))),
@@ -172,12 +173,12 @@ fn update(table: &mut dyn TableLike, entry: &ServerEntry) {
     if table.get("command").and_then(Item::as_str) != Some(command.as_str()) {
         set_value(table, "command", command.into());
     }
-    let args_match = table.get("args").and_then(Item::as_array).is_some_and(|args| {
-        args.len() == entry.args.len()
-            && args.iter().zip(&entry.args).all(|(a, b)| a.as_str() == Some(b.as_str()))
-    });
-    if !args_match {
-        set_value(table, "args", args_value(entry));
+    let stored: Option<Vec<String>> = table
+        .get("args")
+        .and_then(Item::as_array)
+        .and_then(|args| args.iter().map(|a| a.as_str().map(str::to_owned)).collect());
+    if !stored.as_deref().is_some_and(|args| entry.args_match(args)) {
+        set_value(table, "args", args_value(&entry.merged_args(stored.as_deref())));
     }
     if entry.env.is_empty() {
         return;

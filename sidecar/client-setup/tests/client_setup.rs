@@ -2,7 +2,9 @@
 //! golden file of each client, existing configs keep every byte that is not our entry, malformed
 //! files are reported and left untouched (no backup either), remove gives back the other servers,
 //! configuring twice changes nothing, the one backup holds the original, and the macOS and Windows
-//! layouts resolve from a fake environment.
+//! layouts resolve from a fake environment. Gemini's and Qwen's settings and opencode's file keep
+//! their comments (and trailing commas where the client allows them); `--demo`/`--readonly` go into
+//! the entry and a flag added by hand survives a re-run.
 //!
 //! Run: `cargo test -p client-setup --test client_setup`
 //! Accept new golden files: `UPDATE_GOLDEN=1 cargo test -p client-setup --test client_setup`
@@ -14,6 +16,9 @@ use client_setup::{
     ClientId, Configured, Env, Os, Outcome, ServerEntry, SetupError, backup_path, config_path, configure,
     remove, snippet, status, where_to_put,
 };
+
+/// The clients that only get a snippet: no file garmin-mcp edits.
+const SNIPPET_ONLY: [ClientId; 2] = [ClientId::CherryStudio, ClientId::Generic];
 
 const COMMAND: &str = "/opt/garmin-mcp/bin/garmin-mcp";
 const DATA_DIR: &str = "/home/ann/.local/share/dev.garminmcp.desktop";
@@ -30,7 +35,7 @@ fn temp_home(os: Os) -> (tempfile::TempDir, Env) {
 
 /// Every client that has a config file.
 fn file_clients() -> impl Iterator<Item = ClientId> {
-    ClientId::ALL.into_iter().filter(|c| *c != ClientId::CherryStudio)
+    ClientId::ALL.into_iter().filter(|c| !SNIPPET_ONLY.contains(c))
 }
 
 fn golden_name(client: ClientId) -> String {
@@ -127,11 +132,44 @@ env = { TOKEN = "keep-me" }
 model = "o4-mini"
 "#;
 
+/// Gemini CLI's settings as people keep them: comments (Gemini strips them before parsing), no
+/// trailing commas (Gemini refuses those). Qwen Code reads the same format.
+const GEMINI_FIXTURE: &str = r#"// Gemini CLI settings: comments are fine here
+{
+  "theme": "GitHub", // dark themes hurt
+  /* the servers I use */
+  "mcpServers": {
+    "other": {
+      "command": "npx",
+      "args": ["-y", "@acme/other-server"] // pinned
+    }
+  },
+  "selectedAuthType": "oauth-personal"
+}
+"#;
+
+/// opencode's own shape under `mcp`, JSONC with comments and trailing commas.
+const OPENCODE_FIXTURE: &str = r#"{
+  "$schema": "https://opencode.ai/config.json",
+  // the model for every session
+  "model": "anthropic/claude-sonnet-4-5",
+  "mcp": {
+    "other": {
+      "type": "local",
+      "command": ["npx", "-y", "@acme/other-server"],
+      "enabled": true,
+    },
+  },
+}
+"#;
+
 fn fixture(client: ClientId) -> &'static str {
     match client {
         ClientId::Codex => CODEX_FIXTURE,
         ClientId::VsCode => VSCODE_FIXTURE,
         ClientId::ZCode => ZCODE_FIXTURE,
+        ClientId::Gemini | ClientId::Qwen => GEMINI_FIXTURE,
+        ClientId::OpenCode => OPENCODE_FIXTURE,
         _ => MCP_SERVERS_FIXTURE,
     }
 }
@@ -158,7 +196,9 @@ fn a_fresh_configure_writes_each_clients_golden_file_and_matches_the_snippet() {
         assert_eq!(written, snippet(client, &entry()), "{client}: the manual snippet is the same text");
         assert_eq!(status(client, &env, &entry()).configured, Configured::Yes, "{client}");
     }
-    assert_golden("cherry-studio.json", &snippet(ClientId::CherryStudio, &entry()));
+    for client in SNIPPET_ONLY {
+        assert_golden(&golden_name(client), &snippet(client, &entry()));
+    }
 }
 
 #[test]
@@ -173,11 +213,27 @@ fn client_specific_shapes_follow_the_notes() {
     assert!(vscode.get("mcpServers").is_none(), "VS Code uses `servers`");
     assert_eq!(vscode["servers"]["garmin"]["type"], "stdio");
     assert_eq!(json(ClientId::ZCode)["mcp"]["servers"]["garmin"]["args"], expected_args);
-    for client in [ClientId::WorkBuddy, ClientId::ClaudeDesktop, ClientId::CherryStudio, ClientId::Generic] {
+    for client in [
+        ClientId::WorkBuddy,
+        ClientId::ClaudeDesktop,
+        ClientId::CherryStudio,
+        ClientId::Generic,
+        ClientId::Qwen,
+    ] {
         let server = &json(client)["mcpServers"]["garmin"];
         assert_eq!(server["command"], COMMAND, "{client}");
         assert!(server.get("type").is_none(), "{client} entries carry no type");
     }
+    let copilot = &json(ClientId::Copilot)["mcpServers"]["garmin"];
+    assert_eq!(copilot["type"], "stdio");
+    assert_eq!(copilot["args"], expected_args);
+    assert_eq!(copilot["tools"], serde_json::json!(["*"]), "Copilot CLI offers the tools listed");
+    let opencode = json(ClientId::OpenCode);
+    assert!(opencode.get("mcpServers").is_none(), "opencode ignores mcpServers");
+    assert_eq!(
+        opencode["mcp"]["garmin"],
+        serde_json::json!({"type": "local", "command": [COMMAND, "--data-dir", DATA_DIR], "enabled": true})
+    );
     let codex: toml_edit::DocumentMut = snippet(ClientId::Codex, &entry()).parse().unwrap();
     assert_eq!(codex["mcp_servers"]["garmin"]["command"].as_str(), Some(COMMAND));
     let args: Vec<_> =
@@ -408,7 +464,10 @@ fn macos_and_windows_layouts_resolve_from_a_fake_environment() {
         assert_eq!(path(ClientId::WorkBuddy), Some(at(&[".workbuddy", "mcp.json"])));
         assert_eq!(path(ClientId::ZCode), Some(at(&[".zcode", "cli", "config.json"])));
         assert_eq!(path(ClientId::DeepSeek), Some(at(&[".dsh", "mcpServers.json"])));
-        assert_eq!(path(ClientId::Generic), Some(at(&[".agents", "mcp.json"])));
+        assert_eq!(path(ClientId::Qwen), Some(at(&[".qwen", "settings.json"])));
+        assert_eq!(path(ClientId::Copilot), Some(at(&[".copilot", "mcp-config.json"])));
+        assert_eq!(path(ClientId::OpenCode), Some(at(&[".config", "opencode", "opencode.json"])));
+        assert_eq!(path(ClientId::Generic), None, "a project's .mcp.json: snippet only");
         assert_eq!(path(ClientId::CherryStudio), None);
     }
     let moved = windows.clone().with_var("CODEX_HOME", r"D:\codex").with_var("DSH_HOME", "/opt/dsh");
@@ -433,7 +492,7 @@ fn installed_clients_are_detected_by_folder_or_by_command_on_path() {
     for client in ClientId::ALL {
         let shown = status(client, &env, &entry());
         assert!(!shown.installed && shown.detected_by.is_none(), "{client} found in an empty home");
-        let expected = if client == ClientId::CherryStudio { "Unknown" } else { "No" };
+        let expected = if SNIPPET_ONLY.contains(&client) { "Unknown" } else { "No" };
         assert!(format!("{:?}", shown.configured).starts_with(expected), "{client}: {:?}", shown.configured);
     }
     // Folders and files garmin-mcp wrote itself do not count as the client being installed.
@@ -579,4 +638,158 @@ fn client_ids_round_trip_and_unknown_ones_list_the_choices() {
     assert_eq!(" Claude-Code ".parse::<ClientId>(), Ok(ClientId::ClaudeCode));
     let err = "claude".parse::<ClientId>().unwrap_err().to_string();
     assert!(err.contains("claude-code") && err.contains("generic"), "{err}");
+}
+
+#[test]
+fn a_gemini_settings_file_with_comments_is_edited_in_place_and_keeps_them() {
+    for client in [ClientId::Gemini, ClientId::Qwen] {
+        let (_home, env) = temp_home(Os::Linux);
+        let path = config_path(client, &env).unwrap();
+        write(&path, GEMINI_FIXTURE);
+        assert_eq!(configure(client, &env, &entry()).unwrap().outcome, Outcome::Added, "{client}");
+        let after = fs::read_to_string(&path).unwrap();
+        assert_golden("gemini-with-comments.json", &after);
+        for comment in
+            ["// Gemini CLI settings", "// dark themes hurt", "/* the servers I use */", "// pinned"]
+        {
+            assert!(after.contains(comment), "{client}: lost {comment:?}");
+        }
+        assert_eq!(status(client, &env, &entry()).configured, Configured::Yes, "{client}");
+        assert_eq!(remove(client, &env, "garmin").unwrap().outcome, Outcome::Removed);
+        assert_eq!(fs::read_to_string(&path).unwrap(), GEMINI_FIXTURE, "{client}");
+    }
+}
+
+#[test]
+fn each_client_gets_the_syntax_its_own_parser_accepts() {
+    let (_home, env) = temp_home(Os::Linux);
+    // Gemini strips comments but `JSON.parse` still refuses a trailing comma.
+    let gemini = config_path(ClientId::Gemini, &env).unwrap();
+    let trailing = "{\n  // mine\n  \"theme\": \"GitHub\",\n}\n";
+    write(&gemini, trailing);
+    let err = configure(ClientId::Gemini, &env, &entry()).unwrap_err();
+    assert!(
+        matches!(&err, SetupError::Malformed { line: 3, format: "JSON with comments", message, .. } if message.contains("Trailing comma")),
+        "{err:?}"
+    );
+    assert_eq!(fs::read_to_string(&gemini).unwrap(), trailing);
+    // Claude Code reads plain JSON: a comment there is what Claude Code would choke on too.
+    let claude = config_path(ClientId::ClaudeCode, &env).unwrap();
+    let commented = "{\n  // mine\n  \"numStartups\": 1\n}\n";
+    write(&claude, commented);
+    let err = configure(ClientId::ClaudeCode, &env, &entry()).unwrap_err();
+    assert!(matches!(&err, SetupError::Malformed { line: 2, format: "JSON", .. }), "{err:?}");
+    // VS Code and opencode take both.
+    let vscode = config_path(ClientId::VsCode, &env).unwrap();
+    write(&vscode, "{\n  // mine\n  \"servers\": {},\n}\n");
+    assert_eq!(configure(ClientId::VsCode, &env, &entry()).unwrap().outcome, Outcome::Added);
+    // A byte-order mark stays where it was.
+    let cursor = config_path(ClientId::Cursor, &env).unwrap();
+    write(&cursor, "\u{feff}{\n  \"mcpServers\": {}\n}\n");
+    configure(ClientId::Cursor, &env, &entry()).unwrap();
+    assert!(fs::read_to_string(&cursor).unwrap().starts_with("\u{feff}{\n  \"mcpServers\": {"));
+}
+
+#[test]
+fn opencode_gets_its_own_shape_and_keeps_comments_and_trailing_commas() {
+    let (home, env) = temp_home(Os::Linux);
+    let path = config_path(ClientId::OpenCode, &env).unwrap();
+    write(&path, OPENCODE_FIXTURE);
+    configure(ClientId::OpenCode, &env, &entry()).unwrap();
+    let after = fs::read_to_string(&path).unwrap();
+    assert_golden("opencode-with-comments.json", &after);
+    assert!(after.contains("// the model for every session") && after.contains("\"enabled\": true,\n    },"));
+
+    // A person turned it off: configuring turns it back on, keeping what else they set.
+    let off = after.replace(
+        &format!("\"command\": [\"{COMMAND}\", \"--data-dir\", \"{DATA_DIR}\"],\n      \"enabled\": true,"),
+        &format!("\"command\": [\"{COMMAND}\", \"--data-dir\", \"{DATA_DIR}\"],\n      \"enabled\": false,\n      \"timeout\": 9000,"),
+    );
+    assert_ne!(off, after);
+    write(&path, &off);
+    assert!(matches!(
+        status(ClientId::OpenCode, &env, &entry()).configured,
+        Configured::Different(why) if why.contains("turned off")
+    ));
+    assert_eq!(configure(ClientId::OpenCode, &env, &entry()).unwrap().outcome, Outcome::Updated);
+    let on = fs::read_to_string(&path).unwrap();
+    assert!(on.contains("\"enabled\": true") && on.contains("\"timeout\": 9000"), "{on}");
+
+    // Only an opencode.jsonc: that is the file.
+    let (home2, env2) = temp_home(Os::Linux);
+    let jsonc = home2.path().join(".config").join("opencode").join("opencode.jsonc");
+    write(&jsonc, "{\n  // mine\n}\n");
+    assert_eq!(config_path(ClientId::OpenCode, &env2), Some(jsonc.clone()));
+    configure(ClientId::OpenCode, &env2, &entry()).unwrap();
+    let written = fs::read_to_string(&jsonc).unwrap();
+    assert!(written.contains("// mine") && written.contains("\"mcp\""), "{written}");
+    drop(home);
+}
+
+#[test]
+fn demo_and_readonly_go_into_the_entry_and_stay_when_configure_is_run_again_without_them() {
+    for client in [ClientId::ClaudeCode, ClientId::Codex, ClientId::OpenCode, ClientId::Gemini] {
+        let (_home, env) = temp_home(Os::Linux);
+        let with_flags = entry().with_flags(Some(true), Some(true));
+        assert_eq!(configure(client, &env, &with_flags).unwrap().outcome, Outcome::Created, "{client}");
+        let text = fs::read_to_string(config_path(client, &env).unwrap()).unwrap();
+        assert!(text.contains("\"--demo\"") && text.contains("\"--readonly\""), "{client}: {text}");
+        let shown = status(client, &env, &entry());
+        assert_eq!(shown.configured, Configured::Yes, "{client}: the flags are no difference");
+        assert_eq!(shown.entry_flags, ["--demo", "--readonly"], "{client}");
+
+        // Run again saying nothing about the flags: nothing changes.
+        assert_eq!(configure(client, &env, &entry()).unwrap().outcome, Outcome::Unchanged, "{client}");
+        // A new data folder: the entry is updated and keeps both flags.
+        let moved = ServerEntry::new(COMMAND, Path::new("/srv/garmin-data")).unwrap();
+        assert_eq!(configure(client, &env, &moved).unwrap().outcome, Outcome::Updated, "{client}");
+        assert_eq!(status(client, &env, &moved).entry_flags, ["--demo", "--readonly"], "{client}");
+        // Turned off explicitly (the app's unticked box): gone, the other stays.
+        let no_demo = moved.clone().with_flags(Some(false), None);
+        assert!(matches!(status(client, &env, &no_demo).configured, Configured::Different(_)), "{client}");
+        assert_eq!(configure(client, &env, &no_demo).unwrap().outcome, Outcome::Updated, "{client}");
+        assert_eq!(status(client, &env, &moved).entry_flags, ["--readonly"], "{client}");
+    }
+}
+
+#[test]
+fn arguments_a_person_added_by_hand_survive_a_rerun() {
+    let (_home, env) = temp_home(Os::Linux);
+    let path = config_path(ClientId::ClaudeCode, &env).unwrap();
+    let hand = format!(
+        "{{\n  \"mcpServers\": {{\n    \"garmin\": {{\n      \"type\": \"stdio\",\n      \"command\": \"{COMMAND}\",\n      \
+         \"args\": [\"--demo\", \"--data-dir\", \"/old/data\", \"--toolsets\", \"activities\"]\n    }}\n  }}\n}}\n"
+    );
+    write(&path, &hand);
+    assert_eq!(configure(ClientId::ClaudeCode, &env, &entry()).unwrap().outcome, Outcome::Updated);
+    let after: serde_json::Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(
+        after["mcpServers"]["garmin"]["args"],
+        serde_json::json!(["--data-dir", DATA_DIR, "--demo", "--toolsets", "activities"])
+    );
+    assert_eq!(configure(ClientId::ClaudeCode, &env, &entry()).unwrap().outcome, Outcome::Unchanged);
+
+    // `--read-only`, the sidecar's other spelling, is the same flag: shown, and taken out when asked.
+    let spelled = format!(
+        "{{\"mcpServers\": {{\"garmin\": {{\"command\": \"{COMMAND}\", \"args\": [\"--data-dir\", \"{DATA_DIR}\", \"--read-only\"]}}}}}}\n"
+    );
+    write(&path, &spelled);
+    assert_eq!(status(ClientId::ClaudeCode, &env, &entry()).entry_flags, ["--readonly"]);
+    let off = entry().with_flags(None, Some(false));
+    assert_eq!(configure(ClientId::ClaudeCode, &env, &off).unwrap().outcome, Outcome::Updated);
+    assert_eq!(status(ClientId::ClaudeCode, &env, &entry()).entry_flags, Vec::<String>::new());
+}
+
+#[test]
+fn generic_is_a_project_mcp_json_snippet_and_writes_no_file() {
+    let (home, env) = temp_home(Os::Linux);
+    let err = configure(ClientId::Generic, &env, &entry()).unwrap_err();
+    assert!(
+        matches!(&err, SetupError::ManualOnly { hint, .. } if hint.contains(".mcp.json") && hint.contains("Copilot")),
+        "{err}"
+    );
+    assert_eq!(fs::read_dir(home.path()).unwrap().count(), 0, "no ~/.agents/mcp.json");
+    let json: serde_json::Value = serde_json::from_str(&snippet(ClientId::Generic, &entry())).unwrap();
+    assert_eq!(json["mcpServers"]["garmin"]["command"], COMMAND);
+    assert!(ClientId::Generic.display_name().contains(".mcp.json"));
 }

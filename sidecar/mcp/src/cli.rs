@@ -114,7 +114,7 @@ pub enum Command {
     Logout,
     /// Call a Garmin Connect API path (GET) and print its JSON: for troubleshooting.
     Api(api::ApiArgs),
-    /// Set up an AI client (Claude, Codex, Cursor, VS Code, …) to start this server; --list shows them.
+    /// Set up an AI client (Claude, Codex, Gemini, Copilot, opencode, …) to start this server; --list shows them.
     Configure(configure::ConfigureArgs),
 }
 
@@ -132,7 +132,12 @@ pub async fn run(cli: Cli) -> ExitCode {
         Some(Command::Status(args)) => status::run(args, &store).await,
         Some(Command::Logout) => logout(&store),
         Some(Command::Api(args)) => api::run(args, &store).await,
-        Some(Command::Configure(args)) => configure::run(args, store.dir()),
+        Some(Command::Configure(mut args)) => {
+            // `garmin-mcp --demo configure …` means the same as `configure … --demo`.
+            args.demo |= cli.demo;
+            args.readonly |= cli.readonly;
+            configure::run(args, store.dir())
+        }
         None => {
             let http = cli.http.then_some(serve::HttpArgs {
                 host: cli.host,

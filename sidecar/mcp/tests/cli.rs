@@ -654,6 +654,74 @@ async fn configure_claude_code_and_codex_write_their_files_in_a_temporary_home()
     assert!(stderr.contains("claude-code") && stderr.contains("claude-desktop"), "{stderr}");
 }
 
+/// `--demo` and `--readonly` go into the entry `configure` writes; a later run without them keeps
+/// them (and a `--demo` the person typed into the file), `--no-demo` takes it out, and the flags
+/// given before `configure` count too. A Gemini settings file with comments is edited in place with
+/// its comments kept; `generic` prints a project `.mcp.json` and writes nothing.
+#[tokio::test(flavor = "multi_thread")]
+async fn configure_passes_demo_and_readonly_into_the_entry_and_keeps_them_on_later_runs() {
+    let home = tempfile::tempdir().unwrap();
+    let data = home.path().join("data");
+    let configure = |args: &[&str]| {
+        let mut cmd = command(&data, args);
+        cmd.env("HOME", home.path()).env("PATH", "");
+        for var in ["XDG_CONFIG_HOME", "CODEX_HOME", "DSH_HOME", "DEEPSEEK_MCP_CONFIG", "APPIMAGE"] {
+            cmd.env_remove(var);
+        }
+        cmd
+    };
+    let data_text = data.to_str().unwrap();
+    let claude_path = home.path().join(".claude.json");
+    let claude_args = || {
+        let claude: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&claude_path).unwrap()).unwrap();
+        claude["mcpServers"]["garmin"]["args"].clone()
+    };
+
+    let (output, _, stderr) = run(configure(&["configure", "claude-code", "--demo", "--readonly"])).await;
+    assert!(output.status.success(), "{stderr}");
+    assert_eq!(claude_args(), serde_json::json!(["--data-dir", data_text, "--demo", "--readonly"]));
+    let (output, stdout, _) = run(configure(&["configure", "claude-code"])).await;
+    assert!(output.status.success() && stdout.contains("already set up"), "{stdout}");
+    assert_eq!(claude_args(), serde_json::json!(["--data-dir", data_text, "--demo", "--readonly"]));
+    let (_, stdout, _) = run(configure(&["configure", "--list"])).await;
+    assert!(stdout.contains("starts it with --demo --readonly"), "{stdout}");
+    let (output, _, stderr) = run(configure(&["configure", "claude-code", "--no-demo"])).await;
+    assert!(output.status.success(), "{stderr}");
+    assert_eq!(claude_args(), serde_json::json!(["--data-dir", data_text, "--readonly"]));
+    let (output, _, stderr) = run(configure(&["configure", "claude-code", "--demo", "--no-demo"])).await;
+    assert!(!output.status.success() && stderr.contains("--no-demo"), "{stderr}");
+
+    // Flags before the command mean the same.
+    let (output, _, stderr) = run(configure(&["--readonly", "configure", "codex"])).await;
+    assert!(output.status.success(), "{stderr}");
+    let codex = std::fs::read_to_string(home.path().join(".codex").join("config.toml")).unwrap();
+    assert!(codex.contains(&format!("args = [\"--data-dir\", \"{data_text}\", \"--readonly\"]")), "{codex}");
+
+    // Gemini: comments kept, the person's own --demo kept, the stale data folder replaced.
+    let gemini_path = home.path().join(".gemini").join("settings.json");
+    std::fs::create_dir_all(gemini_path.parent().unwrap()).unwrap();
+    let gemini = "// my settings\n{\n  \"mcpServers\": {\n    \"garmin\": {\"command\": \"/old/garmin-mcp\", \"args\": [\"--data-dir\", \"/old\", \"--demo\"]} // by hand\n  }\n}\n";
+    std::fs::write(&gemini_path, gemini).unwrap();
+    let (output, stdout, stderr) = run(configure(&["configure", "gemini"])).await;
+    assert!(output.status.success() && stdout.contains("Updated"), "{stdout}{stderr}");
+    let after = std::fs::read_to_string(&gemini_path).unwrap();
+    assert!(after.starts_with("// my settings\n") && after.contains("// by hand"), "{after}");
+    assert!(after.contains(&format!("[\"--data-dir\", \"{data_text}\", \"--demo\"]")), "{after}");
+
+    // generic: a project .mcp.json to paste; no ~/.agents file.
+    let (output, stdout, stderr) = run(configure(&["configure", "generic", "--demo"])).await;
+    assert!(output.status.success(), "{stderr}");
+    assert!(stdout.contains("\"mcpServers\"") && stdout.contains("\"--demo\""), "{stdout}");
+    assert!(stderr.contains(".mcp.json"), "{stderr}");
+    assert!(!home.path().join(".agents").exists());
+
+    // opencode's own shape.
+    let (output, stdout, _) = run(configure(&["configure", "opencode", "--print"])).await;
+    assert!(output.status.success());
+    assert!(stdout.contains("\"mcp\"") && stdout.contains("\"type\": \"local\""), "{stdout}");
+}
+
 /// The first integer found under `key` anywhere in `value` (depth first).
 fn first_number_named(value: &serde_json::Value, key: &str) -> Option<u64> {
     match value {

@@ -191,6 +191,12 @@ export const en = {
   "clients.notFound": "Not found on this computer (you can still configure it)",
   "clients.configFile": "Settings file:",
   "clients.manualOnly": "{name} keeps its servers inside the app: paste the text below there.",
+  "clients.projectFile":
+    "Save the text below as .mcp.json at the root of a project: Claude Code, Copilot CLI and Qwen Code read it there.",
+  "clients.option.demo": "Demo account",
+  "clients.option.demoHint": "the client sees the offline demo athlete, not your Garmin data",
+  "clients.option.readonly": "Read-only",
+  "clients.option.readonlyHint": "no tool can change anything in Garmin",
   "clients.configure": "Configure",
   "clients.reconfigure": "Configure again",
   "clients.working": "Working…",

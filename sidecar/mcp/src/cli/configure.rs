@@ -1,7 +1,9 @@
 //! `garmin-mcp configure <client>`: points an AI client at this binary, the same way the desktop
 //! app's "Configure" button does (both use the `client-setup` library). The entry runs this very
 //! program by absolute path with `--data-dir <absolute data folder>`, because clients start servers
-//! with a stripped environment and from unknown folders.
+//! with a stripped environment and from unknown folders. `--demo` and `--readonly` go into the
+//! entry; a later run that does not mention them keeps what the entry has (`--no-demo`,
+//! `--no-readonly` take them out), as it keeps any argument the person added by hand.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -11,11 +13,34 @@ use client_setup::{ClientId, Configured, Env, ServerEntry, SetupError};
 
 /// Options of `configure`.
 #[derive(Debug, Args)]
+#[command(after_help = "\
+Each client's own file is edited in place: other servers, comments (Gemini CLI, Qwen Code, VS Code, \
+opencode) and layout stay as they were, and the original is kept once as <file>.garmin-mcp.bak.
+`generic` prints a project .mcp.json (Claude Code, Copilot CLI and Qwen Code read it); no file is written.
+Gemini CLI and Qwen Code only start servers in folders you trust.")]
 pub struct ConfigureArgs {
-    /// The AI client: claude-code, claude-desktop, codex, cursor, vscode, windsurf, gemini,
-    /// cherry-studio, workbuddy, zcode, deepseek or generic.
+    /// The AI client: claude-code, claude-desktop, codex, cursor, vscode, windsurf, gemini, qwen,
+    /// copilot, opencode, cherry-studio, workbuddy, zcode, deepseek, or generic (a project's
+    /// .mcp.json, printed).
     #[arg(value_parser = parse_client, required_unless_present = "list", conflicts_with = "list")]
     pub client: Option<ClientId>,
+
+    /// Have the client start the offline demo account (`--demo` in the entry). Later runs keep it.
+    #[arg(long, conflicts_with_all = ["no_demo", "remove", "list"])]
+    pub demo: bool,
+
+    /// Take `--demo` out of the client's entry.
+    #[arg(long, conflicts_with_all = ["remove", "list"])]
+    pub no_demo: bool,
+
+    /// Have the client start the server read-only: no tool writes to Garmin (`--readonly` in the
+    /// entry). Later runs keep it.
+    #[arg(long, alias = "read-only", conflicts_with_all = ["no_readonly", "remove", "list"])]
+    pub readonly: bool,
+
+    /// Take `--readonly` out of the client's entry.
+    #[arg(long, conflicts_with_all = ["remove", "list"])]
+    pub no_readonly: bool,
 
     /// Remove the `garmin` server from the client's config instead (other servers stay).
     #[arg(long)]
@@ -45,8 +70,21 @@ pub fn run(args: ConfigureArgs, data_dir: &Path) -> ExitCode {
     }
 }
 
+/// `Some(true)`: put the flag in; `Some(false)`: take it out; `None`: keep what the entry has.
+fn switch(on: bool, off: bool, name: &str) -> Result<Option<bool>, String> {
+    match (on, off) {
+        (true, true) => Err(format!("--{name} and --no-{name} contradict each other; pass one")),
+        (true, false) => Ok(Some(true)),
+        (false, true) => Ok(Some(false)),
+        (false, false) => Ok(None),
+    }
+}
+
 fn execute(args: &ConfigureArgs, data_dir: &Path) -> Result<ExitCode, String> {
-    let entry = this_program(data_dir)?;
+    let entry = this_program(data_dir)?.with_flags(
+        switch(args.demo, args.no_demo, "demo")?,
+        switch(args.readonly, args.no_readonly, "readonly")?,
+    );
     let env = Env::current().map_err(|e| e.to_string())?;
     if args.list {
         list(&env, &entry);
@@ -118,15 +156,20 @@ fn list(env: &Env, entry: &ServerEntry) {
             Configured::Different(_) => "differs",
             Configured::Unknown(_) => "?",
         };
-        let file = row
-            .config_path
-            .as_ref()
-            .map_or_else(|| "(inside the app)".to_owned(), |p| p.display().to_string());
+        let file = row.config_path.as_ref().map_or_else(
+            || "(no file: `configure <client>` prints the text)".to_owned(),
+            |p| p.display().to_string(),
+        );
         let installed = if row.installed { "yes" } else { "no" };
         println!("{:width$}  {installed:9}  {configured:10}  {file}", row.client.id());
         if let Configured::Different(why) | Configured::Unknown(why) = &row.configured {
             println!("{:width$}  {why}", "");
         }
+        if !row.entry_flags.is_empty() {
+            println!("{:width$}  starts it with {}", "", row.entry_flags.join(" "));
+        }
     }
-    println!("\nAdd one with: garmin-mcp configure <client>   (print the text instead: --print)");
+    println!(
+        "\nAdd one with: garmin-mcp configure <client> [--demo] [--readonly]   (print the text instead: --print)"
+    );
 }
