@@ -14,6 +14,8 @@
 //!   session cap, 413 for a declared or real body over [`MAX_BODY_BYTES`], 400 for broken framing),
 //!   headers and bodies must arrive in time, and connections are capped at [`MAX_CONNECTIONS`]
 //!   (past it, new connections get an immediate 503 instead of waiting in the queue);
+//! * answers on the event stream are framed so every client reads them: `event: message` on each
+//!   message, and the priming event only for clients of protocol 2025-11-25 or later ([`framing`]);
 //! * SIGTERM/Ctrl-C stops accepting, lets calls in progress finish ([`inflight`]), then ends the
 //!   sessions and closes the connections.
 //!
@@ -21,6 +23,7 @@
 //! session store on disk; renewals happen in this process through that store, like in stdio mode.
 
 mod auth;
+mod framing;
 mod guard;
 mod inflight;
 mod limits;
@@ -362,7 +365,7 @@ pub struct Peer(pub SocketAddr);
 
 /// The whole HTTP application, outermost first: a declared body length over the limit, the
 /// target/Host/Origin check, OAuth paths (404), bearer auth, session/stream/body limits, in-flight
-/// tracking, then rmcp's streamable HTTP service at [`MCP_PATH`] (404 elsewhere).
+/// tracking, event-stream framing, then rmcp's streamable HTTP service at [`MCP_PATH`] (404 elsewhere).
 fn router(
     server: GarminMcp,
     access: Arc<guard::Access>,
@@ -382,6 +385,7 @@ fn router(
         .fallback(|| async {
             (StatusCode::NOT_FOUND, format!("Not found: MCP is served at {MCP_PATH}")).into_response()
         })
+        .layer(axum::middleware::from_fn(framing::frame_events))
         .layer(axum::middleware::from_fn_with_state(inflight, inflight::track))
         .layer(axum::middleware::from_fn_with_state(limits, limits::admit))
         .layer(axum::middleware::from_fn_with_state(access.clone(), auth::require_bearer))

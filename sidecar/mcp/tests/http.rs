@@ -988,3 +988,44 @@ async fn remote_callers_cannot_start_the_desktop_app_and_starts_are_rate_limited
     assert_eq!(zombie_children(pid), 0, "started apps that exited must be reaped");
     server.stop().await;
 }
+
+/// mcp-cli (chuk-mcp) drops SSE events without an `event:` line, and clients older than protocol
+/// 2025-11-25 read the empty priming event as a broken message: every message is named
+/// `event: message`, and the priming event (`retry:`) reaches only 2025-11-25 clients.
+#[tokio::test(flavor = "multi_thread")]
+async fn event_stream_answers_name_every_message_and_prime_only_clients_of_2025_11_25_or_later() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), &["--demo", "--no-token"]).await;
+    let initialize = |version: &str| {
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": version, "capabilities": {},
+            "clientInfo": {"name": "probe", "version": "1"}}})
+        .to_string()
+    };
+    for (version, primed) in [("2025-03-26", false), ("2025-06-18", false), ("2025-11-25", true)] {
+        let response = post(&server.url, &[], initialize(version)).await;
+        assert_eq!(response.status(), 200, "{version}");
+        let session = response.headers().get("mcp-session-id").unwrap().to_str().unwrap().to_owned();
+        let body = response.text().await.unwrap();
+        assert_eq!(body.contains("retry:"), primed, "{version}: {body}");
+        let events: Vec<&str> = body.split("\n\n").filter(|e| e.contains("data: {")).collect();
+        assert_eq!(events.len(), 1, "{version}: {body}");
+        assert!(events[0].starts_with("event: message\ndata: {"), "{version}: {body}");
+        assert!(events[0].contains(&format!("\"protocolVersion\":\"{version}\"")), "{body}");
+        if primed {
+            assert!(body.starts_with("data: \nid: 0\nretry: 3000\n\nevent: message\n"), "{body}");
+        }
+
+        let headers = [("mcp-session-id", session.as_str()), ("mcp-protocol-version", version)];
+        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string();
+        assert_eq!(post(&server.url, &headers, initialized).await.status(), 202);
+        let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}).to_string();
+        let body = post(&server.url, &headers, list).await.text().await.unwrap();
+        assert_eq!(body.contains("retry:"), primed, "{version}: {body}");
+        assert!(
+            body.contains("event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"tools\""),
+            "{body}"
+        );
+    }
+    server.stop().await;
+}
