@@ -34,6 +34,10 @@ const FORGET_AFTER: Duration = Duration::from_secs(330);
 /// How long a second copy of the app waits for the first to answer "show your window".
 const SHOW_WAIT: Duration = Duration::from_secs(3);
 
+/// Most requests waiting for the person at once; more are answered at once with
+/// [`Reply::Failed`] (a flood of proposals cannot bury the window).
+pub const MAX_WAITING: usize = 20;
+
 /// What a sidecar asked the person.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Asked {
@@ -99,13 +103,43 @@ pub enum AskedView {
     },
 }
 
+impl Asked {
+    /// What `request` asks the person, with every text the window shows cut to its limit and
+    /// cleaned of control and bidirectional characters (`app_bridge::Request::for_display`: a
+    /// sidecar's words are not trusted to be short or clean). `None` for requests answered at once.
+    pub fn from_request(request: &Request) -> Option<Asked> {
+        match request {
+            Request::Confirm(proposal) => Some(Asked::Confirm(proposal.clone()).for_display()),
+            Request::SignIn { reason } => Some(Asked::SignIn { reason: reason.clone() }.for_display()),
+            Request::Hello | Request::Show => None,
+        }
+    }
+
+    /// The same request with its texts cut and cleaned for the window.
+    #[must_use]
+    pub fn for_display(self) -> Asked {
+        match self {
+            Asked::Confirm(proposal) => Asked::Confirm(proposal.for_display()),
+            Asked::SignIn { reason } => Asked::SignIn {
+                reason: app_bridge::clean_display_text(&reason, app_bridge::MAX_REASON_CHARS),
+            },
+        }
+    }
+}
+
 impl BridgeRequests {
-    /// Keeps `asked` until answered; returns its id and where the answer arrives.
-    pub fn add(&self, asked: Asked) -> (u64, oneshot::Receiver<Reply>) {
+    /// Keeps `asked` (cleaned for the window, see [`Asked::from_request`]) until answered; returns
+    /// its id and where the answer arrives, or `None` when [`MAX_WAITING`] requests already wait.
+    pub fn add(&self, asked: Asked) -> Option<(u64, oneshot::Receiver<Reply>)> {
+        let asked = asked.for_display();
+        let mut pending = self.lock();
+        if pending.len() >= MAX_WAITING {
+            return None;
+        }
         let id = self.next_id.fetch_add(1, Ordering::SeqCst) + 1;
         let (reply, answer) = oneshot::channel();
-        self.lock().insert(id, Pending { asked, received_at: Utc::now(), reply });
-        (id, answer)
+        pending.insert(id, Pending { asked, received_at: Utc::now(), reply });
+        Some((id, answer))
     }
 
     /// What request `id` asks, while it waits.
@@ -226,11 +260,17 @@ async fn handle<R: Runtime>(app: AppHandle<R>, incoming: Incoming) {
             bring_to_front(&app);
             return say_hello(&app, incoming).await;
         }
-        Request::Confirm(proposal) => Asked::Confirm(proposal.clone()),
-        Request::SignIn { reason } => Asked::SignIn { reason: reason.clone() },
+        request => Asked::from_request(request),
     };
+    let Some(asked) = asked else { return };
     let requests = app.state::<BridgeRequests>();
-    let (id, answer) = requests.add(asked);
+    let Some((id, answer)) = requests.add(asked) else {
+        let message = format!(
+            "{MAX_WAITING} requests already wait for the person in the Garmin MCP app; try again once they answered them"
+        );
+        let _ = incoming.reply(&Reply::Failed { message }).await;
+        return;
+    };
     notify(&app);
     bring_to_front(&app);
     let reply = tokio::time::timeout(FORGET_AFTER, answer).await;
@@ -282,9 +322,11 @@ mod tests {
     #[tokio::test]
     async fn a_request_is_kept_until_answered_once_and_sign_ins_are_answered_together() {
         let requests = BridgeRequests::default();
-        let (first, first_answer) = requests.add(Asked::SignIn { reason: "Claude needs sleep".into() });
-        let (second, second_answer) = requests.add(Asked::SignIn { reason: "Cursor needs runs".into() });
-        let (third, third_answer) = requests.add(Asked::SignIn { reason: "later".into() });
+        let (first, first_answer) =
+            requests.add(Asked::SignIn { reason: "Claude needs sleep".into() }).unwrap();
+        let (second, second_answer) =
+            requests.add(Asked::SignIn { reason: "Cursor needs runs".into() }).unwrap();
+        let (third, third_answer) = requests.add(Asked::SignIn { reason: "later".into() }).unwrap();
         assert!(first < second && second < third);
         let listed: Vec<u64> = requests.list().iter().map(|p| p.id).collect();
         assert_eq!(listed, vec![first, second, third]);
@@ -304,10 +346,62 @@ mod tests {
     #[test]
     fn a_sign_in_request_is_shown_with_its_reason() {
         let requests = BridgeRequests::default();
-        requests.add(Asked::SignIn { reason: "Claude needs your sleep data".into() });
+        requests.add(Asked::SignIn { reason: "Claude needs your sleep data".into() }).unwrap();
         let shown = serde_json::to_value(requests.list()).unwrap();
         assert_eq!(shown[0]["kind"], "sign_in");
         assert_eq!(shown[0]["reason"], "Claude needs your sleep data");
         assert!(shown[0]["receivedAt"].is_string(), "{shown}");
+    }
+
+    fn hostile_proposal(requested_by: String) -> Proposal {
+        let date = chrono::NaiveDate::from_ymd_opt(2026, 12, 3).unwrap();
+        Proposal {
+            title: format!("Schedule workout 5 \u{202E}{}", "x".repeat(10_000)),
+            preview: "Schedule workout 5 on 2026-12-03\u{1b}[2J\n\u{2066}line two".into(),
+            change: garmin::changes::Change::ScheduleWorkout { workout_id: 5, date },
+            spec: None,
+            requested_by: Some(requested_by),
+            demo: false,
+        }
+    }
+
+    #[test]
+    fn a_100_kb_client_name_with_bidi_controls_reaches_the_window_short_and_clean() {
+        let mut name =
+            String::from("\u{202E}edoc-edualc\u{202C}\n\r Garmin Security: re-enter your password at ");
+        while name.len() < 100 * 1024 {
+            name.push_str("\u{2067}\u{200F}\u{0}\u{7}https://garmin.example/\u{E0041}\u{FEFF}");
+        }
+        let request = Request::Confirm(hostile_proposal(name));
+        let requests = BridgeRequests::default();
+        requests.add(Asked::from_request(&request).unwrap()).unwrap();
+        let shown = serde_json::to_value(requests.list()).unwrap();
+        let client = shown[0]["requestedBy"].as_str().unwrap();
+        assert!(client.chars().count() <= app_bridge::MAX_CLIENT_NAME_CHARS, "{client}");
+        assert!(client.starts_with("edoc-edualc Garmin"), "{client:?}");
+        let clean = |text: &str| {
+            text.chars().all(|c| c == '\n' || !(c.is_control() || app_bridge::is_hidden_control(c)))
+        };
+        for field in ["requestedBy", "title", "preview"] {
+            let text = shown[0][field].as_str().unwrap();
+            assert!(clean(text), "{field}: {text:?}");
+        }
+        assert!(shown[0]["title"].as_str().unwrap().chars().count() <= app_bridge::MAX_TITLE_CHARS);
+        assert_eq!(shown[0]["preview"], "Schedule workout 5 on 2026-12-03 [2J\nline two");
+        assert!(!client.contains('\n'));
+    }
+
+    #[tokio::test]
+    async fn a_flood_of_requests_fills_the_window_only_up_to_its_limit() {
+        let requests = BridgeRequests::default();
+        let mut waiting = Vec::new();
+        for n in 0..MAX_WAITING {
+            waiting.push(requests.add(Asked::SignIn { reason: format!("flood {n}") }).unwrap());
+        }
+        assert!(requests.add(Asked::Confirm(hostile_proposal("one more".into()))).is_none());
+        assert_eq!(requests.list().len(), MAX_WAITING);
+        // Once the person answered one, there is room again.
+        assert!(requests.answer(waiting[0].0, Reply::Cancelled { reason: None }));
+        assert!(requests.add(Asked::SignIn { reason: "now".into() }).is_some());
     }
 }

@@ -155,12 +155,12 @@ pub fn reply_for(asked: &Asked, decision: Decision) -> Result<Reply> {
                 }
                 None => proposal.change.clone(),
             };
-            Ok(Reply::Approved {
-                change,
-                schedule_on: schedule_on.filter(|_| creates),
-                send_to_device: send_to_device && creates,
-                device_id: None,
-            })
+            let (schedule_on, send_to_device) = (schedule_on.filter(|_| creates), send_to_device && creates);
+            // The rule the sidecar applies the answer by (`Proposal::check_approval`), checked here too.
+            proposal
+                .check_approval(&change, schedule_on, send_to_device, None)
+                .map_err(|why| Error::new(ErrorCode::InvalidInput, why))?;
+            Ok(Reply::Approved { change, schedule_on, send_to_device, device_id: None })
         }
     }
 }

@@ -646,6 +646,37 @@ fn a_sidecars_proposal_reaches_the_window_and_the_edited_workout_goes_back_appro
     assert!(again.unwrap_err()["message"].as_str().unwrap().contains("no longer waiting"));
 }
 
+#[cfg(unix)]
+#[test]
+fn with_a_silent_connection_open_a_hostile_proposal_still_reaches_the_window_short_and_clean() {
+    let dir = tempfile::tempdir().unwrap();
+    let (app, window) = app(dir.path());
+    garmin_desktop::bridge::start(app.handle(), dir.path().to_path_buf());
+    let hello = ask_app(dir.path(), app_bridge::Request::Hello).join().unwrap().unwrap();
+    assert!(matches!(hello, app_bridge::Reply::Hello { .. }), "{hello:?}");
+    // A process that connects and says nothing (the app waits 10 s for a request).
+    let silent = std::os::unix::net::UnixStream::connect(app_bridge::socket_path(dir.path())).unwrap();
+
+    let mut name = String::from("\u{202E}edoc-edualc\u{202C}\n Garmin Security: re-enter your password at ");
+    while name.len() < 100 * 1024 {
+        name.push_str("\u{2066}\u{200F}\u{7}\r\nhttps://garmin.example/\u{E0041}");
+    }
+    let proposal = app_bridge::Proposal { requested_by: Some(name), ..create_workout_proposal() };
+    let started = Instant::now();
+    let asked = ask_app(dir.path(), app_bridge::Request::Confirm(proposal));
+    let request = pending(&window)[0].clone();
+    assert!(started.elapsed() < Duration::from_secs(5), "stalled {:?}", started.elapsed());
+    let client = request["requestedBy"].as_str().unwrap();
+    assert!(client.chars().count() <= app_bridge::MAX_CLIENT_NAME_CHARS, "{client}");
+    assert!(client.chars().all(|c| !c.is_control() && !app_bridge::is_hidden_control(c)), "{client:?}");
+    assert!(client.starts_with("edoc-edualc Garmin"), "{client:?}");
+
+    let cancel = json!({ "id": request["id"], "decision": { "kind": "cancel" } });
+    assert_eq!(invoke_with(&window, "decide_proposal", cancel), Ok(Value::Null));
+    assert_eq!(asked.join().unwrap().unwrap(), app_bridge::Reply::Cancelled { reason: None });
+    drop(silent);
+}
+
 #[test]
 fn an_invalid_edit_is_refused_and_the_proposal_keeps_waiting_until_cancelled() {
     let dir = tempfile::tempdir().unwrap();

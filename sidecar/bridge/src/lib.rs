@@ -8,9 +8,15 @@
 //!
 //! Safety: the socket lives in the data folder (0700, the same folder as `session.json`), is
 //! itself 0600, carries no credentials (workouts, events, ids and words only), and both ends check
-//! that the peer process belongs to the user who owns the data folder; anyone else is refused.
+//! that the socket file and the process at the other end belong to their own user; anything else
+//! is refused (and the app replaces such a socket with its own).
 //! Today this is a Unix-domain socket; on other systems every call answers
 //! [`BridgeError::Unsupported`] and the sidecar falls back to its preview (see the workouts docs).
+//!
+//! Neither end trusts the other's words: text that reaches the app's window is cut short and
+//! cleaned of control and bidirectional-override characters ([`clean_display_text`],
+//! [`Request::for_display`]) on both ends, and the sidecar applies only an approval of the kind
+//! it proposed ([`Proposal::check_approval`]).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -25,6 +31,16 @@ pub const SOCKET_NAME: &str = "app.sock";
 
 /// Longest line either side accepts (a large workout is a few KB).
 const MAX_LINE: usize = 1 << 20;
+
+/// Longest client name the window shows: real ones are short ("claude-code", "Visual Studio
+/// Code"), and a long one is room for a message posing as ours.
+pub const MAX_CLIENT_NAME_CHARS: usize = 32;
+/// Longest title the window shows.
+pub const MAX_TITLE_CHARS: usize = 200;
+/// Longest sign-in reason the window shows.
+pub const MAX_REASON_CHARS: usize = 300;
+/// Longest preview the window shows (a long workout is a few dozen lines).
+pub const MAX_PREVIEW_CHARS: usize = 16_000;
 
 /// What a sidecar asks the app.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -62,6 +78,176 @@ pub struct Proposal {
     /// True when the sidecar serves the demo account.
     #[serde(default)]
     pub demo: bool,
+}
+
+impl Request {
+    /// The request with every text the window shows cut to its limit and cleaned
+    /// ([`clean_display_text`]); an empty client name becomes `None`. The sidecar sends it so and
+    /// the app applies it again to whatever arrives.
+    #[must_use]
+    pub fn for_display(self) -> Request {
+        match self {
+            Request::Confirm(proposal) => Request::Confirm(proposal.for_display()),
+            Request::SignIn { reason } => {
+                Request::SignIn { reason: clean_display_text(&reason, MAX_REASON_CHARS) }
+            }
+            other => other,
+        }
+    }
+}
+
+impl Proposal {
+    /// The proposal with its title, preview and client name cut and cleaned (see
+    /// [`Request::for_display`]).
+    #[must_use]
+    pub fn for_display(self) -> Proposal {
+        Proposal {
+            title: clean_display_text(&self.title, MAX_TITLE_CHARS),
+            preview: clean_display_lines(&self.preview, MAX_PREVIEW_CHARS),
+            requested_by: self.requested_by.as_deref().and_then(clean_client_name),
+            ..self
+        }
+    }
+
+    /// Whether the app's approval may be applied for this proposal: only a decision of the
+    /// proposal's own kind. A new workout may come back edited (any new workout) and with its
+    /// follow-ups (schedule it, send it to a watch); every other change must come back exactly as
+    /// proposed, without follow-ups. Anything else (say, a delete in answer to a create) is
+    /// refused with what was proposed and what came back.
+    pub fn check_approval(
+        &self,
+        change: &Change,
+        schedule_on: Option<NaiveDate>,
+        send_to_device: bool,
+        device_id: Option<u64>,
+    ) -> Result<(), String> {
+        let follow_ups = schedule_on.is_some() || send_to_device || device_id.is_some();
+        match (&self.change, change) {
+            (Change::CreateWorkout { .. }, Change::CreateWorkout { .. }) => Ok(()),
+            (proposed, approved) if proposed == approved && !follow_ups => Ok(()),
+            (proposed, approved) if proposed == approved => Err(format!(
+                "the app added a schedule or a send to a {} proposal; only a new workout has those",
+                proposed.tool_name()
+            )),
+            (proposed, approved) if proposed.tool_name() == approved.tool_name() => Err(format!(
+                "the app approved a different {} than the one proposed (\"{}\" instead of \"{}\")",
+                proposed.tool_name(),
+                clean_display_text(&approved.describe(), MAX_TITLE_CHARS),
+                clean_display_text(&proposed.describe(), MAX_TITLE_CHARS),
+            )),
+            (proposed, approved) => Err(format!(
+                "the app approved a {} in answer to a {} proposal",
+                approved.tool_name(),
+                proposed.tool_name()
+            )),
+        }
+    }
+}
+
+/// `text` as one line fit for a window, a log or a file name: control characters, line breaks
+/// and runs of white space become one space; bidirectional overrides and isolates, zero-width and
+/// other invisible formatting characters are dropped ([`is_hidden_control`]); the result is
+/// trimmed and, when longer than `max_chars` characters, cut to `max_chars` ending in "…".
+pub fn clean_display_text(text: &str, max_chars: usize) -> String {
+    clean(text, max_chars, false)
+}
+
+/// Like [`clean_display_text`], but keeps line breaks (a preview's lines): each line is cleaned
+/// and trimmed at its end, and at most two line breaks follow each other.
+pub fn clean_display_lines(text: &str, max_chars: usize) -> String {
+    clean(text, max_chars, true)
+}
+
+/// A client's name as the window shows it, or `None` when nothing readable is left.
+pub fn clean_client_name(name: &str) -> Option<String> {
+    Some(clean_display_text(name, MAX_CLIENT_NAME_CHARS)).filter(|name| !name.is_empty())
+}
+
+/// True for characters that change how text around them is shown, or hide text, without being
+/// visible themselves: bidirectional marks, embeddings, overrides and isolates (which can reverse
+/// a file extension or a sentence), zero-width spaces and joiners used to hide words, the byte
+/// order mark, invisible operators, interlinear annotations and Unicode tag characters (which can
+/// carry hidden ASCII). Zero-width (non-)joiners stay: emoji and some scripts need them.
+pub fn is_hidden_control(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{034F}'
+            | '\u{061C}'
+            | '\u{115F}'
+            | '\u{1160}'
+            | '\u{17B4}'
+            | '\u{17B5}'
+            | '\u{180E}'
+            | '\u{200B}'
+            | '\u{200E}'
+            | '\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}'
+            | '\u{3164}'
+            | '\u{FEFF}'
+            | '\u{FFA0}'
+            | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{E0000}'..='\u{E007F}'
+    )
+}
+
+fn clean(text: &str, max_chars: usize, keep_lines: bool) -> String {
+    let mut out = String::new();
+    let mut chars = 0usize;
+    let mut pending_space = false;
+    let mut pending_breaks = 0usize;
+    let mut cut = false;
+    for c in text.chars() {
+        if is_hidden_control(c) {
+            continue;
+        }
+        let is_break = matches!(c, '\n' | '\r' | '\u{0B}' | '\u{0C}' | '\u{85}' | '\u{2028}' | '\u{2029}');
+        if keep_lines && is_break {
+            if c != '\r' {
+                pending_breaks += 1;
+            }
+            pending_space = false;
+            continue;
+        }
+        if c.is_control() || c.is_whitespace() {
+            pending_space = true;
+            continue;
+        }
+        let separator = if out.is_empty() {
+            ""
+        } else if pending_breaks > 0 {
+            if pending_breaks > 1 { "\n\n" } else { "\n" }
+        } else if pending_space {
+            " "
+        } else {
+            ""
+        };
+        let needed = separator.chars().count() + 1;
+        if chars + needed > max_chars {
+            cut = true;
+            break;
+        }
+        out.push_str(separator);
+        out.push(c);
+        chars += needed;
+        pending_space = false;
+        pending_breaks = 0;
+    }
+    if cut {
+        while chars + 1 > max_chars {
+            match out.pop() {
+                Some(_) => chars -= 1,
+                None => break,
+            }
+        }
+        let trimmed = out.trim_end().len();
+        out.truncate(trimmed);
+        if max_chars > 0 {
+            out.push('…');
+        }
+    }
+    out
 }
 
 /// What the app answers.
@@ -152,3 +338,105 @@ pub use unix::{AppLink, AppListener, Incoming};
 mod unsupported;
 #[cfg(not(unix))]
 pub use unsupported::{AppLink, AppListener, Incoming};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hostile_name() -> String {
+        // 100 KB: bidi overrides and isolates, line breaks, escape sequences, a tag-character
+        // message, and a fake security notice for the window.
+        let mut name = String::from("claude\u{202E}edoc\u{202C}\u{2066}\n\r\u{1b}[2J\u{7}\u{E0041}\u{E0042}");
+        name.push_str(" Garmin Security: re-enter your password at https://garmin.example ");
+        while name.len() < 100 * 1024 {
+            name.push_str("\u{200F}\u{202B}\t\u{0}x\u{FEFF}\u{200B}");
+        }
+        name
+    }
+
+    fn is_clean(text: &str) -> bool {
+        text.chars().all(|c| !(c.is_control() || is_hidden_control(c)))
+    }
+
+    #[test]
+    fn a_100_kb_client_name_with_bidi_controls_reaches_the_window_short_and_clean() {
+        let name = hostile_name();
+        let request = Request::Confirm(Proposal {
+            title: format!("Create the workout '{}'", "\u{202E}4x m008".repeat(5_000)),
+            preview: format!("Warm up 10 min\n\u{2067}Repeat 4×\u{2069}\r\n\n\n\n{}", "y".repeat(50_000)),
+            change: Change::DeleteWorkout { workout_id: 1 },
+            spec: None,
+            requested_by: Some(name.clone()),
+            demo: false,
+        });
+        let Request::Confirm(shown) = request.for_display() else { panic!("still a confirmation") };
+        let client = shown.requested_by.unwrap_or_default();
+        assert!(client.chars().count() <= MAX_CLIENT_NAME_CHARS, "{client}");
+        assert!(is_clean(&client), "{client:?}");
+        assert!(client.starts_with("claudeedoc [2J"), "{client:?}");
+        assert!(client.ends_with('…'), "{client:?}");
+        assert!(
+            shown.title.chars().count() <= MAX_TITLE_CHARS && is_clean(&shown.title),
+            "{:?}",
+            shown.title
+        );
+        assert!(shown.preview.chars().count() <= MAX_PREVIEW_CHARS);
+        assert!(shown.preview.starts_with("Warm up 10 min\nRepeat 4×\n\ny"), "{:?}", &shown.preview[..40]);
+        assert!(shown.preview.chars().all(|c| c == '\n' || !(c.is_control() || is_hidden_control(c))));
+
+        let Request::SignIn { reason } =
+            Request::SignIn { reason: format!("{name} needs your Garmin data") }.for_display()
+        else {
+            panic!("still a sign-in")
+        };
+        assert!(reason.chars().count() <= MAX_REASON_CHARS && is_clean(&reason), "{reason:?}");
+        // A name of nothing but invisible characters is no name.
+        assert_eq!(clean_client_name("\u{202E}\u{200B}\n\t "), None);
+    }
+
+    #[test]
+    fn ordinary_text_is_kept_as_it_is() {
+        for text in ["claude-code", "Visual Studio Code", "Läufer 🏃‍♀️ 5×1000 m", "تمرين"] {
+            assert_eq!(clean_display_text(text, 100), text);
+        }
+        assert_eq!(clean_display_text("  a \t b\n\nc  ", 100), "a b c");
+        assert_eq!(clean_display_lines("a  \r\nb\n\n\n\nc\n", 100), "a\nb\n\nc");
+        assert_eq!(clean_display_text("abcdef", 4), "abc…");
+        assert_eq!(clean_display_text("abc def", 5), "abc…");
+        assert_eq!(clean_display_text("abc", 3), "abc");
+    }
+
+    fn create() -> Change {
+        Change::CreateWorkout { workout: Box::default() }
+    }
+
+    fn proposal(change: Change) -> Proposal {
+        Proposal {
+            title: change.describe(),
+            preview: String::new(),
+            change,
+            spec: None,
+            requested_by: None,
+            demo: false,
+        }
+    }
+
+    #[test]
+    fn an_approval_of_another_kind_than_proposed_is_refused() {
+        let day = NaiveDate::from_ymd_opt(2026, 12, 3);
+        let delete = Change::DeleteWorkout { workout_id: 7 };
+        let create_proposal = proposal(create());
+        let refused = create_proposal.check_approval(&delete, None, false, None).unwrap_err();
+        assert!(refused.contains("delete_workout") && refused.contains("create_workout"), "{refused}");
+        assert_eq!(create_proposal.check_approval(&create(), day, true, Some(3)), Ok(()));
+
+        let schedule = Change::ScheduleWorkout { workout_id: 5, date: day.unwrap_or_default() };
+        let schedule_proposal = proposal(schedule.clone());
+        assert_eq!(schedule_proposal.check_approval(&schedule, None, false, None), Ok(()));
+        let other_day = Change::ScheduleWorkout { workout_id: 6, date: day.unwrap_or_default() };
+        assert!(schedule_proposal.check_approval(&other_day, None, false, None).is_err());
+        assert!(schedule_proposal.check_approval(&schedule, day, false, None).is_err());
+        assert!(schedule_proposal.check_approval(&schedule, None, true, None).is_err());
+        assert!(schedule_proposal.check_approval(&create(), None, false, None).is_err());
+    }
+}

@@ -1,16 +1,31 @@
 //! The bridge over a Unix-domain socket in the data folder, with same-user checks on both ends.
+//!
+//! Both ends talk only to a process of their own user: the socket file must belong to us, and so
+//! must the process at the other end (its credentials as the kernel reports them, `SO_PEERCRED` /
+//! `getpeereid`). The app reads each connection's request on its own task, so a connection that
+//! sends nothing holds up nobody else.
 
-use std::os::unix::fs::{DirBuilderExt as _, MetadataExt as _, PermissionsExt as _};
+use std::os::unix::fs::{DirBuilderExt as _, FileTypeExt as _, MetadataExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt as _, AsyncRead, AsyncWriteExt as _, BufReader};
 use tokio::net::{UnixListener, UnixStream};
+use tokio::sync::{Mutex, Semaphore, mpsc};
+use tokio::task::JoinHandle;
 
 use crate::{BridgeError, MAX_LINE, Reply, Request, socket_path};
 
-/// How long the app may take to read a request once connected.
+/// How long the app may take to read a request once connected (a sidecar writes it at once).
 const READ_REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Most connections whose request is being read at once; beyond that, new ones are closed at once
+/// (a flood of silent connections cannot grow without bound).
+const MAX_READING: usize = 64;
+
+/// Requests read and not yet taken by [`AppListener::accept`].
+const QUEUED_REQUESTS: usize = 64;
 
 /// The sidecar's end: asks the app of one data folder.
 #[derive(Clone, Debug)]
@@ -29,10 +44,18 @@ impl AppLink {
         matches!(self.ask(&Request::Hello, Duration::from_secs(1)).await, Ok(Reply::Hello { .. }))
     }
 
-    /// Sends `request` and waits up to `wait` for the reply.
+    /// Sends `request` and waits up to `wait` for the reply. A socket file or a listening process
+    /// of another user is refused ([`BridgeError::OtherUser`]) before anything is sent.
     pub async fn ask(&self, request: &Request, wait: Duration) -> Result<Reply, BridgeError> {
         let path = socket_path(&self.dir);
         let io = |source| BridgeError::Io { path: path.clone(), source };
+        let me = our_uid().map_err(io)?;
+        match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.uid() != me => return Err(BridgeError::OtherUser(path)),
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(BridgeError::NotRunning),
+            Err(e) => return Err(io(e)),
+        }
         let stream = match UnixStream::connect(&path).await {
             Ok(stream) => stream,
             Err(e)
@@ -45,7 +68,7 @@ impl AppLink {
             }
             Err(e) => return Err(io(e)),
         };
-        check_peer(&stream, &self.dir, &path)?;
+        check_peer(&stream, me, &path)?;
         let (read, mut write) = stream.into_split();
         let mut line = serde_json::to_vec(request).map_err(|e| BridgeError::Protocol(e.to_string()))?;
         line.push(b'\n');
@@ -61,58 +84,65 @@ impl AppLink {
     }
 }
 
-/// The app's end: listens on the data folder's socket.
+/// The app's end: listens on the data folder's socket. A task accepts connections and reads each
+/// one's request on a task of its own; [`AppListener::accept`] hands out the requests read.
 #[derive(Debug)]
 pub struct AppListener {
-    listener: UnixListener,
-    dir: PathBuf,
+    requests: Mutex<mpsc::Receiver<Incoming>>,
+    acceptor: JoinHandle<()>,
     path: PathBuf,
 }
 
 impl AppListener {
     /// Listens in the data folder `dir` (created 0700 if missing). A socket left by a crashed app
-    /// is replaced; a live one means another app runs: [`BridgeError::AlreadyRunning`].
+    /// is replaced; so is one that belongs to another user, or where a process of another user
+    /// answers (it is not trusted, and not deferred to). A live socket of ours means another copy
+    /// of the app runs: [`BridgeError::AlreadyRunning`].
     pub async fn bind(dir: &Path) -> Result<Self, BridgeError> {
         let path = socket_path(dir);
         let io = |source| BridgeError::Io { path: path.clone(), source };
         if !dir.is_dir() {
             std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir).map_err(io)?;
         }
-        if path.exists() {
-            if UnixStream::connect(&path).await.is_ok() {
-                return Err(BridgeError::AlreadyRunning);
+        let me = our_uid().map_err(io)?;
+        match std::fs::symlink_metadata(&path) {
+            Ok(meta) => {
+                let foreign = meta.uid() != me;
+                if foreign {
+                    tracing::warn!(
+                        "app channel: {} belongs to user {}, not to us; replacing it",
+                        path.display(),
+                        meta.uid()
+                    );
+                } else if meta.file_type().is_socket()
+                    && let Ok(stream) = UnixStream::connect(&path).await
+                {
+                    match check_peer(&stream, me, &path) {
+                        Ok(()) => return Err(BridgeError::AlreadyRunning),
+                        Err(e) => tracing::warn!("app channel: {e}; replacing it"),
+                    }
+                }
+                std::fs::remove_file(&path)
+                    .map_err(|e| if foreign { BridgeError::OtherUser(path.clone()) } else { io(e) })?;
             }
-            std::fs::remove_file(&path).map_err(io)?;
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(io(e)),
         }
         let listener = UnixListener::bind(&path).map_err(io)?;
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).map_err(io)?;
-        Ok(AppListener { listener, dir: dir.to_path_buf(), path })
+        let (queue, requests) = mpsc::channel(QUEUED_REQUESTS);
+        let acceptor = tokio::spawn(accept_all(listener, me, path.clone(), queue));
+        Ok(AppListener { requests: Mutex::new(requests), acceptor, path })
     }
 
     /// The next request from a process of the same user. Peers of other users, and connections
-    /// that send nothing parseable in time, are dropped (and logged) without an answer.
+    /// that send nothing parseable in time, are dropped (and logged) without an answer; each
+    /// connection is read on its own, so a silent one delays no other.
     pub async fn accept(&self) -> Result<Incoming, BridgeError> {
-        loop {
-            let (stream, _) = self
-                .listener
-                .accept()
-                .await
-                .map_err(|source| BridgeError::Io { path: self.path.clone(), source })?;
-            if let Err(e) = check_peer(&stream, &self.dir, &self.path) {
-                tracing::warn!("app channel: {e}");
-                continue;
-            }
-            let (read, write) = stream.into_split();
-            match tokio::time::timeout(READ_REQUEST_TIMEOUT, read_line(read)).await {
-                Ok(Ok(Some(text))) => match serde_json::from_str::<Request>(&text) {
-                    Ok(request) => return Ok(Incoming { request, write }),
-                    Err(e) => tracing::warn!("app channel: unreadable request: {e}"),
-                },
-                Ok(Ok(None)) => {}
-                Ok(Err(e)) => tracing::warn!("app channel: {e}"),
-                Err(_) => tracing::warn!("app channel: a peer sent nothing within {READ_REQUEST_TIMEOUT:?}"),
-            }
-        }
+        self.requests.lock().await.recv().await.ok_or_else(|| BridgeError::Io {
+            path: self.path.clone(),
+            source: std::io::Error::other("the app channel stopped accepting connections"),
+        })
     }
 
     /// The socket's path.
@@ -123,8 +153,59 @@ impl AppListener {
 
 impl Drop for AppListener {
     fn drop(&mut self) {
+        self.acceptor.abort();
         let _ = std::fs::remove_file(&self.path);
     }
+}
+
+/// Accepts connections until the listener is dropped, checking each peer and reading its request
+/// on a task of its own.
+async fn accept_all(listener: UnixListener, me: u32, path: PathBuf, queue: mpsc::Sender<Incoming>) {
+    let reading = Arc::new(Semaphore::new(MAX_READING));
+    loop {
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(e) => {
+                // Out of file descriptors and the like: wait a little rather than spin.
+                tracing::warn!("app channel: {} could not accept a connection: {e}", path.display());
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        if let Err(e) = check_peer(&stream, me, &path) {
+            tracing::warn!("app channel: {e}");
+            continue;
+        }
+        let Ok(permit) = Arc::clone(&reading).try_acquire_owned() else {
+            tracing::warn!(
+                "app channel: {MAX_READING} connections are still sending their request; closing a new one"
+            );
+            continue;
+        };
+        let queue = queue.clone();
+        tokio::spawn(async move {
+            let incoming = read_request(stream).await;
+            drop(permit);
+            if let Some(incoming) = incoming {
+                let _ = queue.send(incoming).await;
+            }
+        });
+    }
+}
+
+/// The request on `stream`, or `None` (logged) when it sends nothing parseable in time.
+async fn read_request(stream: UnixStream) -> Option<Incoming> {
+    let (read, write) = stream.into_split();
+    match tokio::time::timeout(READ_REQUEST_TIMEOUT, read_line(read)).await {
+        Ok(Ok(Some(text))) => match serde_json::from_str::<Request>(&text) {
+            Ok(request) => return Some(Incoming { request, write }),
+            Err(e) => tracing::warn!("app channel: unreadable request: {e}"),
+        },
+        Ok(Ok(None)) => {}
+        Ok(Err(e)) => tracing::warn!("app channel: {e}"),
+        Err(_) => tracing::warn!("app channel: a peer sent nothing within {READ_REQUEST_TIMEOUT:?}"),
+    }
+    None
 }
 
 /// One request waiting for the app's reply.
@@ -153,12 +234,17 @@ impl Incoming {
     }
 }
 
-/// The peer must run as the user who owns the data folder (who is us: the folder is 0700).
-fn check_peer(stream: &UnixStream, dir: &Path, path: &Path) -> Result<(), BridgeError> {
-    let io = |source| BridgeError::Io { path: path.to_path_buf(), source };
-    let owner = std::fs::metadata(dir).map_err(io)?.uid();
-    let peer = stream.peer_cred().map_err(io)?.uid();
-    if peer == owner { Ok(()) } else { Err(BridgeError::OtherUser(path.to_path_buf())) }
+/// Our own user id, as the kernel reports it for a socket pair we just made (no `unsafe`, no
+/// extra dependency: the credentials of a socket pair's peer are our own).
+fn our_uid() -> std::io::Result<u32> {
+    let (ours, _theirs) = UnixStream::pair()?;
+    Ok(ours.peer_cred()?.uid())
+}
+
+/// The process at the other end must run as us (`me`).
+fn check_peer(stream: &UnixStream, me: u32, path: &Path) -> Result<(), BridgeError> {
+    let peer = stream.peer_cred().map_err(|source| BridgeError::Io { path: path.to_path_buf(), source })?;
+    if peer.uid() == me { Ok(()) } else { Err(BridgeError::OtherUser(path.to_path_buf())) }
 }
 
 /// One line (without its newline), `None` at end of stream; lines over [`MAX_LINE`] are an error.
@@ -256,6 +342,62 @@ mod tests {
         let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&dir), 0o700, "the data folder");
         assert_eq!(mode(listener.path()), 0o600, "the socket");
+    }
+
+    /// An app that answers every `Hello`, until dropped.
+    fn hello_app(listener: AppListener) -> tokio::task::JoinHandle<()> {
+        tokio::spawn(async move {
+            while let Ok(incoming) = listener.accept().await {
+                if matches!(incoming.request(), Request::Hello) {
+                    let _ = incoming.reply(&Reply::Hello { app_version: "test".into() }).await;
+                }
+            }
+        })
+    }
+
+    #[tokio::test]
+    async fn one_silent_connection_does_not_stall_other_sidecars() {
+        let dir = tempfile::tempdir().unwrap();
+        let app = hello_app(AppListener::bind(dir.path()).await.unwrap());
+        // Connects and sends nothing, for longer than the app waits for a request.
+        let silent = UnixStream::connect(socket_path(dir.path())).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let link = AppLink::in_dir(dir.path());
+        let started = std::time::Instant::now();
+        for _ in 0..3 {
+            let reply = link.ask(&Request::Hello, Duration::from_secs(3)).await;
+            assert!(matches!(reply, Ok(Reply::Hello { .. })), "{reply:?}");
+        }
+        assert!(started.elapsed() < READ_REQUEST_TIMEOUT / 2, "{:?}", started.elapsed());
+        drop(silent);
+        app.abort();
+    }
+
+    #[tokio::test]
+    async fn a_socket_owned_by_another_user_is_not_trusted() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = socket_path(dir.path());
+        // Someone else's socket, answering, where ours belongs (making it needs root: chown).
+        let foreign = std::os::unix::net::UnixListener::bind(&path).unwrap();
+        if let Err(e) = std::os::unix::fs::chown(&path, Some(65534), Some(65534)) {
+            eprintln!("skipped: giving a socket to another user needs root ({e})");
+            return;
+        }
+        let link = AppLink::in_dir(dir.path());
+        let asked = link.ask(&Request::Hello, Duration::from_secs(1)).await;
+        assert!(
+            matches!(asked, Err(BridgeError::OtherUser(_))),
+            "the sidecar must not talk to it: {asked:?}"
+        );
+
+        // The app neither defers to it nor keeps it: it listens there itself.
+        let listener = AppListener::bind(dir.path()).await.unwrap();
+        assert_eq!(std::fs::metadata(&path).unwrap().uid(), our_uid().unwrap());
+        let app = hello_app(listener);
+        let reply = link.ask(&Request::Hello, Duration::from_secs(3)).await;
+        assert!(matches!(reply, Ok(Reply::Hello { .. })), "{reply:?}");
+        drop(foreign);
+        app.abort();
     }
 
     #[tokio::test]

@@ -97,12 +97,12 @@ pub(crate) async fn ask_to_sign_in(link: &AppLink, tool: &str, ctx: &RequestCont
     if !reach(link, true).await {
         return false;
     }
-    let client = ctx.peer.peer_info().map(|info| info.client_info.name.clone());
+    let client = ctx.peer.peer_info().and_then(|info| app_bridge::clean_client_name(&info.client_info.name));
     let reason = match client {
         Some(client) => format!("{client} needs your Garmin data for `{tool}`: sign in to continue."),
         None => format!("Your assistant needs your Garmin data for `{tool}`: sign in to continue."),
     };
-    let request = Request::SignIn { reason };
+    let request = Request::SignIn { reason }.for_display();
     let asked = link.ask(&request, SIGN_IN_WAIT);
     let reply =
         wait_with_progress(asked, ctx, "Waiting for you to sign in to Garmin in the Garmin MCP app…").await;

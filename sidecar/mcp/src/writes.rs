@@ -20,7 +20,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use app_bridge::{AppLink, BridgeError, Proposal, Reply, Request};
+use app_bridge::{AppLink, BridgeError, MAX_REASON_CHARS, Proposal, Reply, Request, clean_display_text};
 use garmin::apply::{Done, FollowUps, MadeBy, apply_and_journal};
 use garmin::changes::Change;
 use garmin::journal::Journal;
@@ -177,14 +177,16 @@ impl GarminMcp {
         if !crate::app::reach(&link, self.may_start_app()).await {
             return Ok(self.preview(proposed.preview, &how_to_enable_writes()));
         }
-        let request = Request::Confirm(Proposal {
+        let proposal = Proposal {
             title: proposed.change.describe(),
             preview: proposed.preview.clone(),
             change: proposed.change.clone(),
             spec: proposed.spec.clone(),
             requested_by: ctx.peer.peer_info().map(|info| info.client_info.name.clone()),
             demo: self.is_demo(),
-        });
+        }
+        .for_display();
+        let request = Request::Confirm(proposal.clone());
         let reply = crate::app::wait_with_progress(
             link.ask(&request, DECISION_WAIT),
             ctx,
@@ -193,12 +195,30 @@ impl GarminMcp {
         .await;
         match reply {
             Ok(Reply::Approved { change, schedule_on, send_to_device, device_id }) => {
+                // Only a decision of the proposal's own kind is applied (an edited new workout,
+                // its schedule and send); anything else the app answers writes nothing.
+                if let Err(why) = proposal.check_approval(&change, schedule_on, send_to_device, device_id) {
+                    tracing::warn!("refused the app's approval: {why}");
+                    return Err(ToolError::Local(format!(
+                        "The Garmin MCP app answered with a change that was not proposed ({why}); nothing was written. Ask the person to look at the app, update the app and the server together, and try again."
+                    )));
+                }
+                let change = match change {
+                    // A new workout never carries the ids of an existing one.
+                    Change::CreateWorkout { workout } => {
+                        Change::CreateWorkout { workout: Box::new(workout.for_create()) }
+                    }
+                    other => other,
+                };
                 let follow = FollowUps { schedule_on, send_to_device, device_id };
                 let changes = self.apply(change, proposed.undoes, follow).await?;
                 Ok(self.written(proposed.preview, changes))
             }
             Ok(Reply::Cancelled { reason }) => {
-                let why = reason.map_or_else(String::new, |r| format!(" ({r})"));
+                let why = reason
+                    .map(|r| clean_display_text(&r, MAX_REASON_CHARS))
+                    .filter(|r| !r.is_empty())
+                    .map_or_else(String::new, |r| format!(" ({r})"));
                 Ok(self.answer(
                     format!("The person cancelled this in the Garmin MCP app{why}; nothing was written."),
                     WriteOutcome {
@@ -210,10 +230,12 @@ impl GarminMcp {
                 ))
             }
             Ok(Reply::Failed { message }) => Err(ToolError::Local(format!(
-                "The Garmin MCP app could not show the confirmation: {message}. Nothing was written."
+                "The Garmin MCP app could not show the confirmation: {}. Nothing was written.",
+                clean_display_text(&message, MAX_REASON_CHARS)
             ))),
             Ok(other) => Err(ToolError::Local(format!(
-                "The Garmin MCP app answered {other:?} to a confirmation request; nothing was written. Update the app and the server together."
+                "The Garmin MCP app answered {} to a confirmation request; nothing was written. Update the app and the server together.",
+                clean_display_text(&format!("{other:?}"), MAX_REASON_CHARS)
             ))),
             Err(BridgeError::TimedOut(wait)) => Err(ToolError::Local(format!(
                 "Nobody confirmed within {} minutes, so nothing was written. Ask the person to look at the Garmin MCP app and try again.",

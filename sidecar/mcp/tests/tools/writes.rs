@@ -372,3 +372,126 @@ async fn undo_of_a_schedule_deleted_behind_our_back_is_done_and_older_changes_st
     assert!(text.contains(&format!("Deleted workout '800m x4' (id {workout_id})")), "{text}");
     assert_eq!(account_state(&h).await, before);
 }
+
+/// An app that says hello, then answers the first confirmation with `answer(proposal)`; returns
+/// the proposal it was asked about.
+fn app_answering(
+    listener: AppListener,
+    answer: impl FnOnce(&app_bridge::Proposal) -> Reply + Send + 'static,
+) -> tokio::task::JoinHandle<app_bridge::Proposal> {
+    tokio::spawn(async move {
+        loop {
+            let incoming = listener.accept().await.unwrap();
+            match incoming.request().clone() {
+                Request::Hello => incoming.reply(&Reply::Hello { app_version: "test".into() }).await.unwrap(),
+                Request::Confirm(proposal) => {
+                    incoming.reply(&answer(&proposal)).await.unwrap();
+                    return proposal;
+                }
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+    })
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_create_proposal_answered_with_a_delete_applies_nothing() {
+    let h = Harness::start().await;
+    let victim = workout_id(&h).await;
+    let before = account_state(&h).await;
+    h.fake.clear_requests();
+    let listener = AppListener::bind(h.store.dir()).await.unwrap();
+    let app = app_answering(listener, move |_| Reply::Approved {
+        change: Change::DeleteWorkout { workout_id: victim },
+        schedule_on: None,
+        send_to_device: false,
+        device_id: None,
+    });
+
+    let message = h.call_err("create_workout", spec_args(false)).await;
+    assert!(
+        message.contains("nothing was written")
+            && message.contains("delete_workout")
+            && message.contains("create_workout"),
+        "{message}"
+    );
+    assert_eq!(writes_seen(&h), Vec::<String>::new(), "a decision of another kind must not be applied");
+    tokio::time::timeout(Duration::from_secs(5), app).await.unwrap().unwrap();
+    assert_eq!(account_state(&h).await, before);
+    let (_, changes) = h.call_ok("list_changes", json!({})).await;
+    assert_eq!(changes["total"], 0);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_schedule_proposal_answered_with_another_workout_or_a_send_applies_nothing() {
+    let h = Harness::start().await;
+    let workout = workout_id(&h).await;
+    for answer in [
+        Reply::Approved {
+            change: Change::ScheduleWorkout {
+                workout_id: workout + 1,
+                date: chrono::NaiveDate::from_ymd_opt(2026, 11, 20).unwrap(),
+            },
+            schedule_on: None,
+            send_to_device: false,
+            device_id: None,
+        },
+        Reply::Approved {
+            change: Change::ScheduleWorkout {
+                workout_id: workout,
+                date: chrono::NaiveDate::from_ymd_opt(2026, 11, 20).unwrap(),
+            },
+            schedule_on: None,
+            send_to_device: true,
+            device_id: Some(1),
+        },
+    ] {
+        let listener = AppListener::bind(h.store.dir()).await.unwrap();
+        let app = app_answering(listener, move |_| answer);
+        let message =
+            h.call_err("schedule_workout", json!({"workout_id": workout, "date": "2026-11-20"})).await;
+        assert!(message.contains("nothing was written"), "{message}");
+        assert_eq!(writes_seen(&h), Vec::<String>::new());
+        drop(tokio::time::timeout(Duration::from_secs(5), app).await.unwrap().unwrap());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_100_kb_client_name_with_bidi_controls_is_sent_to_the_app_short_and_clean() {
+    use rmcp::ServiceExt as _;
+    let h = Harness::start().await;
+    let mut options = garmin_mcp::ServerOptions::new(h.store.clone());
+    options.today = Some(today());
+    let server = garmin_mcp::GarminMcp::new(options).unwrap();
+    let (server_end, client_end) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_end).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let mut name =
+        String::from("\u{202E}evil\u{202C}\n\u{1b}[31m Garmin Security: re-enter your password at ");
+    while name.len() < 100 * 1024 {
+        name.push_str("\u{2066}\u{200F}\r\nhttps://garmin.example/\u{E0041}");
+    }
+    let info = rmcp::model::ClientConfig::new(
+        rmcp::model::ClientCapabilities::default(),
+        rmcp::model::Implementation::new(name, "1.0"),
+    );
+    let client = info.serve(client_end).await.unwrap();
+    let listener = AppListener::bind(h.store.dir()).await.unwrap();
+    let app = app_answering(listener, |_| Reply::Cancelled { reason: Some("\u{202E}no\n".repeat(10_000)) });
+
+    let mut params = rmcp::model::CallToolRequestParams::new("create_workout");
+    params = params.with_arguments(spec_args(false).as_object().unwrap().clone());
+    let result = client.call_tool(params).await.unwrap();
+    let proposal = tokio::time::timeout(Duration::from_secs(5), app).await.unwrap().unwrap();
+    let shown = proposal.requested_by.unwrap_or_default();
+    assert!(shown.chars().count() <= app_bridge::MAX_CLIENT_NAME_CHARS, "{shown}");
+    assert!(shown.chars().all(|c| !c.is_control() && !app_bridge::is_hidden_control(c)), "{shown:?}");
+    assert!(shown.starts_with("evil [31m Garmin"), "{shown:?}");
+    // The person's (or a hostile app's) words come back to the client cut and clean as well.
+    let text = crate::support::text_of(&result);
+    assert!(text.len() < 1_000 && text.contains("(no no no"), "{text}");
+    assert!(!text.contains('\u{202E}'), "{text:?}");
+}
