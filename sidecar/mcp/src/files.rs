@@ -123,15 +123,11 @@ fn clean_part(part: &str) -> String {
     out.trim_start_matches(['.', ' ']).trim_end_matches(['.', ' ']).to_owned()
 }
 
-/// True for characters a person cannot see but that change what they see: control characters,
-/// bidirectional overrides and isolates (an activity named `\u{202e}gpj.exe` would show as
-/// `exe.jpg…` in a file manager), zero-width characters, the byte-order mark, soft hyphens and
-/// Unicode tags.
+/// True for characters a person cannot see but that change what they see: control characters and
+/// [`app_bridge::is_hidden_control`] (bidi overrides, zero-width characters, tags…). An activity
+/// named `\u{202e}gpj.exe` would otherwise show as `…exe.jpg` in a file manager.
 pub fn is_invisible(c: char) -> bool {
-    c.is_control()
-        || matches!(c,
-            '\u{00AD}' | '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{206F}' | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}' | '\u{E0000}'..='\u{E007F}')
+    c.is_control() || app_bridge::is_hidden_control(c)
 }
 
 fn is_reserved_on_windows(stem: &str) -> bool {
