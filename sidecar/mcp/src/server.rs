@@ -295,6 +295,12 @@ impl GarminMcp {
         }
     }
 
+    /// Whether the tool that reads `uri` is offered (`--toolsets` and `--readonly` hide resources
+    /// with their tools).
+    fn offers_resource(&self, uri: &str) -> bool {
+        crate::resources::resolve(uri, "").is_ok_and(|reading| self.tool_router.has_route(reading.tool))
+    }
+
     /// Ids a completion offers for a lookup, filtered by what was typed; nothing when the lookup
     /// fails (no session, Garmin down): completion is a convenience, never an error.
     async fn lookup(&self, lookup: Lookup, typed: &str, context: RequestContext<RoleServer>) -> Vec<String> {
@@ -423,7 +429,8 @@ impl ServerHandler for GarminMcp {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        Ok(ListResourcesResult::with_all_items(crate::resources::list()))
+        let offered = crate::resources::list().into_iter().filter(|r| self.offers_resource(&r.uri)).collect();
+        Ok(ListResourcesResult::with_all_items(offered))
     }
 
     async fn list_resource_templates(
@@ -431,7 +438,11 @@ impl ServerHandler for GarminMcp {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        Ok(ListResourceTemplatesResult::with_all_items(crate::resources::templates()))
+        let offered = crate::resources::templates()
+            .into_iter()
+            .filter(|t| self.offers_resource(&t.uri_template.replace("{id}", "0")))
+            .collect();
+        Ok(ListResourceTemplatesResult::with_all_items(offered))
     }
 
     /// Reads a resource by running the tool that answers it (see [`crate::resources`]). Charts
@@ -444,6 +455,15 @@ impl ServerHandler for GarminMcp {
     ) -> Result<ReadResourceResponse, ErrorData> {
         let charts = self.store().dir().join("charts").display().to_string();
         let reading = crate::resources::resolve(&request.uri, &charts)?;
+        if !self.tool_router.has_route(reading.tool) {
+            return Err(ErrorData::resource_not_found(
+                format!(
+                    "`{}` is read by the `{}` tool, which this server does not offer (--toolsets or --readonly).",
+                    request.uri, reading.tool
+                ),
+                None,
+            ));
+        }
         let answer = self.run_tool(reading.tool, reading.arguments.clone(), context).await?;
         crate::resources::contents(&request.uri, &reading, &answer).map(Into::into)
     }

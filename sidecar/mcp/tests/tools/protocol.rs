@@ -123,6 +123,27 @@ async fn resources_and_templates_are_listed_with_their_mime_types() {
     assert_eq!(uris, ["garmin://activity/{id}", "garmin://chart/activity/{id}"]);
 }
 
+#[tokio::test]
+async fn resources_whose_tool_is_hidden_are_neither_listed_nor_read() {
+    let h = Harness::start_with(|mut o| {
+        o.toolsets = Some(vec!["activities".to_owned()]);
+        o
+    })
+    .await;
+    let resources = h.client.list_resources(None).await.unwrap().resources;
+    let uris: Vec<&str> = resources.iter().map(|r| r.uri.as_str()).collect();
+    assert_eq!(uris, ["garmin://activities/recent"]);
+    let templates = h.client.list_resource_templates(None).await.unwrap().resource_templates;
+    assert_eq!(
+        templates.iter().map(|t| t.uri_template.as_str()).collect::<Vec<_>>(),
+        ["garmin://activity/{id}"]
+    );
+    let refused = h.client.read_resource(ReadResourceRequestParams::new("garmin://chart/activity/1")).await;
+    let refused = refused.unwrap_err().to_string();
+    assert!(refused.contains("`render_chart` tool, which this server does not offer"), "{refused}");
+    assert!(h.gc_api_paths().is_empty(), "nothing reached Garmin");
+}
+
 fn text_contents(result: &rmcp::model::ReadResourceResult) -> (String, Value) {
     match &result.contents[0] {
         ResourceContents::TextResourceContents { mime_type, text, .. } => {
