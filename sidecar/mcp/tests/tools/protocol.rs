@@ -285,3 +285,29 @@ async fn wrong_arguments_are_error_results_naming_the_argument_and_unknown_tools
     let unknown = h.client.call_tool(CallToolRequestParams::new("test_error_handling")).await.unwrap_err();
     assert!(unknown.to_string().contains("tool not found"), "{unknown}");
 }
+
+#[tokio::test]
+async fn the_readme_names_every_prompt_and_resource_served() {
+    let h = Harness::start().await;
+    let readme =
+        std::fs::read_to_string(std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
+            .unwrap();
+    let section = readme.split("## Prompts and resources").nth(1).unwrap().split("\n## ").next().unwrap();
+    for prompt in h.client.list_prompts(None).await.unwrap().prompts {
+        assert!(
+            section.contains(&format!("| `{}` |", prompt.name)),
+            "README lacks the prompt {}",
+            prompt.name
+        );
+    }
+    for resource in h.client.list_resources(None).await.unwrap().resources {
+        assert!(section.contains(&format!("`{}`", resource.uri)), "README lacks {}", resource.uri);
+    }
+    for template in h.client.list_resource_templates(None).await.unwrap().resource_templates {
+        assert!(
+            section.contains(&format!("`{}`", template.uri_template)),
+            "README lacks {}",
+            template.uri_template
+        );
+    }
+}
