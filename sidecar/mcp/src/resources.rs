@@ -183,3 +183,71 @@ mod tests {
         assert_eq!(e, Some(rmcp::model::ErrorCode::RESOURCE_NOT_FOUND));
     }
 }
+
+/// Resources a write by `tool` changes, when it wrote something (see [`Subscriptions`]).
+pub fn changed_by(tool: &str) -> &'static [&'static str] {
+    match tool {
+        "create_workout" | "delete_workout" | "undo_change" => &[WORKOUT_LIBRARY],
+        _ => &[],
+    }
+}
+
+/// Which session subscribed to which resource (`resources/subscribe`), shared by every session of
+/// one server, so a workout created from one client updates another client's library. A client
+/// that went away is forgotten the first time a notification cannot reach it.
+#[derive(Debug, Default)]
+pub struct Subscriptions {
+    list: std::sync::Mutex<Vec<(u64, String, rmcp::Peer<rmcp::RoleServer>)>>,
+}
+
+impl Subscriptions {
+    /// Subscribes `session` (reached through `peer`) to `uri`.
+    pub fn add(&self, session: u64, uri: &str, peer: rmcp::Peer<rmcp::RoleServer>) {
+        if let Ok(mut list) = self.list.lock()
+            && !list.iter().any(|(s, u, _)| *s == session && u == uri)
+        {
+            list.push((session, uri.to_owned(), peer));
+        }
+    }
+
+    /// Ends `session`'s subscription to `uri`.
+    pub fn remove(&self, session: u64, uri: &str) {
+        if let Ok(mut list) = self.list.lock() {
+            list.retain(|(s, u, _)| !(*s == session && u == uri));
+        }
+    }
+
+    /// Tells every subscriber of `uri` that it changed.
+    pub async fn updated(&self, uri: &str) {
+        let peers: Vec<(u64, rmcp::Peer<rmcp::RoleServer>)> = match self.list.lock() {
+            Ok(list) => list.iter().filter(|(_, u, _)| u == uri).map(|(s, _, p)| (*s, p.clone())).collect(),
+            Err(_) => return,
+        };
+        for (session, peer) in peers {
+            let param = rmcp::model::ResourceUpdatedNotificationParam::new(uri);
+            if peer.notify_resource_updated(param).await.is_err()
+                && let Ok(mut list) = self.list.lock()
+            {
+                list.retain(|(s, _, _)| *s != session);
+            }
+        }
+    }
+}
+
+/// Tells one session from another: every clone of the server (one per session) draws a new one.
+#[derive(Debug)]
+pub struct SessionTag(pub u64);
+
+static NEXT_SESSION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+impl Default for SessionTag {
+    fn default() -> Self {
+        SessionTag(NEXT_SESSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+impl Clone for SessionTag {
+    fn clone(&self) -> Self {
+        SessionTag::default()
+    }
+}

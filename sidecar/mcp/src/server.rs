@@ -24,7 +24,7 @@ use serde::Serialize;
     deprecated,
     reason = "MCP logging is deprecated for 2026-07-28 (SEP-2577) but part of 2025-11-25"
 )]
-use rmcp::model::{LoggingLevel, SetLevelRequestParams};
+use rmcp::model::{LoggingLevel, SetLevelRequestParams, SubscribeRequestParams, UnsubscribeRequestParams};
 
 use crate::client_log::ClientLog;
 use crate::output::Answer;
@@ -89,12 +89,15 @@ pub struct GarminMcp {
     tool_router: ToolRouter<Self>,
     /// This session's log level (a clone, i.e. a new session, starts quiet).
     log: ClientLog,
+    /// This session, for its resource subscriptions (a clone is a new session).
+    session: crate::resources::SessionTag,
 }
 
 #[derive(Debug)]
 struct Context {
     options: ServerOptions,
     client: tokio::sync::Mutex<Option<Client>>,
+    subscriptions: crate::resources::Subscriptions,
 }
 
 impl GarminMcp {
@@ -118,9 +121,14 @@ impl GarminMcp {
             }
         }
         Ok(GarminMcp {
-            ctx: Arc::new(Context { options, client: tokio::sync::Mutex::new(None) }),
+            ctx: Arc::new(Context {
+                options,
+                client: tokio::sync::Mutex::new(None),
+                subscriptions: crate::resources::Subscriptions::default(),
+            }),
             tool_router: router,
             log: ClientLog::default(),
+            session: crate::resources::SessionTag::default(),
         })
     }
 
@@ -371,7 +379,44 @@ impl ServerHandler for GarminMcp {
             Err(error) => (LoggingLevel::Error, format!("`{name}` was refused: {}", error.message)),
         };
         self.log.send(&peer, level, message).await;
+        if let Ok(CallToolResponse::Complete(result)) = &answer
+            && result.is_error != Some(true)
+            && result
+                .structured_content
+                .as_ref()
+                .and_then(|s| s.get("changes"))
+                .and_then(serde_json::Value::as_array)
+                .is_some_and(|changes| !changes.is_empty())
+        {
+            for uri in crate::resources::changed_by(&name) {
+                self.ctx.subscriptions.updated(uri).await;
+            }
+        }
         answer
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if !self.offers_resource(&request.uri) {
+            return Err(ErrorData::resource_not_found(
+                format!("There is no resource `{}` to subscribe to here.", request.uri),
+                None,
+            ));
+        }
+        self.ctx.subscriptions.add(self.session.0, &request.uri, context.peer.clone());
+        Ok(())
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.ctx.subscriptions.remove(self.session.0, &request.uri);
+        Ok(())
     }
 
     async fn set_level(
@@ -479,6 +524,7 @@ impl ServerHandler for GarminMcp {
             .enable_completions()
             .enable_prompts()
             .enable_resources()
+            .enable_resources_subscribe()
             .enable_tools()
             .build();
         ServerConfig::new(capabilities)

@@ -203,37 +203,63 @@ async fn a_chart_resource_is_a_png_blob_with_its_mime_type() {
     );
 }
 
-/// A client that keeps every log notification it receives.
+/// A client that keeps every log notification and resource update it receives.
 #[derive(Clone)]
-struct LogCatcher(tokio::sync::mpsc::UnboundedSender<LoggingMessageNotificationParam>);
+struct Catcher(tokio::sync::mpsc::UnboundedSender<Value>);
 
-impl ClientHandler for LogCatcher {
+impl ClientHandler for Catcher {
     async fn on_logging_message(
         &self,
         params: LoggingMessageNotificationParam,
         _context: NotificationContext<RoleClient>,
     ) {
-        let _ = self.0.send(params);
+        let _ = self.0.send(serde_json::to_value(params).unwrap());
+    }
+
+    async fn on_resource_updated(
+        &self,
+        params: rmcp::model::ResourceUpdatedNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let _ = self.0.send(json!({"updated": params.uri}));
     }
 }
 
-#[tokio::test]
-async fn the_log_level_the_client_sets_decides_which_notifications_it_gets() {
+/// A signed-in server (options adjusted by `tweak`) with a [`Catcher`] client; returns the client,
+/// what it caught, and the fake and data folder to keep alive.
+async fn catching_client(
+    tweak: impl FnOnce(ServerOptions) -> ServerOptions,
+) -> (
+    rmcp::service::RunningService<RoleClient, Catcher>,
+    tokio::sync::mpsc::UnboundedReceiver<Value>,
+    FakeGarmin,
+    tempfile::TempDir,
+) {
     let fake = FakeGarmin::start(FakeConfig { today: today(), ..FakeConfig::default() }).await.unwrap();
     let dir = tempfile::tempdir().unwrap();
     let store = SessionStore::new(dir.path());
     garmin_mcp::demo::sign_in(&fake, USER_AGENT, &store).unwrap();
     let mut options = ServerOptions::new(store);
     options.today = Some(today());
-    let server = GarminMcp::new(options).unwrap();
+    let server = GarminMcp::new(tweak(options)).unwrap();
     let (server_end, client_end) = tokio::io::duplex(1 << 20);
     tokio::spawn(async move {
         if let Ok(running) = server.serve(server_end).await {
             let _ = running.waiting().await;
         }
     });
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    let client = LogCatcher(tx).serve(client_end).await.unwrap();
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let client = Catcher(tx).serve(client_end).await.unwrap();
+    (client, rx, fake, dir)
+}
+
+#[tokio::test]
+async fn the_log_level_the_client_sets_decides_which_notifications_it_gets() {
+    let (client, mut rx, _fake, dir) = catching_client(|o| o).await;
+    let next = |rx: &mut tokio::sync::mpsc::UnboundedReceiver<Value>| {
+        let got = rx.try_recv();
+        got.map(|v| serde_json::from_value::<LoggingMessageNotificationParam>(v).unwrap())
+    };
     let call = |name: &str, args: Value| {
         client.call_tool(
             CallToolRequestParams::new(name.to_owned()).with_arguments(args.as_object().cloned().unwrap()),
@@ -242,11 +268,12 @@ async fn the_log_level_the_client_sets_decides_which_notifications_it_gets() {
 
     call("get_profile", json!({})).await.unwrap();
     tokio::time::sleep(Duration::from_millis(100)).await;
-    assert!(rx.try_recv().is_err(), "nothing is sent before the client sets a level");
+    assert!(next(&mut rx).is_err(), "nothing is sent before the client sets a level");
 
     client.set_level(rmcp::model::SetLevelRequestParams::new(LoggingLevel::Info)).await.unwrap();
     call("get_profile", json!({})).await.unwrap();
     let info = tokio::time::timeout(Duration::from_secs(5), rx.recv()).await.unwrap().unwrap();
+    let info: LoggingMessageNotificationParam = serde_json::from_value(info).unwrap();
     assert_eq!(info.level, LoggingLevel::Info);
     assert_eq!(info.logger.as_deref(), Some("garmin-mcp"));
     assert!(
@@ -259,6 +286,7 @@ async fn the_log_level_the_client_sets_decides_which_notifications_it_gets() {
     call("get_profile", json!({})).await.unwrap();
     call("get_workouts", json!({"limit": "ten"})).await.unwrap();
     let warning = tokio::time::timeout(Duration::from_secs(5), rx.recv()).await.unwrap().unwrap();
+    let warning: LoggingMessageNotificationParam = serde_json::from_value(warning).unwrap();
     assert_eq!(warning.level, LoggingLevel::Warning, "the successful call at info was not sent");
     let text = warning.data.as_str().unwrap_or_default().to_owned();
     assert!(text.contains("`get_workouts` could not answer") && text.contains("`limit`"), "{text}");
@@ -310,4 +338,45 @@ async fn the_readme_names_every_prompt_and_resource_served() {
             template.uri_template
         );
     }
+}
+
+#[tokio::test]
+async fn a_subscriber_to_the_workout_library_hears_when_a_workout_is_created() {
+    let (client, mut rx, fake, _dir) = catching_client(|mut o| {
+        o.write_mode = garmin_mcp::writes::WriteMode::Direct;
+        o
+    })
+    .await;
+    let subscribe = |uri: &str| client.subscribe(rmcp::model::SubscribeRequestParams::new(uri));
+    subscribe("garmin://workouts").await.unwrap();
+    let unknown = subscribe("test://watched-resource").await.unwrap_err().to_string();
+    assert!(unknown.contains("no resource `test://watched-resource`"), "{unknown}");
+
+    let spec = json!({"name": "Strides", "sport": "run", "steps": [{"type": "interval", "duration_min": 1}]});
+    let mut preview = spec.clone();
+    preview["confirm"] = json!(false);
+    let call = |args: Value| {
+        client.call_tool(
+            CallToolRequestParams::new("create_workout").with_arguments(args.as_object().cloned().unwrap()),
+        )
+    };
+    call(preview).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(rx.try_recv().is_err(), "a preview changes nothing, so no update is sent");
+
+    let mut write = spec;
+    write["confirm"] = json!(true);
+    let created = call(write).await.unwrap();
+    assert_ne!(created.is_error, Some(true), "{:?}", created.content);
+    assert!(fake.requests().iter().any(|r| r.method == "POST" && r.path.contains("workout")), "written");
+    let update = tokio::time::timeout(Duration::from_secs(5), rx.recv()).await.unwrap().unwrap();
+    assert_eq!(update, json!({"updated": "garmin://workouts"}));
+
+    client.unsubscribe(rmcp::model::UnsubscribeRequestParams::new("garmin://workouts")).await.unwrap();
+    let mut again =
+        json!({"name": "Strides 2", "sport": "run", "steps": [{"type": "interval", "duration_min": 1}]});
+    again["confirm"] = json!(true);
+    call(again).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(rx.try_recv().is_err(), "no update after unsubscribing");
 }
