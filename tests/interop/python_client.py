@@ -3,8 +3,8 @@
 
 Exists so CI proves that a client we did not write — the reference Python SDK, speaking both the
 initialize handshake (`mode="legacy"`, protocol 2025-11-25) and the stateless 2026-07-28 lifecycle
-(`mode="auto"`) — can list and call our tools over streamable HTTP with a bearer token, and that it
-is turned away without the token. See README.md beside this file.
+(`mode="auto"`) — can list and call our tools, list and get our prompts and list and read our
+resources over streamable HTTP with a bearer token, and that it is turned away without the token. See README.md beside this file.
 
 Usage: GARMIN_MCP_TOKEN=... python_client.py --url http://127.0.0.1:8765/mcp [--expect-demo]
 The token is read from the environment (never from the command line) and never printed.
@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import sys
+
+import base64
 
 import httpx2
 from mcp import Client
@@ -58,6 +61,47 @@ async def session(url: str, token: str | None, mode: str, expect_demo: bool) -> 
                     problems.append(f"[{mode}] list_activities failed: {text_of(listed)}")
                 else:
                     print(f"[{mode}] list_activities: {text_of(listed).splitlines()[0][:120]}")
+            problems += await prompts_and_resources(client, mode)
+    return problems
+
+
+PROMPTS = {"weekly_review", "analyse_last_run", "race_readiness", "plan_next_week", "sleep_recovery_check", "explain_workout"}
+
+
+async def prompts_and_resources(client: Client, mode: str) -> list[str]:
+    """Lists and gets the prompts (English and Chinese) and lists and reads the resources (the recent
+    activities as JSON, one activity through its template, the newest activity's chart as a PNG)."""
+    problems: list[str] = []
+    names = {prompt.name for prompt in (await client.list_prompts()).prompts}
+    if names != PROMPTS:
+        problems.append(f"[{mode}] prompts/list gave {sorted(names)}")
+    for language, marker in (("en", "Answer in English"), ("zh", "请用中文回答")):
+        prompt = await client.get_prompt("weekly_review", {"language": language})
+        text = " ".join(getattr(m.content, "text", "") for m in prompt.messages)
+        if marker not in text or "get_period_stats" not in text:
+            problems.append(f"[{mode}] prompts/get weekly_review ({language}) lacks its tools or language: {text[:200]}")
+    print(f"[{mode}] prompts: {len(names)}, weekly_review rendered in en and zh")
+
+    uris = {resource.uri for resource in (await client.list_resources()).resources}
+    templates = {t.uri_template for t in (await client.list_resource_templates()).resource_templates}
+    if "garmin://activities/recent" not in {str(u) for u in uris} or "garmin://activity/{id}" not in templates:
+        problems.append(f"[{mode}] resources or templates missing: {sorted(map(str, uris))} {sorted(templates)}")
+        return problems
+    recent = (await client.read_resource("garmin://activities/recent")).contents[0]
+    activities = json.loads(recent.text).get("activities") or []
+    if recent.mime_type != "application/json" or not activities:
+        problems.append(f"[{mode}] garmin://activities/recent is not a JSON list of activities")
+        return problems
+    activity_id = activities[0]["activity_id"]
+    one = json.loads((await client.read_resource(f"garmin://activity/{activity_id}")).contents[0].text)
+    if not one.get("summary"):
+        problems.append(f"[{mode}] garmin://activity/{activity_id} has no summary")
+    chart = (await client.read_resource("garmin://chart/activity/latest")).contents[0]
+    png = base64.b64decode(getattr(chart, "blob", "") or "")
+    if chart.mime_type != "image/png" or not png.startswith(b"\x89PNG"):
+        problems.append(f"[{mode}] garmin://chart/activity/latest is not a PNG blob ({chart.mime_type})")
+    else:
+        print(f"[{mode}] resources: {len(uris)} + {len(templates)} templates, activity {activity_id} read, chart {len(png)} bytes")
     return problems
 
 

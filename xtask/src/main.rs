@@ -228,6 +228,10 @@ const CONFORMANCE_SCENARIOS: &[&str] = &[
     "server-sse-polling",
     "server-sse-multiple-streams",
     "dns-rebinding-protection",
+    "logging-set-level",
+    "completion-complete",
+    "prompts-list",
+    "resources-list",
 ];
 
 /// Runs the conformance scenarios against `garmin-mcp --demo --http --no-token` on loopback

@@ -3,11 +3,14 @@
 
 mod app;
 pub mod cli;
+pub mod client_log;
 pub mod demo;
 pub mod files;
 pub mod http;
 pub mod logging;
 pub mod output;
+pub mod prompts;
+pub mod resources;
 pub mod schema;
 pub mod server;
 pub mod stdio;

@@ -1,6 +1,8 @@
 //! The MCP server: [`GarminMcp`] holds the shared state every tool uses (a Garmin client built on
 //! demand from the shared session), assembles the tool routers of every toolset, applies
 //! `--toolsets` and `--readonly`, and answers `initialize` as `garmin-mcp` with this crate's version.
+//! Beside tools it serves prompts (`crate::prompts`), resources (`crate::resources`), argument
+//! completion for both, and log notifications at the level each session sets (`crate::client_log`).
 
 use std::sync::Arc;
 
@@ -9,13 +11,24 @@ use garmin::{Client, RetryPolicy, SessionStore};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
+    CompletionInfo, GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, Reference, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool_handler};
 use serde::Serialize;
 
+#[allow(
+    deprecated,
+    reason = "MCP logging is deprecated for 2026-07-28 (SEP-2577) but part of 2025-11-25"
+)]
+use rmcp::model::{LoggingLevel, SetLevelRequestParams, SubscribeRequestParams, UnsubscribeRequestParams};
+
+use crate::client_log::ClientLog;
 use crate::output::Answer;
+use crate::prompts::Lookup;
 use crate::tool_error::{SIGN_IN_NEEDED, ToolError};
 use crate::toolsets;
 use crate::writes::WriteMode;
@@ -74,12 +87,17 @@ impl ServerOptions {
 pub struct GarminMcp {
     ctx: Arc<Context>,
     tool_router: ToolRouter<Self>,
+    /// This session's log level (a clone, i.e. a new session, starts quiet).
+    log: ClientLog,
+    /// This session, for its resource subscriptions (a clone is a new session).
+    session: crate::resources::SessionTag,
 }
 
 #[derive(Debug)]
 struct Context {
     options: ServerOptions,
     client: tokio::sync::Mutex<Option<Client>>,
+    subscriptions: crate::resources::Subscriptions,
 }
 
 impl GarminMcp {
@@ -103,8 +121,14 @@ impl GarminMcp {
             }
         }
         Ok(GarminMcp {
-            ctx: Arc::new(Context { options, client: tokio::sync::Mutex::new(None) }),
+            ctx: Arc::new(Context {
+                options,
+                client: tokio::sync::Mutex::new(None),
+                subscriptions: crate::resources::Subscriptions::default(),
+            }),
             tool_router: router,
+            log: ClientLog::default(),
+            session: crate::resources::SessionTag::default(),
         })
     }
 
@@ -220,9 +244,9 @@ impl GarminMcp {
             (self.tool_router.get(&request.name), request.arguments.as_ref())
             && let Err(message) = crate::schema::check_string_lengths(tool, arguments)
         {
-            return Err(ErrorData::invalid_params(message, None));
+            return Ok(crate::tool_error::argument_error(message));
         }
-        let first = self.tool_router.call(ToolCallContext::new(self, request.clone(), context.clone())).await;
+        let first = self.route(request.clone(), context.clone()).await;
         let needs_sign_in = matches!(&first, Ok(CallToolResponse::Complete(result))
             if result.is_error == Some(true)
                 && result.content.first().and_then(|c| c.as_text()).is_some_and(|t| t.text.starts_with(SIGN_IN_NEEDED)));
@@ -234,7 +258,83 @@ impl GarminMcp {
             return first;
         }
         self.reset_client().await;
-        self.tool_router.call(ToolCallContext::new(self, request, context)).await
+        self.route(request, context).await
+    }
+
+    /// Runs the tool through the router. Arguments that do not decode into the tool's argument type
+    /// come back (from rmcp) as an `isError` result in serde's words; they are rewritten into a
+    /// sentence naming the argument (see [`crate::tool_error::explain_decode_error`]). An unknown
+    /// tool stays a protocol error.
+    async fn route(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let name = request.name.to_string();
+        let arguments = request.arguments.clone();
+        let answer = self.tool_router.call(ToolCallContext::new(self, request, context)).await?;
+        let CallToolResponse::Complete(result) = &answer else { return Ok(answer) };
+        let decode_error = (result.is_error == Some(true))
+            .then(|| result.content.first().and_then(|c| c.as_text()))
+            .flatten()
+            .and_then(|t| t.text.strip_prefix(crate::tool_error::RMCP_DECODE_PREFIX));
+        match decode_error {
+            Some(detail) => Ok(crate::tool_error::argument_error(crate::tool_error::explain_decode_error(
+                &name,
+                detail,
+                arguments.as_ref(),
+            ))),
+            None => Ok(answer),
+        }
+    }
+
+    /// Runs one tool for a resource or a completion (same router, same filtering, paths hidden for
+    /// remote callers) and returns its result; a task answer is not expected from our tools.
+    async fn run_tool(
+        &self,
+        name: &str,
+        arguments: serde_json::Value,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let mut params = CallToolRequestParams::new(name.to_owned());
+        if let serde_json::Value::Object(map) = arguments {
+            params = params.with_arguments(map);
+        }
+        let answer = crate::tool_error::answer_even_if_it_panics(name, self.route(params, context)).await?;
+        let answer = if self.has_remote_callers() { self.hide_local_paths(answer) } else { answer };
+        match answer {
+            CallToolResponse::Complete(result) => Ok(result),
+            _ => Err(ErrorData::internal_error(format!("`{name}` did not answer directly"), None)),
+        }
+    }
+
+    /// Whether the tool that reads `uri` is offered (`--toolsets` and `--readonly` hide resources
+    /// with their tools).
+    fn offers_resource(&self, uri: &str) -> bool {
+        crate::resources::resolve(uri, "").is_ok_and(|reading| self.tool_router.has_route(reading.tool))
+    }
+
+    /// Ids a completion offers for a lookup, filtered by what was typed; nothing when the lookup
+    /// fails (no session, Garmin down): completion is a convenience, never an error.
+    async fn lookup(&self, lookup: Lookup, typed: &str, context: RequestContext<RoleServer>) -> Vec<String> {
+        let (tool, arguments, list, key) = match lookup {
+            Lookup::Workouts => ("get_workouts", serde_json::json!({"limit": 100}), "library", "workout_id"),
+            Lookup::Runs => (
+                "list_activities",
+                serde_json::json!({"activity_type": "running", "limit": 50}),
+                "activities",
+                "activity_id",
+            ),
+            Lookup::Activities => {
+                ("list_activities", serde_json::json!({"limit": 50}), "activities", "activity_id")
+            }
+        };
+        match self.run_tool(tool, arguments, context).await {
+            Ok(result) if result.is_error != Some(true) => {
+                crate::prompts::filter(crate::resources::ids_in(&result, list, key), typed)
+            }
+            _ => Vec::new(),
+        }
     }
 
     /// `answer` with the data folder's path replaced by "the server's data folder" and the home
@@ -250,6 +350,7 @@ impl GarminMcp {
 }
 
 #[tool_handler(router = self.tool_router)]
+#[allow(deprecated, reason = "MCP logging is deprecated for 2026-07-28 (SEP-2577) but part of 2025-11-25")]
 impl ServerHandler for GarminMcp {
     /// Runs the tool (see [`GarminMcp::call_tool_signing_in`]). Every call gets an answer, even one
     /// whose code panics: that becomes an `isError` result naming the tool, and everything the call
@@ -260,10 +361,161 @@ impl ServerHandler for GarminMcp {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
+        let peer = context.peer.clone();
+        let started = std::time::Instant::now();
+        self.log.send(&peer, LoggingLevel::Debug, format!("calling `{name}`")).await;
         let answer =
             crate::tool_error::answer_even_if_it_panics(&name, self.call_tool_signing_in(request, context))
                 .await;
-        if self.has_remote_callers() { answer.map(|a| self.hide_local_paths(a)) } else { answer }
+        let answer =
+            if self.has_remote_callers() { answer.map(|a| self.hide_local_paths(a)) } else { answer };
+        let took = started.elapsed().as_millis();
+        let (level, message) = match &answer {
+            Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => {
+                let why = result
+                    .content
+                    .first()
+                    .and_then(|c| c.as_text())
+                    .map(|t| t.text.clone())
+                    .unwrap_or_default();
+                (LoggingLevel::Warning, format!("`{name}` could not answer ({took} ms): {why}"))
+            }
+            Ok(_) => (LoggingLevel::Info, format!("`{name}` answered in {took} ms")),
+            Err(error) => (LoggingLevel::Error, format!("`{name}` was refused: {}", error.message)),
+        };
+        self.log.send(&peer, level, message).await;
+        if let Ok(CallToolResponse::Complete(result)) = &answer
+            && result.is_error != Some(true)
+            && result
+                .structured_content
+                .as_ref()
+                .and_then(|s| s.get("changes"))
+                .and_then(serde_json::Value::as_array)
+                .is_some_and(|changes| !changes.is_empty())
+        {
+            for uri in crate::resources::changed_by(&name) {
+                self.ctx.subscriptions.updated(uri).await;
+            }
+        }
+        answer
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if !self.offers_resource(&request.uri) {
+            return Err(ErrorData::resource_not_found(
+                format!("There is no resource `{}` to subscribe to here.", request.uri),
+                None,
+            ));
+        }
+        self.ctx.subscriptions.add(self.session.0, &request.uri, context.peer.clone());
+        Ok(())
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.ctx.subscriptions.remove(self.session.0, &request.uri);
+        Ok(())
+    }
+
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.log.set_level(request.level);
+        Ok(())
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(ListPromptsResult::with_all_items(crate::prompts::list()))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        crate::prompts::get(&request.name, request.arguments.as_ref(), self.today()).map(Into::into)
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        let typed = request.argument.value.as_str();
+        let values = match &request.r#ref {
+            Reference::Prompt(prompt) => {
+                match crate::prompts::complete(&prompt.name, &request.argument.name, typed) {
+                    Ok(values) => values,
+                    Err(lookup) => self.lookup(lookup, typed, context).await,
+                }
+            }
+            Reference::Resource(template)
+                if request.argument.name == "id"
+                    && [crate::resources::ACTIVITY_TEMPLATE, crate::resources::CHART_TEMPLATE]
+                        .contains(&template.uri.as_str()) =>
+            {
+                self.lookup(Lookup::Activities, typed, context).await
+            }
+            _ => Vec::new(),
+        };
+        Ok(CompleteResult::new(CompletionInfo::with_all_values(values).unwrap_or_default()))
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let offered = crate::resources::list().into_iter().filter(|r| self.offers_resource(&r.uri)).collect();
+        Ok(ListResourcesResult::with_all_items(offered))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let offered = crate::resources::templates()
+            .into_iter()
+            .filter(|t| self.offers_resource(&t.uri_template.replace("{id}", "0")))
+            .collect();
+        Ok(ListResourceTemplatesResult::with_all_items(offered))
+    }
+
+    /// Reads a resource by running the tool that answers it (see [`crate::resources`]). Charts
+    /// drawn for resources are kept in the data folder's `charts` folder (an identical chart is
+    /// reused, never written twice), not in the person's export folder.
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let charts = self.store().dir().join("charts").display().to_string();
+        let reading = crate::resources::resolve(&request.uri, &charts)?;
+        if !self.tool_router.has_route(reading.tool) {
+            return Err(ErrorData::resource_not_found(
+                format!(
+                    "`{}` is read by the `{}` tool, which this server does not offer (--toolsets or --readonly).",
+                    request.uri, reading.tool
+                ),
+                None,
+            ));
+        }
+        let answer = self.run_tool(reading.tool, reading.arguments.clone(), context).await?;
+        crate::resources::contents(&request.uri, &reading, &answer).map(Into::into)
     }
 
     fn get_info(&self) -> ServerConfig {
@@ -272,7 +524,15 @@ impl ServerHandler for GarminMcp {
         } else {
             INSTRUCTIONS.to_owned()
         };
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        let capabilities = ServerCapabilities::builder()
+            .enable_logging()
+            .enable_completions()
+            .enable_prompts()
+            .enable_resources()
+            .enable_resources_subscribe()
+            .enable_tools()
+            .build();
+        ServerConfig::new(capabilities)
             .with_server_info(
                 Implementation::new("garmin-mcp", env!("CARGO_PKG_VERSION")).with_title("Garmin Connect"),
             )

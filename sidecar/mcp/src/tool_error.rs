@@ -6,9 +6,12 @@
 //!   about the session starts with its kind ("Garmin refused this (HTTP 403, Cloudflare edge
 //!   block)") and never asks for a sign-in. The model reads it and answers the person; nothing
 //!   crashes.
-//! * Misuse of the protocol — an unknown tool, arguments that do not match the schema or make no
-//!   sense (a date that is not `YYYY-MM-DD`, an end before a start) — becomes a JSON-RPC error
-//!   (`invalid_params`), like rmcp does for schema mismatches.
+//! * Arguments that cannot be used — a wrong type, a value outside its range, a date that is not
+//!   `YYYY-MM-DD`, an end before a start, a string over its length limit — are also a tool result
+//!   with `isError: true` (MCP 2025-11-25, SEP-1303): the model reads the sentence, which names the
+//!   argument, what was expected and what was found, and calls again with a better one.
+//!   [`argument_error`] rewrites rmcp's own decoding errors into such a sentence.
+//! * Only protocol faults — an unknown tool, a malformed request — are JSON-RPC errors.
 //!
 //! A failed result carries only text (no structured content, which clients would validate against
 //! the tool's output schema); the text starts with the sentence to act on.
@@ -16,6 +19,7 @@
 use rmcp::ErrorData;
 use rmcp::handler::server::tool::IntoCallToolResult;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
+use serde_json::Value;
 
 /// How every "sign in first" answer starts, so the server can recognise one and ask the desktop
 /// app to sign the person in before answering (see `GarminMcp::call_tool`).
@@ -28,7 +32,8 @@ pub enum ToolError {
     Garmin(garmin::Error),
     /// Garmin has nothing recorded for what was asked ("No sleep data recorded for 2026-11-28").
     NoData(String),
-    /// The arguments cannot be used (protocol-level error).
+    /// The arguments cannot be used: the sentence names the argument, what was expected and what
+    /// was found (an `isError` result the model can correct itself from).
     InvalidArgument(String),
     /// Something on this machine failed (a folder that cannot be written, the desktop app not
     /// answering); the sentence says what to do.
@@ -69,10 +74,104 @@ impl ToolError {
 
 impl IntoCallToolResult for ToolError {
     fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
-        if let ToolError::InvalidArgument(message) = &self {
-            return Err(ErrorData::invalid_params(message.clone(), None));
-        }
         Ok(CallToolResult::error(vec![ContentBlock::text(self.message())]).into())
+    }
+}
+
+/// How rmcp starts the message of a tool call whose arguments do not decode into the tool's
+/// argument type (it already answers those as an `isError` result, but in serde's words).
+pub const RMCP_DECODE_PREFIX: &str = "failed to deserialize parameters:";
+
+/// The `isError` result for an argument that cannot be used.
+pub fn argument_error(message: impl Into<String>) -> CallToolResponse {
+    CallToolResult::error(vec![ContentBlock::text(message.into())]).into()
+}
+
+/// Rewrites serde's decoding error of `tool`'s `arguments` (after [`RMCP_DECODE_PREFIX`]) into a
+/// sentence naming the argument, what was expected and what was found, e.g. "`limit` of
+/// `get_workouts` must be a whole number from 0 up, not the text `"ten"`. Call the tool again with a
+/// corrected `limit`." When the argument cannot be told, serde's words stay, prefixed by the tool.
+pub fn explain_decode_error(
+    tool: &str,
+    detail: &str,
+    arguments: Option<&serde_json::Map<String, Value>>,
+) -> String {
+    let detail = detail.trim();
+    if let Some(field) = between(detail, "missing field `", "`") {
+        return format!(
+            "`{field}` is required by `{tool}` but was not given. Call the tool again with `{field}`."
+        );
+    }
+    if let Some(field) = between(detail, "unknown field `", "`") {
+        let known =
+            detail.split_once(", expected ").map(|(_, e)| format!(" (it takes {e})")).unwrap_or_default();
+        return format!("`{tool}` has no argument `{field}`{known}. Call it again without `{field}`.");
+    }
+    let (found, expected) = match detail.split_once(", expected ") {
+        Some((found, expected)) => (found, expected),
+        None => (detail, ""),
+    };
+    let found = found
+        .trim_start_matches("invalid type: ")
+        .trim_start_matches("invalid value: ")
+        .trim_start_matches("unknown variant ");
+    let expected = plain_expectation(expected);
+    let argument = arguments.and_then(|args| {
+        args.iter().find(|(_, value)| found_matches(found, value)).map(|(name, _)| name.clone())
+    });
+    match (argument, expected.is_empty()) {
+        (Some(name), false) => format!(
+            "`{name}` of `{tool}` must be {expected}; found {found}. Call the tool again with a corrected `{name}`."
+        ),
+        (Some(name), true) => {
+            format!(
+                "`{name}` of `{tool}` cannot be used: {found}. Call the tool again with a corrected `{name}`."
+            )
+        }
+        (None, false) => format!(
+            "An argument of `{tool}` must be {expected}; found {found}. Check the tool's input schema and call again."
+        ),
+        (None, true) => {
+            format!(
+                "The arguments of `{tool}` cannot be used: {detail}. Check the tool's input schema and call again."
+            )
+        }
+    }
+}
+
+/// The text between `start` and the next `end`, when `text` starts with `start`.
+fn between<'a>(text: &'a str, start: &str, end: &str) -> Option<&'a str> {
+    let rest = text.strip_prefix(start)?;
+    rest.split_once(end).map(|(inside, _)| inside)
+}
+
+/// serde's Rust-flavoured expectation ("u32", "a string") in words a model knows.
+fn plain_expectation(expected: &str) -> String {
+    match expected.trim() {
+        "u8" | "u16" | "u32" | "u64" | "u128" | "usize" => "a whole number from 0 up".to_owned(),
+        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" => "a whole number".to_owned(),
+        "f32" | "f64" => "a number".to_owned(),
+        "a boolean" => "`true` or `false`".to_owned(),
+        other => other.to_owned(),
+    }
+}
+
+/// Whether serde's description of what it found (`string "ten"`, ``integer `-1` ``, `` `pdf` ``)
+/// is this argument's value.
+fn found_matches(found: &str, value: &Value) -> bool {
+    match value {
+        Value::String(text) => {
+            found.contains(&format!("\"{text}\""))
+                || found == format!("`{text}`")
+                || found.contains(&format!("`{text}`"))
+        }
+        Value::Number(number) => {
+            found.contains(&format!("`{number}`")) || found.ends_with(&format!(" {number}"))
+        }
+        Value::Bool(flag) => found.contains(&format!("`{flag}`")),
+        Value::Null => found == "null",
+        Value::Array(_) => found == "sequence",
+        Value::Object(_) => found == "map",
     }
 }
 
@@ -176,9 +275,55 @@ mod tests {
     }
 
     #[test]
-    fn invalid_arguments_are_protocol_errors() {
+    fn invalid_arguments_are_error_results_the_model_can_read() {
         let error = ToolError::invalid("start_date must be YYYY-MM-DD, got `yesterday`");
-        let Err(data) = error.into_call_tool_result() else { panic!("protocol error expected") };
-        assert_eq!(data.code, rmcp::model::ErrorCode::INVALID_PARAMS);
+        let Ok(CallToolResponse::Complete(result)) = error.into_call_tool_result() else {
+            panic!("a tool result, not a protocol error")
+        };
+        assert_eq!(result.is_error, Some(true));
+        let text =
+            result.content.first().and_then(|c| c.as_text()).map(|t| t.text.clone()).unwrap_or_default();
+        assert!(text.contains("start_date") && text.contains("yesterday"), "{text}");
+    }
+
+    fn args(value: Value) -> serde_json::Map<String, Value> {
+        value.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn decoding_errors_name_the_argument_what_was_expected_and_what_was_found() {
+        let a = args(serde_json::json!({"limit": "ten", "workout_id": 5}));
+        let text =
+            explain_decode_error("get_workouts", "invalid type: string \"ten\", expected u32", Some(&a));
+        assert!(text.starts_with("`limit` of `get_workouts` must be a whole number from 0 up"), "{text}");
+        assert!(text.contains("found string \"ten\""), "{text}");
+
+        let a = args(serde_json::json!({"activity_id": 1, "format": "pdf"}));
+        let text = explain_decode_error(
+            "export_activity",
+            "unknown variant `pdf`, expected one of `fit`, `gpx`",
+            Some(&a),
+        );
+        assert!(
+            text.starts_with("`format` of `export_activity` must be one of `fit`, `gpx`; found `pdf`"),
+            "{text}"
+        );
+
+        let a = args(serde_json::json!({"activity_id": -3}));
+        let text =
+            explain_decode_error("get_activity", "invalid value: integer `-3`, expected u64", Some(&a));
+        assert!(
+            text.starts_with(
+                "`activity_id` of `get_activity` must be a whole number from 0 up; found integer `-3`"
+            ),
+            "{text}"
+        );
+
+        let text = explain_decode_error(
+            "get_activity",
+            "missing field `activity_id`",
+            Some(&args(serde_json::json!({}))),
+        );
+        assert!(text.contains("`activity_id` is required by `get_activity`"), "{text}");
     }
 }

@@ -221,7 +221,7 @@ impl GarminMcp {
     }
 }
 
-/// First and last day of a month, or a protocol error for an impossible one.
+/// First and last day of a month, or an argument error for an impossible one.
 fn month_bounds(year: i32, month: u32) -> Result<(NaiveDate, NaiveDate), ToolError> {
     if !(1..=12).contains(&month) {
         return Err(ToolError::invalid(format!("month must be 1–12 (January = 1), got {month}")));

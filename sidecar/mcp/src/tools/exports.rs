@@ -105,8 +105,8 @@ pub struct ExportActivityArgs {
     /// The Garmin activity id (from `list_activities`, `get_calendar`…).
     pub activity_id: u64,
     /// `fit` (the original recording), `gpx`, `tcx`, `kml` or `csv`.
-    // Text with the enum's schema: rmcp turns a failed enum parse into a tool result, and an
-    // unknown format is a bad argument (a protocol error) here.
+    // Text with the enum's schema, so an unknown format gets this tool's own sentence (an
+    // `isError` result naming the formats) rather than serde's.
     #[schemars(with = "ActivityFileFormat")]
     pub format: String,
     /// Folder to save in, as an absolute path (`~/…` works). Default: `GARMIN_MCP_EXPORT_DIR`, else
@@ -348,7 +348,7 @@ impl GarminMcp {
     }
 }
 
-/// The folder to save in. A bad `folder` argument is the caller's mistake (protocol error); a bad
+/// The folder to save in. A bad `folder` argument is the caller's mistake (an argument error); a bad
 /// environment variable or no downloads folder is this machine's.
 fn export_folder(requested: Option<&str>) -> Result<std::path::PathBuf, ToolError> {
     let given = requested.is_some_and(|f| !f.trim().is_empty());

@@ -1,7 +1,7 @@
 //! `render_chart` against the fake: every kind answers with a summary, an inline `image/png` that
 //! decodes to the requested size and is far from blank, and the same PNG saved in the given folder;
 //! the summaries' numbers match the fake's data set (read straight from the fake, not through the
-//! tools); bad arguments are protocol errors; an activity whose details have no samples is drawn
+//! tools); bad arguments are `isError` results naming the argument; an activity whose details have no samples is drawn
 //! from its original FIT file, and one whose original is a GPX upload says so.
 
 use std::path::{Path, PathBuf};
@@ -336,7 +336,7 @@ async fn the_training_load_chart_sums_the_fakes_activity_loads() {
 }
 
 #[tokio::test]
-async fn bad_arguments_are_protocol_errors_with_a_reason() {
+async fn bad_arguments_are_error_results_with_a_reason() {
     let h = Harness::start().await;
     let cases = [
         (json!({"kind": "sleep", "activity_id": 1}), "does not apply"),
@@ -359,9 +359,10 @@ async fn bad_arguments_are_protocol_errors_with_a_reason() {
         let message = h.call_invalid("render_chart", args.clone()).await;
         assert!(message.contains(needle), "{args}: `{message}` lacks `{needle}`");
     }
-    // An unknown kind fails rmcp's argument decoding, which names the kinds there are.
-    let message = h.call_err("render_chart", json!({"kind": "pie"})).await;
-    assert!(message.contains("unknown variant `pie`") && message.contains("training_load"), "{message}");
+    // An unknown kind fails rmcp's argument decoding; the answer names the argument and the kinds.
+    let message = h.call_invalid("render_chart", json!({"kind": "pie"})).await;
+    assert!(message.starts_with("`kind` of `render_chart` must be one of `activity`"), "{message}");
+    assert!(message.contains("training_load`; found `pie`"), "{message}");
     assert_eq!(saved_pngs(&folder(&h)), 0, "nothing is saved for refused arguments");
 }
 

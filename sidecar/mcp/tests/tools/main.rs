@@ -16,6 +16,7 @@ mod exports;
 mod health;
 mod partial;
 mod profile;
+mod protocol;
 mod recordings;
 mod session;
 mod social;

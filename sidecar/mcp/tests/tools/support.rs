@@ -119,15 +119,41 @@ impl Harness {
         text_of(&result)
     }
 
-    /// Calls a tool whose arguments must be refused as a protocol error; returns the message.
+    /// Calls a tool whose arguments must be refused: MCP 2025-11-25 (SEP-1303) wants an `isError`
+    /// result the model can read and correct itself from, not a protocol error. Returns its message.
     pub async fn call_invalid(&self, tool: &str, args: Value) -> String {
         let mut params = CallToolRequestParams::new(tool.to_owned());
         if let Value::Object(map) = args {
             params = params.with_arguments(map);
         }
         match self.client.call_tool(params).await {
+            Err(e) => panic!("{tool}: wrong arguments must be an isError result, not a protocol error: {e}"),
+            Ok(result) => {
+                assert_eq!(
+                    result.is_error,
+                    Some(true),
+                    "{tool} accepted invalid arguments: {}",
+                    text_of(&result)
+                );
+                assert!(
+                    result.structured_content.is_none(),
+                    "{tool}: a refusal carries no structured content"
+                );
+                text_of(&result)
+            }
+        }
+    }
+
+    /// Calls a tool this server does not offer (unknown, or hidden by `--readonly`/`--toolsets`):
+    /// that stays a protocol error. Returns its message.
+    pub async fn call_unknown(&self, tool: &str, args: Value) -> String {
+        let mut params = CallToolRequestParams::new(tool.to_owned());
+        if let Value::Object(map) = args {
+            params = params.with_arguments(map);
+        }
+        match self.client.call_tool(params).await {
             Err(e) => e.to_string(),
-            Ok(result) => panic!("{tool} accepted invalid arguments: {}", text_of(&result)),
+            Ok(result) => panic!("{tool} is not offered but answered: {}", text_of(&result)),
         }
     }
 

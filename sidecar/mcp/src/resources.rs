@@ -1,0 +1,253 @@
+//! MCP resources: the athlete's data a client can attach to a conversation without a tool call —
+//! recent activities, today's readiness, the workout library, one activity
+//! (`garmin://activity/{id}`) and an activity's chart as a PNG (`garmin://chart/activity/{id}`).
+//!
+//! Every resource is read by running the tool that answers the same question (through the same
+//! router, so `--toolsets` and `--readonly` apply), never by a second copy of its Garmin calls or
+//! shaping: a JSON resource is the tool's structured answer (with its `summary`), the chart is the
+//! tool's PNG. This module only maps URIs to tool calls and tool answers to resource contents.
+
+use rmcp::ErrorData;
+use rmcp::model::{CallToolResult, ReadResourceResult, Resource, ResourceContents, ResourceTemplate};
+use serde_json::{Value, json};
+
+/// The newest activities (the last 30 days, 20 rows).
+pub const RECENT_ACTIVITIES: &str = "garmin://activities/recent";
+/// Today's training status and readiness.
+pub const READINESS_TODAY: &str = "garmin://readiness/today";
+/// The workout library and training plans.
+pub const WORKOUT_LIBRARY: &str = "garmin://workouts";
+/// The chart of the newest activity.
+pub const LATEST_CHART: &str = "garmin://chart/activity/latest";
+/// One activity in depth.
+pub const ACTIVITY_TEMPLATE: &str = "garmin://activity/{id}";
+/// One activity's chart.
+pub const CHART_TEMPLATE: &str = "garmin://chart/activity/{id}";
+
+const JSON: &str = "application/json";
+const PNG: &str = "image/png";
+
+/// The fixed resources.
+pub fn list() -> Vec<Resource> {
+    vec![
+        Resource::new(RECENT_ACTIVITIES, "recent_activities")
+            .with_title("Recent activities")
+            .with_description("The last 30 days of activities, newest first (as `list_activities` answers).")
+            .with_mime_type(JSON),
+        Resource::new(READINESS_TODAY, "readiness_today")
+            .with_title("Today's readiness")
+            .with_description(
+                "Today's training status, readiness, load and HRV (as `get_training_status` answers).",
+            )
+            .with_mime_type(JSON),
+        Resource::new(WORKOUT_LIBRARY, "workout_library")
+            .with_title("Workout library")
+            .with_description("The Garmin workout library and training plans (as `get_workouts` answers).")
+            .with_mime_type(JSON),
+        Resource::new(LATEST_CHART, "latest_activity_chart")
+            .with_title("Chart of the newest activity")
+            .with_description(
+                "Pace and heart rate of the newest activity, as a PNG (as `render_chart` draws it).",
+            )
+            .with_mime_type(PNG),
+    ]
+}
+
+/// The parameterised resources.
+pub fn templates() -> Vec<ResourceTemplate> {
+    vec![
+        ResourceTemplate::new(ACTIVITY_TEMPLATE, "activity")
+            .with_title("One activity")
+            .with_description("One activity in depth, by Garmin activity id (as `get_activity` answers).")
+            .with_mime_type(JSON),
+        ResourceTemplate::new(CHART_TEMPLATE, "activity_chart")
+            .with_title("Chart of one activity")
+            .with_description("Pace and heart rate of one activity over distance, as a PNG.")
+            .with_mime_type(PNG),
+    ]
+}
+
+/// The tool call that reads a resource.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reading {
+    /// The tool answering it.
+    pub tool: &'static str,
+    /// Its arguments.
+    pub arguments: Value,
+    /// The resource is the tool's PNG (else its structured answer as JSON).
+    pub png: bool,
+}
+
+/// Maps `uri` to its tool call; `chart_folder` is where charts drawn for resources are kept.
+pub fn resolve(uri: &str, chart_folder: &str) -> Result<Reading, ErrorData> {
+    let json = |tool, arguments| Ok(Reading { tool, arguments, png: false });
+    match uri {
+        RECENT_ACTIVITIES => return json("list_activities", json!({})),
+        READINESS_TODAY => return json("get_training_status", json!({})),
+        WORKOUT_LIBRARY => return json("get_workouts", json!({})),
+        LATEST_CHART => {
+            return Ok(Reading {
+                tool: "render_chart",
+                arguments: json!({"kind": "activity", "folder": chart_folder}),
+                png: true,
+            });
+        }
+        _ => {}
+    }
+    if let Some(id) = uri.strip_prefix("garmin://chart/activity/") {
+        let id = activity_id(uri, id)?;
+        return Ok(Reading {
+            tool: "render_chart",
+            arguments: json!({"kind": "activity", "activity_id": id, "folder": chart_folder}),
+            png: true,
+        });
+    }
+    if let Some(id) = uri.strip_prefix("garmin://activity/") {
+        let id = activity_id(uri, id)?;
+        return json("get_activity", json!({"activity_id": id}));
+    }
+    Err(ErrorData::resource_not_found(
+        format!(
+            "There is no resource `{uri}`. Resources: {RECENT_ACTIVITIES}, {READINESS_TODAY}, {WORKOUT_LIBRARY}, \
+             {LATEST_CHART}, {ACTIVITY_TEMPLATE}, {CHART_TEMPLATE}."
+        ),
+        None,
+    ))
+}
+
+fn activity_id(uri: &str, text: &str) -> Result<u64, ErrorData> {
+    text.parse::<u64>().map_err(|_| {
+        ErrorData::invalid_params(
+            format!("In `{uri}`, the id must be a Garmin activity id (digits, from `list_activities`); found `{text}`."),
+            None,
+        )
+    })
+}
+
+/// The resource's contents from the tool's answer. A failed answer (no session, an unknown id,
+/// Garmin down) becomes an error carrying the tool's sentence.
+pub fn contents(
+    uri: &str,
+    reading: &Reading,
+    answer: &CallToolResult,
+) -> Result<ReadResourceResult, ErrorData> {
+    let first_text =
+        answer.content.iter().find_map(|c| c.as_text()).map(|t| t.text.clone()).unwrap_or_default();
+    if answer.is_error == Some(true) {
+        return Err(ErrorData::internal_error(format!("`{uri}` cannot be read: {first_text}"), None));
+    }
+    if reading.png {
+        let image = answer.content.iter().find_map(|c| c.as_image()).map(|image| image.data.clone());
+        let Some(data) = image else {
+            return Err(ErrorData::internal_error(
+                format!("`{uri}`: the chart came back without an image."),
+                None,
+            ));
+        };
+        return Ok(ReadResourceResult::new(vec![ResourceContents::blob(data, uri).with_mime_type(PNG)]));
+    }
+    let structured = answer.structured_content.clone().unwrap_or_else(|| json!({"summary": first_text}));
+    let text = serde_json::to_string(&structured)
+        .map_err(|e| ErrorData::internal_error(format!("could not encode `{uri}`: {e}"), None))?;
+    Ok(ReadResourceResult::new(vec![ResourceContents::text(text, uri).with_mime_type(JSON)]))
+}
+
+/// Ids in a tool's structured answer: every `key` of the objects in `list` (e.g. the `activity_id`
+/// of each row of `activities`), as strings for completion.
+pub fn ids_in(answer: &CallToolResult, list: &str, key: &str) -> Vec<String> {
+    answer
+        .structured_content
+        .as_ref()
+        .and_then(|s| s.get(list))
+        .and_then(Value::as_array)
+        .map(|rows| rows.iter().filter_map(|row| row.get(key)).map(|id| id.to_string()).collect())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uris_map_to_the_tools_that_answer_them() {
+        let r = resolve("garmin://activity/123", "/tmp/c").ok();
+        assert_eq!(r.map(|r| (r.tool, r.arguments)), Some(("get_activity", json!({"activity_id": 123}))));
+        let r = resolve("garmin://chart/activity/9", "/tmp/c").ok();
+        assert!(r.is_some_and(|r| r.png && r.tool == "render_chart" && r.arguments["activity_id"] == 9));
+        let e = resolve("garmin://activity/abc", "/tmp/c")
+            .err()
+            .map(|e| e.message.to_string())
+            .unwrap_or_default();
+        assert!(e.contains("found `abc`"), "{e}");
+        let e = resolve("garmin://nope", "/tmp/c").err().map(|e| e.code);
+        assert_eq!(e, Some(rmcp::model::ErrorCode::RESOURCE_NOT_FOUND));
+    }
+}
+
+/// Resources a write by `tool` changes, when it wrote something (see [`Subscriptions`]).
+pub fn changed_by(tool: &str) -> &'static [&'static str] {
+    match tool {
+        "create_workout" | "delete_workout" | "undo_change" => &[WORKOUT_LIBRARY],
+        _ => &[],
+    }
+}
+
+/// Which session subscribed to which resource (`resources/subscribe`), shared by every session of
+/// one server, so a workout created from one client updates another client's library. A client
+/// that went away is forgotten the first time a notification cannot reach it.
+#[derive(Debug, Default)]
+pub struct Subscriptions {
+    list: std::sync::Mutex<Vec<(u64, String, rmcp::Peer<rmcp::RoleServer>)>>,
+}
+
+impl Subscriptions {
+    /// Subscribes `session` (reached through `peer`) to `uri`.
+    pub fn add(&self, session: u64, uri: &str, peer: rmcp::Peer<rmcp::RoleServer>) {
+        if let Ok(mut list) = self.list.lock()
+            && !list.iter().any(|(s, u, _)| *s == session && u == uri)
+        {
+            list.push((session, uri.to_owned(), peer));
+        }
+    }
+
+    /// Ends `session`'s subscription to `uri`.
+    pub fn remove(&self, session: u64, uri: &str) {
+        if let Ok(mut list) = self.list.lock() {
+            list.retain(|(s, u, _)| !(*s == session && u == uri));
+        }
+    }
+
+    /// Tells every subscriber of `uri` that it changed.
+    pub async fn updated(&self, uri: &str) {
+        let peers: Vec<(u64, rmcp::Peer<rmcp::RoleServer>)> = match self.list.lock() {
+            Ok(list) => list.iter().filter(|(_, u, _)| u == uri).map(|(s, _, p)| (*s, p.clone())).collect(),
+            Err(_) => return,
+        };
+        for (session, peer) in peers {
+            let param = rmcp::model::ResourceUpdatedNotificationParam::new(uri);
+            if peer.notify_resource_updated(param).await.is_err()
+                && let Ok(mut list) = self.list.lock()
+            {
+                list.retain(|(s, _, _)| *s != session);
+            }
+        }
+    }
+}
+
+/// Tells one session from another: every clone of the server (one per session) draws a new one.
+#[derive(Debug)]
+pub struct SessionTag(pub u64);
+
+static NEXT_SESSION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+impl Default for SessionTag {
+    fn default() -> Self {
+        SessionTag(NEXT_SESSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+impl Clone for SessionTag {
+    fn clone(&self) -> Self {
+        SessionTag::default()
+    }
+}
