@@ -26,19 +26,23 @@
 //! * `clients` — real MCP clients headless, without an LLM key (`clients.rs`): the MCP Inspector CLI
 //!   (stdio and HTTP, `--strict`), mcp-cli over HTTP, and `claude`/`codex`/`gemini mcp list` on the
 //!   entries `garmin-mcp configure` writes; `test` runs it after `interop`.
+//! * `clock` — the server's unit tests and black-box `cli` suite again with the wall clock moved by
+//!   libfaketime to the days date code gets wrong, in far time zones (`clock.rs`); `test` runs it
+//!   after `clients`.
 //! * `e2e` — the desktop app end to end under Xvfb, driven by tauri-driver + WebKitWebDriver: sign in
 //!   to the demo account and to a fake "Garmin international" through the real sign-in window, check
 //!   the saved sessions and the home window (`src-tauri/tests/e2e.rs`). Builds the UI first;
 //!   screenshots of every step land in `target/e2e-screenshots/`. Linux only.
 
 mod clients;
+mod clock;
 
 use std::io::{BufRead as _, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitCode, Stdio};
 use std::time::Duration;
 
-const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | bundle [--debug] [--bundles deb,appimage] | test | interop | clients | e2e>";
+const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | bundle [--debug] [--bundles deb,appimage] | test | interop | clients | clock | e2e>";
 
 /// Tauri config patch that drops `bundle.externalBin` for builds that do not bundle the app.
 const NO_SIDECAR_CONFIG: &str = r#"{"bundle":{"externalBin":null}}"#;
@@ -56,6 +60,7 @@ fn main() -> ExitCode {
         ["test"] => test(),
         ["interop"] => conformance(&workspace_root()).and_then(|()| interop(&workspace_root())),
         ["clients"] => clients::clients(&workspace_root()),
+        ["clock"] => clock::clock(&workspace_root()),
         ["e2e"] => build_ui(&workspace_root()).and_then(|()| e2e(&workspace_root())),
         _ => Err(USAGE.to_owned()),
     };
@@ -211,6 +216,7 @@ fn test() -> Result<(), String> {
     conformance(&root)?;
     interop(&root)?;
     clients::clients(&root)?;
+    clock::clock(&root)?;
     e2e(&root)?;
     if cfg!(target_os = "linux") {
         bundle("deb", true)?;
