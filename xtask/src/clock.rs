@@ -57,11 +57,11 @@ fn test_binaries(root: &Path) -> Result<Vec<PathBuf>, String> {
             String::from_utf8_lossy(&output.stderr)
         ));
     }
-    // Plain std here: the compiler-artifact lines of test targets carry `"test":true` in their
+    // Plain std here: the compiler-artifact lines of test builds carry `"test":true` in their
     // profile and the path after `"executable":"`.
     let binaries: Vec<PathBuf> = String::from_utf8_lossy(&output.stdout)
         .lines()
-        .filter(|line| line.contains("\"reason\":\"compiler-artifact\"") && line.contains("\"test\":true"))
+        .filter(|line| line.contains("\"reason\":\"compiler-artifact\"") && built_for_tests(line))
         .filter_map(|line| {
             let start = line.find("\"executable\":\"")? + "\"executable\":\"".len();
             let end = start + line[start..].find('"')?;
@@ -72,4 +72,13 @@ fn test_binaries(root: &Path) -> Result<Vec<PathBuf>, String> {
         return Err(format!("expected the lib and cli test binaries, found {binaries:?}"));
     }
     Ok(binaries)
+}
+
+/// True when a cargo artifact line's `profile` object says `"test":true` (its `target` object has a
+/// `test` field too, true for binaries, which are not test harnesses).
+fn built_for_tests(line: &str) -> bool {
+    line.find("\"profile\":{").is_some_and(|start| {
+        let profile = &line[start..];
+        profile.find('}').is_some_and(|end| profile[..end].contains("\"test\":true"))
+    })
 }
