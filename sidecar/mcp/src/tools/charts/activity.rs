@@ -232,20 +232,27 @@ impl GarminMcp {
             // Garmin's details lack the series: read the original FIT file instead. An activity
             // uploaded as GPX or TCX has that file as its original, not a FIT (docs/garmin-web-api.md
             // §0): say so rather than read it as one.
-            match client.downloads().activity_original(id).await.map_err(ToolError::from).and_then(
-                |original| {
-                    if original.format != OriginalFormat::Fit {
-                        return Err(ToolError::NoData(format!(
-                            "Activity {id} has no samples to draw in Garmin's activity details, and its \
-                         original file is the {} file it was uploaded as, not a FIT recording, so the \
-                         chart cannot fall back to it. export_activity with format `fit` saves that file.",
-                            original.format.label()
-                        )));
+            let original = client.downloads().activity_original(id).await.map_err(ToolError::from);
+            let fit = match original {
+                Err(e) => Err(e),
+                Ok(original) if original.format != OriginalFormat::Fit => Err(ToolError::NoData(format!(
+                    "Activity {id} has no samples to draw in Garmin's activity details, and its \
+                     original file is the {} file it was uploaded as, not a FIT recording, so the \
+                     chart cannot fall back to it. export_activity with format `fit` saves that file.",
+                    original.format.label()
+                ))),
+                // Decoding a FIT file is CPU work: off the runtime's threads, so it stalls no one.
+                Ok(original) => {
+                    let bytes = original.file.bytes;
+                    match tokio::task::spawn_blocking(move || fit_series::read(&bytes)).await {
+                        Ok(read) => read.map_err(|e| ToolError::NoData(format!("Activity {id}: {e}."))),
+                        Err(e) => Err(ToolError::Local(format!(
+                            "reading activity {id}'s FIT file stopped unexpectedly ({e}); try again"
+                        ))),
                     }
-                    fit_series::read(&original.file.bytes)
-                        .map_err(|e| ToolError::NoData(format!("Activity {id}: {e}.")))
-                },
-            ) {
+                }
+            };
+            match fit {
                 Ok(fit) if !fit.samples.is_empty() => {
                     let totals = (fit.distance_m, fit.timer_s, fit.avg_hr);
                     (fit.samples, Source::Fit, Some(totals))
