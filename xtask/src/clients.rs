@@ -69,6 +69,10 @@ pub fn clients(root: &Path) -> Result<(), String> {
     // The entries `garmin-mcp configure` writes, as Claude Code, Codex and Gemini CLI read them.
     problems.extend(configured_clients(&env, &exe, &bin, &inspector, tools));
 
+    // What the model reads through Claude Code and Codex, against stand-in model endpoints.
+    println!("xtask: what the model reads through Claude Code and Codex (tests/interop/model_view.py)");
+    problems.extend(model_view(root, &env, &exe, &bin, &scratch.0));
+
     if problems.is_empty() {
         println!("xtask: real MCP clients: all checks passed");
         Ok(())
@@ -308,6 +312,35 @@ fn mcp_cli_checks(env: &ClientEnv, mcp_cli: &Path, scratch: &Path, url: &str, to
 fn listed_count(text: &str) -> Option<usize> {
     let line = text.lines().find(|l| l.to_ascii_lowercase().contains("total tools"))?;
     line.split(|c: char| !c.is_ascii_digit()).rfind(|w| !w.is_empty())?.parse().ok()
+}
+
+/// Runs `tests/interop/model_view.py`: Claude Code and Codex, each against a stand-in model
+/// endpoint on loopback, must hand the model the summary of a structured answer and both the
+/// summary and the image of a chart.
+fn model_view(root: &Path, env: &ClientEnv, exe: &Path, bin: &Path, scratch: &Path) -> Vec<String> {
+    let python = root.join(".ci/.venv/bin/python");
+    let dir = scratch.join("model-view");
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        return vec![format!("model view: cannot create {}: {e}", dir.display())];
+    }
+    let status = Command::new(python)
+        .arg(root.join("tests/interop/model_view.py"))
+        .arg("--garmin-mcp")
+        .arg(exe)
+        .arg("--claude")
+        .arg(bin.join("claude"))
+        .arg("--codex")
+        .arg(bin.join("codex"))
+        .arg("--scratch")
+        .arg(&dir)
+        .env("PATH", &env.path)
+        .stdin(Stdio::null())
+        .status();
+    match status {
+        Ok(status) if status.success() => Vec::new(),
+        Ok(status) => vec![format!("model view failed ({status}); see its lines above")],
+        Err(e) => vec![format!("model view could not start: {e}")],
+    }
 }
 
 /// `garmin-mcp configure claude-code|codex|gemini` in the throwaway HOME, `--demo` added to each
