@@ -213,6 +213,8 @@ fn test() -> Result<(), String> {
     };
     run(&mut cargo_no_sidecar(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
     run(&mut cargo_no_sidecar(&["test", "--workspace"]))?;
+    // The fake as the shipped binaries embed it (no default features): its control API is absent.
+    run(&mut cargo_no_sidecar(&["test", "-p", "fake-garmin", "--lib", "--no-default-features"]))?;
     conformance(&root)?;
     interop(&root)?;
     clients::clients(&root)?;

@@ -12,7 +12,7 @@
 //! | [`auth`] | session families, JWT/CSRF rotation, reuse detection |
 //! | [`server`] | the router, the `/gc-api` gate, the refresh call, the loud catch-all |
 //! | [`sso`] | the FAKE sign-in page and the `/app/` shell |
-//! | [`faults`], [`log`], [`admin`] | switchable faults, request log, `/__fake/` control API |
+//! | [`faults`], [`log`], `admin` | switchable faults, request log, `/__fake/` control API (feature `control`) |
 //! | [`data`], [`routes`] | the generated account and the `/gc-api` endpoints |
 //!
 //! ```no_run
@@ -25,6 +25,7 @@
 //! ```
 #![deny(missing_docs)]
 
+#[cfg(feature = "control")]
 pub mod admin;
 pub mod auth;
 pub mod config;

@@ -14,7 +14,7 @@ use crate::auth::{Authenticated, Cookies, Denied, Presented, RefreshAnswer, Refr
 use crate::faults::FromEdge;
 use crate::log::Note;
 use crate::state::{AppState, lock};
-use crate::{admin, log, routes, sso};
+use crate::{log, routes, sso};
 
 /// Path of the web refresh call (reference §2.7).
 pub const REFRESH_PATH: &str = "/services/auth/token/di-oauth/refresh";
@@ -35,13 +35,26 @@ pub fn router(state: AppState) -> Router {
         .route("/portal/sso/{locale}/sign-in", get(sso::sign_in_page).post(sso::sign_in_submit))
         .nest("/gc-api", gc_api)
         .merge(routes::outside_api().layer(from_fn_with_state(state.clone(), gc_api_gate)))
-        .merge(admin::router())
+        .merge(control_api())
         .fallback(no_route)
         .layer(from_fn_with_state(state.clone(), front_end_redirect))
         .layer(from_fn(cf_cache_status))
         .layer(from_fn(cf_bm))
         .layer(from_fn_with_state(state.clone(), log::record))
         .with_state(state)
+}
+
+/// The `/__fake/` control API when the `control` feature is on (tests, the standalone fake); an
+/// empty router in the shipped binaries' build, where `/__fake/…` falls to the loud catch-all.
+fn control_api() -> Router<AppState> {
+    #[cfg(feature = "control")]
+    {
+        crate::admin::router()
+    }
+    #[cfg(not(feature = "control"))]
+    {
+        Router::new()
+    }
 }
 
 /// Gate in front of every `/gc-api` route (and its catch-all) and of the few API routes outside it
@@ -260,4 +273,34 @@ pub fn noted(mut res: Response, note: String) -> Response {
 fn target(req: &Request) -> String {
     let uri = req.extensions().get::<OriginalUri>().map_or(req.uri(), |o| &o.0);
     uri.path_and_query().map_or_else(|| uri.path().to_owned(), ToString::to_string)
+}
+
+#[cfg(all(test, not(feature = "control")))]
+mod shipped_build {
+    //! Runs only in the build the shipped binaries get (`cargo test -p fake-garmin --lib
+    //! --no-default-features`, a step of `cargo xtask test`): the demo fake has no control plane.
+
+    use crate::{FakeConfig, FakeGarmin};
+
+    #[tokio::test]
+    async fn without_the_control_feature_the_fake_serves_no_control_api() {
+        let fake = FakeGarmin::start(FakeConfig::default()).await.expect("fake starts");
+        let http = reqwest::Client::new();
+        for (method, path) in [
+            (reqwest::Method::GET, "/__fake/health"),
+            (reqwest::Method::GET, "/__fake/requests"),
+            (reqwest::Method::POST, "/__fake/sessions"),
+            (reqwest::Method::POST, "/__fake/end-sessions"),
+        ] {
+            let res = http
+                .request(method.clone(), format!("{}{path}", fake.base_url()))
+                .send()
+                .await
+                .expect("answer");
+            let status = res.status();
+            let body = res.text().await.expect("body");
+            assert!(body.contains("(no route)"), "{method} {path} answered {status}: {body}");
+        }
+        fake.shutdown().await;
+    }
 }
