@@ -103,7 +103,12 @@ pub async fn sign_in_with_cookies<R: Runtime>(
     user_agent: Option<String>,
 ) -> Result<SessionView> {
     let ua = user_agent.unwrap_or_default();
-    let session = signin::session_from_paste(site, accounts.origins(site), &cookies, &csrf_token, &ua)?;
+    let session =
+        garmin::Session::from_cookie_export(site, accounts.origins(site), &cookies, &csrf_token, &ua)
+            .map_err(|e| match e {
+                garmin::Error::InvalidInput(why) => signin::SignInError::InvalidInput(why),
+                other => other.into(),
+            })?;
     let session = signin::validate_and_save(session, &accounts.store(false)).await?;
     accounts.set_demo_active(false);
     crate::bridge::answer_sign_ins(&app, session.display_name.clone());

@@ -4,13 +4,6 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-/// The name of Garmin's long-lived session cookie, whose expiry is the best estimate of how long a
-/// sign-in lasts.
-const SESSION_COOKIE: &str = "session";
-/// How long Garmin's long-lived `session` cookie was reported to last when it states no expiry
-/// (about three months; reference §2.3). Only an estimate: a check with Garmin is the answer.
-const TYPICAL_SIGN_IN_DAYS: i64 = 90;
-
 /// What the site picker offers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -58,7 +51,6 @@ impl SessionView {
     /// The view of `session`; `demo` when it is the demo account's.
     pub fn new(session: &garmin::Session, demo: bool) -> Self {
         let info = session.info();
-        let stated = session.cookies.iter().find(|c| c.name == SESSION_COOKIE).and_then(|c| c.expires);
         SessionView {
             site: info.site,
             demo,
@@ -70,9 +62,8 @@ impl SessionView {
             last_refresh_at: info.last_refresh_at,
             refresh_count: info.refresh_count,
             access_expires_at: info.access_expires_at,
-            session_expires_at: stated
-                .unwrap_or_else(|| info.captured_at + chrono::Duration::days(TYPICAL_SIGN_IN_DAYS)),
-            session_expiry_stated: stated.is_some(),
+            session_expires_at: info.sign_in_expires_at,
+            session_expiry_stated: info.sign_in_expiry_stated,
         }
     }
 }

@@ -1,7 +1,8 @@
 //! Signing in, as library code that needs no window: where a sign-in happens and when it is done
 //! ([`Target`], [`Landing`]), turning what the sign-in webview holds into a session
-//! ([`session_from_browser`]), the "paste cookies" fallback ([`session_from_paste`]), and the one
-//! check-then-save step both paths end in ([`validate_and_save`]).
+//! ([`session_from_browser`]), and the one check-then-save step every path ends in
+//! ([`validate_and_save`]). The "paste cookies" fallback is `garmin::Session::from_cookie_export`,
+//! shared with `garmin-mcp login --manual`.
 //!
 //! The window glue in `sign_in_window.rs` only moves data between the webview and these functions,
 //! so everything here is tested with plain values and the fake Garmin.
@@ -10,17 +11,14 @@
 //! |---|---|
 //! | [`target`](self::target) | the site, its origins and sign-in URL; which page means "signed in" |
 //! | [`capture`](self::capture) | webview cookies + the Connect page's CSRF/User-Agent → `garmin::Session` |
-//! | [`paste`](self::paste) | a pasted `Cookie` header or cookie list → `garmin::Session` |
 //! | [`complete`](self::complete) | one authenticated call, then the shared session store |
 
 mod capture;
 mod complete;
-mod paste;
 mod target;
 
 pub use capture::{PageReading, READ_PAGE_SCRIPT, session_from_browser};
 pub use complete::validate_and_save;
-pub use paste::session_from_paste;
 pub use target::{Landing, Target};
 
 use crate::error::{Error, ErrorCode};

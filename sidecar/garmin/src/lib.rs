@@ -21,6 +21,7 @@ pub mod api;
 pub mod apply;
 pub mod changes;
 mod client;
+mod cookie_export;
 mod cookies;
 mod error;
 mod html;

@@ -16,6 +16,10 @@ pub(crate) const ACCESS_COOKIE: &str = "JWT_WEB";
 /// has `SESSIONID`, `JWT_WEB`, `JWT_FGP` instead (docs/garmin-web-api.md §0), so only a validating
 /// call decides whether a jar works.
 pub(crate) const SESSION_COOKIE: &str = "session";
+/// How long Garmin's long-lived `session` cookie was reported to last when it states no expiry
+/// (about three months; docs/garmin-web-api.md §2.3). Only an estimate: a check with Garmin is the
+/// answer.
+const TYPICAL_SIGN_IN_DAYS: i64 = 90;
 /// The session id cookie most captures show.
 const SESSION_ID_COOKIE: &str = "SESSIONID";
 
@@ -221,8 +225,18 @@ impl Session {
         now + margin >= exp
     }
 
+    /// When the sign-in itself is expected to end, and whether Garmin stated it: the `session`
+    /// cookie's expiry when it has one, else about three months after sign-in (an estimate).
+    pub fn sign_in_expiry(&self) -> (DateTime<Utc>, bool) {
+        match self.cookies.iter().find(|c| c.name == SESSION_COOKIE).and_then(|c| c.expires) {
+            Some(stated) => (stated, true),
+            None => (self.captured_at + chrono::Duration::days(TYPICAL_SIGN_IN_DAYS), false),
+        }
+    }
+
     /// The non-secret summary people and UIs see.
     pub fn info(&self) -> SessionInfo {
+        let (sign_in_expires_at, sign_in_expiry_stated) = self.sign_in_expiry();
         SessionInfo {
             site: self.site,
             connect_url: self.origins.connect.clone(),
@@ -234,6 +248,8 @@ impl Session {
             last_refresh_at: self.last_refresh_at,
             refresh_count: self.refresh_count,
             access_expires_at: self.access_window().map(|(exp, _)| exp),
+            sign_in_expires_at,
+            sign_in_expiry_stated,
             cookie_names: self.cookies.iter().map(|c| c.name.clone()).collect(),
         }
     }
@@ -277,6 +293,11 @@ pub struct SessionInfo {
     pub refresh_count: u64,
     /// When the current access cookie says it expires (a hint).
     pub access_expires_at: Option<DateTime<Utc>>,
+    /// When the sign-in is expected to end ([`Session::sign_in_expiry`]).
+    pub sign_in_expires_at: DateTime<Utc>,
+    /// True when Garmin stated `sign_in_expires_at` (the `session` cookie's expiry), false when
+    /// estimated.
+    pub sign_in_expiry_stated: bool,
     /// Names (only) of the stored cookies.
     pub cookie_names: Vec<String>,
 }
@@ -284,6 +305,26 @@ pub struct SessionInfo {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_sign_in_lasts_until_the_session_cookie_says_else_about_three_months() {
+        let mut session = Session::from_cookie_header(
+            Site::Cn,
+            Site::Cn.default_origins(),
+            "session=s; JWT_WEB=j",
+            "t",
+            "UA",
+        )
+        .expect("a session");
+        let (estimate, stated) = session.sign_in_expiry();
+        assert!(!stated);
+        assert_eq!(estimate - session.captured_at, chrono::Duration::days(90));
+        let expires = DateTime::from_timestamp(1_900_000_000, 0).expect("a time");
+        session.cookies[0].expires = Some(expires);
+        assert_eq!(session.sign_in_expiry(), (expires, true));
+        let info = session.info();
+        assert_eq!((info.sign_in_expires_at, info.sign_in_expiry_stated), (expires, true));
+    }
 
     fn jwt(iat: i64, exp: i64) -> String {
         let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;

@@ -97,6 +97,50 @@ async fn login_manual_validates_then_saves_a_private_session() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn login_manual_reads_a_browser_extensions_cookie_export_from_a_file() {
+    let fake = fake(Duration::from_secs(3600)).await;
+    let dir = tempfile::tempdir().unwrap();
+    let issued = fake.issue_session(UA);
+    let base = fake.base_url();
+    let host = base.trim_start_matches("http://").split(':').next().unwrap().to_owned();
+    let mut export: Vec<serde_json::Value> = issued
+        .cookies
+        .iter()
+        .map(|(name, value)| serde_json::json!({"name": name, "value": value, "domain": host, "httpOnly": true}))
+        .collect();
+    export.push(serde_json::json!({"name": "_ga", "value": "other-site", "domain": ".example.com"}));
+    let file = dir.path().join("cookies.json");
+    std::fs::write(&file, serde_json::to_string(&export).unwrap()).unwrap();
+    let data_dir = dir.path().join("data");
+    let mut cmd = command(&data_dir, &["login", "--manual", "--site", "global", "--user-agent", UA]);
+    cmd.arg("--cookies-file").arg(&file);
+    cmd.env("GARMIN_CONNECT_URL", fake.base_url()).stdin(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(format!("{}\n", issued.csrf_token).as_bytes()).await.unwrap();
+    drop(stdin);
+    let output = child.wait_with_output().await.unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success(), "{stderr}");
+    assert!(stdout.contains(&format!("as {}", issued.display_name)), "{stdout}");
+    assert_no_secrets(&issued, &format!("{stdout}{stderr}"));
+    let saved: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(data_dir.join("session.json")).unwrap()).unwrap();
+    let names: Vec<&str> =
+        saved["cookies"].as_array().unwrap().iter().filter_map(|c| c["name"].as_str()).collect();
+    assert!(!names.contains(&"_ga"), "another site's cookie was kept: {names:?}");
+    assert_eq!(names.len(), issued.cookies.len(), "{names:?}");
+
+    let missing = command(
+        &data_dir,
+        &["login", "--manual", "--site", "global", "--cookies-file", "/nonexistent/c.json"],
+    );
+    let (output, _, stderr) = run(missing).await;
+    assert!(!output.status.success());
+    assert!(stderr.contains("--cookies-file /nonexistent/c.json does not exist"), "{stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn login_manual_with_cookies_garmin_rejects_saves_nothing_and_says_what_to_do() {
     let fake = fake(Duration::from_secs(3600)).await;
     let dir = tempfile::tempdir().unwrap();
@@ -170,6 +214,11 @@ async fn status_names_account_site_and_session_age() {
     assert_eq!(status["site"], "global");
     assert_eq!(status["display_name"], issued.display_name.as_str());
     assert!(status["session_age_secs"].as_i64().unwrap() >= 0);
+    // The fake's `session` cookie states no expiry: about three months after sign-in, estimated.
+    let captured = chrono::DateTime::parse_from_rfc3339(status["captured_at"].as_str().unwrap()).unwrap();
+    let ends = chrono::DateTime::parse_from_rfc3339(status["sign_in_expires_at"].as_str().unwrap()).unwrap();
+    assert_eq!((ends - captured).num_days(), 90, "{stdout}");
+    assert_eq!(status["sign_in_expiry_stated"], false);
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -4,9 +4,12 @@
 //!
 //! Input: the `Cookie` request header of any request to `/gc-api/…`, then the value of its
 //! `connect-csrf-token` header. On a terminal both are prompted for; otherwise they are read from
-//! stdin, one per line.
+//! stdin, one per line. With `--cookies-file`, the cookies come from a file instead, in any form
+//! `garmin::Session::from_cookie_export` reads (the header, a browser extension's JSON export, a
+//! Netscape `cookies.txt`), and only the CSRF token is read.
 
 use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
@@ -16,6 +19,8 @@ use super::output::fail;
 
 /// Linux terminals cut a typed line at 4095 bytes; Garmin cookie headers can be longer.
 const TERMINAL_LINE_LIMIT: usize = 4095;
+/// Largest cookie file read: a whole browser's export is far smaller.
+const COOKIES_FILE_MAX_BYTES: u64 = 4 * 1024 * 1024;
 
 /// Options of `login`.
 #[derive(Debug, Args)]
@@ -31,20 +36,28 @@ pub struct LoginArgs {
     /// User-Agent of the browser the cookies come from (Garmin may refuse a session used with another).
     #[arg(long, value_name = "UA", default_value = garmin::DEFAULT_USER_AGENT)]
     pub user_agent: String,
+
+    /// Read the cookies from this file: the `Cookie` header, a cookie extension's JSON export or a
+    /// Netscape cookies.txt (cookies of other sites are ignored). Only the CSRF token is then asked.
+    #[arg(long, value_name = "FILE")]
+    pub cookies_file: Option<PathBuf>,
 }
 
 /// Runs `login --manual`.
 pub async fn run(args: LoginArgs, store: &SessionStore) -> ExitCode {
     let origins = args.site.origins_from_env();
-    let (cookie_header, csrf) = match read_inputs(&origins.connect) {
+    let cookies_file = match args.cookies_file.as_deref().map(read_cookies_file).transpose() {
+        Ok(text) => text,
+        Err(message) => return fail(&Error::InvalidInput(message)),
+    };
+    let (cookies, csrf) = match read_inputs(&origins.connect, cookies_file) {
         Ok(values) => values,
         Err(message) => return fail(&Error::InvalidInput(message)),
     };
-    let session =
-        match Session::from_cookie_header(args.site, origins, &cookie_header, &csrf, &args.user_agent) {
-            Ok(session) => session,
-            Err(e) => return fail(&e),
-        };
+    let session = match Session::from_cookie_export(args.site, origins, &cookies, &csrf, &args.user_agent) {
+        Ok(session) => session,
+        Err(e) => return fail(&e),
+    };
     // Validate in memory first: nothing is saved unless Garmin accepts the session.
     let client = match Client::builder().session(session).build() {
         Ok(client) => client,
@@ -81,7 +94,23 @@ pub async fn run(args: LoginArgs, store: &SessionStore) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn read_inputs(connect: &str) -> Result<(String, String), String> {
+/// The text of `--cookies-file`, or what is wrong with it.
+fn read_cookies_file(path: &std::path::Path) -> Result<String, String> {
+    let shown = path.display();
+    match garmin::private_files::read_regular(path, COOKIES_FILE_MAX_BYTES) {
+        Ok(Some(bytes)) if bytes.len() as u64 > COOKIES_FILE_MAX_BYTES => {
+            Err(format!("--cookies-file {shown} is over 4 MiB: export only Garmin Connect's cookies"))
+        }
+        Ok(Some(bytes)) => String::from_utf8(bytes).map_err(|_| {
+            format!("--cookies-file {shown} is not text: export the cookies as JSON or cookies.txt")
+        }),
+        Ok(None) => Err(format!("--cookies-file {shown} does not exist")),
+        Err(e) => Err(format!("cannot read --cookies-file {shown}: {e}")),
+    }
+}
+
+/// The cookies (from the file when given, else the first line) and the CSRF token.
+fn read_inputs(connect: &str, cookies_file: Option<String>) -> Result<(String, String), String> {
     let stdin = std::io::stdin();
     let interactive = stdin.is_terminal();
     let mut lines = stdin.lock().lines();
@@ -103,10 +132,14 @@ fn read_inputs(connect: &str) -> Result<(String, String), String> {
             }
         }
     };
-    let cookie = next(&format!(
-        "In the browser, open {connect}/app/ signed in, open developer tools → Network, pick a request to /gc-api/.\nPaste its `Cookie` request header value: "
-    ))?;
-    if interactive && cookie.len() >= TERMINAL_LINE_LIMIT {
+    let typed = cookies_file.is_none();
+    let cookie = match cookies_file {
+        Some(text) => text,
+        None => next(&format!(
+            "In the browser, open {connect}/app/ signed in, open developer tools → Network, pick a request to /gc-api/.\nPaste its `Cookie` request header value: "
+        ))?,
+    };
+    if typed && interactive && cookie.len() >= TERMINAL_LINE_LIMIT {
         eprintln!(
             "garmin-mcp: warning: the terminal may have cut this long value; if sign-in fails, pipe the two lines instead: `garmin-mcp login --manual --site … < values.txt`"
         );

@@ -32,6 +32,10 @@ struct Healthy {
     last_refresh_at: Option<DateTime<Utc>>,
     refresh_count: u64,
     access_expires_at: Option<DateTime<Utc>>,
+    /// When the sign-in is expected to end (the `session` cookie's expiry, else an estimate).
+    sign_in_expires_at: DateTime<Utc>,
+    /// True when Garmin stated `sign_in_expires_at`.
+    sign_in_expiry_stated: bool,
     session_file: String,
 }
 
@@ -105,6 +109,8 @@ async fn check(store: &SessionStore) -> Result<Healthy, Error> {
         last_refresh_at: info.last_refresh_at,
         refresh_count: info.refresh_count,
         access_expires_at: info.access_expires_at,
+        sign_in_expires_at: info.sign_in_expires_at,
+        sign_in_expiry_stated: info.sign_in_expiry_stated,
         session_file: store.path().display().to_string(),
     })
 }
@@ -131,6 +137,11 @@ fn print_sentences(h: &Healthy) {
             ),
             None => "not renewed yet".to_owned(),
         }
+    );
+    println!(
+        "The sign-in {} {} (renewal is automatic until then).",
+        if h.sign_in_expiry_stated { "ends on" } else { "is expected to last until about" },
+        h.sign_in_expires_at.format("%Y-%m-%d")
     );
     println!("Session file: {}", h.session_file);
 }

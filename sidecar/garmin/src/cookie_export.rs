@@ -1,6 +1,6 @@
-//! The "paste cookies" fallback, for when Garmin's sign-in page will not load in the app: cookies
-//! copied from a browser that is signed in to Garmin Connect, plus the CSRF token, become a session
-//! through the same `garmin::Session::from_cookie_header` that `garmin-mcp login --manual` uses.
+//! Cookies copied out of a browser signed in to Garmin Connect, in the forms people can get them,
+//! become a [`Session`]: the desktop app's "paste cookies" fallback (for when Garmin's sign-in page
+//! will not load in the app) and `garmin-mcp login --manual --cookies-file` both use this.
 //!
 //! Accepted forms of the cookies:
 //! * the `Cookie` request header (`session=…; JWT_WEB=…`, with or without the `Cookie:` prefix);
@@ -11,70 +11,71 @@
 //! A list keeps each cookie's metadata; cookies for other hosts than Garmin Connect are dropped.
 
 use chrono::DateTime;
-use garmin::{Origins, Session, Site, StoredCookie};
 
-use super::SignInError;
+use crate::{Origins, Session, Site, StoredCookie};
 
-/// Builds the session from what the person pasted. `user_agent` is the browser's (Garmin may tie
-/// the session to it); empty means a common desktop browser's.
-pub fn session_from_paste(
-    site: Site,
-    origins: Origins,
-    pasted: &str,
-    csrf_token: &str,
-    user_agent: &str,
-) -> Result<Session, SignInError> {
-    let text = pasted.trim();
-    if text.is_empty() {
-        return Err(SignInError::InvalidInput(
-            "nothing was pasted: paste the `Cookie` header (or a cookie list) of a request to Garmin Connect"
-                .into(),
-        ));
+impl Session {
+    /// Builds a session from cookies copied out of a browser (any of the forms above) and the CSRF
+    /// token. `user_agent` is the browser's (Garmin may tie the session to it); empty means a
+    /// common desktop browser's. Which cookies Garmin needs is for a validating call to decide.
+    pub fn from_cookie_export(
+        site: Site,
+        origins: Origins,
+        pasted: &str,
+        csrf_token: &str,
+        user_agent: &str,
+    ) -> crate::Result<Session> {
+        let text = pasted.trim();
+        if text.is_empty() {
+            return Err(crate::Error::InvalidInput(
+                "nothing was pasted: paste the `Cookie` header (or a cookie list) of a request to Garmin Connect"
+                    .into(),
+            ));
+        }
+        let user_agent = match user_agent.trim() {
+            "" => crate::DEFAULT_USER_AGENT,
+            ua => ua,
+        };
+        let connect_host = url_host(&origins.connect);
+        let listed = if text.starts_with('[') || text.starts_with('{') {
+            Some(json_list(text)?)
+        } else if text.contains('\t') {
+            Some(netscape_list(text)?)
+        } else {
+            None
+        };
+        let from_header = |header: &str, origins: Origins| {
+            Session::from_cookie_header(site, origins, header, csrf_token, user_agent)
+        };
+        let Some(list) = listed else {
+            return from_header(text, origins);
+        };
+        let kept: Vec<StoredCookie> =
+            list.into_iter().filter(|c| applies_to(c.domain.as_deref(), &connect_host)).collect();
+        if kept.is_empty() {
+            return Err(crate::Error::InvalidInput(format!(
+                "the pasted list has no cookies for {connect_host}: export the cookies of {} while signed in",
+                origins.connect
+            )));
+        }
+        let header = kept.iter().map(|c| format!("{}={}", c.name, c.value)).collect::<Vec<_>>().join("; ");
+        // The header checks the required cookies and the CSRF token; the list keeps the metadata.
+        let mut session = from_header(&header, origins)?;
+        session.cookies = kept
+            .into_iter()
+            .map(|mut c| {
+                if c.domain.as_deref().map(|d| d.trim_start_matches('.')) == Some(connect_host.as_str()) {
+                    c.domain = None;
+                }
+                c
+            })
+            .collect();
+        Ok(session)
     }
-    let user_agent = match user_agent.trim() {
-        "" => garmin::DEFAULT_USER_AGENT,
-        ua => ua,
-    };
-    let connect_host = url_host(&origins.connect);
-    let listed = if text.starts_with('[') || text.starts_with('{') {
-        Some(json_list(text)?)
-    } else if text.contains('\t') {
-        Some(netscape_list(text)?)
-    } else {
-        None
-    };
-    let from_header = |header: &str, origins: Origins| {
-        Session::from_cookie_header(site, origins, header, csrf_token, user_agent)
-            .map_err(|e| SignInError::InvalidInput(e.to_string()))
-    };
-    let Some(list) = listed else {
-        return from_header(text, origins);
-    };
-    let kept: Vec<StoredCookie> =
-        list.into_iter().filter(|c| applies_to(c.domain.as_deref(), &connect_host)).collect();
-    if kept.is_empty() {
-        return Err(SignInError::InvalidInput(format!(
-            "the pasted list has no cookies for {connect_host}: export the cookies of {} while signed in",
-            origins.connect
-        )));
-    }
-    let header = kept.iter().map(|c| format!("{}={}", c.name, c.value)).collect::<Vec<_>>().join("; ");
-    // The header checks the required cookies and the CSRF token; the list keeps the metadata.
-    let mut session = from_header(&header, origins)?;
-    session.cookies = kept
-        .into_iter()
-        .map(|mut c| {
-            if c.domain.as_deref().map(|d| d.trim_start_matches('.')) == Some(connect_host.as_str()) {
-                c.domain = None;
-            }
-            c
-        })
-        .collect();
-    Ok(session)
 }
 
 fn url_host(origin: &str) -> String {
-    tauri::Url::parse(origin).ok().and_then(|u| u.host_str().map(str::to_ascii_lowercase)).unwrap_or_default()
+    url::Url::parse(origin).ok().and_then(|u| u.host_str().map(str::to_ascii_lowercase)).unwrap_or_default()
 }
 
 /// Would a browser send a cookie of `domain` (None: host-only, assumed to be the Connect host) to
@@ -86,9 +87,9 @@ fn applies_to(domain: Option<&str>, host: &str) -> bool {
     }
 }
 
-fn json_list(text: &str) -> Result<Vec<StoredCookie>, SignInError> {
+fn json_list(text: &str) -> crate::Result<Vec<StoredCookie>> {
     let bad = |why: String| {
-        SignInError::InvalidInput(format!(
+        crate::Error::InvalidInput(format!(
             "the pasted cookie list is not in a known form ({why}); paste the `Cookie` request header instead"
         ))
     };
@@ -127,7 +128,7 @@ fn json_list(text: &str) -> Result<Vec<StoredCookie>, SignInError> {
     Ok(cookies)
 }
 
-fn netscape_list(text: &str) -> Result<Vec<StoredCookie>, SignInError> {
+fn netscape_list(text: &str) -> crate::Result<Vec<StoredCookie>> {
     let mut cookies = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let (line, http_only) = match line.trim().strip_prefix("#HttpOnly_") {
@@ -139,7 +140,7 @@ fn netscape_list(text: &str) -> Result<Vec<StoredCookie>, SignInError> {
         }
         let fields: Vec<&str> = line.split('\t').collect();
         let [domain, _subdomains, path, secure, expires, name, value] = fields[..] else {
-            return Err(SignInError::InvalidInput(format!(
+            return Err(crate::Error::InvalidInput(format!(
                 "line {} of the pasted cookies.txt does not have 7 tab-separated fields; paste the `Cookie` request header instead",
                 n + 1
             )));
@@ -165,8 +166,8 @@ fn netscape_list(text: &str) -> Result<Vec<StoredCookie>, SignInError> {
 mod tests {
     use super::*;
 
-    fn paste(text: &str) -> Result<Session, SignInError> {
-        session_from_paste(Site::Cn, Site::Cn.default_origins(), text, "csrf-1", "")
+    fn paste(text: &str) -> crate::Result<Session> {
+        Session::from_cookie_export(Site::Cn, Site::Cn.default_origins(), text, "csrf-1", "")
     }
 
     #[test]
@@ -176,7 +177,7 @@ mod tests {
             let names: Vec<&str> = session.cookies.iter().map(|c| c.name.as_str()).collect();
             assert_eq!(names, ["session", "JWT_WEB", "SESSIONID"]);
             assert_eq!(session.site, Site::Cn);
-            assert_eq!(session.user_agent, garmin::DEFAULT_USER_AGENT);
+            assert_eq!(session.user_agent, crate::DEFAULT_USER_AGENT);
         }
     }
 
@@ -211,7 +212,7 @@ mod tests {
         assert_eq!(session.cookies.len(), 2);
         assert!(session.cookies[0].http_only && !session.cookies[1].http_only);
         assert_eq!(session.cookies[1].expires, None);
-        assert!(matches!(paste("a\tb\tc"), Err(SignInError::InvalidInput(m)) if m.contains("line 1")));
+        assert!(matches!(paste("a\tb\tc"), Err(crate::Error::InvalidInput(m)) if m.contains("line 1")));
     }
 
     #[test]
@@ -226,8 +227,13 @@ mod tests {
         assert!(broken.contains("no name"), "{broken}");
         let elsewhere = paste(r#"[{"name": "session", "value": "s", "domain": "example.com"}]"#).unwrap_err();
         assert!(elsewhere.to_string().contains("connect.garmin.cn"), "{elsewhere}");
-        let no_csrf =
-            session_from_paste(Site::Cn, Site::Cn.default_origins(), "session=s; JWT_WEB=j", " ", "");
-        assert!(matches!(no_csrf, Err(SignInError::InvalidInput(m)) if m.contains("CSRF")));
+        let no_csrf = Session::from_cookie_export(
+            Site::Cn,
+            Site::Cn.default_origins(),
+            "session=s; JWT_WEB=j",
+            " ",
+            "",
+        );
+        assert!(matches!(no_csrf, Err(crate::Error::InvalidInput(m)) if m.contains("CSRF")));
     }
 }
