@@ -9,8 +9,11 @@
 //! tools can quote. Bad numbers (NaN, infinities, negatives) never panic: they are skipped or
 //! refused with an [`AnalyticsError`] that says what was wrong.
 
+pub mod acwr;
+pub mod critical_power;
 pub mod daily;
 pub mod load;
+pub mod mean_max;
 pub mod pmc;
 
 pub use daily::DailyLoad;
@@ -46,6 +49,10 @@ pub enum AnalyticsError {
     /// The data are too few or too short for this analysis.
     #[error("not enough data: {0}")]
     NotEnoughData(String),
+    /// The data do not support this analysis (no critical-power fit, an effort not steady enough
+    /// for decoupling…); the message says why.
+    #[error("{0}")]
+    Unsupported(String),
 }
 
 /// Checks that `value` is a finite number greater than zero.
