@@ -3,7 +3,9 @@
 
 use analytics::AnalyticsError;
 use analytics::critical_power::critical_power;
-use analytics::mean_max::{MeanMaxCurve, STANDARD_DURATIONS, best_times, mean_max, merge_curves};
+use analytics::mean_max::{
+    MeanMaxCurve, MeanMaxPoint, STANDARD_DURATIONS, best_times, mean_max, merge_curves,
+};
 
 fn close(a: f64, b: f64, tol: f64) -> bool {
     (a - b).abs() <= tol
@@ -41,8 +43,7 @@ fn merged_curve_takes_the_highest_value_per_duration_and_names_its_source() {
     let merged = merge_curves([&a, &b]);
     let got: Vec<(u32, f64, usize)> = merged.points.iter().map(|p| (p.seconds, p.value, p.source)).collect();
     assert_eq!(got, [(1, 500.0, 0), (2, 300.0, 0), (3, 300.0, 1), (4, 200.0, 0)]);
-    let mut bad = MeanMaxCurve::default();
-    bad.points = vec![analytics::mean_max::MeanMaxPoint { seconds: 1, value: f64::NAN, start_second: 0 }];
+    let bad = MeanMaxCurve { points: vec![MeanMaxPoint { seconds: 1, value: f64::NAN, start_second: 0 }] };
     assert_eq!(merge_curves([&bad]).points, []);
     assert!(merge_curves(std::iter::empty()).points.is_empty());
 }
