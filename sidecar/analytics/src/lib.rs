@@ -10,8 +10,11 @@
 //! refused with an [`AnalyticsError`] that says what was wrong.
 
 pub mod acwr;
+pub mod compare;
 pub mod critical_power;
 pub mod daily;
+pub mod efficiency;
+pub mod intensity;
 pub mod load;
 pub mod mean_max;
 pub mod pmc;
