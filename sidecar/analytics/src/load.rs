@@ -243,17 +243,20 @@ pub fn hr_histogram(bpm_1hz: &[f64]) -> Vec<HrBin> {
     bins.into_iter().map(|(bpm, seconds)| HrBin { bpm: bpm as f64, seconds }).collect()
 }
 
-/// Bins from time in heart-rate zones (Garmin's `timeInZone` with zone floors): each zone is
-/// represented by the middle of its range, the top zone by the middle of its floor and `max_bpm`.
-/// `floors_bpm` and `seconds` pair up in order; extra entries of either are left out.
-pub fn hr_bins_from_zones(floors_bpm: &[f64], seconds: &[f64], max_bpm: f64) -> Vec<HrBin> {
-    let n = floors_bpm.len().min(seconds.len());
-    (0..n)
-        .filter_map(|i| {
-            let low = floors_bpm[i];
-            let high = floors_bpm.get(i + 1).copied().filter(|_| i + 1 < n).unwrap_or(max_bpm);
+/// Bins from time in heart-rate zones, given as `(zone floor bpm, seconds)` pairs in any order
+/// (Garmin's `hrTimeInZones` lists zones out of order: `zoneLowBoundary`, `secsInZone`). Each zone
+/// is represented by the middle of its range — from its floor to the next zone's floor, the top
+/// zone up to `max_bpm`. Pairs with a floor that is not a positive finite number are left out.
+pub fn hr_bins_from_zones(zones: &[(f64, f64)], max_bpm: f64) -> Vec<HrBin> {
+    let mut zones: Vec<(f64, f64)> =
+        zones.iter().copied().filter(|&(floor, _)| floor.is_finite() && floor > 0.0).collect();
+    zones.sort_by(|a, b| a.0.total_cmp(&b.0));
+    (0..zones.len())
+        .map(|i| {
+            let (low, seconds) = zones[i];
+            let high = zones.get(i + 1).map_or(max_bpm, |next| next.0);
             let mid = if high.is_finite() && high > low { (low + high) / 2.0 } else { low };
-            (mid.is_finite() && mid > 0.0).then_some(HrBin { bpm: mid, seconds: seconds[i] })
+            HrBin { bpm: mid, seconds }
         })
         .collect()
 }

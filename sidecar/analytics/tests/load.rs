@@ -139,12 +139,47 @@ fn histogram_and_zone_bins_feed_trimp() {
     let bins = hr_histogram(&[120.0, 120.4, 121.0, f64::NAN, -3.0, 0.0]);
     assert_eq!(bins, [HrBin { bpm: 120.0, seconds: 2.0 }, HrBin { bpm: 121.0, seconds: 1.0 }]);
     // Zones with floors 100/120/140/160/175 and max 190: midpoints 110, 130, 150, 167.5, 182.5.
-    let zones =
-        hr_bins_from_zones(&[100.0, 120.0, 140.0, 160.0, 175.0], &[60.0, 120.0, 180.0, 240.0, 300.0], 190.0);
-    let mids: Vec<f64> = zones.iter().map(|b| b.bpm).collect();
-    assert_eq!(mids, [110.0, 130.0, 150.0, 167.5, 182.5]);
-    assert_eq!(zones[4].seconds, 300.0);
-    assert!(hr_bins_from_zones(&[], &[60.0], 190.0).is_empty());
+    let zones = hr_bins_from_zones(
+        &[(160.0, 240.0), (100.0, 60.0), (175.0, 300.0), (120.0, 120.0), (140.0, 180.0)],
+        190.0,
+    );
+    let mids: Vec<(f64, f64)> = zones.iter().map(|b| (b.bpm, b.seconds)).collect();
+    assert_eq!(mids, [(110.0, 60.0), (130.0, 120.0), (150.0, 180.0), (167.5, 240.0), (182.5, 300.0)]);
+    assert!(hr_bins_from_zones(&[], 190.0).is_empty());
+    assert_eq!(hr_bins_from_zones(&[(f64::NAN, 60.0), (-5.0, 1.0)], 190.0), []);
+}
+
+#[test]
+fn garmins_out_of_order_time_in_zones_gives_trimp_per_zone_midpoint() {
+    // The recorded body lists zone 3 first (docs/garmin-web-api.md §4.3; the fake's fixture).
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fake-garmin/fixtures/garmin/activity_hr_time_in_zones.json"
+    );
+    let body: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let zones: Vec<(f64, f64)> = body
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|z| (z["zoneLowBoundary"].as_f64().unwrap(), z["secsInZone"].as_f64().unwrap()))
+        .collect();
+    assert_eq!(zones[0].0, 148.0, "the fixture starts with zone 3");
+    let bins = hr_bins_from_zones(&zones, 195.0);
+    let got: Vec<(f64, f64)> = bins.iter().map(|b| (b.bpm, b.seconds)).collect();
+    assert_eq!(got, [(119.0, 2462.848), (143.0, 1689.269), (158.0, 567.662), (175.0, 0.0), (188.5, 0.0)]);
+    let load = hr_load(
+        &bins,
+        &HrProfile { resting_bpm: 50.0, max_bpm: 195.0, threshold_bpm: 170.0, sex: Sex::Male },
+    )
+    .unwrap();
+    // Hand check of the first zone: 2462.848 s at 119 bpm, HRr = 69/145.
+    let hrr: f64 = 69.0 / 145.0;
+    let z1 = 2462.848 / 60.0 * hrr * 0.64 * (1.92 * hrr).exp();
+    assert!(
+        load.trimp > z1
+            && load.hr_tss > 0.0
+            && close(load.minutes, (2462.848 + 1689.269 + 567.662) / 60.0, 1e-9)
+    );
 }
 
 fn session(date: &str, power: Option<f64>, hr: Option<f64>, garmin: Option<f64>) -> SessionLoads {

@@ -70,7 +70,8 @@ fn every_function_survives_random_garbage() {
         let bins: Vec<HrBin> = a.iter().zip(&b).map(|(&bpm, &seconds)| HrBin { bpm, seconds }).collect();
         let _ = hr_load(&bins, &profile);
         let _ = hr_histogram(&a);
-        let _ = hr_bins_from_zones(&a, &b, rng.value());
+        let zones: Vec<(f64, f64)> = a.iter().zip(&b).map(|(&f, &s)| (f, s)).collect();
+        let _ = hr_bins_from_zones(&zones, rng.value());
         let sessions: Vec<SessionLoads> = loads
             .iter()
             .map(|d| SessionLoads {
