@@ -250,6 +250,19 @@ pub struct MonthSpeedAtHr {
     pub speed_mps: f64,
 }
 
+/// Speed at a heart rate over months.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SpeedAtHr {
+    /// The heart rate asked about, bpm.
+    pub target_bpm: f64,
+    /// How far an activity's average heart rate may be from it, bpm.
+    pub tolerance_bpm: f64,
+    /// Months with at least one such activity, oldest first.
+    pub months: Vec<MonthSpeedAtHr>,
+    /// The convention in one sentence ([`SPEED_AT_HR_CONVENTION`]).
+    pub convention: &'static str,
+}
+
 /// Convention of [`speed_at_heart_rate`].
 pub const SPEED_AT_HR_CONVENTION: &str = "speed at a heart rate: per activity whose average HR is within the tolerance of the target, \
      speed × target HR / average HR (EF × target), averaged per calendar month";
@@ -262,7 +275,7 @@ pub fn speed_at_heart_rate(
     activities: &[SpeedAndHr],
     target_bpm: f64,
     tolerance_bpm: f64,
-) -> Result<Vec<MonthSpeedAtHr>, AnalyticsError> {
+) -> Result<SpeedAtHr, AnalyticsError> {
     let target = positive("target_bpm", target_bpm, "a heart rate in bpm")?;
     let tolerance = usable(tolerance_bpm).ok_or(AnalyticsError::InvalidParameter {
         name: "tolerance_bpm",
@@ -282,12 +295,13 @@ pub fn speed_at_heart_rate(
         entry.0 += 1;
         entry.1 += speed * target / a.average_hr;
     }
-    Ok(months
+    let months = months
         .into_iter()
         .map(|((y, m), (count, sum))| MonthSpeedAtHr {
             month: format!("{y:04}-{m:02}"),
             activities: count,
             speed_mps: sum / count as f64,
         })
-        .collect())
+        .collect();
+    Ok(SpeedAtHr { target_bpm: target, tolerance_bpm: tolerance, months, convention: SPEED_AT_HR_CONVENTION })
 }

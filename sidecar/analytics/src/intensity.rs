@@ -25,6 +25,9 @@ pub const Z2_FLOOR: f64 = 0.01;
 pub const PI_CONVENTION: &str = "Treff polarization index: PI = log10(Z1/Z2 × Z3 × 100) on 3-zone fractions (Z1 = zones 1–2, \
      Z2 = zone 3, Z3 = zones 4–5 of 5), > 2.0 polarised; Z2 = 0 → 0.01; Z1 or Z3 = 0 → undefined, not polarised";
 
+/// Convention of [`ZoneDistribution`].
+pub const ZONE_CONVENTION: &str = "time in zones as fractions of the total time in zones; low share = the first zones (e.g. 1–2 of 5 HR zones)";
+
 /// Time in zones as fractions.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ZoneDistribution {
@@ -38,6 +41,8 @@ pub struct ZoneDistribution {
     pub low_share: f64,
     /// How many zones count as low.
     pub low_zones: usize,
+    /// The convention in one sentence ([`ZONE_CONVENTION`]).
+    pub convention: &'static str,
 }
 
 /// Fractions of time per zone and the share in the first `low_zones` zones (e.g. 2 of Garmin's 5
@@ -48,7 +53,14 @@ pub fn zone_distribution(seconds_per_zone: &[f64], low_zones: usize) -> ZoneDist
     let fractions: Vec<f64> = seconds.iter().map(|s| if total > 0.0 { s / total } else { 0.0 }).collect();
     let low_share = fractions.iter().take(low_zones).sum();
     let low_zones = low_zones.min(fractions.len());
-    ZoneDistribution { seconds, fractions, total_seconds: total, low_share, low_zones }
+    ZoneDistribution {
+        seconds,
+        fractions,
+        total_seconds: total,
+        low_share,
+        low_zones,
+        convention: ZONE_CONVENTION,
+    }
 }
 
 /// Garmin's five zones (time in each) as the three of the polarization model: 1–2, 3, 4–5.

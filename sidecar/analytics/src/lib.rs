@@ -8,6 +8,27 @@
 //! convention and where it comes from, and every result carries a short `convention` sentence the
 //! tools can quote. Bad numbers (NaN, infinities, negatives) never panic: they are skipped or
 //! refused with an [`AnalyticsError`] that says what was wrong.
+//!
+//! From sessions to fitness, fatigue and form (what `get_fitness_trend` does):
+//!
+//! ```
+//! use analytics::load::{LoadChoice, SessionLoads, daily_loads};
+//! use analytics::pmc::{PmcConstants, performance_management_until};
+//! use chrono::NaiveDate;
+//!
+//! let day = |d: u32| NaiveDate::from_ymd_opt(2026, 3, d).unwrap();
+//! let sessions = [
+//!     SessionLoads { date: day(2), power_tss: None, hr_tss: Some(65.0), garmin: Some(90.0) },
+//!     SessionLoads { date: day(4), power_tss: Some(110.0), hr_tss: Some(95.0), garmin: Some(160.0) },
+//! ];
+//! let loads = daily_loads(&sessions, LoadChoice::Auto); // TSS scale: hrTSS 65, then power TSS 110
+//! let pmc = performance_management_until(&loads.days, &PmcConstants::default(), day(10)).unwrap();
+//! let week = pmc.between(day(4), day(10));
+//! assert_eq!(week.len(), 7);
+//! assert_eq!(week[0].load, 110.0);
+//! assert!(week[6].ctl < week[0].ctl, "fitness decays over the rest days");
+//! assert!(pmc.convention.contains("42") && loads.convention.contains("hrTSS"));
+//! ```
 
 pub mod acwr;
 pub mod compare;

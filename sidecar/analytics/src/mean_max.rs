@@ -33,10 +33,18 @@ pub struct MeanMaxPoint {
 }
 
 /// A mean-max curve, shortest duration first; durations longer than the series are absent.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MeanMaxCurve {
     /// The points.
     pub points: Vec<MeanMaxPoint>,
+    /// The convention in one sentence ([`MEAN_MAX_CONVENTION`]).
+    pub convention: &'static str,
+}
+
+impl Default for MeanMaxCurve {
+    fn default() -> Self {
+        Self { points: Vec::new(), convention: MEAN_MAX_CONVENTION }
+    }
 }
 
 impl MeanMaxCurve {
@@ -80,7 +88,7 @@ pub fn mean_max(samples_1hz: &[f64], durations: &[u32]) -> MeanMaxCurve {
             start_second: u32::try_from(at).unwrap_or(u32::MAX),
         });
     }
-    MeanMaxCurve { points }
+    MeanMaxCurve { points, convention: MEAN_MAX_CONVENTION }
 }
 
 /// One point of a merged curve, with the curve it came from.
@@ -155,11 +163,20 @@ pub struct BestTime {
     pub start_second: f64,
 }
 
+/// The best times of one recording.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BestTimes {
+    /// One per standard distance the recording covers, shortest first.
+    pub times: Vec<BestTime>,
+    /// The convention in one sentence ([`BEST_TIME_CONVENTION`]).
+    pub convention: &'static str,
+}
+
 /// Best times for the [`STANDARD_DISTANCES`] the recording covers, from `(elapsed s, cumulative
 /// distance m)` samples. Samples with a non-finite value or a time not after the previous one are
 /// skipped; a distance lower than the previous (GPS jitter) is taken as the previous. Convention:
 /// [`BEST_TIME_CONVENTION`].
-pub fn best_times(time_distance: &[(f64, f64)]) -> Vec<BestTime> {
+pub fn best_times(time_distance: &[(f64, f64)]) -> BestTimes {
     let mut t: Vec<f64> = Vec::with_capacity(time_distance.len());
     let mut d: Vec<f64> = Vec::with_capacity(time_distance.len());
     for &(time, dist) in time_distance {
@@ -170,7 +187,7 @@ pub fn best_times(time_distance: &[(f64, f64)]) -> Vec<BestTime> {
         t.push(time);
         d.push(dist);
     }
-    STANDARD_DISTANCES
+    let times = STANDARD_DISTANCES
         .iter()
         .filter_map(|&(meters, label)| {
             best_over(&t, &d, meters).map(|(seconds, start_second)| BestTime {
@@ -180,7 +197,8 @@ pub fn best_times(time_distance: &[(f64, f64)]) -> Vec<BestTime> {
                 start_second,
             })
         })
-        .collect()
+        .collect();
+    BestTimes { times, convention: BEST_TIME_CONVENTION }
 }
 
 /// The shortest time covering `meters`, and its start. `t` strictly increasing, `d` non-decreasing.

@@ -101,7 +101,9 @@ fn speed_at_heart_rate_scales_each_close_activity_to_the_target_per_month() {
         SpeedAndHr { date: day("2026-02-10"), speed_mps: 3.4, average_hr: 148.0 },
         SpeedAndHr { date: day("2026-02-11"), speed_mps: f64::NAN, average_hr: 150.0 },
     ];
-    let months = speed_at_heart_rate(&acts, 150.0, 5.0).unwrap();
+    let trend = speed_at_heart_rate(&acts, 150.0, 5.0).unwrap();
+    assert!(trend.convention.contains("EF × target"));
+    let months = trend.months;
     assert_eq!(
         months.iter().map(|m| (m.month.as_str(), m.activities)).collect::<Vec<_>>(),
         [("2026-01", 2), ("2026-02", 1)]

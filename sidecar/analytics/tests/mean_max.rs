@@ -43,7 +43,10 @@ fn merged_curve_takes_the_highest_value_per_duration_and_names_its_source() {
     let merged = merge_curves([&a, &b]);
     let got: Vec<(u32, f64, usize)> = merged.points.iter().map(|p| (p.seconds, p.value, p.source)).collect();
     assert_eq!(got, [(1, 500.0, 0), (2, 300.0, 0), (3, 300.0, 1), (4, 200.0, 0)]);
-    let bad = MeanMaxCurve { points: vec![MeanMaxPoint { seconds: 1, value: f64::NAN, start_second: 0 }] };
+    let bad = MeanMaxCurve {
+        points: vec![MeanMaxPoint { seconds: 1, value: f64::NAN, start_second: 0 }],
+        ..MeanMaxCurve::default()
+    };
     assert_eq!(merge_curves([&bad]).points, []);
     assert!(merge_curves(std::iter::empty()).points.is_empty());
 }
@@ -52,7 +55,7 @@ fn merged_curve_takes_the_highest_value_per_duration_and_names_its_source() {
 fn best_times_interpolate_the_start_between_samples() {
     // 400 m: from 350 m to 800 m takes 100 s, so 400 m ending at 200 s starts at 100 + 100·50/450.
     // 1 km: ending at 300 s (1200 m), starting at 200 m, i.e. at 100·200/350 s.
-    let best = best_times(&[(0.0, 0.0), (100.0, 350.0), (200.0, 800.0), (300.0, 1200.0)]);
+    let best = best_times(&[(0.0, 0.0), (100.0, 350.0), (200.0, 800.0), (300.0, 1200.0)]).times;
     assert_eq!(best.iter().map(|b| b.label).collect::<Vec<_>>(), ["400 m", "1 km"]);
     assert!(close(best[0].seconds, 200.0 - (100.0 + 100.0 * 50.0 / 450.0), 1e-9), "{best:?}");
     assert!(close(best[0].start_second, 100.0 + 100.0 * 50.0 / 450.0, 1e-9));
@@ -63,7 +66,7 @@ fn best_times_interpolate_the_start_between_samples() {
 fn best_times_of_an_even_run_are_distance_over_speed() {
     // 12 km at 4 m/s sampled every second.
     let series: Vec<(f64, f64)> = (0..=3000).map(|s| (f64::from(s), 4.0 * f64::from(s))).collect();
-    let best = best_times(&series);
+    let best = best_times(&series).times;
     let got: Vec<(&str, f64)> = best.iter().map(|b| (b.label, b.seconds)).collect();
     assert_eq!(got.len(), 5, "no half marathon in 12 km");
     for (label, seconds) in got {
@@ -74,8 +77,8 @@ fn best_times_of_an_even_run_are_distance_over_speed() {
 
 #[test]
 fn best_times_skip_bad_samples_and_never_panic() {
-    assert!(best_times(&[]).is_empty());
-    assert!(best_times(&[(0.0, 0.0)]).is_empty());
+    assert!(best_times(&[]).times.is_empty());
+    assert!(best_times(&[(0.0, 0.0)]).times.is_empty());
     // A GPS step back and a sample out of time order are ignored.
     let best = best_times(&[
         (0.0, 0.0),
@@ -84,7 +87,8 @@ fn best_times_skip_bad_samples_and_never_panic() {
         (40.0, 900.0),
         (f64::NAN, 1.0),
         (100.0, 400.0),
-    ]);
+    ])
+    .times;
     assert_eq!(best.len(), 1);
     assert!(close(best[0].seconds, 100.0, 1e-9), "{best:?}");
 }
