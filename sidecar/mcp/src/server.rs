@@ -29,7 +29,7 @@ use rmcp::model::{LoggingLevel, SetLevelRequestParams, SubscribeRequestParams, U
 use crate::client_log::ClientLog;
 use crate::output::Answer;
 use crate::prompts::Lookup;
-use crate::tool_error::{SIGN_IN_NEEDED, ToolError};
+use crate::tool_error::ToolError;
 use crate::toolsets;
 use crate::writes::WriteMode;
 
@@ -246,10 +246,10 @@ impl GarminMcp {
         {
             return Ok(crate::tool_error::argument_error(message));
         }
-        let first = self.route(request.clone(), context.clone()).await;
-        let needs_sign_in = matches!(&first, Ok(CallToolResponse::Complete(result))
-            if result.is_error == Some(true)
-                && result.content.first().and_then(|c| c.as_text()).is_some_and(|t| t.text.starts_with(SIGN_IN_NEEDED)));
+        let (first, asked) =
+            crate::tool_error::noting_sign_in(self.route(request.clone(), context.clone())).await;
+        let needs_sign_in = asked
+            && matches!(&first, Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true));
         if !needs_sign_in || request.name == "login" || self.is_demo() || !self.may_use_app() {
             return first;
         }

@@ -21,9 +21,25 @@ use rmcp::handler::server::tool::IntoCallToolResult;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 use serde_json::Value;
 
-/// How every "sign in first" answer starts, so the server can recognise one and ask the desktop
-/// app to sign the person in before answering (see `GarminMcp::call_tool`).
+/// How every "sign in first" answer starts.
 pub const SIGN_IN_NEEDED: &str = "Your Garmin session is not usable";
+
+tokio::task_local! {
+    /// Set, for the tool call in progress, when its answer was built from a [`ToolError`] that
+    /// needs a sign-in: how the server knows to ask the desktop app to sign the person in (see
+    /// `GarminMcp::call_tool`) without reading the answer's words.
+    static SIGN_IN_ASKED: std::cell::Cell<bool>;
+}
+
+/// Runs one tool call and says whether its answer was a "sign in first" error.
+pub async fn noting_sign_in<F: std::future::Future>(call: F) -> (F::Output, bool) {
+    SIGN_IN_ASKED
+        .scope(std::cell::Cell::new(false), async {
+            let output = call.await;
+            (output, SIGN_IN_ASKED.with(std::cell::Cell::get))
+        })
+        .await
+}
 
 /// Why a tool could not answer.
 #[derive(Debug)]
@@ -74,6 +90,10 @@ impl ToolError {
 
 impl IntoCallToolResult for ToolError {
     fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
+        if matches!(&self, ToolError::Garmin(e) if e.needs_sign_in()) {
+            // Outside a noted call (unit tests) there is no one to tell.
+            let _ = SIGN_IN_ASKED.try_with(|asked| asked.set(true));
+        }
         Ok(CallToolResult::error(vec![ContentBlock::text(self.message())]).into())
     }
 }
