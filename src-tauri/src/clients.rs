@@ -14,9 +14,8 @@ use tauri::State;
 use crate::error::{Error, ErrorCode, Result};
 use crate::state::Accounts;
 
-/// The sidecar's file name without the target triple, as Tauri's `externalBin` places it beside the
-/// app's executable in bundles (and tauri-build beside the dev binary).
-const SIDECAR_NAME: &str = "garmin-mcp";
+/// The sidecar's program name, from the app↔sidecar contract.
+const SIDECAR_NAME: &str = app_bridge::sidecar::PROGRAM;
 
 /// Where the bundled `garmin-mcp` was looked for, and the first place it exists.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -15,7 +15,7 @@
 //! | `sign_in_window` | the capability-less second webview on Garmin's sign-in page |
 //! | `demo` | the demo account's fake Garmin, run inside the app on loopback |
 //! | `state` | which account is shown and where each session lives |
-//! | `tool_check` | the home window's tool check: the bundled sidecar run as an MCP client |
+//! | `tool_check` | the home window's tool check: runs the bundled `garmin-mcp check --json` |
 //! | `writes` | the app's own writes: a workout created by hand, Undo of a journaled change |
 //! | `remote` | the remote-access panel: `garmin-mcp --http` as a child process, its token file |
 //! | `models`, `error` | what crosses IPC: camelCase views and one `{code, message}` error |

@@ -30,8 +30,6 @@ use crate::state::Accounts;
 pub const TOKEN_FILE_NAME: &str = "remote-token";
 /// The port `garmin-mcp --http` listens on by default.
 pub const DEFAULT_PORT: u16 = 8765;
-/// The start of the server's start-up line.
-const STARTUP_PREFIX: &str = "garmin-mcp: serving MCP at ";
 /// Random bytes in a token (shown as twice as many hex digits).
 const TOKEN_BYTES: usize = 32;
 /// How long starting waits for the start-up line.
@@ -473,8 +471,8 @@ async fn record_output(stderr: ChildStderr, run: watch::Sender<Run>) {
     let mut lines = BufReader::new(stderr).lines();
     while let Ok(Some(line)) = lines.next_line().await {
         run.send_modify(|run| {
-            if let Some(rest) = line.strip_prefix(STARTUP_PREFIX) {
-                run.served_url = rest.split_whitespace().next().map(str::to_owned);
+            if let Some(url) = app_bridge::sidecar::served_url(&line) {
+                run.served_url = Some(url.to_owned());
                 run.startup_line = Some(line.clone());
             }
             if run.output.len() == OUTPUT_LINES {

@@ -356,7 +356,8 @@ impl McpServer {
             .map_err(|e| format!("could not start {}: {e}", exe.display()))?;
         let stderr = child.stderr.take().ok_or("no stderr")?;
         let (tx, rx) = std::sync::mpsc::channel();
-        // Pass the server's stderr through, and pick the URL out of its start-up line.
+        // Pass the server's stderr through, and pick the URL out of its start-up line (its format is
+        // `app_bridge::sidecar::serving_line`; xtask stays plain std, so it reads the prefix itself).
         std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
                 eprintln!("  [garmin-mcp] {line}");

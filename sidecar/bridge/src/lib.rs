@@ -329,6 +329,8 @@ pub fn socket_path(data_dir: &Path) -> PathBuf {
     data_dir.join(SOCKET_NAME)
 }
 
+pub mod sidecar;
+
 #[cfg(unix)]
 mod unix;
 #[cfg(unix)]

@@ -140,8 +140,8 @@ async fn main() {
     let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
     let url = loop {
         let line = lines.next_line().await.expect("stderr").expect("garmin-mcp exited before serving");
-        if let Some(rest) = line.strip_prefix("garmin-mcp: serving MCP at ") {
-            break rest.split_whitespace().next().unwrap_or_default().to_owned();
+        if let Some(url) = app_bridge::sidecar::served_url(&line) {
+            break url.to_owned();
         }
     };
     tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });

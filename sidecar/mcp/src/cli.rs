@@ -3,6 +3,7 @@
 //! exits non-zero when something needs the person's attention.
 
 mod api;
+mod check;
 mod configure;
 mod login;
 mod output;
@@ -116,6 +117,8 @@ pub enum Command {
     Api(api::ApiArgs),
     /// Set up an AI client (Claude, Codex, Gemini, Copilot, opencode, …) to start this server; --list shows them.
     Configure(configure::ConfigureArgs),
+    /// Call every read-only tool once on the saved session (or --demo) and say how each did.
+    Check(check::CheckArgs),
 }
 
 /// Runs the parsed command line.
@@ -132,6 +135,10 @@ pub async fn run(cli: Cli) -> ExitCode {
         Some(Command::Status(args)) => status::run(args, &store).await,
         Some(Command::Logout) => logout(&store),
         Some(Command::Api(args)) => api::run(args, &store).await,
+        Some(Command::Check(args)) => {
+            let target = check::Target { demo: cli.demo, today: cli.today, toolsets: cli.toolsets };
+            check::run(args, target, store).await
+        }
         Some(Command::Configure(mut args)) => {
             // `garmin-mcp --demo configure …` means the same as `configure … --demo`.
             args.demo |= cli.demo;

@@ -240,18 +240,18 @@ impl Listening {
         } else {
             "write tools on (writes still need confirmation)"
         };
-        let mut line = format!("garmin-mcp: serving MCP at {} — {token} — {writes}", self.url);
+        let mut details = vec![token, writes.to_owned()];
         if demo {
-            line.push_str(" — demo account (fake data)");
+            details.push("demo account (fake data)".to_owned());
         }
         if !self.loopback_only {
             let names: Vec<String> = self.access.allowed.iter().map(ToString::to_string).collect();
-            line.push_str(&format!(
-                " — clients must address it as one of: {} (add others with --allow-host)",
+            details.push(format!(
+                "clients must address it as one of: {} (add others with --allow-host)",
                 names.join(", ")
             ));
         }
-        line
+        app_bridge::sidecar::serving_line(&self.url, &details)
     }
 
     /// Serves until `shutdown` resolves, then lets calls in progress finish (up to

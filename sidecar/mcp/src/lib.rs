@@ -2,6 +2,7 @@
 #![deny(missing_docs)]
 
 mod app;
+pub mod check;
 pub mod cli;
 pub mod client_log;
 pub mod demo;

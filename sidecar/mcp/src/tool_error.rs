@@ -14,12 +14,26 @@
 //! * Only protocol faults — an unknown tool, a malformed request — are JSON-RPC errors.
 //!
 //! A failed result carries only text (no structured content, which clients would validate against
-//! the tool's output schema); the text starts with the sentence to act on.
+//! the tool's output schema); the text starts with the sentence to act on. Its `_meta` names the
+//! kind of failure for programs ([`ERROR_KIND_META`]: `sign_in_needed`, `no_data`,
+//! `invalid_argument`, `garmin`, `local`, `internal`), so none has to read the words.
 
 use rmcp::ErrorData;
 use rmcp::handler::server::tool::IntoCallToolResult;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 use serde_json::Value;
+
+/// The `_meta` key of a failed result that names its kind (see the module docs).
+pub const ERROR_KIND_META: &str = "dev.garminmcp/error";
+
+/// A failed result: `text` for the model, `kind` in `_meta` for programs.
+fn failed(kind: &str, text: String) -> CallToolResponse {
+    let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
+    let mut meta = rmcp::model::MetaObject::new();
+    meta.insert(ERROR_KIND_META.to_owned(), Value::from(kind));
+    result.meta = Some(meta);
+    result.into()
+}
 
 /// How every "sign in first" answer starts.
 pub const SIGN_IN_NEEDED: &str = "Your Garmin session is not usable";
@@ -71,6 +85,17 @@ impl ToolError {
         ToolError::InvalidArgument(message.into())
     }
 
+    /// The kind named in the failed result's `_meta` ([`ERROR_KIND_META`]).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ToolError::Garmin(e) if e.needs_sign_in() => "sign_in_needed",
+            ToolError::Garmin(_) => "garmin",
+            ToolError::NoData(_) => "no_data",
+            ToolError::InvalidArgument(_) => "invalid_argument",
+            ToolError::Local(_) => "local",
+        }
+    }
+
     /// The sentence the model reads.
     pub fn message(&self) -> String {
         match self {
@@ -94,7 +119,7 @@ impl IntoCallToolResult for ToolError {
             // Outside a noted call (unit tests) there is no one to tell.
             let _ = SIGN_IN_ASKED.try_with(|asked| asked.set(true));
         }
-        Ok(CallToolResult::error(vec![ContentBlock::text(self.message())]).into())
+        Ok(failed(self.kind(), self.message()))
     }
 }
 
@@ -104,7 +129,7 @@ pub const RMCP_DECODE_PREFIX: &str = "failed to deserialize parameters:";
 
 /// The `isError` result for an argument that cannot be used.
 pub fn argument_error(message: impl Into<String>) -> CallToolResponse {
-    CallToolResult::error(vec![ContentBlock::text(message.into())]).into()
+    failed("invalid_argument", message.into())
 }
 
 /// Rewrites serde's decoding error of `tool`'s `arguments` (after [`RMCP_DECODE_PREFIX`]) into a
@@ -214,12 +239,14 @@ where
                 .unwrap_or_else(|| "no details".to_owned());
             tracing::error!(tool, "the tool stopped on an internal error: {what}");
             let what: String = what.chars().take(200).collect();
-            Ok(CallToolResult::error(vec![ContentBlock::text(format!(
-                "`{tool}` stopped on an internal error ({what}) and could not answer. This is a bug in \
-                 garmin-mcp, not in your data: try other arguments, and please report it with the server's \
-                 log."
-            ))])
-            .into())
+            Ok(failed(
+                "internal",
+                format!(
+                    "`{tool}` stopped on an internal error ({what}) and could not answer. This is a bug in \
+                     garmin-mcp, not in your data: try other arguments, and please report it with the \
+                     server's log."
+                ),
+            ))
         }
     }
 }

@@ -250,6 +250,36 @@ async fn status_without_a_session_fails_and_gives_the_fix() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn check_calls_every_read_tool_and_after_an_ended_session_stops_and_exits_1() {
+    let fake = fake(Duration::from_secs(3600)).await;
+    let dir = tempfile::tempdir().unwrap();
+    signed_in(&fake, dir.path()).await;
+    let mut check = command(dir.path(), &["check", "--json"]);
+    check.env("GARMIN_CONNECT_URL", fake.base_url());
+    let (output, stdout, stderr) = run(check).await;
+    assert_eq!(output.status.code(), Some(0), "{stderr}\n{stdout}");
+    let report: app_bridge::sidecar::CheckReport = serde_json::from_str(&stdout).unwrap();
+    assert!(report.rows.len() > 10, "{stdout}");
+    assert!(
+        report.rows.iter().all(|row| row.outcome != app_bridge::sidecar::ToolOutcome::Failed),
+        "{stdout}"
+    );
+    assert!(
+        fake.requests().iter().all(|r| r.method == "GET" || r.path.contains("auth")),
+        "only reads reach Garmin"
+    );
+
+    fake.end_sessions();
+    let mut check = command(dir.path(), &["check"]);
+    check.env("GARMIN_CONNECT_URL", fake.base_url());
+    let (output, stdout, _) = run(check).await;
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    let failed: Vec<&str> = stdout.lines().filter(|line| line.starts_with("FAILED")).collect();
+    assert_eq!(failed.len(), 1, "the first unusable session stops the check: {stdout}");
+    assert!(stdout.contains("skipped") && stdout.contains("not called after"), "{stdout}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn status_of_a_session_garmin_ended_says_sign_in_again() {
     let fake = fake(Duration::from_secs(3600)).await;
     let dir = tempfile::tempdir().unwrap();

@@ -94,10 +94,10 @@ impl Server {
                     all.push_str(&line);
                     all.push('\n');
                 }
-                if let Some(rest) = line.strip_prefix("garmin-mcp: serving MCP at ")
+                if let Some(url) = app_bridge::sidecar::served_url(&line)
                     && let Some(tx) = url_tx.take()
                 {
-                    let _ = tx.send(rest.split_whitespace().next().unwrap_or_default().to_owned());
+                    let _ = tx.send(url.to_owned());
                 }
             }
         });

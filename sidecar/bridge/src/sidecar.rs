@@ -1,0 +1,114 @@
+//! The contract between the desktop app and the `garmin-mcp` program it bundles, in one typed home:
+//! the program's name, the command lines the app starts it with, the start-up line an HTTP server
+//! announces itself with (written by the server, read by the app, the benchmarks and the tests),
+//! and the tool check's report (`garmin-mcp check --json` writes it, the app reads it).
+//!
+//! Both sides depend on this module, so a change to one side that the other does not follow fails
+//! to compile instead of failing at run time.
+
+use std::ffi::OsString;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+/// The sidecar program's name (without `.exe`), as bundled beside the app and put on `PATH`.
+pub const PROGRAM: &str = "garmin-mcp";
+
+/// How the start-up line of `garmin-mcp --http` begins; the served URL follows, then ` — ` and the
+/// rest in plain words. The line never holds the token.
+const SERVING_PREFIX: &str = "garmin-mcp: serving MCP at ";
+
+/// The start-up line of an HTTP server serving at `url`, followed by `details` (each said after a
+/// dash: token, writes, demo…).
+pub fn serving_line(url: &str, details: &[String]) -> String {
+    let mut line = format!("{SERVING_PREFIX}{url}");
+    for detail in details {
+        line.push_str(" — ");
+        line.push_str(detail);
+    }
+    line
+}
+
+/// The URL in a start-up line written by [`serving_line`]; `None` for any other line.
+pub fn served_url(line: &str) -> Option<&str> {
+    line.strip_prefix(SERVING_PREFIX)?.split_whitespace().next()
+}
+
+/// The arguments of `garmin-mcp check --json` on the account in `data_dir`.
+pub fn check_args(data_dir: &Path) -> Vec<OsString> {
+    vec!["--data-dir".into(), data_dir.into(), "check".into(), "--json".into()]
+}
+
+/// How one tool did in the tool check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolOutcome {
+    /// It answered (✅).
+    Answered,
+    /// It said Garmin has nothing recorded for what was asked (⚠️).
+    NoData,
+    /// It failed: an error answer, a protocol error, or no answer in time (❌).
+    Failed,
+    /// Not called: its arguments could not be filled, or an earlier failure stopped the check; the
+    /// summary says why.
+    Skipped,
+}
+
+/// One row of the tool check's table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolCheckRow {
+    /// The tool's name (`get_profile`).
+    pub tool: String,
+    /// Its human title, when the server gives one.
+    pub title: Option<String>,
+    /// How it did.
+    pub outcome: ToolOutcome,
+    /// Time from call to answer, in milliseconds (0 when skipped).
+    pub millis: u64,
+    /// The first sentence of its answer, or why it failed or was skipped.
+    pub summary: String,
+}
+
+/// What `garmin-mcp check --json` prints: one row per read-only tool, in the server's order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckReport {
+    /// One row per read-only tool.
+    pub rows: Vec<ToolCheckRow>,
+    /// The whole check, start-up included, in milliseconds.
+    pub total_millis: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_served_url_is_read_back_from_the_line_the_server_writes() {
+        let line = serving_line("http://127.0.0.1:8765/mcp", &["no token needed".into(), "read-only".into()]);
+        assert_eq!(
+            line,
+            "garmin-mcp: serving MCP at http://127.0.0.1:8765/mcp — no token needed — read-only"
+        );
+        assert_eq!(served_url(&line), Some("http://127.0.0.1:8765/mcp"));
+        assert_eq!(served_url("garmin-mcp: warning: something else"), None);
+    }
+
+    #[test]
+    fn a_check_report_survives_the_trip_through_json_in_the_apps_field_names() {
+        let report = CheckReport {
+            rows: vec![ToolCheckRow {
+                tool: "get_devices".into(),
+                title: Some("Devices".into()),
+                outcome: ToolOutcome::NoData,
+                millis: 12,
+                summary: "No devices are registered on your Garmin account.".into(),
+            }],
+            total_millis: 40,
+        };
+        let json = serde_json::to_string(&report).unwrap();
+        assert!(json.contains("\"totalMillis\":40") && json.contains("\"outcome\":\"no_data\""), "{json}");
+        assert_eq!(serde_json::from_str::<CheckReport>(&json).unwrap(), report);
+    }
+}
