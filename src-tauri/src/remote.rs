@@ -1,7 +1,8 @@
 //! The "Remote access" panel: runs the bundled `garmin-mcp --http` as a child of the app so an AI
 //! client on this computer or on the home network can reach the person's Garmin data over MCP.
 //!
-//! This module decides the server's command line ([`server_args`]), keeps its bearer token in a file
+//! This module decides the server's command line ([`server_args`], through the app↔sidecar
+//! contract `app_bridge::sidecar::HttpServerArgs`), keeps its bearer token in a file
 //! only the person can read ([`ensure_token_file`]; the token is passed by file, never on the command
 //! line where other users could see it), and supervises the process ([`RemoteAccess`]): its stderr
 //! (the start-up line `garmin-mcp: serving MCP at URL — …`), its exit, and stopping it with SIGTERM
@@ -78,27 +79,15 @@ pub fn server_args(
     token_file: &Path,
     lan_address: Option<IpAddr>,
 ) -> Vec<OsString> {
-    let mut args: Vec<OsString> = vec![
-        "--http".into(),
-        "--host".into(),
-        settings.host().into(),
-        "--port".into(),
-        settings.port.to_string().into(),
-        "--token-file".into(),
-        token_file.into(),
-        "--data-dir".into(),
-        data_dir.into(),
-    ];
-    if settings.read_only {
-        args.push("--readonly".into());
-    } else {
-        args.push("--with-app".into());
+    app_bridge::sidecar::HttpServerArgs {
+        host: settings.host(),
+        port: settings.port,
+        token_file,
+        data_dir,
+        read_only: settings.read_only,
+        allow_host: lan_address.filter(|_| settings.network),
     }
-    if let Some(ip) = lan_address.filter(|_| settings.network) {
-        args.push("--allow-host".into());
-        args.push(ip.to_string().into());
-    }
-    args
+    .to_args()
 }
 
 /// A fresh token: 32 bytes from the operating system's random source, as 64 hex digits.

@@ -7,6 +7,7 @@
 //! to compile instead of failing at run time.
 
 use std::ffi::OsString;
+use std::net::IpAddr;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -37,6 +38,47 @@ pub fn served_url(line: &str) -> Option<&str> {
 /// The arguments of `garmin-mcp check --json` on the account in `data_dir`.
 pub fn check_args(data_dir: &Path) -> Vec<OsString> {
     vec!["--data-dir".into(), data_dir.into(), "check".into(), "--json".into()]
+}
+
+/// The command line of `garmin-mcp --http` as the app starts it for remote access.
+#[derive(Debug, Clone, Copy)]
+pub struct HttpServerArgs<'a> {
+    /// `--host`: `127.0.0.1` (this computer) or `0.0.0.0` (the network).
+    pub host: &'a str,
+    /// `--port`.
+    pub port: u16,
+    /// `--token-file`: the token is passed by file, never on the command line where other users
+    /// could read it.
+    pub token_file: &'a Path,
+    /// `--data-dir`: the account's data folder.
+    pub data_dir: &'a Path,
+    /// `--readonly` when true; else `--with-app` (remote writes are confirmed in the app's window).
+    pub read_only: bool,
+    /// `--allow-host`: the address network clients use for this computer, when serving the network.
+    pub allow_host: Option<IpAddr>,
+}
+
+impl HttpServerArgs<'_> {
+    /// The arguments, in a stable order.
+    pub fn to_args(&self) -> Vec<OsString> {
+        let mut args: Vec<OsString> = vec![
+            "--http".into(),
+            "--host".into(),
+            self.host.into(),
+            "--port".into(),
+            self.port.to_string().into(),
+            "--token-file".into(),
+            self.token_file.into(),
+            "--data-dir".into(),
+            self.data_dir.into(),
+        ];
+        args.push(if self.read_only { "--readonly" } else { "--with-app" }.into());
+        if let Some(ip) = self.allow_host {
+            args.push("--allow-host".into());
+            args.push(ip.to_string().into());
+        }
+        args
+    }
 }
 
 /// How one tool did in the tool check.
