@@ -10,7 +10,7 @@ use tauri::{AppHandle, Runtime, State};
 use crate::demo::DemoGarmin;
 use crate::error::{Error, ErrorCode, Result};
 use crate::models::{AccountView, CheckResult, SessionView, SiteChoice};
-use crate::sign_in_window::{self, SignInFlow};
+use crate::signin::window::{self as sign_in_window, SignInFlow};
 use crate::signin::{self, Target};
 use crate::state::Accounts;
 

@@ -11,8 +11,7 @@
 //! | `bridge` | the app's end of the sidecars' local channel: requests waiting for the person |
 //! | `confirm` | confirming a sidecar's write: decisions → replies, live workout previews |
 //! | `clients` | the AI clients panel: detect, Configure / Remove, snippet (over `client-setup`) |
-//! | [`signin`] | sign-in as library code: target site, cookies → session, paste, check + save |
-//! | `sign_in_window` | the capability-less second webview on Garmin's sign-in page |
+//! | [`signin`] | signing in: target site, cookies → session, check + save, and the sign-in window |
 //! | `demo` | the demo account's fake Garmin, run inside the app on loopback |
 //! | `state` | which account is shown and where each session lives |
 //! | `tool_check` | the home window's tool check: runs the bundled `garmin-mcp check --json` |
@@ -28,7 +27,6 @@ mod demo;
 mod error;
 mod models;
 mod remote;
-mod sign_in_window;
 pub mod signin;
 mod state;
 mod tool_check;
@@ -39,7 +37,7 @@ pub use demo::DemoGarmin;
 pub use error::{Error, ErrorCode, Result};
 pub use models::{AccountView, CheckResult, DEMO_LABEL, SessionView, SiteChoice};
 pub use remote::{RemoteAccess, RemoteSettings, RemoteView};
-pub use sign_in_window::{SIGN_IN_WINDOW_PREFIX, SignInFlow};
+pub use signin::window::{SIGN_IN_WINDOW_PREFIX, SignInFlow};
 pub use state::{Accounts, DEMO_FOLDER};
 pub use tool_check::{ToolCheck, ToolCheckReport, ToolCheckRow, ToolOutcome, check_tools};
 
@@ -60,7 +58,7 @@ pub fn build<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             // The sign-in window must not outlive the app's window (it would keep the app running).
             if window.label() == MAIN_WINDOW && matches!(event, WindowEvent::Destroyed) {
                 window.state::<SignInFlow>().cancel();
-                sign_in_window::close_sign_in_windows(window.app_handle());
+                signin::window::close_sign_in_windows(window.app_handle());
             }
         })
         .invoke_handler(tauri::generate_handler![

@@ -4,18 +4,20 @@
 //! ([`validate_and_save`]). The "paste cookies" fallback is `garmin::Session::from_cookie_export`,
 //! shared with `garmin-mcp login --manual`.
 //!
-//! The window glue in `sign_in_window.rs` only moves data between the webview and these functions,
-//! so everything here is tested with plain values and the fake Garmin.
+//! The window glue in [`window`](self::window) only moves data between the webview and these
+//! functions, so everything else here is tested with plain values and the fake Garmin.
 //!
 //! | module | what |
 //! |---|---|
 //! | [`target`](self::target) | the site, its origins and sign-in URL; which page means "signed in" |
 //! | [`capture`](self::capture) | webview cookies + the Connect page's CSRF/User-Agent → `garmin::Session` |
 //! | [`complete`](self::complete) | one authenticated call, then the shared session store |
+//! | [`window`](self::window) | the capability-less second webview on Garmin's sign-in page |
 
 mod capture;
 mod complete;
 mod target;
+pub mod window;
 
 pub use capture::{PageReading, READ_PAGE_SCRIPT, session_from_browser};
 pub use complete::validate_and_save;

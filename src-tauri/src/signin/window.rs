@@ -11,7 +11,7 @@
 //!    (HttpOnly ones included) on a
 //!    blocking thread — never on the main thread or inside a navigation handler, where on Linux the
 //!    read would wait for the very GTK loop it blocks;
-//! 3. hands both to [`crate::signin`], which builds the session, checks it with Garmin and saves it.
+//! 3. hands both to the rest of [`crate::signin`], which builds the session, checks it with Garmin and saves it.
 //!
 //! The window's own ephemeral (incognito) cookie jar keeps Garmin's cookies out of the app's
 //! WebKit data folder: the only copy is the 0600 `session.json`.
@@ -25,7 +25,7 @@ use tauri::webview::{Cookie, PageLoadEvent, PageLoadPayload};
 use tauri::{AppHandle, Manager as _, Runtime, WebviewUrl, WebviewWindow, WebviewWindowBuilder, WindowEvent};
 use tokio::sync::oneshot;
 
-use crate::signin::{self, Landing, PageReading, READ_PAGE_SCRIPT, SignInError, Target};
+use super::{Landing, PageReading, READ_PAGE_SCRIPT, SignInError, Target};
 
 /// Labels of sign-in windows start with this; a number after it tells attempts apart.
 pub const SIGN_IN_WINDOW_PREFIX: &str = "garmin-sign-in-";
@@ -179,8 +179,8 @@ fn open<R: Runtime>(
 async fn capture<R: Runtime>(window: &WebviewWindow<R>, target: &Target, store: &SessionStore) -> Outcome {
     let page = read_page(window).await?;
     let cookies = read_cookies(window, target).await?;
-    let session = signin::session_from_browser(target, &cookies, &page)?;
-    signin::validate_and_save(session, store).await
+    let session = super::session_from_browser(target, &cookies, &page)?;
+    super::validate_and_save(session, store).await
 }
 
 /// The Connect page's CSRF token, account and User-Agent, read by script after the page loaded.
