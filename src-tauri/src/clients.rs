@@ -249,7 +249,7 @@ impl From<ClientStatus> for ClientView {
 /// What Configure or Remove did.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ChangeView {
+pub struct ConfigEditView {
     /// The client's id.
     pub client: &'static str,
     /// `created`, `added`, `updated`, `unchanged`, `removed` or `not_present`.
@@ -262,8 +262,8 @@ pub struct ChangeView {
     pub message: String,
 }
 
-impl From<client_setup::Change> for ChangeView {
-    fn from(change: client_setup::Change) -> Self {
+impl From<client_setup::ConfigEdit> for ConfigEditView {
+    fn from(change: client_setup::ConfigEdit) -> Self {
         let outcome = match change.outcome {
             Outcome::Created => "created",
             Outcome::Added => "added",
@@ -272,7 +272,7 @@ impl From<client_setup::Change> for ChangeView {
             Outcome::Removed => "removed",
             Outcome::NotPresent => "not_present",
         };
-        ChangeView {
+        ConfigEditView {
             client: change.client.id(),
             outcome,
             path: change.path.display().to_string(),
@@ -319,7 +319,7 @@ pub async fn configure_client(
     id: String,
     demo: Option<bool>,
     readonly: Option<bool>,
-) -> Result<ChangeView> {
+) -> Result<ConfigEditView> {
     let client = parse_client(&id)?;
     let entry = clients.entry_with(accounts.data_dir(), EntryOptions { demo, readonly })?;
     let change = client_setup::configure(client, &clients.env()?, &entry).map_err(setup_error)?;
@@ -328,7 +328,7 @@ pub async fn configure_client(
 
 /// Takes the `garmin` server out of client `id`'s config again; other servers stay.
 #[tauri::command]
-pub async fn remove_client(clients: State<'_, AiClients>, id: String) -> Result<ChangeView> {
+pub async fn remove_client(clients: State<'_, AiClients>, id: String) -> Result<ConfigEditView> {
     let client = parse_client(&id)?;
     let change = client_setup::remove(client, &clients.env()?, client_setup::DEFAULT_SERVER_NAME)
         .map_err(setup_error)?;

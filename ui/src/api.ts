@@ -147,7 +147,7 @@ export interface ClientsView {
 }
 
 /** What Configure or Remove did to a client's config file. */
-export interface ChangeView {
+export interface ConfigEditView {
   client: string;
   outcome: "created" | "added" | "updated" | "unchanged" | "removed" | "not_present";
   path: string;
@@ -169,13 +169,13 @@ export function listClients(): Promise<ClientsView> {
 }
 
 /** Adds (or updates) the `garmin` server in the client's config; other servers stay. */
-export function configureClient(id: string, options: EntryOptions): Promise<ChangeView> {
-  return call<ChangeView>("configure_client", { id, ...options });
+export function configureClient(id: string, options: EntryOptions): Promise<ConfigEditView> {
+  return call<ConfigEditView>("configure_client", { id, ...options });
 }
 
 /** Takes the `garmin` server out of the client's config; other servers stay. */
-export function removeClient(id: string): Promise<ChangeView> {
-  return call<ChangeView>("remove_client", { id });
+export function removeClient(id: string): Promise<ConfigEditView> {
+  return call<ConfigEditView>("remove_client", { id });
 }
 
 /** The exact snippet for setting the client up by hand, with the row's switches. */

@@ -126,14 +126,14 @@ impl PeriodTotals {
 
 /// A change from one period to the other.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Change {
+pub struct Delta {
     /// Second minus first.
     pub difference: f64,
     /// 100 × difference / first; `None` when the first is 0.
     pub percent: Option<f64>,
 }
 
-impl Change {
+impl Delta {
     fn between(first: f64, second: f64) -> Self {
         let difference = second - first;
         Self { difference, percent: (first != 0.0).then(|| 100.0 * difference / first) }
@@ -142,7 +142,7 @@ impl Change {
 
 /// One duration of two best-effort curves.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct BestEffortChange {
+pub struct BestEffortDelta {
     /// The duration, s.
     pub seconds: u32,
     /// The first period's best.
@@ -150,7 +150,7 @@ pub struct BestEffortChange {
     /// The second period's best.
     pub second: f64,
     /// The change.
-    pub change: Change,
+    pub change: Delta,
 }
 
 /// Convention of [`PeriodComparison`].
@@ -165,20 +165,20 @@ pub struct PeriodComparison {
     pub first: PeriodTotals,
     /// The second period.
     pub second: PeriodTotals,
-    /// Change in the number of activities.
-    pub activities: Change,
-    /// Change in time.
-    pub duration_s: Change,
-    /// Change in distance.
-    pub distance_m: Change,
-    /// Change in load.
-    pub load: Change,
-    /// Change in the low-intensity share, in percentage points.
+    /// Delta in the number of activities.
+    pub activities: Delta,
+    /// Delta in time.
+    pub duration_s: Delta,
+    /// Delta in distance.
+    pub distance_m: Delta,
+    /// Delta in load.
+    pub load: Delta,
+    /// Delta in the low-intensity share, in percentage points.
     pub low_intensity_share_points: Option<f64>,
-    /// Change in efficiency.
-    pub efficiency: Option<Change>,
-    /// Change in best efforts at each duration both curves have.
-    pub best_efforts: Vec<BestEffortChange>,
+    /// Delta in efficiency.
+    pub efficiency: Option<Delta>,
+    /// Delta in best efforts at each duration both curves have.
+    pub best_efforts: Vec<BestEffortDelta>,
     /// The convention in one sentence ([`COMPARE_CONVENTION`]).
     pub convention: &'static str,
 }
@@ -195,11 +195,11 @@ pub fn compare_periods(
                 .iter()
                 .filter_map(|p| {
                     let q = b.points.iter().find(|q| q.seconds == p.seconds)?;
-                    Some(BestEffortChange {
+                    Some(BestEffortDelta {
                         seconds: p.seconds,
                         first: p.value,
                         second: q.value,
-                        change: Change::between(p.value, q.value),
+                        change: Delta::between(p.value, q.value),
                     })
                 })
                 .collect()
@@ -208,15 +208,15 @@ pub fn compare_periods(
     PeriodComparison {
         first: *first,
         second: *second,
-        activities: Change::between(first.activities as f64, second.activities as f64),
-        duration_s: Change::between(first.duration_s, second.duration_s),
-        distance_m: Change::between(first.distance_m, second.distance_m),
-        load: Change::between(first.load, second.load),
+        activities: Delta::between(first.activities as f64, second.activities as f64),
+        duration_s: Delta::between(first.duration_s, second.duration_s),
+        distance_m: Delta::between(first.distance_m, second.distance_m),
+        load: Delta::between(first.load, second.load),
         low_intensity_share_points: first
             .low_intensity_share
             .zip(second.low_intensity_share)
             .map(|(a, b)| 100.0 * (b - a)),
-        efficiency: first.efficiency.zip(second.efficiency).map(|(a, b)| Change::between(a, b)),
+        efficiency: first.efficiency.zip(second.efficiency).map(|(a, b)| Delta::between(a, b)),
         best_efforts,
         convention: COMPARE_CONVENTION,
     }

@@ -45,7 +45,7 @@ pub use entry::{DEFAULT_SERVER_NAME, ENTRY_FLAGS, ServerEntry};
 pub use env::{Env, LOCATION_VARS, Os};
 pub use error::SetupError;
 pub use file::{BACKUP_SUFFIX, backup_path};
-pub use report::{Change, ClientStatus, Configured, Outcome};
+pub use report::{ClientStatus, ConfigEdit, Configured, Outcome};
 
 use judge::{Found, judge};
 use layout::Shape;
@@ -135,11 +135,16 @@ fn target(client: ClientId, env: &Env) -> Result<(PathBuf, FileFormat), SetupErr
 /// an existing entry of the same name up to date, keeping the arguments the person added to it.
 /// Everything else in the file is kept; see the crate docs for the backup, atomic-write and
 /// malformed-file rules.
-pub fn configure(client: ClientId, env: &Env, entry: &ServerEntry) -> Result<Change, SetupError> {
+pub fn configure(client: ClientId, env: &Env, entry: &ServerEntry) -> Result<ConfigEdit, SetupError> {
     entry.validate()?;
     let (path, format) = target(client, env)?;
-    let change =
-        |outcome, backup| Change { client, server: entry.name.clone(), path: path.clone(), outcome, backup };
+    let change = |outcome, backup| ConfigEdit {
+        client,
+        server: entry.name.clone(),
+        path: path.clone(),
+        outcome,
+        backup,
+    };
     for _ in 0..ATTEMPTS {
         file::refuse_symlink(&path)?;
         let before = file::read(&path, format.name())?;
@@ -160,10 +165,10 @@ pub fn configure(client: ClientId, env: &Env, entry: &ServerEntry) -> Result<Cha
 
 /// Removes the server `name` from `client`'s config, leaving every other server and key as it
 /// was. A missing file or entry is not an error ([`Outcome::NotPresent`]).
-pub fn remove(client: ClientId, env: &Env, name: &str) -> Result<Change, SetupError> {
+pub fn remove(client: ClientId, env: &Env, name: &str) -> Result<ConfigEdit, SetupError> {
     let (path, format) = target(client, env)?;
     let change =
-        |outcome, backup| Change { client, server: name.to_owned(), path: path.clone(), outcome, backup };
+        |outcome, backup| ConfigEdit { client, server: name.to_owned(), path: path.clone(), outcome, backup };
     for _ in 0..ATTEMPTS {
         file::refuse_symlink(&path)?;
         let Some(before) = file::read(&path, format.name())? else {

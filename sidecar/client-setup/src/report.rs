@@ -36,9 +36,10 @@ pub enum Configured {
     Unknown(String),
 }
 
-/// What a configure or remove did.
+/// What a configure or remove did to one client's config file (an edit of a local file, not a change
+/// to the Garmin account).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Change {
+pub struct ConfigEdit {
     /// The client.
     pub client: ClientId,
     /// The server name that was added or removed.
@@ -69,14 +70,14 @@ pub enum Outcome {
     NotPresent,
 }
 
-impl Change {
+impl ConfigEdit {
     /// True when the file was written.
     pub fn wrote_file(&self) -> bool {
         matches!(self.outcome, Outcome::Created | Outcome::Added | Outcome::Updated | Outcome::Removed)
     }
 }
 
-impl fmt::Display for Change {
+impl fmt::Display for ConfigEdit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (client, server, path) = (self.client, &self.server, self.path.display());
         match self.outcome {
