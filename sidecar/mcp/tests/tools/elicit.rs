@@ -32,13 +32,23 @@ struct Person {
     can_be_asked: bool,
     answer: Arc<Answering>,
     asked: Arc<Mutex<Vec<ElicitRequestParams>>>,
+    /// How long the person takes to answer.
+    thinking: Duration,
+    /// The progress messages the client got.
+    progress: Arc<Mutex<Vec<String>>>,
 }
 
 impl Person {
     fn answering(
         answer: impl Fn(&ElicitRequestParams) -> Result<ElicitResult, ErrorData> + Send + Sync + 'static,
     ) -> Person {
-        Person { can_be_asked: true, answer: Arc::new(answer), asked: Arc::default() }
+        Person {
+            can_be_asked: true,
+            answer: Arc::new(answer),
+            asked: Arc::default(),
+            thinking: Duration::ZERO,
+            progress: Arc::default(),
+        }
     }
 
     /// Accepts with these form fields.
@@ -68,7 +78,16 @@ impl rmcp::ClientHandler for Person {
         _context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
         self.asked.lock().unwrap().push(request.clone());
+        tokio::time::sleep(self.thinking).await;
         (self.answer)(&request)
+    }
+
+    async fn on_progress(
+        &self,
+        params: rmcp::model::ProgressNotificationParam,
+        _context: rmcp::service::NotificationContext<RoleClient>,
+    ) {
+        self.progress.lock().unwrap().push(params.message.unwrap_or_default());
     }
 }
 
@@ -386,4 +405,22 @@ async fn allow_write_and_preview_only_never_ask_in_the_chat() {
     assert!(person.questions().is_empty(), "GARMIN_ALLOW_WRITE and GARMIN_WORKOUT_EDITOR=0 never ask");
     let (_, list) = h.call_ok("list_changes", json!({})).await;
     assert_eq!(list["changes"][0]["confirmed_by"], "allow_write", "{list}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn while_the_person_answers_in_the_chat_the_client_gets_progress_notifications() {
+    let mut person = Person::accepting(json!({"confirm": false}));
+    person.thinking = Duration::from_secs(6);
+    let (h, client) = chat(&person).await;
+    let mut params = CallToolRequestParams::new("create_workout")
+        .with_arguments(workout_spec().as_object().unwrap().clone());
+    let mut meta = rmcp::model::RequestMetaObject::default();
+    meta.set_progress_token(rmcp::model::ProgressToken(rmcp::model::NumberOrString::Number(11)));
+    params.meta = Some(meta);
+    let result = client.call_tool(params).await.unwrap();
+    assert_eq!(result.structured_content.as_ref().unwrap()["status"], "cancelled", "{}", text_of(&result));
+    let notes = person.progress.lock().unwrap().clone();
+    assert!(!notes.is_empty(), "no progress notification while the person took 6 s");
+    assert!(notes[0].contains("confirmation question in the chat"), "{notes:?}");
+    assert_eq!(writes_seen(&h), Vec::<String>::new());
 }
