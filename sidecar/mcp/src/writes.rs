@@ -180,7 +180,8 @@ impl GarminMcp {
         ctx: &RequestContext<RoleServer>,
     ) -> Result<Answer<WriteOutcome>, ToolError> {
         let link = AppLink::in_dir(self.store().dir());
-        // Over HTTP without `--with-app`, callers may not pop up anything on this computer.
+        // Over HTTP without `--with-app`, callers may not use the app on this computer (nor start
+        // it); the person in their chat may still be asked.
         if self.may_use_app() && link.is_running().await {
             return self.ask_app(proposed, link, ctx).await;
         }
@@ -192,7 +193,7 @@ impl GarminMcp {
         }
         // The demo's data folder is a temporary one no app watches: never start the app for it.
         if !crate::app::reach(&link, self.may_start_app()).await {
-            return Ok(self.preview(proposed.preview, &how_to_enable_writes()));
+            return Ok(self.preview(proposed.preview, &format!("{} {NO_CHAT}", how_to_enable_writes())));
         }
         self.ask_app(proposed, link, ctx).await
     }
@@ -326,9 +327,12 @@ pub(crate) fn how_to_enable_writes() -> String {
     )
 }
 
+/// Said when the client could not be asked in the chat either.
+const NO_CHAT: &str = "(An AI client that supports MCP elicitation would be asked to confirm in the chat instead; this one did not declare it.)";
+
 fn how_to_enable_writes_over_http() -> String {
     format!(
-        "This HTTP server may not ask the person on its computer to approve changes (it was started without --with-app). To write it, the person who runs the server restarts it with `--with-app` (the Garmin MCP desktop app then shows each change for approval), or with {ALLOW_WRITE_ENV}=1 in its environment, and you call again with confirm: true after the person agreed."
+        "This HTTP server may not ask the person on its computer to approve changes (it was started without --with-app). To write it, the person who runs the server restarts it with `--with-app` (the Garmin MCP desktop app then shows each change for approval), or with {ALLOW_WRITE_ENV}=1 in its environment, and you call again with confirm: true after the person agreed. {NO_CHAT}"
     )
 }
 

@@ -287,6 +287,7 @@ async fn a_client_without_the_elicitation_capability_is_never_asked_and_gets_the
     let data = result.structured_content.unwrap();
     assert_eq!(data["status"], "preview", "{text}");
     assert!(text.contains("nothing was written") && text.contains("GARMIN_ALLOW_WRITE=1"), "{text}");
+    assert!(text.contains("MCP elicitation"), "says a client that can ask would be asked: {text}");
     assert!(person.questions().is_empty(), "asked without the capability");
     assert_eq!(writes_seen(&h), Vec::<String>::new());
 }
