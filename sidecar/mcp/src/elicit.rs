@@ -13,8 +13,6 @@
 //! dismissing, or a client that fails or does not answer writes nothing ([`GarminMcp::ask_in_chat`]).
 //! The journal records these changes as confirmed by `elicitation`.
 
-use std::time::Duration;
-
 use app_bridge::{MAX_PREVIEW_CHARS, MAX_TITLE_CHARS, clean_display_lines, clean_display_text};
 use chrono::NaiveDate;
 use garmin::apply::FollowUps;
@@ -39,9 +37,6 @@ pub const CONFIRM_FIELD: &str = "confirm";
 pub const SCHEDULE_FIELD: &str = "schedule_on";
 /// The form's "send it to my watch".
 pub const SEND_FIELD: &str = "send_to_watch";
-
-/// How long the server waits for the person's answer in the chat.
-const ANSWER_WAIT: Duration = Duration::from_secs(300);
 
 /// Whether the client of this call can be asked in the chat: it declared form elicitation at
 /// `initialize` (a bare `elicitation: {}` means form, as the 2025-06-18 spec had it), on a protocol
@@ -243,6 +238,17 @@ impl Question {
     }
 }
 
+/// "5 minutes", "1 minute", "30 seconds".
+fn wait_words(wait: std::time::Duration) -> String {
+    let seconds = wait.as_secs();
+    match (seconds % 60, seconds / 60) {
+        (0, 1) => "1 minute".to_owned(),
+        (0, minutes) if minutes > 1 => format!("{minutes} minutes"),
+        _ if seconds == 1 => "1 second".to_owned(),
+        _ => format!("{seconds} seconds"),
+    }
+}
+
 /// A yes/no field of the form; `default` when left out.
 fn yes_no(fields: &serde_json::Map<String, Value>, name: &str, default: bool) -> Result<bool, String> {
     match fields.get(name) {
@@ -274,7 +280,8 @@ impl GarminMcp {
         ctx: &RequestContext<RoleServer>,
     ) -> Result<Answer<WriteOutcome>, ToolError> {
         let question = Question::for_proposal(&proposed, self.is_demo());
-        let asked = ctx.peer.create_elicitation_with_timeout(question.params(), Some(ANSWER_WAIT));
+        let asked =
+            ctx.peer.create_elicitation_with_timeout(question.params(), Some(self.chat_answer_wait()));
         let waiting = "Waiting for the person to answer the confirmation question in the chat…";
         let answer = match crate::app::with_progress(asked, ctx, waiting).await {
             Some(answer) => answer,
@@ -289,8 +296,8 @@ impl GarminMcp {
             Ok(answer) => answer,
             Err(ServiceError::Timeout { timeout }) => {
                 return Err(ToolError::Local(format!(
-                    "Nobody answered the confirmation question in the chat within {} minutes, so nothing was written. Ask the person whether they still want this change before calling again.",
-                    timeout.as_secs().div_ceil(60)
+                    "Nobody answered the confirmation question in the chat within {}, so nothing was written. Ask the person whether they still want this change before calling again.",
+                    wait_words(timeout)
                 )));
             }
             Err(e) => {
@@ -462,6 +469,15 @@ mod tests {
         }
         let why = question.read_answer(&schedule, Some(&serde_json::json!([true])), today).unwrap_err();
         assert!(why.contains("a list"), "{why}");
+    }
+
+    #[test]
+    fn waits_are_said_in_minutes_or_seconds() {
+        let words = |s| wait_words(std::time::Duration::from_secs(s));
+        assert_eq!(
+            [words(300), words(60), words(90), words(2), words(1)],
+            ["5 minutes", "1 minute", "90 seconds", "2 seconds", "1 second"]
+        );
     }
 
     #[test]

@@ -425,3 +425,25 @@ async fn while_the_person_answers_in_the_chat_the_client_gets_progress_notificat
     assert!(notes[0].contains("confirmation question in the chat"), "{notes:?}");
     assert_eq!(writes_seen(&h), Vec::<String>::new());
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn nobody_answering_in_the_chat_in_time_writes_nothing_and_says_so() {
+    // The person would accept, but only after the server stopped waiting.
+    let mut person = Person::accepting(json!({"confirm": true}));
+    person.thinking = Duration::from_secs(4);
+    let (h, client) = chat_with(&person, |mut o| {
+        o.chat_answer_wait = Duration::from_secs(2);
+        o
+    })
+    .await;
+    let result = call(&client, "create_workout", workout_spec()).await;
+    let text = text_of(&result);
+    assert_eq!(result.is_error, Some(true), "{text}");
+    assert!(text.contains("Nobody answered") && text.contains("within 2 seconds"), "{text}");
+    assert!(text.contains("nothing was written"), "{text}");
+    // The late answer changes nothing either.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert_eq!(writes_seen(&h), Vec::<String>::new());
+    let (_, list) = h.call_ok("list_changes", json!({})).await;
+    assert_eq!(list["total"], 0);
+}
