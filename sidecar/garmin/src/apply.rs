@@ -17,23 +17,32 @@ use chrono::NaiveDate;
 
 use crate::Client;
 use crate::changes::{Applied, Change};
-use crate::journal::{Journal, JournalEntry};
+use crate::journal::{ConfirmedBy, Journal, JournalEntry};
 
-/// Who made a change, as the journal's `tool` column records it.
+/// Who made a change, as the journal's `tool` and `confirmed_by` record it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MadeBy {
-    /// An MCP tool (after the person approved): `create_workout`, `undo_change`, …
-    Assistant,
+    /// An MCP tool (after the person approved, as the [`ConfirmedBy`] says): `create_workout`,
+    /// `undo_change`, …
+    Assistant(ConfirmedBy),
     /// The desktop app's own buttons: `app: create_workout`, `app: undo_change`, …
     App,
 }
 
 impl MadeBy {
+    /// How the person confirmed the change.
+    pub fn confirmed_by(self) -> ConfirmedBy {
+        match self {
+            MadeBy::Assistant(confirmed_by) => confirmed_by,
+            MadeBy::App => ConfirmedBy::App,
+        }
+    }
+
     /// The journal's `tool` for `change` (an undo when it `undoes` an entry).
     pub fn tool_label(self, change: &Change, undoes: Option<u64>) -> String {
         let tool = if undoes.is_some() { "undo_change" } else { change.tool_name() };
         match self {
-            MadeBy::Assistant => tool.to_owned(),
+            MadeBy::Assistant(_) => tool.to_owned(),
             MadeBy::App => format!("app: {tool}"),
         }
     }
@@ -133,7 +142,8 @@ fn record(
     applied: &Applied,
     undoes: Option<u64>,
 ) -> Done {
-    match journal.record(&made_by.tool_label(change, undoes), change, applied, undoes) {
+    match journal.record(&made_by.tool_label(change, undoes), made_by.confirmed_by(), change, applied, undoes)
+    {
         Ok(JournalEntry { id, inverse, .. }) => Done {
             change_id: Some(id),
             summary: applied.summary.clone(),
@@ -159,8 +169,11 @@ mod tests {
     #[test]
     fn the_journal_tool_names_the_app_when_the_app_made_the_change() {
         let create = Change::DeleteWorkout { workout_id: 3 };
-        assert_eq!(MadeBy::Assistant.tool_label(&create, None), "delete_workout");
-        assert_eq!(MadeBy::Assistant.tool_label(&create, Some(2)), "undo_change");
+        let assistant = MadeBy::Assistant(ConfirmedBy::Elicitation);
+        assert_eq!(assistant.tool_label(&create, None), "delete_workout");
+        assert_eq!(assistant.tool_label(&create, Some(2)), "undo_change");
+        assert_eq!(assistant.confirmed_by(), ConfirmedBy::Elicitation);
+        assert_eq!(MadeBy::App.confirmed_by(), ConfirmedBy::App);
         assert_eq!(MadeBy::App.tool_label(&create, None), "app: delete_workout");
         assert_eq!(MadeBy::App.tool_label(&create, Some(2)), "app: undo_change");
     }

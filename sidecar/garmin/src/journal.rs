@@ -1,9 +1,10 @@
 //! The journal of changes made to the Garmin account: `changes.jsonl` in the data folder, one JSON
 //! object per line, append-only, 0600 like the session.
 //!
-//! Every write that reached Garmin is recorded with its time, the tool, the ids, the change as
-//! sent, Garmin's answer and the inverse change, so `list_changes` can show it and `undo_change`
-//! can take it back. An undo is itself an entry whose `undoes` names the entry it took back.
+//! Every write that reached Garmin is recorded with its time, the tool, how the person confirmed
+//! it ([`ConfirmedBy`]), the ids, the change as sent, Garmin's answer and the inverse change, so
+//! `list_changes` can show it and `undo_change` can take it back. Fields added later are optional,
+//! so journals written by older versions still load. An undo is itself an entry whose `undoes` names the entry it took back.
 //! Several processes may append at once: ids are given out under an OS lock on `changes.lock`,
 //! and each line is written whole with one `write` and flushed to disk before the lock is let go.
 //! A torn last line (a crash mid-write) is skipped when reading, never fatal.
@@ -29,6 +30,35 @@ pub const MAX_ENTRY_BYTES: usize = 256 * 1024;
 const MAX_JOURNAL_BYTES: u64 = 256 * 1024 * 1024;
 const LOCK_NAME: &str = "changes.lock";
 
+/// How the person confirmed a change before it was written (the journal's `confirmed_by`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ConfirmedBy {
+    /// In the Garmin MCP desktop app: its confirmation window, or its own buttons.
+    App,
+    /// In the chat: the person accepted the server's question (an MCP elicitation form).
+    Elicitation,
+    /// Not asked by the server: it allows direct writes (`GARMIN_ALLOW_WRITE=1`) and the assistant
+    /// called with `confirm: true`.
+    AllowWrite,
+    /// A way a newer version records, which this one does not know.
+    #[serde(other)]
+    Other,
+}
+
+impl ConfirmedBy {
+    /// In words, for answers: "in the Garmin MCP app", "in the chat", …
+    pub fn words(self) -> &'static str {
+        match self {
+            ConfirmedBy::App => "confirmed in the Garmin MCP app",
+            ConfirmedBy::Elicitation => "confirmed in the chat",
+            ConfirmedBy::AllowWrite => "written directly (GARMIN_ALLOW_WRITE)",
+            ConfirmedBy::Other => "confirmed another way",
+        }
+    }
+}
+
 /// One recorded change.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JournalEntry {
@@ -38,6 +68,9 @@ pub struct JournalEntry {
     pub time: DateTime<Utc>,
     /// The tool (or app button) that made it.
     pub tool: String,
+    /// How the person confirmed it (`None` in journals written before this was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirmed_by: Option<ConfirmedBy>,
     /// What was done, in words.
     pub summary: String,
     /// The change as requested.
@@ -115,10 +148,12 @@ impl Journal {
         self.dir.join(FILE_NAME)
     }
 
-    /// Records an applied change and returns the entry with its id.
+    /// Records an applied change, confirmed as `confirmed_by` says, and returns the entry with its
+    /// id.
     pub fn record(
         &self,
         tool: &str,
+        confirmed_by: ConfirmedBy,
         change: &Change,
         applied: &Applied,
         undoes: Option<u64>,
@@ -129,6 +164,7 @@ impl Journal {
             id: next,
             time: Utc::now(),
             tool: tool.to_owned(),
+            confirmed_by: Some(confirmed_by),
             summary: applied.summary.clone(),
             change: change.clone(),
             ids: applied.ids.clone(),
@@ -278,15 +314,18 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let journal = Journal::in_dir(dir.path());
         let create = Change::DeleteWorkout { workout_id: 1 };
-        let first = journal.record("create_workout", &create, &applied(Some(create.clone())), None).unwrap();
+        let first = journal
+            .record("create_workout", ConfirmedBy::App, &create, &applied(Some(create.clone())), None)
+            .unwrap();
         let push = Change::SendToDevice { workout_id: 1, device_id: None };
-        let second = journal.record("push_workout_to_device", &push, &applied(None), None).unwrap();
+        let second =
+            journal.record("push_workout_to_device", ConfirmedBy::App, &push, &applied(None), None).unwrap();
         assert_eq!((first.id, second.id), (1, 2));
         // The push cannot be undone, so the default candidate is the create.
         assert_eq!(journal.undo_candidate(None).unwrap().unwrap().id, 1);
         let err = journal.undo_candidate(Some(2)).unwrap().unwrap_err();
         assert!(err.contains("cannot be recalled"), "{err}");
-        journal.record("undo_change", &create, &applied(None), Some(1)).unwrap();
+        journal.record("undo_change", ConfirmedBy::App, &create, &applied(None), Some(1)).unwrap();
         assert!(journal.undo_candidate(None).unwrap().is_err());
         assert!(journal.undo_candidate(Some(1)).unwrap().unwrap_err().contains("already undone"));
         assert!(journal.undo_candidate(Some(3)).unwrap().unwrap_err().contains("itself the undo"));
@@ -304,6 +343,36 @@ mod tests {
         );
     }
 
+    #[test]
+    fn journals_without_or_with_an_unknown_confirmation_still_load_and_new_entries_record_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = Journal::in_dir(dir.path());
+        let change = Change::UnscheduleWorkout { schedule_id: 5 };
+        let written = journal
+            .record("unschedule_workout", ConfirmedBy::Elicitation, &change, &applied(None), None)
+            .unwrap();
+        let line = std::fs::read_to_string(journal.path()).unwrap();
+        assert!(line.contains(r#""confirmed_by":"elicitation""#), "{line}");
+        // The line an older version wrote (no `confirmed_by`), and one from a newer version.
+        let mut old: Value = serde_json::from_str(line.trim()).unwrap();
+        old.as_object_mut().unwrap().remove("confirmed_by");
+        old["id"] = 2.into();
+        let mut newer = old.clone();
+        newer["id"] = 3.into();
+        newer["confirmed_by"] = "carrier_pigeon".into();
+        let mut file = OpenOptions::new().append(true).open(journal.path()).unwrap();
+        writeln!(file, "{old}\n{newer}").unwrap();
+
+        let entries = journal.entries().unwrap();
+        let seen: Vec<(u64, Option<ConfirmedBy>)> = entries.iter().map(|e| (e.id, e.confirmed_by)).collect();
+        assert_eq!(seen, [(1, Some(ConfirmedBy::Elicitation)), (2, None), (3, Some(ConfirmedBy::Other))]);
+        assert_eq!(entries[0], written);
+        assert_eq!(
+            journal.record("t", ConfirmedBy::AllowWrite, &change, &applied(None), None).unwrap().id,
+            4
+        );
+    }
+
     #[cfg(unix)]
     #[test]
     fn a_huge_write_is_journaled_small_keeping_its_undo_when_it_fits() {
@@ -312,7 +381,7 @@ mod tests {
         let change = Change::UnscheduleWorkout { schedule_id: 5 };
         let mut huge = applied(Some(Change::UnscheduleWorkout { schedule_id: 6 }));
         huge.answer = serde_json::json!({"steps": "x".repeat(3 * MAX_ENTRY_BYTES)});
-        let entry = journal.record("t", &change, &huge, None).unwrap();
+        let entry = journal.record("t", ConfirmedBy::App, &change, &huge, None).unwrap();
         assert!(entry.answer["omitted"].as_str().unwrap().contains("too large"), "{:?}", entry.answer);
         assert!(entry.inverse.is_some(), "the undo is kept");
         let on_disk = std::fs::metadata(journal.path()).unwrap().len();
@@ -326,14 +395,18 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let journal = Journal::in_dir(dir.path());
         let change = Change::RemoveEvent { event_id: 9 };
-        journal.record("remove_calendar_event", &change, &applied(None), None).unwrap();
+        journal
+            .record("remove_calendar_event", ConfirmedBy::Elicitation, &change, &applied(None), None)
+            .unwrap();
         let mode = std::fs::metadata(journal.path()).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600);
         let mut file = OpenOptions::new().append(true).open(journal.path()).unwrap();
         file.write_all(b"{\"id\":2,\"time\":\"20").unwrap();
         assert_eq!(journal.entries().unwrap().len(), 1);
         // The next writer appends after the torn line and still numbers correctly.
-        let next = journal.record("remove_calendar_event", &change, &applied(None), None).unwrap();
+        let next = journal
+            .record("remove_calendar_event", ConfirmedBy::Elicitation, &change, &applied(None), None)
+            .unwrap();
         assert_eq!(next.id, 2);
         assert_eq!(journal.entries().unwrap().iter().map(|e| e.id).collect::<Vec<_>>(), [1, 2]);
     }

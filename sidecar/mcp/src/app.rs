@@ -129,15 +129,29 @@ pub(crate) async fn wait_with_progress<F>(
 where
     F: std::future::Future<Output = Result<Reply, BridgeError>>,
 {
+    let started = std::time::Instant::now();
+    match with_progress(reply, ctx, message).await {
+        Some(result) => result,
+        None => Err(BridgeError::TimedOut(Duration::from_secs(started.elapsed().as_secs()))),
+    }
+}
+
+/// Awaits `work` (the person deciding, in the app or in the chat), sending a progress notification
+/// every few seconds when the client asked for progress; `None` when the client cancels the call.
+pub(crate) async fn with_progress<F: std::future::Future>(
+    work: F,
+    ctx: &RequestContext<RoleServer>,
+    message: &str,
+) -> Option<F::Output> {
     let token = ctx.meta.get_progress_token();
     let mut ticks = tokio::time::interval(PROGRESS_EVERY);
     ticks.tick().await;
-    tokio::pin!(reply);
+    tokio::pin!(work);
     let mut waited = 0u64;
     loop {
         tokio::select! {
-            result = &mut reply => return result,
-            () = ctx.ct.cancelled() => return Err(BridgeError::TimedOut(Duration::from_secs(waited))),
+            result = &mut work => return Some(result),
+            () = ctx.ct.cancelled() => return None,
             _ = ticks.tick() => {
                 waited += PROGRESS_EVERY.as_secs();
                 if let Some(token) = &token {

@@ -63,6 +63,9 @@ pub struct ServerOptions {
     /// Answers go to callers on other computers (HTTP): paths of this computer's home and data
     /// folders are replaced by neutral words, so a caller never learns the owner's user name.
     pub remote_callers: bool,
+    /// How long a write tool waits for the person's answer to its question in the chat (MCP
+    /// elicitation, [`crate::elicit`]); 5 minutes, shortened by tests.
+    pub chat_answer_wait: std::time::Duration,
 }
 
 impl ServerOptions {
@@ -78,6 +81,7 @@ impl ServerOptions {
             write_mode: WriteMode::AskApp,
             use_app: true,
             remote_callers: false,
+            chat_answer_wait: std::time::Duration::from_secs(300),
         }
     }
 }
@@ -212,6 +216,11 @@ impl GarminMcp {
     /// Who confirms writes.
     pub(crate) fn write_mode(&self) -> WriteMode {
         self.ctx.options.write_mode
+    }
+
+    /// How long to wait for an answer in the chat ([`ServerOptions::chat_answer_wait`]).
+    pub(crate) fn chat_answer_wait(&self) -> std::time::Duration {
+        self.ctx.options.chat_answer_wait
     }
 
     /// The athlete's "today" (local date).

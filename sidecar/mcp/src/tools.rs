@@ -15,7 +15,7 @@ pub mod calendar;
 pub mod calendar_writes;
 pub mod changes;
 pub mod charts;
-mod common;
+pub(crate) mod common;
 pub mod events;
 pub mod exports;
 pub mod health;

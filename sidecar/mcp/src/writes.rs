@@ -3,19 +3,26 @@
 //! A write tool builds a [`Proposed`] change (what, in words, with the preview) and hands it to
 //! [`GarminMcp::propose`]. What happens next depends on the [`WriteMode`]:
 //!
-//! * [`WriteMode::AskApp`] (default): nothing is written by the tool itself. The proposal goes to
-//!   the desktop app over the local bridge (the app is started if it is installed); the person
-//!   adjusts and approves it, or cancels, in the app's window. The tool waits (sending MCP progress
-//!   notifications) and then applies exactly what was approved. If the app cannot be reached, the
-//!   tool answers with the preview and how to enable writes.
+//! * [`WriteMode::AskApp`] (default): nothing is written by the tool itself; the person is asked,
+//!   in this order:
+//!   1. the desktop app, when it is running now (reachable on the local bridge; over HTTP only with
+//!      `--with-app`): the proposal goes to its window, where the person adjusts and approves it,
+//!      or cancels. The tool waits (sending MCP progress notifications) and then applies exactly
+//!      what was approved;
+//!   2. else the chat, when the client declared MCP elicitation at `initialize`: a question with
+//!      the same preview and a small form ([`crate::elicit`]);
+//!   3. else the app again, started if it is installed (not over HTTP without `--with-app`, not
+//!      for the demo); if it cannot be reached, the tool answers with the preview and how to
+//!      enable writes.
 //! * [`WriteMode::Direct`] (`GARMIN_ALLOW_WRITE=1`): the tool writes, but only when called with
-//!   `confirm: true`; otherwise it answers with the preview (a dry run).
+//!   `confirm: true`; otherwise it answers with the preview (a dry run). Nobody is asked.
 //! * [`WriteMode::PreviewOnly`] (`GARMIN_WORKOUT_EDITOR=0` without `GARMIN_ALLOW_WRITE`): previews
-//!   only.
+//!   only. Nobody is asked, in the app or in the chat: whoever set it chose a server that never
+//!   writes.
 //!
 //! (`--readonly` goes further: write tools are not even listed.) Every change that reached Garmin
-//! is recorded in the journal (`garmin::journal`) with its inverse, for `list_changes` and
-//! `undo_change`.
+//! is recorded in the journal (`garmin::journal`) with its inverse and how it was confirmed
+//! ([`ConfirmedBy`]), for `list_changes` and `undo_change`.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -23,7 +30,7 @@ use std::time::Duration;
 use app_bridge::{AppLink, BridgeError, MAX_REASON_CHARS, Proposal, Reply, Request, clean_display_text};
 use garmin::apply::{Done, FollowUps, MadeBy, apply_and_journal};
 use garmin::changes::Change;
-use garmin::journal::Journal;
+use garmin::journal::{ConfirmedBy, Journal};
 use rmcp::RoleServer;
 use rmcp::schemars;
 use rmcp::service::RequestContext;
@@ -97,7 +104,7 @@ pub enum WriteStatus {
     Written,
     /// Nothing was written; the preview shows what would be.
     Preview,
-    /// The person cancelled in the app; nothing was written.
+    /// The person said no or did not confirm (in the app or in the chat); nothing was written.
     Cancelled,
 }
 
@@ -151,7 +158,9 @@ impl GarminMcp {
         match self.write_mode() {
             WriteMode::Direct if confirm => {
                 let preview = proposed.preview.clone();
-                let changes = self.apply(proposed.change, proposed.undoes, FollowUps::default()).await?;
+                let changes = self
+                    .apply(proposed.change, proposed.undoes, FollowUps::default(), ConfirmedBy::AllowWrite)
+                    .await?;
                 Ok(self.written(preview, changes))
             }
             WriteMode::Direct => Ok(self.preview(
@@ -159,24 +168,42 @@ impl GarminMcp {
                 "Nothing was written (dry run). Show this to the person and, if they agree, call the tool again with the same arguments and confirm: true.",
             )),
             WriteMode::PreviewOnly => Ok(self.preview(proposed.preview, &how_to_enable_writes())),
-            WriteMode::AskApp => self.ask_app(proposed, ctx).await,
+            WriteMode::AskApp => self.ask_person(proposed, ctx).await,
         }
+    }
+
+    /// Asks the person: the running app, else the chat, else the app started now (see the module
+    /// docs).
+    async fn ask_person(
+        &self,
+        proposed: Proposed,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<Answer<WriteOutcome>, ToolError> {
+        let link = AppLink::in_dir(self.store().dir());
+        // Over HTTP without `--with-app`, callers may not use the app on this computer (nor start
+        // it); the person in their chat may still be asked.
+        if self.may_use_app() && link.is_running().await {
+            return self.ask_app(proposed, link, ctx).await;
+        }
+        if crate::elicit::client_can_ask(ctx) {
+            return self.ask_in_chat(proposed, ctx).await;
+        }
+        if !self.may_use_app() {
+            return Ok(self.preview(proposed.preview, &how_to_enable_writes_over_http()));
+        }
+        // The demo's data folder is a temporary one no app watches: never start the app for it.
+        if !crate::app::reach(&link, self.may_start_app()).await {
+            return Ok(self.preview(proposed.preview, &format!("{} {NO_CHAT}", how_to_enable_writes())));
+        }
+        self.ask_app(proposed, link, ctx).await
     }
 
     async fn ask_app(
         &self,
         proposed: Proposed,
+        link: AppLink,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<Answer<WriteOutcome>, ToolError> {
-        // Over HTTP without `--with-app`, callers may not pop up anything on this computer.
-        if !self.may_use_app() {
-            return Ok(self.preview(proposed.preview, &how_to_enable_writes_over_http()));
-        }
-        let link = AppLink::in_dir(self.store().dir());
-        // The demo's data folder is a temporary one no app watches: never start the app for it.
-        if !crate::app::reach(&link, self.may_start_app()).await {
-            return Ok(self.preview(proposed.preview, &how_to_enable_writes()));
-        }
         let proposal = Proposal {
             title: proposed.change.describe(),
             preview: proposed.preview.clone(),
@@ -211,7 +238,7 @@ impl GarminMcp {
                     other => other,
                 };
                 let follow = FollowUps { schedule_on, send_to_device, device_id };
-                let changes = self.apply(change, proposed.undoes, follow).await?;
+                let changes = self.apply(change, proposed.undoes, follow, ConfirmedBy::App).await?;
                 Ok(self.written(proposed.preview, changes))
             }
             Ok(Reply::Cancelled { reason }) => {
@@ -245,21 +272,23 @@ impl GarminMcp {
         }
     }
 
-    /// Applies `change` and the follow-ups, recording each in the journal (`garmin::apply`).
-    async fn apply(
+    /// Applies `change` and the follow-ups, recording each in the journal as confirmed by
+    /// `confirmed_by` (`garmin::apply`).
+    pub(crate) async fn apply(
         &self,
         change: Change,
         undoes: Option<u64>,
         follow_ups: FollowUps,
+        confirmed_by: ConfirmedBy,
     ) -> Result<Vec<DoneChange>, ToolError> {
         let client = self.garmin().await?;
         let journal = Journal::in_dir(self.store().dir());
-        let done =
-            apply_and_journal(&client, &journal, MadeBy::Assistant, &change, undoes, &follow_ups).await?;
+        let made_by = MadeBy::Assistant(confirmed_by);
+        let done = apply_and_journal(&client, &journal, made_by, &change, undoes, &follow_ups).await?;
         Ok(done.into_iter().map(DoneChange::from).collect())
     }
 
-    fn written(&self, preview: String, changes: Vec<DoneChange>) -> Answer<WriteOutcome> {
+    pub(crate) fn written(&self, preview: String, changes: Vec<DoneChange>) -> Answer<WriteOutcome> {
         let summary = changes.iter().map(|c| c.summary.as_str()).collect::<Vec<_>>().join(". ");
         let undo = changes
             .iter()
@@ -278,7 +307,7 @@ impl GarminMcp {
         )
     }
 
-    fn preview(&self, preview: String, how_to_write: &str) -> Answer<WriteOutcome> {
+    pub(crate) fn preview(&self, preview: String, how_to_write: &str) -> Answer<WriteOutcome> {
         self.answer(
             format!("Preview only — nothing was written. {preview}\n{how_to_write}"),
             WriteOutcome {
@@ -292,15 +321,18 @@ impl GarminMcp {
 }
 
 /// The exact ways to let writes through.
-fn how_to_enable_writes() -> String {
+pub(crate) fn how_to_enable_writes() -> String {
     format!(
         "To write it, either open the Garmin MCP desktop app (it shows each change for the person to approve) and call the tool again, or set {ALLOW_WRITE_ENV}=1 in this MCP server's environment (the `env` of its entry in the AI client's settings), restart the client, and call again with confirm: true after the person agreed."
     )
 }
 
+/// Said when the client could not be asked in the chat either.
+const NO_CHAT: &str = "(An AI client that supports MCP elicitation would be asked to confirm in the chat instead; this one did not declare it.)";
+
 fn how_to_enable_writes_over_http() -> String {
     format!(
-        "This HTTP server may not ask the person on its computer to approve changes (it was started without --with-app). To write it, the person who runs the server restarts it with `--with-app` (the Garmin MCP desktop app then shows each change for approval), or with {ALLOW_WRITE_ENV}=1 in its environment, and you call again with confirm: true after the person agreed."
+        "This HTTP server may not ask the person on its computer to approve changes (it was started without --with-app). To write it, the person who runs the server restarts it with `--with-app` (the Garmin MCP desktop app then shows each change for approval), or with {ALLOW_WRITE_ENV}=1 in its environment, and you call again with confirm: true after the person agreed. {NO_CHAT}"
     )
 }
 

@@ -1029,3 +1029,77 @@ async fn event_stream_answers_name_every_message_and_prime_only_clients_of_2025_
     }
     server.stop().await;
 }
+
+/// A chat client over HTTP that declares elicitation and accepts every question with `content`,
+/// keeping the questions.
+#[derive(Clone)]
+struct AcceptingChat {
+    content: Value,
+    asked: Arc<Mutex<Vec<rmcp::model::ElicitRequestParams>>>,
+}
+
+impl rmcp::ClientHandler for AcceptingChat {
+    fn get_info(&self) -> rmcp::model::ClientConfig {
+        rmcp::model::ClientConfig::new(
+            rmcp::model::ClientCapabilities::builder().enable_elicitation().build(),
+            rmcp::model::Implementation::new("http-chat", "1.0"),
+        )
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: rmcp::model::ElicitRequestParams,
+        _context: rmcp::service::RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::ElicitResult, rmcp::ErrorData> {
+        self.asked.lock().unwrap().push(request);
+        Ok(rmcp::model::ElicitResult::new(rmcp::model::ElicitationAction::Accept)
+            .with_content(self.content.clone()))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn over_http_without_the_app_a_write_is_confirmed_in_the_callers_chat_with_the_accepted_day() {
+    let account = account().await;
+    let server = Server::start(account.dir.path(), &["--no-token"]).await;
+    let probe = client(&server.url, None).await.unwrap();
+    let library = call(&probe, "get_workouts", json!({})).await.unwrap();
+    let workout_id = library["library"][0]["workout_id"].as_u64().expect("a library workout");
+    account.fake.clear_requests();
+
+    // The question travels on the call's event stream; the answer moves the workout to the 22nd.
+    let chat = AcceptingChat {
+        content: json!({"confirm": true, "schedule_on": "2026-11-22"}),
+        asked: Arc::default(),
+    };
+    let config = StreamableHttpClientTransportConfig::with_uri(server.url.clone());
+    let person = chat.clone().serve(StreamableHttpClientTransport::from_config(config)).await.unwrap();
+    let result = person
+        .call_tool(CallToolRequestParams::new("schedule_workout").with_arguments(
+            json!({"workout_id": workout_id, "date": "2026-11-20"}).as_object().unwrap().clone(),
+        ))
+        .await
+        .unwrap();
+    let text = result.content.first().and_then(|c| c.as_text()).map(|t| t.text.clone()).unwrap_or_default();
+    assert_eq!(result.structured_content.as_ref().unwrap()["status"], "written", "{text}");
+    assert_eq!(chat.asked.lock().unwrap().len(), 1);
+    let writes: Vec<(String, String, Option<String>)> = account
+        .fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.method != "GET")
+        .map(|r| (r.method, r.path, r.body))
+        .collect();
+    assert_eq!(
+        writes,
+        [(
+            "POST".to_owned(),
+            format!("/gc-api/workout-service/schedule/{workout_id}"),
+            Some(json!({"date": "2026-11-22"}).to_string())
+        )]
+    );
+    let changes = call(&probe, "list_changes", json!({})).await.unwrap();
+    assert_eq!(changes["changes"][0]["confirmed_by"], "elicitation", "{changes}");
+    person.cancel().await.unwrap();
+    probe.cancel().await.unwrap();
+    server.stop().await;
+}

@@ -2,7 +2,7 @@
 //! (`garmin::journal`), `undo_change` takes one back (default: the last one) through the same
 //! safety model as every write ([`crate::writes`]).
 
-use garmin::journal::Journal;
+use garmin::journal::{ConfirmedBy, Journal};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, schemars, tool, tool_router};
@@ -51,6 +51,12 @@ pub struct ChangeRow {
     pub time: String,
     /// The tool that made it.
     pub tool: String,
+    /// How the person confirmed it: `app` (in the Garmin MCP app), `elicitation` (in the chat,
+    /// answering the server's question) or `allow_write` (nobody was asked: the server allows
+    /// direct writes and the call had confirm: true); absent for changes from before this was
+    /// recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confirmed_by: Option<ConfirmedBy>,
     /// What was done.
     pub summary: String,
     /// Ids created or touched.
@@ -86,6 +92,7 @@ impl GarminMcp {
                 change_id: item.entry.id,
                 time: item.entry.time.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
                 tool: item.entry.tool,
+                confirmed_by: item.entry.confirmed_by,
                 summary: item.entry.summary,
                 ids: item.entry.ids,
                 state: item.state.to_string(),
@@ -95,8 +102,12 @@ impl GarminMcp {
         let summary = match changes.first() {
             None => "No changes have been made to the Garmin account from here yet.".to_owned(),
             Some(last) => format!(
-                "{} change(s) in the journal; the latest is #{}: {} ({}).",
-                total, last.change_id, last.summary, last.state
+                "{} change(s) in the journal; the latest is #{}: {} ({}{}).",
+                total,
+                last.change_id,
+                last.summary,
+                last.state,
+                last.confirmed_by.map_or_else(String::new, |how| format!(", {}", how.words()))
             ),
         };
         Ok(self.answer(summary, ChangeList { changes, total }))

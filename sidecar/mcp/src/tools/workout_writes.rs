@@ -44,7 +44,8 @@ pub struct CreateWorkoutArgs {
     #[schemars(with = "Vec<SpecStep>")]
     pub steps: Vec<Value>,
     /// Write now (only honoured when the server allows direct writes; otherwise the person
-    /// confirms in the Garmin MCP app). Leave false to get a preview.
+    /// confirms in the Garmin MCP app or, when this client can ask them, in the chat). Leave false
+    /// to get a preview.
     #[serde(default)]
     pub confirm: bool,
 }
@@ -99,8 +100,10 @@ pub struct DeleteWorkoutArgs {
 impl GarminMcp {
     /// Create a structured workout (run, bike or swim) in the person's Garmin library from a spec
     /// of steps, targets and repeats. Answers with a plain-words preview and totals. Nothing is
-    /// written until the person confirms (in the Garmin MCP app, or by the server allowing direct
-    /// writes with confirm: true). Then use schedule_workout / push_workout_to_device with the id.
+    /// written until the person confirms (in the Garmin MCP app, in the chat when this client can
+    /// ask them, or by the server allowing direct writes with confirm: true); when asked in the
+    /// chat they may also pick a day to schedule it and send it to the watch. Otherwise use
+    /// schedule_workout / push_workout_to_device with the id.
     #[tool(
         name = "create_workout",
         annotations(

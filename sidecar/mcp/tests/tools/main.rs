@@ -11,6 +11,7 @@ mod activities;
 mod calendar;
 mod catalogue;
 mod charts;
+mod elicit;
 mod events;
 mod exports;
 mod health;

@@ -72,24 +72,20 @@ impl Harness {
         store: SessionStore,
         tweak: impl FnOnce(ServerOptions) -> ServerOptions,
     ) -> Harness {
-        let mut options = ServerOptions::new(store.clone());
-        options.today = Some(today());
-        options.retry = RetryPolicy {
-            max_retries: 2,
-            base_delay: Duration::from_millis(5),
-            max_delay: Duration::from_millis(20),
-            max_retry_after: Duration::from_secs(3),
-        };
-        let server = GarminMcp::new(tweak(options)).unwrap();
-        let (server_end, client_end) = tokio::io::duplex(1 << 20);
-        tokio::spawn(async move {
-            if let Ok(running) = server.serve(server_end).await {
-                let _ = running.waiting().await;
-            }
-        });
-        let client = ().serve(client_end).await.unwrap();
+        let client = serve_client((), tweak(server_options(&store))).await;
         fake.clear_requests();
         Harness { fake, client, store, dir }
+    }
+
+    /// Another client, with its own `handler` (its capabilities at `initialize`, its answers to the
+    /// server's requests), of a new server on this harness's fake and data folder, with the
+    /// harness's options adjusted by `tweak`.
+    pub async fn client_with<C: rmcp::ClientHandler>(
+        &self,
+        handler: C,
+        tweak: impl FnOnce(ServerOptions) -> ServerOptions,
+    ) -> RunningService<RoleClient, C> {
+        serve_client(handler, tweak(server_options(&self.store))).await
     }
 
     /// Calls a tool; protocol errors panic with their message.
@@ -161,6 +157,34 @@ impl Harness {
     pub fn gc_api_paths(&self) -> Vec<String> {
         self.fake.requests().into_iter().filter(|r| r.path.starts_with("/gc-api")).map(|r| r.path).collect()
     }
+}
+
+/// The harness's server options: every toolset, "today" pinned, quick retries.
+fn server_options(store: &SessionStore) -> ServerOptions {
+    let mut options = ServerOptions::new(store.clone());
+    options.today = Some(today());
+    options.retry = RetryPolicy {
+        max_retries: 2,
+        base_delay: Duration::from_millis(5),
+        max_delay: Duration::from_millis(20),
+        max_retry_after: Duration::from_secs(3),
+    };
+    options
+}
+
+/// A server with `options`, and `handler`'s client connected to it over a duplex pipe.
+async fn serve_client<C: rmcp::ClientHandler>(
+    handler: C,
+    options: ServerOptions,
+) -> RunningService<RoleClient, C> {
+    let server = GarminMcp::new(options).unwrap();
+    let (server_end, client_end) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_end).await {
+            let _ = running.waiting().await;
+        }
+    });
+    handler.serve(client_end).await.unwrap()
 }
 
 /// Claude Code and Codex pass the model only the structured result: every structured answer of
