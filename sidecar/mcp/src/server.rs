@@ -3,6 +3,8 @@
 //! `--toolsets` and `--readonly`, and answers `initialize` as `garmin-mcp` with this crate's version.
 //! Beside tools it serves prompts (`crate::prompts`), resources (`crate::resources`), argument
 //! completion for both, and log notifications at the level each session sets (`crate::client_log`).
+//! The instructions it answers `initialize` with end with the athlete memory in a line or two
+//! (`garmin::athlete`, read when each client connects).
 
 use std::sync::Arc;
 
