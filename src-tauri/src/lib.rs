@@ -17,8 +17,10 @@
 //! | `tool_check` | the home window's tool check: runs the bundled `garmin-mcp check --json` |
 //! | `writes` | the app's own writes: a workout created by hand, Undo of a journaled change |
 //! | `remote` | the remote-access panel: `garmin-mcp --http` as a child process, its token file |
+//! | `athlete` | the athlete memory card: list, add, edit, delete facts (over `garmin::athlete`) |
 //! | `models`, `error` | what crosses IPC: camelCase views and one `{code, message}` error |
 
+mod athlete;
 pub mod bridge;
 mod clients;
 mod commands;
@@ -82,6 +84,10 @@ pub fn build<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             writes::create_workout_by_hand,
             writes::recent_changes,
             writes::undo_change,
+            athlete::athlete_facts,
+            athlete::add_athlete_fact,
+            athlete::edit_athlete_fact,
+            athlete::delete_athlete_fact,
         ])
 }
 

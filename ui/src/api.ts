@@ -378,3 +378,67 @@ export function recentChanges(limit?: number): Promise<ChangeRowView[]> {
 export function undoChange(id: number): Promise<DoneView[]> {
   return call<DoneView[]>("undo_change", { id });
 }
+
+/** What kind of remembered fact (Rust `garmin::athlete::FactKind`). */
+export type FactKind = "goal_race" | "injury" | "constraint" | "preference" | "volume_cap" | "equipment" | "other";
+
+/** Every kind, in the order the memory lists them. */
+export const FACT_KINDS: readonly FactKind[] = [
+  "goal_race",
+  "injury",
+  "constraint",
+  "volume_cap",
+  "preference",
+  "equipment",
+  "other",
+];
+
+/** One fact of the athlete memory (`athlete.json`, shared with every garmin-mcp of the account). */
+export interface FactView {
+  id: number;
+  kind: FactKind;
+  text: string;
+  /** `YYYY-MM-DD`: a goal race's day, or since when an injury hurts. */
+  date: string | null;
+  /** For a goal race: days from today (negative once past). */
+  daysToRace: number | null;
+  distanceKm: number | null;
+  /** `h:mm:ss`. */
+  targetTime: string | null;
+  weeklyKmCap: number | null;
+  created: string;
+  updated: string;
+  /** The AI client (its MCP name) or the app that remembered it. */
+  source: string;
+  updatedBy: string | null;
+}
+
+/** A fact as the form sends it: for an edit, "" or 0 removes a field. */
+export interface FactForm {
+  kind: FactKind;
+  text: string;
+  date: string;
+  distanceKm: number;
+  targetTime: string;
+  weeklyKmCap: number;
+}
+
+/** Everything remembered about the athlete of the account shown. */
+export function athleteFacts(): Promise<FactView[]> {
+  return call<FactView[]>("athlete_facts");
+}
+
+/** Remembers a fact typed in the app. Rejects with `invalid_input` naming the field. */
+export function addAthleteFact(fact: FactForm): Promise<FactView> {
+  return call<FactView>("add_athlete_fact", { fact });
+}
+
+/** Changes fact `id` to the form's values. Rejects with `invalid_input` naming the field. */
+export function editAthleteFact(id: number, fact: FactForm): Promise<FactView> {
+  return call<FactView>("edit_athlete_fact", { id, fact });
+}
+
+/** Deletes fact `id` for every assistant. */
+export function deleteAthleteFact(id: number): Promise<FactView> {
+  return call<FactView>("delete_athlete_fact", { id });
+}

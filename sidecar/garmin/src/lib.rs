@@ -9,6 +9,8 @@
 //!   session (Cloudflare's edge, Garmin's `ForbiddenException`, a missing feature) is named, never renewed.
 //! * [`SessionStore`] is the one `session.json` file (0600, in a 0700 folder) with atomic writes and
 //!   a cross-process lock; see its module doc for the rules every writer follows.
+//! * [`athlete`] is the athlete memory (`athlete.json`: goal races, injuries, constraints,
+//!   preferences), kept with the same lock and atomic-write routines.
 //! * [`api`] holds one module per Garmin API area (activities, wellness, metrics, profile, devices,
 //!   gear, challenges, social, events, calendar, workouts, downloads), each method naming its HTTP
 //!   verb and path; [`models`] mirrors the same areas with types that tolerate what Garmin really
@@ -19,6 +21,7 @@
 
 pub mod api;
 pub mod apply;
+pub mod athlete;
 pub mod changes;
 mod client;
 mod cookie_export;

@@ -143,33 +143,10 @@ impl SessionStore {
     /// Takes the exclusive cross-process lock, waiting at most [`LOCK_WAIT`] for it.
     pub fn lock(&self) -> Result<StoreLock, StoreError> {
         self.ensure_dir()?;
-        let path = self.dir.join(LOCK_FILE);
-        let mut options = OpenOptions::new();
-        options.create(true).truncate(false).read(true).write(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let mut file = crate::private_files::open_regular(&path, &mut options)
-            .map_err(io_err("open the lock file", &path))?;
-        let started = std::time::Instant::now();
-        loop {
-            match file.try_lock() {
-                Ok(()) => break,
-                Err(fs::TryLockError::WouldBlock) if started.elapsed() < self.lock_wait => {
-                    std::thread::sleep(std::time::Duration::from_millis(20));
-                }
-                Err(fs::TryLockError::WouldBlock) => {
-                    let pid = fs::read_to_string(&path).ok().and_then(|t| t.trim().parse().ok());
-                    return Err(StoreError::Busy { pid });
-                }
-                Err(fs::TryLockError::Error(e)) => return Err(io_err("lock", &path)(e)),
-            }
-        }
-        // Who holds it, for a waiter that gives up (best effort: the lock is what counts).
-        let _ = file.set_len(0).and_then(|()| {
-            use std::io::Seek as _;
-            file.seek(io::SeekFrom::Start(0))?;
-            write!(file, "{}", std::process::id())
-        });
+        let file = lock_exclusive(&self.dir.join(LOCK_FILE), self.lock_wait).map_err(|e| match e {
+            LockError::File(e) => e.into(),
+            LockError::Busy { pid } => StoreError::Busy { pid },
+        })?;
         Ok(StoreLock { store: self.clone(), _file: file })
     }
 
@@ -232,23 +209,11 @@ impl StoreLock {
 
     /// Atomically replaces the file with `session`.
     pub fn write(&self, session: &Session) -> Result<(), StoreError> {
-        let dir = self.store.dir();
-        self.remove_stale_temp_files();
         let json = serde_json::to_vec_pretty(session).map_err(|e| StoreError::Corrupt {
             path: self.store.path(),
             message: format!("could not encode the session: {e}"),
         })?;
-        // tempfile creates the file with mode 0600 on Unix.
-        let mut temp = tempfile::Builder::new()
-            .prefix(TEMP_PREFIX)
-            .suffix(TEMP_SUFFIX)
-            .tempfile_in(dir)
-            .map_err(io_err("create a temporary file in", dir))?;
-        temp.write_all(&json).map_err(io_err("write", temp.path()))?;
-        temp.as_file().sync_all().map_err(io_err("flush", dir))?;
-        let target = self.store.path();
-        temp.persist(&target).map_err(|e| io_err("replace", &target)(e.error))?;
-        sync_dir(dir);
+        write_atomically(self.store.dir(), &self.store.path(), TEMP_PREFIX, &json)?;
         Ok(())
     }
 
@@ -264,16 +229,108 @@ impl StoreLock {
             Err(e) => Err(io_err("remove", &path)(e)),
         }
     }
+}
 
-    /// A writer killed mid-write leaves its temp file behind; under the lock no one else is writing.
-    fn remove_stale_temp_files(&self) {
-        let Ok(entries) = fs::read_dir(self.store.dir()) else { return };
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            if name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX) {
-                let _ = fs::remove_file(entry.path());
+/// A file operation the OS refused: what we were doing, on which path, and why.
+#[derive(Debug)]
+pub(crate) struct FileError {
+    /// What we were doing ("replace", "open the lock file"…).
+    pub action: &'static str,
+    /// The file or folder.
+    pub path: PathBuf,
+    /// The OS error.
+    pub source: io::Error,
+}
+
+impl From<FileError> for StoreError {
+    fn from(e: FileError) -> Self {
+        StoreError::Io { action: e.action, path: e.path, source: e.source }
+    }
+}
+
+fn file_err<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) -> FileError + 'a {
+    move |source| FileError { action, path: path.to_path_buf(), source }
+}
+
+/// Why [`lock_exclusive`] gave up.
+#[derive(Debug)]
+pub(crate) enum LockError {
+    /// The lock file could not be opened or locked.
+    File(FileError),
+    /// Another process held the lock for longer than we wait; its pid when it wrote one.
+    Busy {
+        /// The holder's process id.
+        pid: Option<u32>,
+    },
+}
+
+/// The data folder's one cross-process lock routine (used for `session.lock` and every other
+/// private file rewritten whole): an exclusive OS lock on the regular file `path` (created 0600,
+/// never through a link), waiting at most `wait`; the holder writes its pid in it so a waiter that
+/// gives up can name it. Released when the returned file is dropped (or by the kernel on death).
+pub(crate) fn lock_exclusive(path: &Path, wait: std::time::Duration) -> Result<File, LockError> {
+    let mut options = OpenOptions::new();
+    options.create(true).truncate(false).read(true).write(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = crate::private_files::open_regular(path, &mut options)
+        .map_err(|e| LockError::File(file_err("open the lock file", path)(e)))?;
+    let started = std::time::Instant::now();
+    loop {
+        match file.try_lock() {
+            Ok(()) => break,
+            Err(fs::TryLockError::WouldBlock) if started.elapsed() < wait => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
             }
+            Err(fs::TryLockError::WouldBlock) => {
+                let pid = fs::read_to_string(path).ok().and_then(|t| t.trim().parse().ok());
+                return Err(LockError::Busy { pid });
+            }
+            Err(fs::TryLockError::Error(e)) => return Err(LockError::File(file_err("lock", path)(e))),
+        }
+    }
+    // Who holds it, for a waiter that gives up (best effort: the lock is what counts).
+    let _ = file.set_len(0).and_then(|()| {
+        use std::io::Seek as _;
+        file.seek(io::SeekFrom::Start(0))?;
+        write!(file, "{}", std::process::id())
+    });
+    Ok(file)
+}
+
+/// The data folder's one atomic-write routine: replaces `target` (in `dir`) with `bytes` through a
+/// 0600 temp file named `{temp_prefix}…{TEMP_SUFFIX}` in the same folder, `fsync`, `rename`,
+/// `fsync` of the folder, so a reader (or a crash) sees the old or the new file, never a mix.
+/// Call it under the file's lock ([`lock_exclusive`]): it first removes temp files a writer killed
+/// mid-write left behind, which only the lock holder may do.
+pub(crate) fn write_atomically(
+    dir: &Path,
+    target: &Path,
+    temp_prefix: &str,
+    bytes: &[u8],
+) -> Result<(), FileError> {
+    remove_stale_temp_files(dir, temp_prefix);
+    // tempfile creates the file with mode 0600 on Unix.
+    let mut temp = tempfile::Builder::new()
+        .prefix(temp_prefix)
+        .suffix(TEMP_SUFFIX)
+        .tempfile_in(dir)
+        .map_err(file_err("create a temporary file in", dir))?;
+    temp.write_all(bytes).map_err(file_err("write", temp.path()))?;
+    temp.as_file().sync_all().map_err(file_err("flush", dir))?;
+    temp.persist(target).map_err(|e| file_err("replace", target)(e.error))?;
+    sync_dir(dir);
+    Ok(())
+}
+
+/// A writer killed mid-write leaves its temp file behind; under the lock no one else is writing.
+fn remove_stale_temp_files(dir: &Path, temp_prefix: &str) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with(temp_prefix) && name.ends_with(TEMP_SUFFIX) {
+            let _ = fs::remove_file(entry.path());
         }
     }
 }
@@ -294,15 +351,16 @@ fn decode(path: &Path, bytes: &[u8]) -> Result<Session, StoreError> {
     })
 }
 
-/// Makes the directory entry of a rename durable. Best effort: not every OS allows opening folders.
-fn sync_dir(dir: &Path) {
+/// Makes the directory entry of a rename (or removal) durable. Best effort: not every OS allows
+/// opening folders.
+pub(crate) fn sync_dir(dir: &Path) {
     if let Ok(d) = File::open(dir) {
         let _ = d.sync_all();
     }
 }
 
-/// A session file readable by others is repaired to 0600 (e.g. restored from a backup).
-fn tighten_file_mode(path: &Path) {
+/// A private file readable by others is repaired to 0600 (e.g. restored from a backup).
+pub(crate) fn tighten_file_mode(path: &Path) {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -311,7 +369,7 @@ fn tighten_file_mode(path: &Path) {
             && meta.is_file()
             && meta.permissions().mode() & 0o077 != 0
         {
-            tracing::warn!(path = %path.display(), "session file was readable by others; setting mode 0600");
+            tracing::warn!(path = %path.display(), "a private file was readable by others; setting mode 0600");
             let _ = fs::set_permissions(path, fs::Permissions::from_mode(0o600));
         }
     }

@@ -4,8 +4,13 @@
 //! the right data before it coaches. Arguments with a closed set of values, and ids that can be
 //! looked up cheaply (the workout library, recent runs), complete through `completion/complete`
 //! (see [`complete`]).
+//!
+//! Prompts that plan or judge training read the athlete memory (`garmin::athlete`): race readiness
+//! names the remembered goal race with the days to it (and remembered injuries as risks); plan next
+//! week lists the remembered constraints, volume caps and injuries beside the ones given.
 
 use chrono::{Datelike, Duration, NaiveDate};
+use garmin::athlete::{Fact, FactKind};
 use rmcp::ErrorData;
 use rmcp::model::{GetPromptResult, JsonObject, Prompt, PromptArgument, PromptMessage, Role};
 
@@ -190,11 +195,13 @@ enum Lang {
     Zh,
 }
 
-/// The prompt `name` with `arguments`, written for `today` (the athlete's local date).
+/// The prompt `name` with `arguments`, written for `today` (the athlete's local date) and what the
+/// athlete memory holds (`facts`; empty when none or when the `athlete` toolset is off).
 pub fn get(
     name: &str,
     arguments: Option<&JsonObject>,
     today: NaiveDate,
+    facts: &[Fact],
 ) -> Result<GetPromptResult, ErrorData> {
     let spec = find(name).ok_or_else(|| {
         let names: Vec<&str> = PROMPTS.iter().map(|s| s.name).collect();
@@ -256,7 +263,7 @@ pub fn get(
         }
     }
     let lang = if values.get("language").map(String::as_str) == Some("zh") { Lang::Zh } else { Lang::En };
-    let text = render(spec.name, &values, lang, today);
+    let text = render(spec.name, &values, lang, today, facts);
     let mut result = GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)]);
     result.description = Some(spec.title.to_owned());
     Ok(result)
@@ -277,7 +284,13 @@ fn week_of(day: NaiveDate) -> (NaiveDate, NaiveDate) {
 }
 
 /// The prompt's text. Each names the tools (with arguments) and the answer's shape.
-fn render(name: &str, v: &std::collections::HashMap<&str, String>, lang: Lang, today: NaiveDate) -> String {
+fn render(
+    name: &str,
+    v: &std::collections::HashMap<&str, String>,
+    lang: Lang,
+    today: NaiveDate,
+    facts: &[Fact],
+) -> String {
     let zh = lang == Lang::Zh;
     let closing = if zh {
         "请用中文回答，简洁具体，引用数据（日期、距离、配速、心率）。数据缺失时直说缺什么，不要编造。"
@@ -354,12 +367,23 @@ fn render(name: &str, v: &std::collections::HashMap<&str, String>, lang: Lang, t
                     format!("My goal race: {r}. Find it with `get_calendar` (the months around it).")
                 }
                 (Some(r), true) => format!("我的目标比赛：{r}。用 `get_calendar`（比赛前后的月份）找到它。"),
-                (None, false) => {
-                    "Find my primary race with `get_calendar` (this month and the next ones).".to_owned()
+                (None, zh) => match garmin::athlete::next_goal_race(facts, today) {
+                    Some(goal) => remembered_goal(goal, today, zh),
+                    None if zh => {
+                        "用 `get_calendar`（本月及之后几个月）找到我的主要比赛（primary race）。".to_owned()
+                    }
+                    None => {
+                        "Find my primary race with `get_calendar` (this month and the next ones).".to_owned()
+                    }
+                },
+            };
+            let injuries = remembered(facts, &[FactKind::Injury]);
+            let race = match (injuries.is_empty(), zh) {
+                (true, _) => race,
+                (false, false) => {
+                    format!("{race}\nRemembered injuries (weigh them in the risks): {injuries}.")
                 }
-                (None, true) => {
-                    "用 `get_calendar`（本月及之后几个月）找到我的主要比赛（primary race）。".to_owned()
-                }
+                (false, true) => format!("{race}\n记住的伤病（在风险中考虑）：{injuries}。"),
             };
             if zh {
                 format!(
@@ -382,13 +406,22 @@ fn render(name: &str, v: &std::collections::HashMap<&str, String>, lang: Lang, t
         }
         "plan_next_week" => {
             let (monday, sunday) = week_of(today + Duration::days(7));
-            let constraints = v.get("constraints").cloned().unwrap_or_else(|| {
-                if zh {
-                    "（未给出：先问我一周能练几次、哪天不行）".to_owned()
-                } else {
-                    "(none given: ask me first how many days I can train and which days are out)".to_owned()
-                }
-            });
+            let kept = remembered(facts, &[FactKind::Constraint, FactKind::VolumeCap, FactKind::Injury]);
+            let constraints = match (v.get("constraints"), kept.is_empty(), zh) {
+                (Some(given), true, _) => given.clone(),
+                (Some(given), false, false) => format!("{given}; and, from the athlete memory: {kept}"),
+                (Some(given), false, true) => format!("{given}；以及运动员记忆中的：{kept}"),
+                (None, false, false) => format!("(from the athlete memory) {kept}"),
+                (None, false, true) => format!("（运动员记忆）{kept}"),
+                (None, true, _) => String::new(),
+            };
+            let goal = garmin::athlete::next_goal_race(facts, today).map(|g| remembered_goal(g, today, zh));
+            let constraints = match goal {
+                Some(goal) if !constraints.is_empty() => format!("{constraints}\n{goal}"),
+                Some(goal) => format!("{}\n{goal}", no_constraints(zh)),
+                None if constraints.is_empty() => no_constraints(zh),
+                None => constraints,
+            };
             if zh {
                 format!(
                     "请为我制定 {monday} 至 {sunday} 的训练计划。\n\n我的限制：{constraints}\n\n\
@@ -453,6 +486,46 @@ fn render(name: &str, v: &std::collections::HashMap<&str, String>, lang: Lang, t
     format!("{body}\n\n{closing}")
 }
 
+/// "(none given: ask me first …)".
+fn no_constraints(zh: bool) -> String {
+    if zh {
+        "（未给出：先问我一周能练几次、哪天不行）".to_owned()
+    } else {
+        "(none given: ask me first how many days I can train and which days are out)".to_owned()
+    }
+}
+
+/// The remembered facts of `kinds`, each described, joined by `; ` (empty when none).
+fn remembered(facts: &[Fact], kinds: &[FactKind]) -> String {
+    facts.iter().filter(|f| kinds.contains(&f.kind)).map(Fact::describe).collect::<Vec<_>>().join("; ")
+}
+
+/// The remembered goal race with the days to it, and where to check it.
+fn remembered_goal(goal: &Fact, today: NaiveDate, zh: bool) -> String {
+    let days = goal.days_from(today).unwrap_or_default();
+    let date = goal.date.map(|d| d.to_string()).unwrap_or_default();
+    let mut details = Vec::new();
+    if let Some(km) = goal.distance_km {
+        details.push(format!("{km} km"));
+    }
+    if let Some(time) = &goal.target_time {
+        details.push(if zh { format!("目标 {time}") } else { format!("target {time}") });
+    }
+    let details = if details.is_empty() { String::new() } else { format!(" ({})", details.join(", ")) };
+    if zh {
+        format!(
+            "我的目标比赛（运动员记忆）：{}，{date}，距今 {days} 天{details}。可用 `get_calendar`（该月）在 Garmin 日历上核对。",
+            goal.text
+        )
+    } else {
+        format!(
+            "My goal race (from the athlete memory): {} on {date}, {days} days from today{details}. Check it on the \
+             Garmin calendar with `get_calendar` (that month).",
+            goal.text
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -468,11 +541,13 @@ mod tests {
             if spec.name == "explain_workout" {
                 args.insert("workout_id".into(), "42".into());
             }
-            let en =
-                get(spec.name, Some(&args), day()).map(|r| format!("{:?}", r.messages)).unwrap_or_default();
+            let en = get(spec.name, Some(&args), day(), &[])
+                .map(|r| format!("{:?}", r.messages))
+                .unwrap_or_default();
             args.insert("language".into(), "zh".into());
-            let zh =
-                get(spec.name, Some(&args), day()).map(|r| format!("{:?}", r.messages)).unwrap_or_default();
+            let zh = get(spec.name, Some(&args), day(), &[])
+                .map(|r| format!("{:?}", r.messages))
+                .unwrap_or_default();
             assert!(en.contains("Answer in English") && en.contains('`'), "{}: {en}", spec.name);
             assert!(zh.contains("请用中文回答"), "{}: {zh}", spec.name);
         }
@@ -480,7 +555,8 @@ mod tests {
 
     #[test]
     fn the_last_full_week_runs_monday_to_sunday() {
-        let text = format!("{:?}", get("weekly_review", None, day()).map(|r| r.messages).unwrap_or_default());
+        let text =
+            format!("{:?}", get("weekly_review", None, day(), &[]).map(|r| r.messages).unwrap_or_default());
         assert!(text.contains("from 2026-11-09 to 2026-11-15"), "{text}");
     }
 
@@ -488,10 +564,59 @@ mod tests {
     fn wrong_prompt_arguments_say_what_was_expected() {
         let mut args = JsonObject::new();
         args.insert("language".into(), "fr".into());
-        let e =
-            get("weekly_review", Some(&args), day()).err().map(|e| e.message.to_string()).unwrap_or_default();
+        let e = get("weekly_review", Some(&args), day(), &[])
+            .err()
+            .map(|e| e.message.to_string())
+            .unwrap_or_default();
         assert!(e.contains("`language` must be one of `en`, `zh`; found `fr`"), "{e}");
-        let e = get("explain_workout", None, day()).err().map(|e| e.message.to_string()).unwrap_or_default();
+        let e =
+            get("explain_workout", None, day(), &[]).err().map(|e| e.message.to_string()).unwrap_or_default();
         assert!(e.contains("needs `workout_id`"), "{e}");
+    }
+
+    fn memory() -> Vec<Fact> {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let memory = garmin::athlete::AthleteMemory::in_dir(dir.path());
+        let now = chrono::Utc::now();
+        let add = |kind, text: &str, date: Option<&str>| {
+            let input = garmin::athlete::FactInput {
+                kind: Some(kind),
+                text: Some(text.into()),
+                date: date.map(Into::into),
+                target_time: (kind == FactKind::GoalRace).then(|| "3:15".into()),
+                ..Default::default()
+            };
+            memory.remember(input, "test", now).unwrap_or_else(|e| panic!("{e}"));
+        };
+        add(FactKind::GoalRace, "Berlin Marathon", Some("2027-09-26"));
+        add(FactKind::Constraint, "no running on Mondays", None);
+        add(FactKind::Injury, "sore left Achilles", None);
+        memory.facts().unwrap_or_default()
+    }
+
+    #[test]
+    fn race_readiness_names_the_remembered_goal_race_and_the_days_to_it() {
+        let facts = memory();
+        let text = format!("{:?}", get("race_readiness", None, day(), &facts).map(|r| r.messages).ok());
+        assert!(
+            text.contains("Berlin Marathon on 2027-09-26, 312 days from today (target 3:15:00)"),
+            "{text}"
+        );
+        assert!(text.contains("sore left Achilles"), "{text}");
+        let none = format!("{:?}", get("race_readiness", None, day(), &[]).map(|r| r.messages).ok());
+        assert!(none.contains("Find my primary race"), "{none}");
+    }
+
+    #[test]
+    fn plan_next_week_names_the_remembered_constraints_beside_the_given_ones() {
+        let facts = memory();
+        let mut args = JsonObject::new();
+        args.insert("constraints".into(), "4 runs".into());
+        let text =
+            format!("{:?}", get("plan_next_week", Some(&args), day(), &facts).map(|r| r.messages).ok());
+        assert!(text.contains("4 runs; and, from the athlete memory: constraint: no running on Mondays; injury: sore left Achilles"), "{text}");
+        assert!(text.contains("312 days from today"), "{text}");
+        let text = format!("{:?}", get("plan_next_week", None, day(), &facts).map(|r| r.messages).ok());
+        assert!(!text.contains("none given") && text.contains("no running on Mondays"), "{text}");
     }
 }

@@ -1,6 +1,8 @@
 //! MCP resources: the athlete's data a client can attach to a conversation without a tool call —
 //! recent activities, today's readiness, the workout library, one activity
-//! (`garmin://activity/{id}`) and an activity's chart as a PNG (`garmin://chart/activity/{id}`).
+//! (`garmin://activity/{id}`), an activity's chart as a PNG (`garmin://chart/activity/{id}`), and
+//! the athlete memory (`garmin://athlete`, one `garmin://athlete/goal/{id}` per goal race, listed
+//! as resources too), as JSON: `list_athlete_facts`'s answer.
 //!
 //! Every resource is read by running the tool that answers the same question (through the same
 //! router, so `--toolsets` and `--readonly` apply), never by a second copy of its Garmin calls or
@@ -19,6 +21,10 @@ pub const READINESS_TODAY: &str = "garmin://readiness/today";
 pub const WORKOUT_LIBRARY: &str = "garmin://workouts";
 /// The chart of the newest activity.
 pub const LATEST_CHART: &str = "garmin://chart/activity/latest";
+/// Everything remembered about the athlete.
+pub const ATHLETE: &str = "garmin://athlete";
+/// One remembered goal race.
+pub const ATHLETE_GOAL_TEMPLATE: &str = "garmin://athlete/goal/{id}";
 /// One activity in depth.
 pub const ACTIVITY_TEMPLATE: &str = "garmin://activity/{id}";
 /// One activity's chart.
@@ -50,7 +56,42 @@ pub fn list() -> Vec<Resource> {
                 "Pace and heart rate of the newest activity, as a PNG (as `render_chart` draws it).",
             )
             .with_mime_type(PNG),
+        Resource::new(ATHLETE, "athlete_memory")
+            .with_title("Athlete memory")
+            .with_description(
+                "Everything remembered about the athlete on this computer — goal races with the days to \
+                 them, injuries, constraints, preferences, volume caps, equipment — as JSON (as \
+                 `list_athlete_facts` answers).",
+            )
+            .with_mime_type(JSON),
     ]
+}
+
+/// One resource per remembered goal race (`garmin://athlete/goal/{id}`), soonest first.
+pub fn goal_resources(facts: &[garmin::athlete::Fact], today: chrono::NaiveDate) -> Vec<Resource> {
+    let mut races: Vec<&garmin::athlete::Fact> =
+        facts.iter().filter(|f| f.kind == garmin::athlete::FactKind::GoalRace).collect();
+    races.sort_by_key(|f| (f.date, f.id));
+    races
+        .into_iter()
+        .map(|f| {
+            let when = f.days_from(today).map(garmin::athlete::days_phrase).unwrap_or_default();
+            Resource::new(goal_uri(f.id), format!("goal_race_{}", f.id))
+                .with_title(format!("Goal race: {}", f.text))
+                .with_description(format!("{} ({when}), from the athlete memory.", f.describe()))
+                .with_mime_type(JSON)
+        })
+        .collect()
+}
+
+/// The URI of goal race `id`.
+pub fn goal_uri(id: u64) -> String {
+    format!("garmin://athlete/goal/{id}")
+}
+
+/// The ids of the remembered goal races, for completing `garmin://athlete/goal/{id}`.
+pub fn goal_ids(facts: &[garmin::athlete::Fact]) -> Vec<String> {
+    facts.iter().filter(|f| f.kind == garmin::athlete::FactKind::GoalRace).map(|f| f.id.to_string()).collect()
 }
 
 /// The parameterised resources.
@@ -64,6 +105,13 @@ pub fn templates() -> Vec<ResourceTemplate> {
             .with_title("Chart of one activity")
             .with_description("Pace and heart rate of one activity over distance, as a PNG.")
             .with_mime_type(PNG),
+        ResourceTemplate::new(ATHLETE_GOAL_TEMPLATE, "athlete_goal_race")
+            .with_title("One goal race")
+            .with_description(
+                "One remembered goal race (date, distance, target time, days to go), by its fact id \
+                 (as `list_athlete_facts` answers).",
+            )
+            .with_mime_type(JSON),
     ]
 }
 
@@ -85,6 +133,7 @@ pub fn resolve(uri: &str, chart_folder: &str) -> Result<Reading, ErrorData> {
         RECENT_ACTIVITIES => return json("list_activities", json!({})),
         READINESS_TODAY => return json("get_training_status", json!({})),
         WORKOUT_LIBRARY => return json("get_workouts", json!({})),
+        ATHLETE => return json("list_athlete_facts", json!({})),
         LATEST_CHART => {
             return Ok(Reading {
                 tool: "render_chart",
@@ -102,6 +151,15 @@ pub fn resolve(uri: &str, chart_folder: &str) -> Result<Reading, ErrorData> {
             png: true,
         });
     }
+    if let Some(text) = uri.strip_prefix("garmin://athlete/goal/") {
+        let id = text.parse::<u64>().map_err(|_| {
+            ErrorData::invalid_params(
+                format!("In `{uri}`, the id must be a goal race's fact id (digits, from `garmin://athlete`); found `{text}`."),
+                None,
+            )
+        })?;
+        return json("list_athlete_facts", json!({"fact_id": id, "kind": "goal_race"}));
+    }
     if let Some(id) = uri.strip_prefix("garmin://activity/") {
         let id = activity_id(uri, id)?;
         return json("get_activity", json!({"activity_id": id}));
@@ -109,7 +167,7 @@ pub fn resolve(uri: &str, chart_folder: &str) -> Result<Reading, ErrorData> {
     Err(ErrorData::resource_not_found(
         format!(
             "There is no resource `{uri}`. Resources: {RECENT_ACTIVITIES}, {READINESS_TODAY}, {WORKOUT_LIBRARY}, \
-             {LATEST_CHART}, {ACTIVITY_TEMPLATE}, {CHART_TEMPLATE}."
+             {LATEST_CHART}, {ATHLETE}, {ACTIVITY_TEMPLATE}, {CHART_TEMPLATE}, {ATHLETE_GOAL_TEMPLATE}."
         ),
         None,
     ))
@@ -192,6 +250,34 @@ pub fn changed_by(tool: &str) -> &'static [&'static str] {
     }
 }
 
+/// What a change to the athlete memory means for resources.
+#[derive(Debug, Default, PartialEq)]
+pub struct AthleteChange {
+    /// Resources whose content changed (`garmin://athlete`, the goal race's own).
+    pub updated: Vec<String>,
+    /// Whether the resource list changed (a goal race came or went, or changed its title).
+    pub list_changed: bool,
+}
+
+/// The resources a successful call of athlete memory tool `tool` changed, read from its answer
+/// (`fact.fact_id`, `fact.kind`); `None` for every other tool.
+pub fn athlete_change(tool: &str, structured: Option<&Value>) -> Option<AthleteChange> {
+    if !["remember_athlete_fact", "update_athlete_fact", "forget_athlete_fact"].contains(&tool) {
+        return None;
+    }
+    let fact = structured.and_then(|s| s.get("fact"));
+    let mut change = AthleteChange { updated: vec![ATHLETE.to_owned()], list_changed: false };
+    if let Some(id) = fact.and_then(|f| f.get("fact_id")).and_then(Value::as_u64) {
+        // A goal race's own resource changes; an update may also have made or unmade one.
+        let goal = fact.and_then(|f| f.get("kind")).and_then(Value::as_str) == Some("goal_race");
+        if goal || tool == "update_athlete_fact" {
+            change.updated.push(goal_uri(id));
+            change.list_changed = true;
+        }
+    }
+    Some(change)
+}
+
 /// Which session subscribed to which resource (`resources/subscribe`), shared by every session of
 /// one server, so a workout created from one client updates another client's library. A client
 /// that went away is forgotten the first time a notification cannot reach it.
@@ -226,6 +312,30 @@ impl Subscriptions {
         for (session, peer) in peers {
             let param = rmcp::model::ResourceUpdatedNotificationParam::new(uri);
             if peer.notify_resource_updated(param).await.is_err()
+                && let Ok(mut list) = self.list.lock()
+            {
+                list.retain(|(s, _, _)| *s != session);
+            }
+        }
+    }
+}
+
+impl Subscriptions {
+    /// Tells the session that made the change (`peer`, session `current`) and every other
+    /// subscribed session that the resource list changed
+    /// (`notifications/resources/list_changed`).
+    pub async fn list_changed(&self, current: u64, peer: &rmcp::Peer<rmcp::RoleServer>) {
+        let mut peers: Vec<(u64, rmcp::Peer<rmcp::RoleServer>)> = match self.list.lock() {
+            Ok(list) => {
+                list.iter().filter(|(s, _, _)| *s != current).map(|(s, _, p)| (*s, p.clone())).collect()
+            }
+            Err(_) => Vec::new(),
+        };
+        peers.sort_by_key(|(s, _)| *s);
+        peers.dedup_by_key(|(s, _)| *s);
+        let _ = peer.notify_resource_list_changed().await;
+        for (session, other) in peers {
+            if other.notify_resource_list_changed().await.is_err()
                 && let Ok(mut list) = self.list.lock()
             {
                 list.retain(|(s, _, _)| *s != session);

@@ -3,6 +3,8 @@
 //! `--toolsets` and `--readonly`, and answers `initialize` as `garmin-mcp` with this crate's version.
 //! Beside tools it serves prompts (`crate::prompts`), resources (`crate::resources`), argument
 //! completion for both, and log notifications at the level each session sets (`crate::client_log`).
+//! The instructions it answers `initialize` with end with the athlete memory in a line or two
+//! (`garmin::athlete`, read when each client connects).
 
 use std::sync::Arc;
 
@@ -161,6 +163,7 @@ impl GarminMcp {
             + Self::changes_tools()
             + Self::charts_tools()
             + Self::exports_tools()
+            + Self::athlete_tools()
             + Self::session_tools()
     }
 
@@ -189,6 +192,11 @@ impl GarminMcp {
     /// True with `--readonly`: nothing is written, to Garmin or to this computer.
     pub(crate) fn is_read_only(&self) -> bool {
         self.ctx.options.read_only
+    }
+
+    /// Whether this server offers the tool `name` (after `--toolsets` and `--readonly`).
+    pub(crate) fn offers_tool(&self, name: &str) -> bool {
+        self.tool_router.has_route(name)
     }
 
     /// True in `--demo` mode.
@@ -406,6 +414,17 @@ impl ServerHandler for GarminMcp {
                 self.ctx.subscriptions.updated(uri).await;
             }
         }
+        if let Ok(CallToolResponse::Complete(result)) = &answer
+            && result.is_error != Some(true)
+            && let Some(change) = crate::resources::athlete_change(&name, result.structured_content.as_ref())
+        {
+            for uri in &change.updated {
+                self.ctx.subscriptions.updated(uri).await;
+            }
+            if change.list_changed {
+                self.ctx.subscriptions.list_changed(self.session.0, &peer).await;
+            }
+        }
         answer
     }
 
@@ -455,7 +474,8 @@ impl ServerHandler for GarminMcp {
         request: GetPromptRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        crate::prompts::get(&request.name, request.arguments.as_ref(), self.today()).map(Into::into)
+        let facts = if self.offers_tool("list_athlete_facts") { self.athlete_facts() } else { Vec::new() };
+        crate::prompts::get(&request.name, request.arguments.as_ref(), self.today(), &facts).map(Into::into)
     }
 
     async fn complete(
@@ -478,6 +498,14 @@ impl ServerHandler for GarminMcp {
             {
                 self.lookup(Lookup::Activities, typed, context).await
             }
+            Reference::Resource(template)
+                if request.argument.name == "id"
+                    && template.uri == crate::resources::ATHLETE_GOAL_TEMPLATE
+                    && self.offers_tool("list_athlete_facts") =>
+            {
+                let ids = crate::resources::goal_ids(&self.athlete_facts());
+                crate::prompts::filter(ids, typed)
+            }
             _ => Vec::new(),
         };
         Ok(CompleteResult::new(CompletionInfo::with_all_values(values).unwrap_or_default()))
@@ -488,7 +516,11 @@ impl ServerHandler for GarminMcp {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let offered = crate::resources::list().into_iter().filter(|r| self.offers_resource(&r.uri)).collect();
+        let mut offered: Vec<_> =
+            crate::resources::list().into_iter().filter(|r| self.offers_resource(&r.uri)).collect();
+        if self.offers_resource(crate::resources::ATHLETE) {
+            offered.extend(crate::resources::goal_resources(&self.athlete_facts(), self.today()));
+        }
         Ok(ListResourcesResult::with_all_items(offered))
     }
 
@@ -533,12 +565,17 @@ impl ServerHandler for GarminMcp {
         } else {
             INSTRUCTIONS.to_owned()
         };
+        let instructions = match self.athlete_instructions() {
+            Some(athlete) => format!("{instructions}\n{athlete}"),
+            None => instructions,
+        };
         let capabilities = ServerCapabilities::builder()
             .enable_logging()
             .enable_completions()
             .enable_prompts()
             .enable_resources()
             .enable_resources_subscribe()
+            .enable_resources_list_changed()
             .enable_tools()
             .build();
         ServerConfig::new(capabilities)
@@ -546,6 +583,28 @@ impl ServerHandler for GarminMcp {
                 Implementation::new("garmin-mcp", env!("CARGO_PKG_VERSION")).with_title("Garmin Connect"),
             )
             .with_instructions(instructions)
+    }
+}
+
+impl GarminMcp {
+    /// The athlete memory in one or two lines for the instructions (read when a client
+    /// initializes), when the `athlete` toolset is offered: what is remembered, or a hint to
+    /// remember what the athlete says when nothing is yet.
+    fn athlete_instructions(&self) -> Option<String> {
+        if !self.offers_tool("list_athlete_facts") {
+            return None;
+        }
+        let facts = self.athlete_facts();
+        let Some(brief) = garmin::athlete::brief(&facts, self.today(), 400) else {
+            return self.offers_tool("remember_athlete_fact").then(|| {
+                "Athlete memory: empty. When the athlete mentions a goal race, an injury, a constraint or a \
+                 preference worth keeping, offer to remember it (remember_athlete_fact)."
+                    .to_owned()
+            });
+        };
+        Some(format!(
+            "Athlete (remembered; respect it, full list in list_athlete_facts or garmin://athlete): {brief}."
+        ))
     }
 }
 

@@ -78,6 +78,11 @@ pub const TOOLSETS: &[Toolset] = &[
         description: "the journal of changes made to your Garmin account, and undo",
         tools: &["list_changes", "undo_change"],
     },
+    Toolset {
+        id: "athlete",
+        description: "the athlete memory on this computer: goal races, injuries, constraints, preferences",
+        tools: &["remember_athlete_fact", "update_athlete_fact", "list_athlete_facts", "forget_athlete_fact"],
+    },
     Toolset { id: "session", description: "signing in (always on)", tools: &["login"] },
 ];
 

@@ -479,6 +479,10 @@ async fn every_tool_over_stdio(day: &str, tz: &str) {
             assert!(text.contains("no change left to undo"), "{day}: {text}");
             continue;
         }
+        if text.contains("is not in the athlete memory") {
+            // Fact 1 is forgotten (or not yet remembered) in whichever order the tools are listed.
+            continue;
+        }
         assert_ne!(result.is_error, Some(true), "{day} ({tz}): {} failed: {text}", tool.name);
         assert!(
             text.starts_with(garmin_mcp::demo::DEMO_LABEL),
@@ -520,7 +524,10 @@ fn required_arguments(
             "name" => args.insert(name.clone(), "Demo check".into()),
             "sport" => args.insert(name.clone(), "run".into()),
             "steps" => args.insert(name.clone(), json!([{"type": "interval", "distance_km": 5}])),
+            "kind" if tool.name.contains("athlete") => args.insert(name.clone(), "constraint".into()),
             "kind" => args.insert(name.clone(), "volume".into()),
+            "text" => args.insert(name.clone(), "no running on Mondays".into()),
+            "fact_id" => args.insert(name.clone(), 1.into()),
             other => panic!("{}: add a value for required argument `{other}` to this test", tool.name),
         };
     }
@@ -866,4 +873,74 @@ async fn stdio_answers_a_too_deep_request_and_a_garbage_line_then_keeps_serving(
     assert_eq!(garbage["error"]["code"], -32700);
     let pong = answers.iter().find(|a| a["id"] == 3).expect("the ping after them is answered");
     assert!(pong.get("result").is_some(), "{pong}");
+}
+
+/// A `garmin-mcp --data-dir DIR` stdio server (no Garmin session: the athlete memory is local),
+/// connected with a client that names itself `name` at `initialize`.
+async fn memory_server(
+    dir: &Path,
+    name: &str,
+) -> rmcp::service::RunningService<rmcp::RoleClient, rmcp::model::ClientConfig> {
+    use rmcp::ServiceExt as _;
+    use rmcp::model::{ClientCapabilities, ClientConfig, Implementation};
+    use rmcp::transport::TokioChildProcess;
+    let mut cmd = tokio::process::Command::new(BIN);
+    cmd.arg("--data-dir").arg(dir).arg("--today").arg("2026-11-15");
+    cmd.env_remove("GARMIN_MCP_HOME").env_remove("GARMIN_CONNECT_URL").env_remove("GARMIN_SSO_URL");
+    cmd.env("GARMIN_WORKOUT_EDITOR", "0");
+    let (transport, _stderr) = TokioChildProcess::builder(cmd).stderr(Stdio::null()).spawn().unwrap();
+    let info = ClientConfig::new(ClientCapabilities::default(), Implementation::new(name, "1.0"));
+    info.serve(transport).await.unwrap()
+}
+
+/// Two real `garmin-mcp` processes remember facts into one data folder at the same time: every
+/// fact of both is there afterwards (with the client that said it), the file is 0600, and a server
+/// started later (a restart) lists them all and summarises them in its instructions.
+#[tokio::test(flavor = "multi_thread")]
+async fn two_servers_remembering_at_once_lose_no_fact_and_a_restarted_server_sees_them_all() {
+    use rmcp::model::CallToolRequestParams;
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let a = memory_server(dir.path(), "client-a").await;
+    let b = memory_server(dir.path(), "client-b").await;
+    async fn writes(
+        client: &rmcp::service::RunningService<rmcp::RoleClient, rmcp::model::ClientConfig>,
+        who: &str,
+    ) {
+        for i in 0..15 {
+            let args = serde_json::json!({"kind": "other", "text": format!("{who} fact {i}")});
+            let params = rmcp::model::CallToolRequestParams::new("remember_athlete_fact")
+                .with_arguments(args.as_object().cloned().unwrap());
+            let result = client.call_tool(params).await.unwrap();
+            assert_ne!(result.is_error, Some(true), "{who}: {:?}", result.content);
+        }
+    }
+    tokio::join!(writes(&a, "a"), writes(&b, "b"));
+    a.cancel().await.unwrap();
+    b.cancel().await.unwrap();
+
+    let file = dir.path().join("athlete.json");
+    assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
+    let later = memory_server(dir.path(), "client-c").await;
+    let list = later.call_tool(CallToolRequestParams::new("list_athlete_facts")).await.unwrap();
+    let facts = list.structured_content.as_ref().unwrap()["facts"].as_array().unwrap().clone();
+    assert_eq!(facts.len(), 30, "every fact of both processes is kept");
+    for who in ["a", "b"] {
+        for i in 0..15 {
+            let text = format!("{who} fact {i}");
+            let fact =
+                facts.iter().find(|f| f["text"] == text.as_str()).unwrap_or_else(|| panic!("{text} lost"));
+            assert_eq!(fact["source"], format!("client-{who}"));
+        }
+    }
+    let mut ids: Vec<u64> = facts.iter().map(|f| f["fact_id"].as_u64().unwrap()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), 30, "no id given twice");
+    let instructions = later.peer_info().and_then(|i| i.instructions.clone()).unwrap_or_default();
+    assert!(
+        instructions.contains("other: a fact 0") || instructions.contains("other: b fact 0"),
+        "{instructions}"
+    );
+    later.cancel().await.unwrap();
 }

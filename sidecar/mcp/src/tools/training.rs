@@ -226,7 +226,11 @@ impl GarminMcp {
             .collect();
         let unnamed: Vec<String> = failed.iter().filter(|f| !report.missing.contains(f)).cloned().collect();
         report.missing.extend(unnamed);
-        let summary = training_summary(&report);
+        report.goal_race = self.next_goal_race();
+        let summary = match &report.goal_race {
+            Some(race) => format!("{} {}", training_summary(&report), race.sentence()),
+            None => training_summary(&report),
+        };
         Ok(self.answer(summary, report))
     }
 

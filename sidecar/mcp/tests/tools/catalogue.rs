@@ -285,7 +285,10 @@ fn default_arguments(
             "schedule_id" => ids.schedule_id.into(),
             "event_id" => ids.event_id.into(),
             "format" => "gpx".into(),
+            "kind" if tool.name.contains("athlete") => "constraint".into(),
             "kind" => "activity".into(),
+            "text" => "no running on Mondays".into(),
+            "fact_id" => 1.into(),
             "date" => "2026-11-20".into(),
             "name" => "Budget check".into(),
             "sport" => "run".into(),
@@ -331,8 +334,11 @@ async fn every_default_answer_over_a_year_of_data_stays_within_the_budget() {
     for tool in &tools {
         let args = serde_json::Value::Object(default_arguments(tool, &ids, folder.path()));
         let result = h.call(&tool.name, args).await;
-        // With an empty journal, undo_change rightly has nothing to do.
-        if tool.name != "undo_change" {
+        // With an empty journal, undo_change rightly has nothing to do; fact 1 may be forgotten
+        // before update_athlete_fact runs, or not yet remembered.
+        if tool.name != "undo_change"
+            && !crate::support::text_of(&result).contains("not in the athlete memory")
+        {
             assert_ne!(result.is_error, Some(true), "{}: {}", tool.name, crate::support::text_of(&result));
         }
         let size = crate::support::all_text(&result).len();

@@ -116,11 +116,15 @@ async fn resources_and_templates_are_listed_with_their_mime_types() {
             ("garmin://readiness/today", Some("application/json")),
             ("garmin://workouts", Some("application/json")),
             ("garmin://chart/activity/latest", Some("image/png")),
+            ("garmin://athlete", Some("application/json")),
         ]
     );
     let templates = h.client.list_resource_templates(None).await.unwrap().resource_templates;
     let uris: Vec<&str> = templates.iter().map(|t| t.uri_template.as_str()).collect();
-    assert_eq!(uris, ["garmin://activity/{id}", "garmin://chart/activity/{id}"]);
+    assert_eq!(
+        uris,
+        ["garmin://activity/{id}", "garmin://chart/activity/{id}", "garmin://athlete/goal/{id}"]
+    );
 }
 
 #[tokio::test]

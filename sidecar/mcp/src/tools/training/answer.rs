@@ -44,6 +44,9 @@ pub struct TrainingStatusReport {
     pub trend: Vec<TrendRow>,
     /// Parts Garmin has no data for.
     pub missing: Vec<String>,
+    /// The next goal race from the athlete memory, with the days to it (when one is remembered).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub goal_race: Option<crate::tools::athlete::GoalRaceNote>,
 }
 
 /// Training status.
