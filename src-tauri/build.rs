@@ -37,6 +37,10 @@ const COMMANDS: &[&str] = &[
     "create_workout_by_hand",
     "recent_changes",
     "undo_change",
+    "athlete_facts",
+    "add_athlete_fact",
+    "edit_athlete_fact",
+    "delete_athlete_fact",
 ];
 
 fn main() {
