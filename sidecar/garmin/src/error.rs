@@ -146,6 +146,16 @@ pub enum Error {
         /// What was observed (never the key).
         reason: String,
     },
+
+    /// Only a Personal API key is saved and this comes only through the web sign-in
+    /// (docs/garmin-personal-api.md §5 lists what the Personal API lacks).
+    #[error(
+        "{what} comes only through the Garmin Connect web sign-in, which Garmin's official Personal API key you saved does not replace: sign in in the Garmin MCP app, or run `garmin-mcp login --manual --site global`"
+    )]
+    WebSignInNeeded {
+        /// What was asked for, in words ("Training status", "This tool").
+        what: String,
+    },
 }
 
 /// The four kinds of 403 that are not about the session (docs/garmin-web-api.md §0).
@@ -261,6 +271,7 @@ impl Error {
             Error::Store(_) => ErrorKind::Store,
             Error::InvalidInput(_) => ErrorKind::InvalidInput,
             Error::ApiKeyRejected { .. } => ErrorKind::ApiKeyRejected,
+            Error::WebSignInNeeded { .. } => ErrorKind::NotSignedIn,
         }
     }
 

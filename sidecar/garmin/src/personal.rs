@@ -42,11 +42,15 @@ pub const EXPIRY_WARNING_DAYS: i64 = 14;
 
 /// The Personal API origin in force: `GARMIN_PERSONAL_API_URL`, else [`PERSONAL_API_ORIGIN`].
 pub fn origin_from_env() -> String {
+    origin_override().unwrap_or_else(|| PERSONAL_API_ORIGIN.to_owned())
+}
+
+/// `GARMIN_PERSONAL_API_URL`, when set.
+pub fn origin_override() -> Option<String> {
     std::env::var(PERSONAL_API_URL_ENV)
         .ok()
         .map(|v| v.trim().trim_end_matches('/').to_owned())
         .filter(|v| !v.is_empty())
-        .unwrap_or_else(|| PERSONAL_API_ORIGIN.to_owned())
 }
 
 /// A Personal API key as stored (field `personal_api` of `session.json`).
@@ -69,6 +73,10 @@ pub struct PersonalApiKey {
     /// How many times the key was exchanged for a token since it was added.
     #[serde(default)]
     pub exchanges: u64,
+    /// The Personal API origin in force when the key was added, when it was not Garmin's own
+    /// (`GARMIN_PERSONAL_API_URL`: tests, the demo, proxies); used unless that variable is set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<String>,
 }
 
 impl PersonalApiKey {
@@ -81,6 +89,7 @@ impl PersonalApiKey {
             token: None,
             token_expires_at: None,
             exchanges: 0,
+            origin: None,
         }
     }
 
@@ -118,6 +127,7 @@ impl fmt::Debug for PersonalApiKey {
             .field("token", &self.token.as_ref().map(|_| "<redacted>"))
             .field("token_expires_at", &self.token_expires_at)
             .field("exchanges", &self.exchanges)
+            .field("origin", &self.origin)
             .finish()
     }
 }

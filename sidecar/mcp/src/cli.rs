@@ -3,6 +3,7 @@
 //! exits non-zero when something needs the person's attention.
 
 mod api;
+mod api_key;
 mod configure;
 mod login;
 mod output;
@@ -106,7 +107,8 @@ pub struct Cli {
 /// Sub-commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Save a Garmin Connect session copied from a signed-in browser.
+    /// Save a Garmin Connect session copied from a signed-in browser (--manual), or Garmin's
+    /// official Personal API key (--api-key).
     Login(login::LoginArgs),
     /// Check that the saved session works and show whose it is.
     Status(status::StatusArgs),

@@ -240,7 +240,10 @@ impl Drop for InFlight {
 
 /// In front of every data endpoint: `Authorization: Bearer <token>` must name a live token
 /// (reference §3.1 `[G]`; a dead or unknown one is 401, §4.3 `[S]`), then the burst limit
-/// (429 + `Retry-After`, §4.1 `[1]`), then the fake's switchable faults (as on `/gc-api`).
+/// (429 + `Retry-After`, §4.1 `[1]`), then the fake's switchable faults (as on `/gc-api`). A fault
+/// rule's `path_contains` is matched against `personal-api:<path?query>`, so a rule can aim at the
+/// Personal API alone (`"personal-api:/hrv-service/"`) although its paths are the web ones without
+/// `/gc-api`.
 async fn bearer_gate(State(state): State<AppState>, req: Request, next: Next) -> Response {
     let bearer = header_text(req.headers(), "authorization").and_then(|v| v.strip_prefix("Bearer "));
     let Some(bearer) = bearer.map(str::trim) else {
@@ -265,6 +268,7 @@ async fn bearer_gate(State(state): State<AppState>, req: Request, next: Next) ->
         tokio::time::sleep(Duration::from_millis(options.latency_ms)).await;
     }
     let target = req.uri().path_and_query().map_or_else(|| req.uri().path().to_owned(), ToString::to_string);
+    let target = format!("personal-api:{target}");
     match crate::server::apply_faults(&state, &target, true).await {
         (Some(crate::server::Planned::Answer(res)), _) => res,
         _ => next.run(req).await,

@@ -104,13 +104,12 @@ impl PersonalClient {
     /// saved. A China web session in the same store means no Personal API
     /// ([`super::CHINA_NOT_OFFERED`]): `None` too.
     pub fn from_store(store: SessionStore) -> Result<Option<PersonalClient>> {
-        if store.load_personal()?.is_none() {
-            return Ok(None);
-        }
+        let Some(key) = store.load_personal()? else { return Ok(None) };
         if store.load().ok().flatten().is_some_and(|s| s.site == crate::Site::Cn) {
             return Ok(None);
         }
-        Ok(Some(PersonalClient::new(store, origin_from_env())?))
+        let origin = super::origin_override().or(key.origin).unwrap_or_else(origin_from_env);
+        Ok(Some(PersonalClient::new(store, origin)?))
     }
 
     /// A client for the key in `store`, talking to `origin`.
