@@ -27,7 +27,7 @@ use garmin::{Client, Error, PersonalClient};
 use serde::Serialize;
 
 /// The tools whose reads the Personal API serves (status, the tool check and the README say so).
-pub const PERSONAL_API_TOOLS: &[&str] = &["list_activities", "get_daily_health"];
+pub const PERSONAL_API_TOOLS: &[&str] = &["list_activities", "get_daily_health", "get_period_stats"];
 /// The `_meta` key of an answer's source.
 pub const META_KEY: &str = "garmin_mcp/source";
 
@@ -131,6 +131,11 @@ impl Reads {
     /// One page of the activity search.
     pub async fn search(&self, search: &ActivitySearch) -> Result<Vec<ActivitySummary>, Error> {
         personal_first!(self, p => p.search_activities(search), w => w.activities().search(search))
+    }
+
+    /// Every page of the activity search.
+    pub async fn search_all(&self, search: &ActivitySearch) -> Result<Vec<ActivitySummary>, Error> {
+        personal_first!(self, p => p.search_all_activities(search), w => w.activities().search_all(search))
     }
 
     /// The day in numbers.

@@ -115,3 +115,18 @@ async fn a_deleted_key_is_not_papered_over_by_the_web_session() {
     assert!(text.contains("refused your Personal API key") && text.contains("personalApiToken"), "{text}");
     assert!(!text.contains(&key));
 }
+
+#[tokio::test]
+async fn period_stats_for_a_year_give_the_same_totals_through_both_sources() {
+    let (keyed, _) = Harness::with_key(false).await;
+    let web = Harness::start().await;
+    let args = json!({"period": "year", "date": "2026-06-01"});
+    let a = keyed.call("get_period_stats", args.clone()).await;
+    let (_, b) = web.call_ok("get_period_stats", args).await;
+    assert_eq!(source_meta(&a)["sources"], json!(["personal_api"]));
+    let a = a.structured_content.unwrap();
+    assert!(a["totals"]["count"].as_u64().unwrap() > 50, "{}", a["totals"]);
+    assert_eq!(a["totals"], b["totals"]);
+    assert_eq!(a["breakdown"], b["breakdown"]);
+    assert_eq!(a["change"], b["change"]);
+}
