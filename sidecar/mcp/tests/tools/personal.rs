@@ -130,3 +130,31 @@ async fn period_stats_for_a_year_give_the_same_totals_through_both_sources() {
     assert_eq!(a["breakdown"], b["breakdown"]);
     assert_eq!(a["change"], b["change"]);
 }
+
+/// Issue #15's measure: requests and wall time for `get_daily_health` over 14 days and
+/// `get_period_stats` for a year through each source, every request taking 80 ms. Printed with
+/// `--nocapture`; the request counts are asserted.
+#[tokio::test]
+async fn requests_and_wall_time_at_80_ms_per_request_through_each_source() {
+    use fake_garmin::faults::{Fault, FaultRule};
+    let (keyed, _) = Harness::with_key(false).await;
+    keyed.fake.set_personal_options(fake_garmin::PersonalOptions { latency_ms: 80, ..Default::default() });
+    let web = Harness::start().await;
+    web.fake.push_fault(FaultRule::always(Fault::Latency(std::time::Duration::from_millis(80))));
+    let calls = [
+        ("get_daily_health", json!({"start_date": "2026-11-01", "end_date": "2026-11-14"})),
+        ("get_period_stats", json!({"period": "year", "date": "2026-06-01"})),
+    ];
+    for (tool, args) in calls {
+        for (name, h) in [("personal_api", &keyed), ("web_session", &web)] {
+            h.fake.clear_requests();
+            let started = std::time::Instant::now();
+            let result = h.call(tool, args.clone()).await;
+            let took = started.elapsed();
+            assert_ne!(result.is_error, Some(true), "{tool} via {name}");
+            let n = h.fake.requests().len();
+            println!("{tool} via {name}: {n} requests, {} ms", took.as_millis());
+            assert!(n <= 10, "{tool} via {name}: {n} requests");
+        }
+    }
+}
