@@ -153,7 +153,7 @@ pub enum Error {
         "{what} comes only through the Garmin Connect web sign-in, which Garmin's official Personal API key you saved does not replace: sign in in the Garmin MCP app, or run `garmin-mcp login --manual --site global`"
     )]
     WebSignInNeeded {
-        /// What was asked for, in words ("Training status", "This tool").
+        /// What was asked for, in words ("the blood-pressure log", "this tool's data").
         what: String,
     },
 }

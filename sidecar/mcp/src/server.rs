@@ -175,7 +175,7 @@ impl GarminMcp {
             Ok(client) => client,
             // Only a Personal API key: say what needs the web sign-in.
             Err(garmin::Error::NotSignedIn { .. }) if self.personal().await.is_some() => {
-                return Err(garmin::Error::WebSignInNeeded { what: "This".to_owned() }.into());
+                return Err(garmin::Error::WebSignInNeeded { what: "this tool's data".to_owned() }.into());
             }
             Err(e) => return Err(e.into()),
         };

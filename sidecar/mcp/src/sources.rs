@@ -101,7 +101,7 @@ macro_rules! personal_first {
                 Err(e) => tracing::info!("Personal API read failed ({e}); asking the web session"),
             }
         }
-        let $w = $self.web("This")?;
+        let $w = $self.web("this tool's data")?;
         let value = $web.await?;
         note(Source::WebSession);
         Ok(value)
@@ -209,7 +209,7 @@ impl Reads {
 
     /// Intensity minutes (web session only).
     pub async fn intensity_minutes(&self, date: NaiveDate) -> Result<Option<IntensityMinutesDay>, Error> {
-        web_only!(self, "Intensity minutes", w => w.wellness().intensity_minutes(date))
+        web_only!(self, "the intensity-minutes count", w => w.wellness().intensity_minutes(date))
     }
 
     /// Blood pressure (web session only).
@@ -218,11 +218,11 @@ impl Reads {
         start: NaiveDate,
         end: NaiveDate,
     ) -> Result<BloodPressureRange, Error> {
-        web_only!(self, "Blood pressure", w => w.wellness().blood_pressure(start, end))
+        web_only!(self, "the blood-pressure log", w => w.wellness().blood_pressure(start, end))
     }
 
     /// The day's stress and Body Battery series (web session only).
     pub async fn stress(&self, date: NaiveDate) -> Result<Option<DailyStress>, Error> {
-        web_only!(self, "The day's stress and Body Battery timeline", w => w.wellness().stress(date))
+        web_only!(self, "the day's stress and Body Battery timeline", w => w.wellness().stress(date))
     }
 }
