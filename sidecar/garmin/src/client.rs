@@ -972,7 +972,7 @@ fn not_owner_message(body: &[u8]) -> Option<String> {
 
 /// Garmin's human words from an error body: `message`, `content`, `clientMessage`, an upload
 /// failure's first message, or a short description of the body.
-fn garmin_message(body: &[u8]) -> String {
+pub(crate) fn garmin_message(body: &[u8]) -> String {
     if let Ok(value) = serde_json::from_slice::<serde_json::Value>(body) {
         let candidates = [
             "/message",
@@ -999,8 +999,18 @@ fn garmin_message(body: &[u8]) -> String {
 }
 
 fn decode<T: DeserializeOwned>(endpoint: &str, answer: Answer) -> Result<Option<T>> {
-    let body = answer.body.trim_ascii();
-    if answer.status == 204 || body.is_empty() || body == b"null" {
+    decode_body(endpoint, answer.status, &answer.body)
+}
+
+/// A JSON answer body typed; `None` for Garmin's "no data" forms (204, empty, `null`). Shared by
+/// the web client and the Personal API client.
+pub(crate) fn decode_body<T: DeserializeOwned>(
+    endpoint: &str,
+    status: u16,
+    body: &[u8],
+) -> Result<Option<T>> {
+    let body = body.trim_ascii();
+    if status == 204 || body.is_empty() || body == b"null" {
         return Ok(None);
     }
     let mut de = serde_json::Deserializer::from_slice(body);

@@ -135,6 +135,27 @@ pub enum Error {
     /// Bad input from the user or caller, caught before anything was sent.
     #[error("{0}")]
     InvalidInput(String),
+
+    /// Garmin refused the Personal API key: wrong, expired or deleted (docs/garmin-personal-api.md
+    /// §2.4). Only a new key helps; the web session, if any, is not affected.
+    #[error(
+        "Garmin refused your Personal API key ({reason}). Make a new key on Garmin Connect (signed in at {}: Create Key, choose how long it lasts, copy it) and add it with `garmin-mcp login --api-key`",
+        crate::personal::KEY_PAGE_URL
+    )]
+    ApiKeyRejected {
+        /// What was observed (never the key).
+        reason: String,
+    },
+
+    /// Only a Personal API key is saved and this comes only through the web sign-in
+    /// (docs/garmin-personal-api.md §5 lists what the Personal API lacks).
+    #[error(
+        "{what} comes only through the Garmin Connect web sign-in, which Garmin's official Personal API key you saved does not replace: sign in in the Garmin MCP app, or run `garmin-mcp login --manual --site global`"
+    )]
+    WebSignInNeeded {
+        /// What was asked for, in words ("the blood-pressure log", "this tool's data").
+        what: String,
+    },
 }
 
 /// The four kinds of 403 that are not about the session (docs/garmin-web-api.md §0).
@@ -229,6 +250,8 @@ pub enum ErrorKind {
     Store,
     /// Bad input.
     InvalidInput,
+    /// The Personal API key was refused (wrong, expired or deleted): make a new key.
+    ApiKeyRejected,
 }
 
 impl Error {
@@ -247,6 +270,8 @@ impl Error {
             Error::Decode { .. } => ErrorKind::Decode,
             Error::Store(_) => ErrorKind::Store,
             Error::InvalidInput(_) => ErrorKind::InvalidInput,
+            Error::ApiKeyRejected { .. } => ErrorKind::ApiKeyRejected,
+            Error::WebSignInNeeded { .. } => ErrorKind::NotSignedIn,
         }
     }
 

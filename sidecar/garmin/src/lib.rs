@@ -16,6 +16,9 @@
 //!   verb and path; [`models`] mirrors the same areas with types that tolerate what Garmin really
 //!   sends (nulls, missing and unknown fields, `204`, `[]`).
 //!
+//! * [`personal`] is Garmin's official, read-only Personal API (an API key instead of the web
+//!   sign-in), stored in the same session file and answering with the same [`models`].
+//!
 //! The API reference this follows is `garmin-web-api.md` (kept with the project's shared notes).
 #![deny(missing_docs)]
 
@@ -31,6 +34,7 @@ mod html;
 pub mod journal;
 pub mod models;
 mod paths;
+pub mod personal;
 pub mod private_files;
 mod refresh;
 mod retry;
@@ -43,6 +47,7 @@ pub mod workout_spec;
 pub use client::{Client, ClientBuilder};
 pub use error::{Error, ErrorKind, ForbiddenKind, Result};
 pub use paths::{APP_IDENTIFIER, DATA_DIR_ENV, default_data_dir, resolve_data_dir};
+pub use personal::{PersonalApiKey, PersonalClient};
 pub use retry::RetryPolicy;
 pub use session::{Session, SessionInfo, StoredCookie};
 pub use site::{CONNECT_URL_ENV, CONNECTUS_ORIGIN, Origins, SSO_URL_ENV, Site, describe_front_end};

@@ -13,6 +13,11 @@
 //!   process keeps its lock);
 //! * plain reads take no lock (renames are atomic), so reading never waits for a refresh.
 //!
+//! The file may also hold a Personal API key (`personal_api`, see [`crate::personal`]) beside the web
+//! session, or only that key: a web session written keeps the key already in the file, a key
+//! written keeps the web session, and signing out of the web session keeps the key. A file without
+//! a web session loads as "not signed in to the web".
+//!
 //! tauri-plugin-store must never manage this file: it rewrites whole files in place with mode 0644
 //! and would overwrite a credential another process just rotated.
 
@@ -20,6 +25,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 
+use crate::personal::PersonalApiKey;
 use crate::session::{FORMAT_VERSION, Session};
 
 const SESSION_FILE: &str = "session.json";
@@ -28,6 +34,8 @@ const TEMP_PREFIX: &str = ".session-";
 const TEMP_SUFFIX: &str = ".tmp";
 /// Largest session file read: a session is a few kilobytes.
 const MAX_SESSION_BYTES: u64 = 1024 * 1024;
+/// The file's field holding the Personal API key and its cached token.
+const PERSONAL_FIELD: &str = "personal_api";
 /// Longest wait for the session lock. A renewal holds it for one request to Garmin (with its
 /// retries); longer means the holder is stuck or stopped.
 pub const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(20);
@@ -129,6 +137,22 @@ impl SessionStore {
 
     /// Reads the session without locking; `None` when nobody is signed in.
     pub fn load(&self) -> Result<Option<Session>, StoreError> {
+        let Some(value) = self.load_raw()? else { return Ok(None) };
+        if is_key_only(&value) {
+            return Ok(None);
+        }
+        decode(&self.path(), value).map(Some)
+    }
+
+    /// Reads the Personal API key (and its cached token) without locking; `None` when none was
+    /// added.
+    pub fn load_personal(&self) -> Result<Option<PersonalApiKey>, StoreError> {
+        let Some(value) = self.load_raw()? else { return Ok(None) };
+        personal_of(&self.path(), &value)
+    }
+
+    /// The file as JSON (version checked), or `None` when there is none.
+    fn load_raw(&self) -> Result<Option<serde_json::Value>, StoreError> {
         let path = self.path();
         crate::private_files::check_folder(&self.dir).map_err(io_err("use the data folder", &self.dir))?;
         let Some(bytes) = crate::private_files::read_regular(&path, MAX_SESSION_BYTES)
@@ -137,7 +161,7 @@ impl SessionStore {
             return Ok(None);
         };
         tighten_file_mode(&path);
-        decode(&path, &bytes).map(Some)
+        parse(&path, &bytes).map(Some)
     }
 
     /// Takes the exclusive cross-process lock, waiting at most [`LOCK_WAIT`] for it.
@@ -174,7 +198,11 @@ impl SessionStore {
     /// server-side sign-out endpoint.
     pub fn clear(&self) -> Result<bool, StoreError> {
         let lock = self.lock()?;
-        let existed = self.path().exists();
+        let existed = match self.load_raw() {
+            Ok(Some(value)) => !is_key_only(&value),
+            Ok(None) => false,
+            Err(_) => self.path().exists(),
+        };
         lock.remove()?;
         Ok(existed)
     }
@@ -207,9 +235,59 @@ impl StoreLock {
         self.store.load()
     }
 
-    /// Atomically replaces the file with `session`.
+    /// Re-reads the Personal API key (do this under the lock before renewing its token).
+    pub fn read_personal(&self) -> Result<Option<PersonalApiKey>, StoreError> {
+        self.store.load_personal()
+    }
+
+    /// Atomically replaces the web session with `session`, keeping the Personal API key in the file.
     pub fn write(&self, session: &Session) -> Result<(), StoreError> {
-        let json = serde_json::to_vec_pretty(session).map_err(|e| StoreError::Corrupt {
+        let mut value = serde_json::to_value(session).map_err(|e| StoreError::Corrupt {
+            path: self.store.path(),
+            message: format!("could not encode the session: {e}"),
+        })?;
+        if let (Some(obj), Some(key)) = (value.as_object_mut(), self.current_personal_value()?) {
+            obj.insert(PERSONAL_FIELD.to_owned(), key);
+        }
+        self.write_value(&value)
+    }
+
+    /// Atomically sets (or with `None` removes) the Personal API key, keeping the web session.
+    /// A file left with neither is removed.
+    pub fn write_personal(&self, key: Option<&PersonalApiKey>) -> Result<(), StoreError> {
+        let path = self.store.path();
+        let mut value = self
+            .store
+            .load_raw()?
+            .filter(serde_json::Value::is_object)
+            .unwrap_or_else(|| serde_json::json!({ "version": FORMAT_VERSION }));
+        let Some(obj) = value.as_object_mut() else { return Ok(()) };
+        match key {
+            Some(key) => {
+                let encoded = serde_json::to_value(key).map_err(|e| StoreError::Corrupt {
+                    path: path.clone(),
+                    message: format!("could not encode the Personal API key: {e}"),
+                })?;
+                obj.insert(PERSONAL_FIELD.to_owned(), encoded);
+            }
+            None => {
+                obj.remove(PERSONAL_FIELD);
+            }
+        }
+        if is_key_only(&value) && value.get(PERSONAL_FIELD).is_none() {
+            return self.remove_file();
+        }
+        self.write_value(&value)
+    }
+
+    /// The `personal_api` field of the file as it is now, if any.
+    fn current_personal_value(&self) -> Result<Option<serde_json::Value>, StoreError> {
+        Ok(self.store.load_raw()?.and_then(|mut v| v.as_object_mut()?.remove(PERSONAL_FIELD)))
+    }
+
+    /// Atomically replaces the file with `value`.
+    fn write_value(&self, value: &serde_json::Value) -> Result<(), StoreError> {
+        let json = serde_json::to_vec_pretty(value).map_err(|e| StoreError::Corrupt {
             path: self.store.path(),
             message: format!("could not encode the session: {e}"),
         })?;
@@ -217,8 +295,20 @@ impl StoreLock {
         Ok(())
     }
 
-    /// Removes the session file.
+    /// Removes the web session; a Personal API key in the file stays (the file then holds only it).
     pub fn remove(&self) -> Result<(), StoreError> {
+        match self.current_personal_value() {
+            Ok(Some(key)) => {
+                self.write_value(&serde_json::json!({ "version": FORMAT_VERSION, PERSONAL_FIELD: key }))
+            }
+            // An unreadable file is removed whole, as before keys existed.
+            Ok(None) | Err(StoreError::Corrupt { .. }) => self.remove_file(),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Removes the file.
+    fn remove_file(&self) -> Result<(), StoreError> {
         let path = self.store.path();
         match fs::remove_file(&path) {
             Ok(()) => {
@@ -335,7 +425,8 @@ fn remove_stale_temp_files(dir: &Path, temp_prefix: &str) {
     }
 }
 
-fn decode(path: &Path, bytes: &[u8]) -> Result<Session, StoreError> {
+/// The file's JSON, refusing a newer format.
+fn parse(path: &Path, bytes: &[u8]) -> Result<serde_json::Value, StoreError> {
     let value: serde_json::Value = serde_json::from_slice(bytes)
         .map_err(|e| StoreError::Corrupt { path: path.to_path_buf(), message: e.to_string() })?;
     let version = value.get("version").and_then(|v| v.as_u64()).unwrap_or(0);
@@ -345,6 +436,26 @@ fn decode(path: &Path, bytes: &[u8]) -> Result<Session, StoreError> {
             version: u32::try_from(version).unwrap_or(u32::MAX),
         });
     }
+    Ok(value)
+}
+
+/// A file holding no web session: no cookie jar (only a Personal API key, or nothing).
+fn is_key_only(value: &serde_json::Value) -> bool {
+    value.get("cookies").is_none()
+}
+
+/// The Personal API key in the file's JSON, if any.
+fn personal_of(path: &Path, value: &serde_json::Value) -> Result<Option<PersonalApiKey>, StoreError> {
+    match value.get(PERSONAL_FIELD) {
+        None | Some(serde_json::Value::Null) => Ok(None),
+        Some(key) => serde_path_to_error::deserialize(key).map(Some).map_err(|e| StoreError::Corrupt {
+            path: path.to_path_buf(),
+            message: format!("at `{PERSONAL_FIELD}.{}`: {}", e.path(), e.inner()),
+        }),
+    }
+}
+
+fn decode(path: &Path, value: serde_json::Value) -> Result<Session, StoreError> {
     serde_path_to_error::deserialize(value).map_err(|e| StoreError::Corrupt {
         path: path.to_path_buf(),
         message: format!("at `{}`: {}", e.path(), e.inner()),

@@ -4,6 +4,7 @@
 
 mod api;
 mod check;
+mod api_key;
 mod configure;
 mod login;
 mod output;
@@ -107,7 +108,8 @@ pub struct Cli {
 /// Sub-commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Save a Garmin Connect session copied from a signed-in browser.
+    /// Save a Garmin Connect session copied from a signed-in browser (--manual), or Garmin's
+    /// official Personal API key (--api-key).
     Login(login::LoginArgs),
     /// Check that the saved session works and show whose it is.
     Status(status::StatusArgs),

@@ -15,6 +15,7 @@ pub mod prompts;
 pub mod resources;
 pub mod schema;
 pub mod server;
+pub mod sources;
 pub mod stdio;
 pub mod tool_error;
 pub mod tools;

@@ -103,6 +103,8 @@ pub struct GarminMcp {
 struct Context {
     options: ServerOptions,
     client: tokio::sync::Mutex<Option<Client>>,
+    /// The Personal API client, when a key is saved (see [`crate::sources`]).
+    personal: tokio::sync::Mutex<Option<garmin::PersonalClient>>,
     subscriptions: crate::resources::Subscriptions,
 }
 
@@ -130,6 +132,7 @@ impl GarminMcp {
             ctx: Arc::new(Context {
                 options,
                 client: tokio::sync::Mutex::new(None),
+                personal: tokio::sync::Mutex::new(None),
                 subscriptions: crate::resources::Subscriptions::default(),
             }),
             tool_router: router,
@@ -173,15 +176,45 @@ impl GarminMcp {
         if let Some(client) = slot.as_ref() {
             return Ok(client.clone());
         }
-        let client =
-            Client::builder().store(self.ctx.options.store.clone()).retry(self.ctx.options.retry).build()?;
+        let built =
+            Client::builder().store(self.ctx.options.store.clone()).retry(self.ctx.options.retry).build();
+        let client = match built {
+            Ok(client) => client,
+            // Only a Personal API key: say what needs the web sign-in.
+            Err(garmin::Error::NotSignedIn { .. }) if self.personal().await.is_some() => {
+                return Err(garmin::Error::WebSignInNeeded { what: "this tool's data".to_owned() }.into());
+            }
+            Err(e) => return Err(e.into()),
+        };
         *slot = Some(client.clone());
         Ok(client)
     }
 
-    /// Forgets the cached client (after the person signed out or in again).
+    /// The Personal API client when a key is saved (and the account is not on the China site).
+    pub(crate) async fn personal(&self) -> Option<garmin::PersonalClient> {
+        if self.is_demo() {
+            return None;
+        }
+        let mut slot = self.ctx.personal.lock().await;
+        if slot.is_none() {
+            *slot = garmin::PersonalClient::from_store(self.ctx.options.store.clone()).ok().flatten();
+        }
+        slot.clone()
+    }
+
+    /// The reads of a tool from whichever source serves each (see [`crate::sources`]). Without a
+    /// key this is the web session exactly as before, failing as [`Self::garmin`] does.
+    pub(crate) async fn reads(&self) -> Result<crate::sources::Reads, ToolError> {
+        match self.personal().await {
+            Some(personal) => Ok(crate::sources::Reads::new(Some(personal), self.garmin().await.ok())),
+            None => Ok(crate::sources::Reads::new(None, Some(self.garmin().await?))),
+        }
+    }
+
+    /// Forgets the cached clients (after the person signed out or in again).
     pub(crate) async fn reset_client(&self) {
         *self.ctx.client.lock().await = None;
+        *self.ctx.personal.lock().await = None;
     }
 
     /// The data folder's session store.
@@ -289,7 +322,10 @@ impl GarminMcp {
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
         let arguments = request.arguments.clone();
-        let answer = self.tool_router.call(ToolCallContext::new(self, request, context)).await?;
+        let (answer, sources) =
+            crate::sources::recording(self.tool_router.call(ToolCallContext::new(self, request, context)))
+                .await;
+        let answer = self.with_source(answer?, &sources).await;
         let CallToolResponse::Complete(result) = &answer else { return Ok(answer) };
         let decode_error = (result.is_error == Some(true))
             .then(|| result.content.first().and_then(|c| c.as_text()))
@@ -303,6 +339,36 @@ impl GarminMcp {
             ))),
             None => Ok(answer),
         }
+    }
+
+    /// Names the sources that served a successful answer in its `_meta` (and the key's expiry
+    /// warning, when due, as a last text line too).
+    async fn with_source(
+        &self,
+        mut answer: CallToolResponse,
+        sources: &std::collections::BTreeSet<crate::sources::Source>,
+    ) -> CallToolResponse {
+        let CallToolResponse::Complete(result) = &mut answer else { return answer };
+        if result.is_error == Some(true) {
+            return answer;
+        }
+        let warning = if sources.contains(&crate::sources::Source::PersonalApi) {
+            self.personal()
+                .await
+                .and_then(|p| p.key().ok().flatten())
+                .and_then(|k| k.expiry_warning(chrono::Utc::now()))
+        } else {
+            None
+        };
+        let Some(meta) = crate::sources::meta(sources, warning.as_deref()) else { return answer };
+        result
+            .meta
+            .get_or_insert_with(rmcp::model::MetaObject::new)
+            .insert(crate::sources::META_KEY.to_owned(), meta);
+        if let Some(warning) = warning {
+            result.content.push(rmcp::model::ContentBlock::text(warning));
+        }
+        answer
     }
 
     /// Runs one tool for a resource or a completion (same router, same filtering, paths hidden for

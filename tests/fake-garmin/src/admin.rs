@@ -11,6 +11,10 @@
 //! | `GET /__fake/refresh-uses` | `{"uses": {fingerprint: n}, "reuse_detected": n}` |
 //! | `POST /__fake/expire-access` | every current `JWT_WEB` is expired from now on |
 //! | `POST /__fake/end-sessions` | every session family ends (`/gc-api` 403, refresh 401) |
+//! | `POST /__fake/personal-api-keys` `{"valid_days": 90}` | a new Personal API key: `{"key", "expires_at_ms"}` |
+//! | `POST /__fake/personal-api-keys/revoke` · `/expire` `{"key": "…"}` | delete · expire that key |
+//! | `GET /__fake/personal-api-keys/exchanges` | `{fingerprint: times the key was exchanged}` |
+//! | `POST /__fake/personal-api-options` (a `PersonalOptions`) | burst limit, `Retry-After`, latency |
 
 use axum::body::Bytes;
 use axum::extract::State;
@@ -34,6 +38,11 @@ pub fn router() -> Router<AppState> {
         .route("/__fake/refresh-uses", get(refresh_uses))
         .route("/__fake/expire-access", post(expire_access))
         .route("/__fake/end-sessions", post(end_sessions))
+        .route("/__fake/personal-api-keys", post(mint_key))
+        .route("/__fake/personal-api-keys/revoke", post(revoke_key))
+        .route("/__fake/personal-api-keys/expire", post(expire_key))
+        .route("/__fake/personal-api-keys/exchanges", get(key_exchanges))
+        .route("/__fake/personal-api-options", post(personal_options))
 }
 
 async fn requests(State(state): State<AppState>) -> Response {
@@ -88,6 +97,57 @@ async fn expire_access(State(state): State<AppState>) -> StatusCode {
 async fn end_sessions(State(state): State<AppState>) -> StatusCode {
     lock(&state.inner.auth).end_sessions();
     StatusCode::NO_CONTENT
+}
+
+#[derive(Deserialize)]
+struct MintRequest {
+    valid_days: u64,
+}
+
+async fn mint_key(State(state): State<AppState>, body: Bytes) -> Response {
+    match serde_json::from_slice::<MintRequest>(&body) {
+        Ok(req) => {
+            let valid = std::time::Duration::from_secs(req.valid_days.saturating_mul(86_400));
+            Json(lock(&state.inner.personal).mint(valid)).into_response()
+        }
+        Err(e) => bad_request(&format!("expected {{\"valid_days\": 90}}: {e}")),
+    }
+}
+
+#[derive(Deserialize)]
+struct KeyRequest {
+    key: String,
+}
+
+async fn revoke_key(State(state): State<AppState>, body: Bytes) -> Response {
+    match serde_json::from_slice::<KeyRequest>(&body) {
+        Ok(req) if lock(&state.inner.personal).revoke(&req.key) => StatusCode::NO_CONTENT.into_response(),
+        Ok(_) => (StatusCode::NOT_FOUND, "fake-garmin: no such key").into_response(),
+        Err(e) => bad_request(&format!("expected {{\"key\": \"...\"}}: {e}")),
+    }
+}
+
+async fn expire_key(State(state): State<AppState>, body: Bytes) -> Response {
+    match serde_json::from_slice::<KeyRequest>(&body) {
+        Ok(req) if lock(&state.inner.personal).expire(&req.key) => StatusCode::NO_CONTENT.into_response(),
+        Ok(_) => (StatusCode::NOT_FOUND, "fake-garmin: no such key").into_response(),
+        Err(e) => bad_request(&format!("expected {{\"key\": \"...\"}}: {e}")),
+    }
+}
+
+async fn key_exchanges(State(state): State<AppState>) -> Response {
+    let body = lock(&state.inner.personal).exchanges();
+    Json(body).into_response()
+}
+
+async fn personal_options(State(state): State<AppState>, body: Bytes) -> Response {
+    match serde_json::from_slice::<crate::personal::PersonalOptions>(&body) {
+        Ok(options) => {
+            lock(&state.inner.personal).set_options(options);
+            StatusCode::NO_CONTENT.into_response()
+        }
+        Err(e) => bad_request(&format!("not PersonalOptions: {e}")),
+    }
 }
 
 fn bad_request(message: &str) -> Response {

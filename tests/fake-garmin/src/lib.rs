@@ -14,6 +14,7 @@
 //! | [`sso`] | the FAKE sign-in page and the `/app/` shell |
 //! | [`faults`], [`log`], `admin` | switchable faults, request log, `/__fake/` control API (feature `control`) |
 //! | [`data`], [`routes`] | the generated account and the `/gc-api` endpoints |
+//! | [`personal`] | Garmin's official Personal API: keys, token exchange, bearer gate, 429 on bursts |
 //!
 //! ```no_run
 //! # async fn demo() -> std::io::Result<()> {
@@ -32,6 +33,7 @@ pub mod config;
 pub mod data;
 pub mod faults;
 pub mod log;
+pub mod personal;
 pub mod routes;
 pub mod server;
 pub mod sso;
@@ -46,6 +48,7 @@ use tokio::task::JoinHandle;
 
 pub use auth::{BrowserOptions, IssuedSession, RefreshAnswer, SessionOptions};
 pub use config::{FakeConfig, FakeSite};
+pub use personal::{MintedKey, PersonalOptions};
 
 use crate::state::{AppState, lock};
 
@@ -167,6 +170,38 @@ impl FakeGarmin {
     /// Makes every current `JWT_WEB` expired now, as if its lifetime had passed.
     pub fn expire_access_tokens(&self) {
         lock(&self.state.inner.auth).expire_access(auth::now_ms());
+    }
+
+    /// Creates a Personal API key valid for `valid_for`, as the person would on Garmin Connect's
+    /// Personal API Key page (docs/garmin-personal-api.md §1). Serve the API through
+    /// `GARMIN_PERSONAL_API_URL` = [`Self::base_url`].
+    pub fn mint_personal_api_key(&self, valid_for: Duration) -> MintedKey {
+        lock(&self.state.inner.personal).mint(valid_for)
+    }
+
+    /// Deletes a key on the key page: its exchanges are refused and its tokens die at once.
+    pub fn revoke_personal_api_key(&self, key: &str) -> bool {
+        lock(&self.state.inner.personal).revoke(key)
+    }
+
+    /// Makes a key expired now (and its tokens with it).
+    pub fn expire_personal_api_key(&self, key: &str) -> bool {
+        lock(&self.state.inner.personal).expire(key)
+    }
+
+    /// Every Personal API bearer token handed out so far is expired from now on.
+    pub fn expire_personal_api_tokens(&self) {
+        lock(&self.state.inner.personal).expire_tokens();
+    }
+
+    /// Times each key was presented to the token exchange, keyed by a non-secret fingerprint.
+    pub fn personal_api_exchanges(&self) -> BTreeMap<String, u32> {
+        lock(&self.state.inner.personal).exchanges()
+    }
+
+    /// Changes the Personal API's burst limit, `Retry-After` and latency.
+    pub fn set_personal_options(&self, options: PersonalOptions) {
+        lock(&self.state.inner.personal).set_options(options);
     }
 
     /// Stops accepting, lets in-flight requests finish (at most 5 s), and returns.

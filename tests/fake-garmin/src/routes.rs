@@ -37,6 +37,7 @@ mod graphql;
 mod metrics;
 mod mobile;
 mod movement;
+pub mod personal;
 mod profile;
 mod races;
 mod records;

@@ -35,6 +35,7 @@ pub fn router(state: AppState) -> Router {
         .route("/portal/sso/{locale}/sign-in", get(sso::sign_in_page).post(sso::sign_in_submit))
         .nest("/gc-api", gc_api)
         .merge(routes::outside_api().layer(from_fn_with_state(state.clone(), gc_api_gate)))
+        .merge(crate::personal::router(state.clone()))
         .merge(control_api())
         .fallback(no_route)
         .layer(from_fn_with_state(state.clone(), front_end_redirect))
@@ -147,7 +148,7 @@ fn rotate_or_refuse(state: &AppState, req: &Request) -> Response {
 
 /// Waits for the latency faults matching `target`; returns the answering fault's response, if
 /// any, and how long to hold the handler's answer.
-async fn apply_faults(
+pub(crate) async fn apply_faults(
     state: &AppState,
     target: &str,
     gc_api: bool,
@@ -164,7 +165,7 @@ async fn apply_faults(
 }
 
 /// What a matching fault does to a request.
-enum Planned {
+pub(crate) enum Planned {
     /// Answer this instead of the handler.
     Answer(Response),
     /// Let the handler answer, then lay this patch over its JSON.

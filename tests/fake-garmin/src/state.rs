@@ -5,7 +5,7 @@
 
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 
-use crate::{FakeConfig, auth, data, faults, log};
+use crate::{FakeConfig, auth, data, faults, log, personal};
 
 /// Cheap to clone; handed to axum as router state.
 #[derive(Clone, Debug)]
@@ -29,6 +29,8 @@ pub struct Shared {
     pub data: RwLock<data::Dataset>,
     /// Which Connect front end answers (the mainland-China redirect to a "connectus" origin).
     pub front_ends: Mutex<FrontEnds>,
+    /// The Personal API's keys, tokens and load behaviour.
+    pub personal: Mutex<personal::PersonalState>,
 }
 
 /// The Connect front ends this fake plays. From mainland-China networks `connect.garmin.com`
@@ -55,6 +57,7 @@ impl AppState {
                 log: Mutex::new(Vec::new()),
                 data: RwLock::new(data),
                 front_ends: Mutex::new(FrontEnds::default()),
+                personal: Mutex::new(personal::PersonalState::default()),
                 config,
             }),
         }

@@ -17,6 +17,8 @@ mod faults;
 mod gc_api_auth;
 #[path = "core/pages.rs"]
 mod pages;
+#[path = "core/personal_api.rs"]
+mod personal_api;
 #[path = "core/real_garmin.rs"]
 mod real_garmin;
 #[path = "core/refresh.rs"]

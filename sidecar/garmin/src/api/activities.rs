@@ -94,7 +94,7 @@ impl ActivitySearch {
         self
     }
 
-    fn query(&self) -> Vec<(&'static str, String)> {
+    pub(crate) fn query(&self) -> Vec<(&'static str, String)> {
         let mut query =
             vec![("start", self.start.to_string()), ("limit", self.limit.clamp(1, MAX_PAGE).to_string())];
         if let Some(t) = &self.activity_type {

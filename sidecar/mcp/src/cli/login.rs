@@ -26,12 +26,27 @@ const COOKIES_FILE_MAX_BYTES: u64 = 4 * 1024 * 1024;
 #[derive(Debug, Args)]
 pub struct LoginArgs {
     /// Paste cookies from a signed-in browser (the desktop app signs in on Garmin's own page instead).
-    #[arg(long, required = true)]
+    #[arg(long, required_unless_present = "api_key", conflicts_with = "api_key")]
     pub manual: bool,
 
     /// Which Garmin Connect the account lives on: `global` (connect.garmin.com) or `cn` (connect.garmin.cn).
-    #[arg(long, value_name = "global|cn")]
-    pub site: Site,
+    #[arg(long, value_name = "global|cn", required_unless_present = "api_key")]
+    pub site: Option<Site>,
+
+    /// Add Garmin's official Personal API key instead (made on Garmin Connect web: Settings →
+    /// Personal API). Read from --api-key-file, else the GARMIN_PERSONAL_API_KEY environment
+    /// variable, else asked on the terminal (or read from stdin). Checked with Garmin before saving.
+    #[arg(long)]
+    pub api_key: bool,
+
+    /// File holding the Personal API key (must be private: chmod 600).
+    #[arg(long, value_name = "FILE", requires = "api_key")]
+    pub api_key_file: Option<PathBuf>,
+
+    /// When the key expires, as chosen on Garmin's key page: a date (YYYY-MM-DD) or 30, 90, 180 or
+    /// 365 days from today. Lets `status` and the tools warn 14 days ahead.
+    #[arg(long, value_name = "YYYY-MM-DD|DAYS", requires = "api_key")]
+    pub key_expires: Option<String>,
 
     /// User-Agent of the browser the cookies come from (Garmin may refuse a session used with another).
     #[arg(long, value_name = "UA", default_value = garmin::DEFAULT_USER_AGENT)]
@@ -43,8 +58,15 @@ pub struct LoginArgs {
     pub cookies_file: Option<PathBuf>,
 }
 
-/// Runs `login --manual`.
+/// Runs `login --manual` or `login --api-key`.
 pub async fn run(args: LoginArgs, store: &SessionStore) -> ExitCode {
+    if args.api_key {
+        return super::api_key::run(&args, store).await;
+    }
+    let Some(site) = args.site else {
+        return fail(&Error::InvalidInput("--manual needs --site global|cn".into()));
+    };
+    let args = ManualArgs { site, user_agent: args.user_agent, cookies_file: args.cookies_file };
     let origins = args.site.origins_from_env();
     let cookies_file = match args.cookies_file.as_deref().map(read_cookies_file).transpose() {
         Ok(text) => text,
@@ -92,6 +114,13 @@ pub async fn run(args: LoginArgs, store: &SessionStore) -> ExitCode {
         store.path().display()
     );
     ExitCode::SUCCESS
+}
+
+/// What `login --manual` needs.
+struct ManualArgs {
+    site: Site,
+    user_agent: String,
+    cookies_file: Option<PathBuf>,
 }
 
 /// The text of `--cookies-file`, or what is wrong with it.

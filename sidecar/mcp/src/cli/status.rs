@@ -1,13 +1,15 @@
 //! `garmin-mcp status`: proves the saved session works with one cheap authenticated call (renewing
 //! it when needed, like any call) and says whose it is and which Connect front end serves it, or
 //! names the problem and its fix — for a 403, which kind (Cloudflare's edge, refused for the
-//! account, a missing feature), since none of them is a reason to sign in again.
+//! account, a missing feature), since none of them is a reason to sign in again. A saved Personal
+//! API key is checked too (one read through it): whether it works, when it expires (a warning 14
+//! days ahead) and which tools it serves; China accounts are told it is not offered there.
 
 use std::process::ExitCode;
 
 use chrono::{DateTime, Utc};
 use clap::Args;
-use garmin::{Client, Error, SessionStore};
+use garmin::{Client, Error, PersonalClient, SessionStore};
 use serde::Serialize;
 
 /// Options of `status`.
@@ -37,6 +39,8 @@ struct Healthy {
     /// True when Garmin stated `sign_in_expires_at`.
     sign_in_expiry_stated: bool,
     session_file: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    personal_api: Option<PersonalStatus>,
 }
 
 #[derive(Serialize)]
@@ -44,6 +48,89 @@ struct Unhealthy<'a> {
     ok: bool,
     error: Problem<'a>,
     session_file: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    personal_api: Option<PersonalStatus>,
+}
+
+/// The Personal API key's state.
+#[derive(Serialize)]
+struct PersonalStatus {
+    ok: bool,
+    origin: String,
+    key_expires_at: Option<DateTime<Utc>>,
+    days_left: Option<i64>,
+    /// Set within 14 days of the expiry (or after it).
+    warning: Option<String>,
+    token_expires_at: Option<DateTime<Utc>>,
+    exchanges: u64,
+    /// Why the key did not work.
+    error: Option<String>,
+    /// The tools it serves.
+    serves: Vec<&'static str>,
+}
+
+/// Checks the saved key with one read; `None` without a key.
+async fn check_personal(store: &SessionStore) -> Option<PersonalStatus> {
+    let key = store.load_personal().ok().flatten()?;
+    let client = match PersonalClient::from_store(store.clone()) {
+        Ok(Some(client)) => client,
+        Ok(None) => {
+            return Some(PersonalStatus {
+                ok: false,
+                origin: garmin::personal::origin_from_env(),
+                key_expires_at: key.key_expires_at,
+                days_left: None,
+                warning: None,
+                token_expires_at: None,
+                exchanges: key.exchanges,
+                error: Some(format!("{}.", garmin::personal::CHINA_NOT_OFFERED)),
+                serves: Vec::new(),
+            });
+        }
+        Err(e) => {
+            return Some(PersonalStatus {
+                ok: false,
+                origin: garmin::personal::origin_from_env(),
+                key_expires_at: key.key_expires_at,
+                days_left: None,
+                warning: None,
+                token_expires_at: None,
+                exchanges: key.exchanges,
+                error: Some(e.to_string()),
+                serves: Vec::new(),
+            });
+        }
+    };
+    let checked = client.daily_summary(Utc::now().date_naive()).await;
+    let key = client.key().ok().flatten().unwrap_or(key);
+    let now = Utc::now();
+    Some(PersonalStatus {
+        ok: checked.is_ok(),
+        origin: client.origin().to_owned(),
+        key_expires_at: key.key_expires_at,
+        days_left: key.days_left(now),
+        warning: key.expiry_warning(now),
+        token_expires_at: key.token_expires_at,
+        exchanges: key.exchanges,
+        error: checked.err().map(|e| e.to_string()),
+        serves: crate::sources::PERSONAL_API_TOOLS.to_vec(),
+    })
+}
+
+fn print_personal(p: &PersonalStatus) {
+    if p.ok {
+        let expiry = match (p.key_expires_at, p.days_left) {
+            (Some(at), Some(days)) => format!("expires on {} (in {days} days)", at.format("%Y-%m-%d")),
+            _ => "expiry not known (add it with `login --api-key --key-expires …`)".to_owned(),
+        };
+        println!("Garmin Personal API key: works; {expiry}.");
+        println!("Served through the Personal API first: {}.", p.serves.join(", "));
+    } else {
+        println!("Garmin Personal API key: not working: {}", p.error.as_deref().unwrap_or("unknown problem"));
+    }
+    if let Some(warning) = &p.warning {
+        println!("{warning}");
+    }
 }
 
 #[derive(Serialize)]
@@ -57,16 +144,32 @@ struct Problem<'a> {
 
 /// Runs `status`.
 pub async fn run(args: StatusArgs, store: &SessionStore) -> ExitCode {
+    let personal = check_personal(store).await;
     match check(store).await {
-        Ok(healthy) => {
+        Ok(mut healthy) => {
             if args.json {
+                healthy.personal_api = personal;
                 print_json(&healthy);
             } else {
                 print_sentences(&healthy);
+                if let Some(p) = &personal {
+                    print_personal(p);
+                }
             }
             ExitCode::SUCCESS
         }
+        // Only a key: it is the status.
+        Err(Error::NotSignedIn { .. }) if personal.as_ref().is_some_and(|p| p.ok) && !args.json => {
+            if let Some(p) = &personal {
+                print_personal(p);
+            }
+            println!(
+                "Not signed in to the Garmin Connect web: the other tools (training status, records, gear, devices, workouts, calendar, writes) need the desktop app's sign-in or `garmin-mcp login --manual`."
+            );
+            ExitCode::SUCCESS
+        }
         Err(error) => {
+            let key_works = personal.as_ref().is_some_and(|p| p.ok);
             if args.json {
                 let message = error.to_string();
                 print_json(&Unhealthy {
@@ -77,9 +180,17 @@ pub async fn run(args: StatusArgs, store: &SessionStore) -> ExitCode {
                         message: &message,
                     },
                     session_file: store.path().display().to_string(),
+                    personal_api: personal,
                 });
-                ExitCode::FAILURE
+                if key_works && matches!(error, Error::NotSignedIn { .. }) {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::FAILURE
+                }
             } else {
+                if let Some(p) = &personal {
+                    print_personal(p);
+                }
                 if let Some(kind) = error.forbidden_kind() {
                     eprintln!(
                         "garmin-mcp: Garmin answered HTTP 403: {} (not a session problem).",
@@ -112,6 +223,7 @@ async fn check(store: &SessionStore) -> Result<Healthy, Error> {
         sign_in_expires_at: info.sign_in_expires_at,
         sign_in_expiry_stated: info.sign_in_expiry_stated,
         session_file: store.path().display().to_string(),
+        personal_api: None,
     })
 }
 

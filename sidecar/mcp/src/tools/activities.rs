@@ -131,8 +131,7 @@ impl GarminMcp {
         };
         let keyword = args.keyword.map(|k| k.trim().to_owned()).filter(|k| !k.is_empty());
 
-        let client = self.garmin().await?;
-        let api = client.activities();
+        let api = self.reads().await?;
         let mut search = ActivitySearch::new().between(start, end);
         search.activity_type = filter.as_ref().map(|f| f.type_key.clone());
         let limit_rows = limit as usize;

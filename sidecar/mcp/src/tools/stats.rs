@@ -429,7 +429,7 @@ impl GarminMcp {
             }
         };
 
-        let client = self.garmin().await?;
+        let client = self.reads().await?;
         let mut search = ActivitySearch::new().limit(PAGE);
         search.activity_type = filter.as_ref().map(|f| f.type_key.clone());
         let mut span = span(kind, date.unwrap_or(today), custom, today);
@@ -437,7 +437,7 @@ impl GarminMcp {
             let from = span.previous.map_or(span.start, |(s, _)| s.min(span.start));
             search = search.between(from, span.end);
         }
-        let mut items: Vec<ActivitySummary> = client.activities().search_all(&search).await?;
+        let mut items: Vec<ActivitySummary> = client.search_all(&search).await?;
         items.retain(|a| local_date(a).is_some());
         items.sort_by_key(|a| a.start_time_local);
         let what = filter.as_ref().map_or("activities".to_owned(), |f| f.many.clone());

@@ -17,6 +17,7 @@ mod events;
 mod exports;
 mod health;
 mod partial;
+mod personal;
 mod profile;
 mod protocol;
 mod recordings;

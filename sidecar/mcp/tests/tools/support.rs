@@ -66,6 +66,21 @@ impl Harness {
         Harness::connect(fake, dir, store, |o| o).await
     }
 
+    /// A Personal API key saved (pointing at the fake), and a web session too when `with_web`.
+    pub async fn with_key(with_web: bool) -> (Harness, String) {
+        let fake = FakeGarmin::start(FakeConfig { today: today(), ..FakeConfig::default() }).await.unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let store = SessionStore::new(dir.path());
+        if with_web {
+            garmin_mcp::demo::sign_in(&fake, USER_AGENT, &store).unwrap();
+        }
+        let key = fake.mint_personal_api_key(Duration::from_secs(90 * 86_400)).key;
+        let mut record = garmin::PersonalApiKey::new(key.clone(), None);
+        record.origin = Some(fake.base_url());
+        store.lock().unwrap().write_personal(Some(&record)).unwrap();
+        (Harness::connect(fake, dir, store, |o| o).await, key)
+    }
+
     async fn connect(
         fake: FakeGarmin,
         dir: tempfile::TempDir,

@@ -59,7 +59,7 @@ fn filtered<'a>(
 }
 
 /// `GET /activitylist-service/activities/search/activities?start&limit&activityType&startDate&endDate&sortOrder`
-async fn list(State(state): State<AppState>, q: Query) -> Response {
+pub(super) async fn list(State(state): State<AppState>, q: Query) -> Response {
     let d = read(&state);
     let acts = match filtered(&d, &q) {
         Ok(a) => a,
@@ -85,7 +85,7 @@ async fn types() -> Response {
 }
 
 /// `GET /activity-service/activity/{id}`
-async fn one(State(state): State<AppState>, Path(raw): Path<String>) -> Response {
+pub(super) async fn one(State(state): State<AppState>, Path(raw): Path<String>) -> Response {
     let d = read(&state);
     match id(&raw).map(|i| d.activity(i)) {
         Ok(Some(a)) => ok(summary(&d, a, record_holders(&d).contains(&a.id))),

@@ -252,7 +252,7 @@ pub(super) fn hrv_summary(day: NaiveDate, rec: &Day) -> Option<Value> {
 }
 
 /// `GET /hrv-service/hrv/{date}` (204 when the night has no reading).
-async fn hrv_day(State(state): State<AppState>, Path(raw): Path<String>) -> Response {
+pub(super) async fn hrv_day(State(state): State<AppState>, Path(raw): Path<String>) -> Response {
     let day = match date(&raw) {
         Ok(x) => x,
         Err(e) => return e.into(),
@@ -289,7 +289,10 @@ pub(super) fn hrv_summaries(d: &Dataset, start: NaiveDate, end: NaiveDate) -> Va
 }
 
 /// `GET /hrv-service/hrv/daily/{start}/{end}`
-async fn hrv_range(State(state): State<AppState>, Path((s, e)): Path<(String, String)>) -> Response {
+pub(super) async fn hrv_range(
+    State(state): State<AppState>,
+    Path((s, e)): Path<(String, String)>,
+) -> Response {
     match range(&s, &e) {
         Ok((start, end)) => ok(hrv_summaries(&read(&state), start, end)),
         Err(e) => e.into(),

@@ -69,7 +69,10 @@ fn ranged(
 }
 
 /// `GET /usersummary-service/stats/steps/daily/{start}/{end}` (≤ 28 days).
-async fn steps_daily(State(state): State<AppState>, Path((s, e)): Path<(String, String)>) -> Response {
+pub(super) async fn steps_daily(
+    State(state): State<AppState>,
+    Path((s, e)): Path<(String, String)>,
+) -> Response {
     ranged(&state, &s, &e, Some(28), |d, start, end| {
         let rows = days_in(d, start, end).into_iter().map(|(x, r)| {
             json!({"calendarDate": clock::date(x), "totalSteps": r.steps, "totalDistance": int(r.distance_m), "stepGoal": r.step_goal})
@@ -98,7 +101,10 @@ async fn steps_weekly(State(state): State<AppState>, Path((e, w)): Path<(String,
 }
 
 /// `GET /usersummary-service/stats/stress/daily/{start}/{end}`
-async fn stress_daily(State(state): State<AppState>, Path((s, e)): Path<(String, String)>) -> Response {
+pub(super) async fn stress_daily(
+    State(state): State<AppState>,
+    Path((s, e)): Path<(String, String)>,
+) -> Response {
     ranged(&state, &s, &e, None, |d, start, end| {
         let rows = days_in(d, start, end).into_iter().map(|(x, r)| {
             let st = &r.stress;
@@ -167,7 +173,10 @@ async fn im_weekly(State(state): State<AppState>, Path((s, e)): Path<(String, St
 }
 
 /// `GET /usersummary-service/stats/hydration/daily/{start}/{end}`
-async fn hydration_daily(State(state): State<AppState>, Path((s, e)): Path<(String, String)>) -> Response {
+pub(super) async fn hydration_daily(
+    State(state): State<AppState>,
+    Path((s, e)): Path<(String, String)>,
+) -> Response {
     ranged(&state, &s, &e, None, |d, start, end| {
         let rows = days_in(d, start, end)
             .into_iter()

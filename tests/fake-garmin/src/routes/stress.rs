@@ -83,7 +83,7 @@ async fn daily_stress(State(state): State<AppState>, Path(raw): Path<String>) ->
 }
 
 /// `GET /wellness-service/wellness/bodyBattery/reports/daily?startDate&endDate`
-async fn reports(State(state): State<AppState>, q: Query) -> Response {
+pub(super) async fn reports(State(state): State<AppState>, q: Query) -> Response {
     let (start, end) = match (query_date(&q, "startDate"), query_date(&q, "endDate")) {
         (Ok(s), Ok(e)) if s <= e => (s, e),
         (Ok(_), Ok(_)) => return bad_request("endDate is before startDate"),

@@ -158,7 +158,10 @@ pub(super) fn range_body(d: &Dataset, start: NaiveDate, end: NaiveDate) -> Value
 }
 
 /// `GET /weight-service/weight/range/{start}/{end}?includeAll=true`
-async fn weight_range(State(state): State<AppState>, Path((s, e)): Path<(String, String)>) -> Response {
+pub(super) async fn weight_range(
+    State(state): State<AppState>,
+    Path((s, e)): Path<(String, String)>,
+) -> Response {
     match range(&s, &e) {
         Ok((start, end)) => ok(range_body(&read(&state), start, end)),
         Err(e) => e.into(),

@@ -209,7 +209,7 @@ pub(super) fn summary(d: &Dataset, rec: &Day, day: NaiveDate) -> Value {
 }
 
 /// `GET /usersummary-service/usersummary/daily/{displayName}?calendarDate=` (empty `{dn}` works too).
-async fn daily(State(state): State<AppState>, q: Query) -> Response {
+pub(super) async fn daily(State(state): State<AppState>, q: Query) -> Response {
     let day = match query_date(&q, "calendarDate") {
         Ok(x) => x,
         Err(e) => return e.into(),
@@ -228,7 +228,7 @@ async fn daily(State(state): State<AppState>, q: Query) -> Response {
 }
 
 /// `GET /wellness-service/wellness/dailyHeartRate/{dn}?date=` (`heart_rate_day.json`).
-async fn heart_rate(State(state): State<AppState>, q: Query) -> Response {
+pub(super) async fn heart_rate(State(state): State<AppState>, q: Query) -> Response {
     let day = match query_date(&q, "date") {
         Ok(x) => x,
         Err(e) => return e.into(),

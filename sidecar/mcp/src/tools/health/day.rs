@@ -28,13 +28,12 @@ impl GarminMcp {
         date: NaiveDate,
         detail: Detail,
     ) -> Result<(String, DailyHealth), ToolError> {
-        let client = self.garmin().await?;
-        let w = client.wellness();
+        let w = self.reads().await?;
         let full = detail == Detail::Full;
         let series = async { if full { Some(w.stress(date).await) } else { None } };
         let (summary, sleep, hrv, im, weight, bp, hydration, stress_day, series) = tokio::join!(
             w.daily_summary(date),
-            w.sleep(date),
+            w.sleep(date, full),
             w.hrv(date),
             w.intensity_minutes(date),
             w.weight_range(date - Duration::days(WEIGHT_LOOKBACK_DAYS), date),

@@ -18,8 +18,7 @@ impl GarminMcp {
         start: NaiveDate,
         end: NaiveDate,
     ) -> Result<(String, DailyHealth), ToolError> {
-        let client = self.garmin().await?;
-        let w = client.wellness();
+        let w = self.reads().await?;
         let (steps, rhr, sleep, stress, battery, hrv, weight) = tokio::join!(
             w.steps_daily(start, end),
             w.resting_heart_rate(start, end),

@@ -1,0 +1,127 @@
+//! `garmin-mcp login --api-key`: add Garmin's official Personal API key (docs/garmin-personal-api.md)
+//! for machines without the desktop app. The key comes from `--api-key-file` (refused when other
+//! users can read it), else `GARMIN_PERSONAL_API_KEY`, else the terminal (or stdin); it is checked
+//! with one token exchange before it is saved in the session file, and never echoed back.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+use chrono::{DateTime, NaiveDate, Utc};
+use garmin::personal::{CHINA_NOT_OFFERED, KEY_PAGE_URL, PERSONAL_API_KEY_ENV, origin_from_env};
+use garmin::{Error, PersonalApiKey, PersonalClient, SessionStore, Site};
+
+use super::login::LoginArgs;
+use super::output::fail;
+
+/// Largest key file read: a key is well under a kilobyte.
+const KEY_FILE_MAX_BYTES: u64 = 64 * 1024;
+
+/// Runs `login --api-key`.
+pub async fn run(args: &LoginArgs, store: &SessionStore) -> ExitCode {
+    let web_site = store.load().ok().flatten().map(|s| s.site);
+    if args.site == Some(Site::Cn) || web_site == Some(Site::Cn) {
+        return fail(&Error::InvalidInput(format!("{CHINA_NOT_OFFERED}.")));
+    }
+    let key_expires_at = match args.key_expires.as_deref().map(parse_expiry).transpose() {
+        Ok(at) => at,
+        Err(message) => return fail(&Error::InvalidInput(message)),
+    };
+    let key = match read_key(args.api_key_file.as_deref()) {
+        Ok(key) => key,
+        Err(message) => return fail(&Error::InvalidInput(message)),
+    };
+    let origin = origin_from_env();
+    let exchanged = match PersonalClient::exchange_key(&origin, &key).await {
+        Ok(exchanged) => exchanged,
+        Err(e) => return fail(&e),
+    };
+    let mut record = PersonalApiKey::new(key, key_expires_at.or(exchanged.key_expires_at));
+    record.token_expires_at = Some(exchanged.expires_at);
+    record.token = Some(exchanged.token);
+    record.exchanges = 1;
+    record.origin = garmin::personal::origin_override();
+    let saved = store.lock().and_then(|lock| lock.write_personal(Some(&record)));
+    if let Err(e) = saved {
+        return fail(&e.into());
+    }
+    let expiry = match record.key_expires_at {
+        Some(at) => format!("It expires on {}.", at.format("%Y-%m-%d")),
+        None => "Its expiry is not known: pass --key-expires to be warned 14 days ahead.".to_owned(),
+    };
+    println!("Garmin accepted the Personal API key; saved to {}. {expiry}", store.path().display());
+    if let Some(warning) = record.expiry_warning(Utc::now()) {
+        println!("{warning}");
+    }
+    if web_site.is_none() {
+        println!(
+            "Without the web sign-in, training status, records, gear, devices, workouts, the calendar and every write need `garmin-mcp login --manual` or the desktop app."
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+/// `--key-expires`: a date, or 30/90/180/365 days from today.
+fn parse_expiry(text: &str) -> Result<DateTime<Utc>, String> {
+    let text = text.trim();
+    if let Ok(days) = text.parse::<i64>() {
+        if !(1..=366).contains(&days) {
+            return Err(format!("--key-expires {days}: Garmin keys last 30, 90, 180 or 365 days"));
+        }
+        return Ok(Utc::now() + chrono::TimeDelta::days(days));
+    }
+    let date = NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| {
+        format!("--key-expires must be a date (YYYY-MM-DD) or a number of days, got `{text}`")
+    })?;
+    date.and_hms_opt(0, 0, 0).map(|t| t.and_utc()).ok_or_else(|| format!("--key-expires {text} is not a day"))
+}
+
+/// The key from the file, the environment, or the terminal / stdin.
+fn read_key(file: Option<&Path>) -> Result<String, String> {
+    let key = if let Some(path) = file {
+        read_key_file(path)?
+    } else if let Some(key) = std::env::var(PERSONAL_API_KEY_ENV).ok().filter(|k| !k.trim().is_empty()) {
+        key
+    } else {
+        let stdin = std::io::stdin();
+        if stdin.is_terminal() {
+            eprint!(
+                "Create a key on Garmin Connect (signed in at {KEY_PAGE_URL}: Create Key, accept the terms, choose how long it lasts, copy it).\nPaste the key: "
+            );
+            let _ = std::io::stderr().flush();
+        }
+        let mut line = String::new();
+        stdin.lock().read_line(&mut line).map_err(|e| format!("could not read the key: {e}"))?;
+        line
+    };
+    let key = key.trim().to_owned();
+    if key.is_empty() {
+        return Err(format!(
+            "no Personal API key given: pass --api-key-file FILE, set {PERSONAL_API_KEY_ENV}, or paste it when asked"
+        ));
+    }
+    Ok(key)
+}
+
+/// A key file's text, refused when group or others may read it.
+fn read_key_file(path: &Path) -> Result<String, String> {
+    let shown = path.display();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let meta = std::fs::metadata(path).map_err(|e| format!("cannot read --api-key-file {shown}: {e}"))?;
+        let mode = meta.permissions().mode() & 0o777;
+        if mode & 0o077 != 0 {
+            return Err(format!(
+                "--api-key-file {shown} can be read by other users (mode {mode:o}): run `chmod 600 {shown}` and try again"
+            ));
+        }
+    }
+    match garmin::private_files::read_regular(path, KEY_FILE_MAX_BYTES) {
+        Ok(Some(bytes)) => {
+            String::from_utf8(bytes).map_err(|_| format!("--api-key-file {shown} is not text"))
+        }
+        Ok(None) => Err(format!("--api-key-file {shown} does not exist")),
+        Err(e) => Err(format!("cannot read --api-key-file {shown}: {e}")),
+    }
+}
