@@ -26,7 +26,7 @@ use self::series::build_series;
 use self::shape::{ActivityRow, Family, SportFilter, activity_title, count_noun, distance_m, whole};
 use self::splits::build_splits;
 use super::common::parse_opt_date;
-use crate::output::{self, Answer};
+use crate::output::Answer;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
 
@@ -184,8 +184,8 @@ impl GarminMcp {
         }
         let totals = ListTotals {
             count: u32::try_from(rows.len()).unwrap_or(u32::MAX),
-            distance_km: output::km(meters),
-            duration: output::duration(seconds),
+            distance_km: display::km(meters),
+            duration: display::duration(seconds),
             training_load: whole(Some(load)).unwrap_or(0),
             by_type,
         };
@@ -199,10 +199,10 @@ impl GarminMcp {
             summary.push_str(&format!(
                 ", {:.1} km in {} in total",
                 meters / 1000.0,
-                output::hours_minutes(seconds)
+                display::hours_minutes(seconds)
             ));
         } else {
-            summary.push_str(&format!(", {} in total", output::hours_minutes(seconds)));
+            summary.push_str(&format!(", {} in total", display::hours_minutes(seconds)));
         }
         if let Some(newest) = rows.first() {
             summary.push_str(&format!("; newest: {} “{}”", newest.date, newest.name));

@@ -261,8 +261,8 @@ fn build_month(
             activity_id: id,
             name: activity_title(a.activity_name.as_deref(), a.type_key(), a.location_name.as_deref()),
             kind: a.activity_type.as_ref().and_then(|t| t.type_key.as_deref()).map(words),
-            distance_km: a.distance.filter(|d| *d > 0.0).map(output::km),
-            duration: a.duration.filter(|d| *d > 0.0).map(output::duration),
+            distance_km: a.distance.filter(|d| *d > 0.0).map(display::km),
+            duration: a.duration.filter(|d| *d > 0.0).map(display::duration),
         });
     }
 
@@ -307,7 +307,11 @@ fn build_month(
                     None => CalendarEvent {
                         event_id: item.id,
                         name: title,
-                        distance_km: item.completion_target.as_ref().and_then(|t| t.meters()).map(output::km),
+                        distance_km: item
+                            .completion_target
+                            .as_ref()
+                            .and_then(|t| t.meters())
+                            .map(display::km),
                         goal: None,
                         primary: false,
                         race: item.is_race.unwrap_or(false),
@@ -339,8 +343,8 @@ fn build_month(
         counts.events += day.events.len();
     }
     counts.days_with_items = days.len();
-    counts.activity_distance_km = output::km(total_m);
-    counts.activity_duration = output::duration(total_s);
+    counts.activity_distance_km = display::km(total_m);
+    counts.activity_duration = display::duration(total_s);
     counts.activity_seconds = total_s;
     upcoming.sort_by_key(|u| u.0);
     let next_upcoming = upcoming.into_iter().next().map(|(date, kind, name)| UpcomingItem {
@@ -378,8 +382,8 @@ fn event_row(e: &Event) -> CalendarEvent {
     CalendarEvent {
         event_id: e.id,
         name: e.event_name.clone().unwrap_or_else(|| "Event".to_owned()),
-        distance_km: e.distance_meters().map(output::km),
-        goal: e.goal_seconds().filter(|g| *g > 0.0).map(output::duration),
+        distance_km: e.distance_meters().map(display::km),
+        goal: e.goal_seconds().filter(|g| *g > 0.0).map(display::duration),
         primary: e.event_customization.as_ref().and_then(|c| c.is_primary_event).unwrap_or(false),
         race: e.race.unwrap_or(false),
     }
@@ -412,7 +416,7 @@ fn month_summary(view: &CalendarMonthView, first: NaiveDate) -> String {
             c.activities,
             plural(c.activities, "activity", "activities"),
             c.activity_distance_km,
-            output::hours_minutes(c.activity_seconds)
+            display::hours_minutes(c.activity_seconds)
         ));
     }
     if c.scheduled_workouts > 0 {

@@ -289,8 +289,8 @@ fn race_view(r: &RaceEvent, today: NaiveDate) -> RaceView {
         in_days: (date - today).num_days(),
         start_time: r.start_hh_mm().map(str::to_owned),
         location: r.place(),
-        distance_km: total.map(output::km),
-        legs_km: if legs.len() > 1 { legs.into_iter().map(output::km).collect() } else { Vec::new() },
+        distance_km: total.map(display::km),
+        legs_km: if legs.len() > 1 { legs.into_iter().map(display::km).collect() } else { Vec::new() },
         distance_name: total.and_then(distance_name),
         sport: r.event_type.clone(),
         is_virtual: r.is_virtual_only(),
@@ -311,9 +311,9 @@ fn event_view(e: &Event, today: NaiveDate) -> EventView {
         date: date.to_string(),
         in_days: (date - today).num_days(),
         location: e.location.clone().filter(|l| !l.trim().is_empty()),
-        distance_km: e.distance_meters().map(output::km),
+        distance_km: e.distance_meters().map(display::km),
         primary: e.event_customization.as_ref().and_then(|c| c.is_primary_event).unwrap_or(false),
-        goal: e.goal_seconds().filter(|g| *g > 0.0).map(output::duration),
+        goal: e.goal_seconds().filter(|g| *g > 0.0).map(display::duration),
     }
 }
 

@@ -25,7 +25,7 @@ use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
 use crate::files::{self, Saved};
-use crate::output::{self, Answer};
+use crate::output::Answer;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
 
@@ -244,7 +244,7 @@ impl GarminMcp {
             .as_ref()
             .and_then(|s| s.distance)
             .filter(|d| d.is_finite() && *d > 0.0)
-            .map(output::km);
+            .map(display::km);
         let file_name = files::safe_file_name(
             &[date.as_deref().unwrap_or_default(), &name, &id.to_string()],
             saved_format.extension(),

@@ -22,7 +22,6 @@ use rmcp::{schemars, tool, tool_router};
 use serde::Deserialize;
 
 pub use self::answer::*;
-pub use self::format::hm;
 pub use self::timeline::{sleep_stage_spans, sleep_timeline};
 use super::common::parse_date;
 use crate::output::Answer;

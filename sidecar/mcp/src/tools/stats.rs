@@ -18,7 +18,7 @@ use super::activities::shape::{
     ActivityRow, Family, Speed, SportFilter, count_noun, distance_m, local_date, whole,
 };
 use super::common::parse_opt_date;
-use crate::output::{self, Answer};
+use crate::output::Answer;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
 
@@ -491,9 +491,9 @@ impl GarminMcp {
         let sum = Sum::of(current.iter().copied());
         let totals = Totals {
             count: sum.count,
-            distance_km: output::km(sum.meters),
-            duration: output::duration(sum.seconds),
-            moving_time: output::duration(sum.moving),
+            distance_km: display::km(sum.meters),
+            duration: display::duration(sum.seconds),
+            moving_time: display::duration(sum.moving),
             elevation_gain_m: whole(Some(sum.gain)).unwrap_or(0),
             training_load: whole(Some(sum.load)).unwrap_or(0),
             speed: sum.speed(family),
@@ -519,10 +519,10 @@ impl GarminMcp {
                     previous_start: ps.to_string(),
                     previous_end: pe.to_string(),
                     previous_count: p.count,
-                    previous_distance_km: output::km(p.meters),
-                    previous_duration: output::duration(p.seconds),
+                    previous_distance_km: display::km(p.meters),
+                    previous_duration: display::duration(p.seconds),
                     count_change: i64::from(sum.count) - i64::from(p.count),
-                    distance_change_km: output::km(sum.meters - p.meters),
+                    distance_change_km: display::km(sum.meters - p.meters),
                     distance_change_pct: pct(sum.meters, p.meters),
                     duration_change_min: ((sum.seconds - p.seconds) / 60.0).round() as i64,
                     duration_change_pct: pct(sum.seconds, p.seconds),
@@ -586,8 +586,8 @@ fn sport_rows(items: &[&ActivitySummary]) -> Vec<SportRow> {
         .map(|((family, sport), s)| SportRow {
             sport,
             count: s.count,
-            distance_km: (s.meters > 0.0).then(|| output::km(s.meters)),
-            duration: output::duration(s.seconds),
+            distance_km: (s.meters > 0.0).then(|| display::km(s.meters)),
+            duration: display::duration(s.seconds),
             speed: s.speed(Some(family)),
         })
         .collect()
@@ -609,8 +609,8 @@ fn breakdown(bucket: Bucket, start: NaiveDate, end: NaiveDate, items: &[&Activit
         rows.push(BucketRow {
             period,
             count: sum.count,
-            distance_km: output::km(sum.meters),
-            duration: output::duration(sum.seconds),
+            distance_km: display::km(sum.meters),
+            duration: display::duration(sum.seconds),
         });
         from = next;
     }
@@ -634,7 +634,7 @@ fn describe(
     if sum.meters > 0.0 {
         text.push_str(&format!(" {:.1} km,", sum.meters / 1000.0));
     }
-    text.push_str(&format!(" {}", output::hours_minutes(sum.seconds)));
+    text.push_str(&format!(" {}", display::hours_minutes(sum.seconds)));
     if let Some(speed) = totals.speed.text() {
         let what = if totals.speed.speed_kmh.is_some() { "avg speed" } else { "avg pace" };
         text.push_str(&format!(", {what} {speed}"));

@@ -31,7 +31,7 @@ use self::records::{record_row, records_summary, sport_rank};
 pub use self::status::{acwr, acwr_band, status_phrase};
 use self::status::{load_balance_part, load_part, status_part, training_summary};
 use super::common::{parse_date, part, whole, with_missing, words};
-use crate::output::{self, Answer};
+use crate::output::Answer;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
 
@@ -192,14 +192,14 @@ impl GarminMcp {
         }
         report.race_predictions = predictions.map(|p| RacePredictionsPart {
             as_of: p.calendar_date.map(|d| d.to_string()),
-            five_k: p.time_5k.filter(|t| *t > 0.0).map(output::duration),
-            ten_k: p.time_10k.filter(|t| *t > 0.0).map(output::duration),
-            half_marathon: p.time_half_marathon.filter(|t| *t > 0.0).map(output::duration),
-            marathon: p.time_marathon.filter(|t| *t > 0.0).map(output::duration),
+            five_k: p.time_5k.filter(|t| *t > 0.0).map(display::duration),
+            ten_k: p.time_10k.filter(|t| *t > 0.0).map(display::duration),
+            half_marathon: p.time_half_marathon.filter(|t| *t > 0.0).map(display::duration),
+            marathon: p.time_marathon.filter(|t| *t > 0.0).map(display::duration),
         });
         report.lactate_threshold = lactate.map(|l| LactatePart {
             heart_rate_bpm: l.heart_rate.map(f64::round),
-            pace_per_km: l.speed.and_then(|s| output::pace_per_km(lactate_speed_mps(s))),
+            pace_per_km: l.speed.and_then(|s| display::pace_per_km(lactate_speed_mps(s))),
             as_of: l.calendar_date.map(|d| d.to_string()),
         });
         if trend_days > 0 {

@@ -5,7 +5,6 @@ use garmin::models::activities::{Activity, ActivityFigures, ActivityWeather, Tim
 
 use super::answer::{Overview, Splits, WeatherRow, ZoneRow};
 use super::shape::{Family, Speed, activity_title, whole};
-use crate::output;
 
 /// A finite value rounded to `decimals`.
 pub(super) fn round(value: Option<f64>, decimals: i32) -> Option<f64> {
@@ -39,17 +38,17 @@ pub(super) fn overview(f: &ActivityFigures, family: Family) -> Overview {
     };
     let running = family == Family::Run;
     Overview {
-        distance_km: meters.map(output::km),
-        duration: output::duration(seconds),
-        elapsed: positive(f.elapsed_duration).map(output::duration),
-        moving: positive(f.moving_duration).map(output::duration),
+        distance_km: meters.map(display::km),
+        duration: display::duration(seconds),
+        elapsed: positive(f.elapsed_duration).map(display::duration),
+        moving: positive(f.moving_duration).map(display::duration),
         speed,
         grade_adjusted_pace_per_km: if running {
-            positive(f.avg_grade_adjusted_speed).and_then(output::pace_per_km)
+            positive(f.avg_grade_adjusted_speed).and_then(display::pace_per_km)
         } else {
             None
         },
-        max_speed_kmh: if family == Family::Ride { positive(f.max_speed).map(output::kmh) } else { None },
+        max_speed_kmh: if family == Family::Ride { positive(f.max_speed).map(display::kmh) } else { None },
         avg_hr_bpm: whole(positive(f.average_hr)),
         max_hr_bpm: whole(positive(f.max_hr)),
         cadence_spm: if running { whole(positive(f.average_run_cadence)) } else { None },

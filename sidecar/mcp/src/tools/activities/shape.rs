@@ -7,7 +7,6 @@ use garmin::models::activities::ActivitySummary;
 use rmcp::schemars;
 use serde::Serialize;
 
-use crate::output;
 use crate::tool_error::ToolError;
 
 /// How an activity's speed reads best.
@@ -97,9 +96,11 @@ impl Speed {
     /// The speed `mps` (m/s) for `family`.
     pub fn from_mps(family: Family, mps: f64) -> Speed {
         match family {
-            Family::Run | Family::Walk => Speed { pace_per_km: output::pace_per_km(mps), ..Speed::default() },
-            Family::Ride if mps > 0.0 => Speed { speed_kmh: Some(output::kmh(mps)), ..Speed::default() },
-            Family::Swim => Speed { pace_per_100m: output::pace_per_100m(mps), ..Speed::default() },
+            Family::Run | Family::Walk => {
+                Speed { pace_per_km: display::pace_per_km(mps), ..Speed::default() }
+            }
+            Family::Ride if mps > 0.0 => Speed { speed_kmh: Some(display::kmh(mps)), ..Speed::default() },
+            Family::Swim => Speed { pace_per_100m: display::pace_per_100m(mps), ..Speed::default() },
             _ => Speed::default(),
         }
     }
@@ -343,8 +344,8 @@ impl ActivityRow {
             time: a.start_time_local.map(|t| t.format("%H:%M").to_string()),
             name: activity_title(a.activity_name.as_deref(), a.type_key(), a.location_name.as_deref()),
             type_key: a.type_key().unwrap_or("other").to_owned(),
-            distance_km: meters.map(output::km),
-            duration: output::duration(seconds),
+            distance_km: meters.map(display::km),
+            duration: display::duration(seconds),
             speed,
             avg_hr_bpm: whole(a.average_hr),
             training_load: whole(a.activity_training_load),

@@ -6,7 +6,6 @@ use garmin::models::activities::Lap;
 use super::answer::{SplitRow, Splits, Steadiness};
 use super::overview::positive;
 use super::shape::{Family, Speed, whole};
-use crate::output;
 
 /// Most split rows shown; longer lists are merged (2 km, 3 km…) to stay compact.
 const MAX_SPLIT_ROWS: usize = 50;
@@ -127,8 +126,8 @@ pub(super) fn build_splits(laps: &[Lap], family: Family) -> Option<Splits> {
         .enumerate()
         .map(|(i, p)| SplitRow {
             n: u32::try_from(i + 1).unwrap_or(u32::MAX),
-            distance_km: output::km(p.meters),
-            time: output::duration(p.seconds),
+            distance_km: display::km(p.meters),
+            time: display::duration(p.seconds),
             speed: Speed::of(family, p.meters, p.seconds),
             avg_hr_bpm: whole((p.hr_seconds > 0.0).then(|| p.hr_weighted / p.hr_seconds)),
             elev_change_m: p.elev_change.filter(|e| e.is_finite()).map(|e| e.round() as i32),
