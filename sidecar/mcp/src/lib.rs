@@ -5,6 +5,7 @@ mod app;
 pub mod cli;
 pub mod client_log;
 pub mod demo;
+pub mod domain;
 pub mod files;
 pub mod http;
 pub mod logging;

@@ -3,12 +3,12 @@
 //! note, time in heart-rate zones, weather and, on request, a downsampled time series).
 //!
 //! This file holds the tool methods and their arguments; the answer types live in `answer`, the
-//! shaping of one activity in `overview`, `splits` and `series`, and what `stats` shares in `shape`.
+//! shaping of one activity in `overview`, `splits` and `series`; what other tools share about
+//! activities is in [`crate::domain::activity`].
 
 mod answer;
 mod overview;
 mod series;
-pub mod shape;
 mod splits;
 
 use std::collections::BTreeMap;
@@ -23,9 +23,11 @@ use serde::Deserialize;
 pub use self::answer::*;
 use self::overview::{describe, overview, weather_row, zone_rows};
 use self::series::build_series;
-use self::shape::{ActivityRow, Family, SportFilter, activity_title, count_noun, distance_m, whole};
 use self::splits::build_splits;
-use super::common::parse_opt_date;
+use crate::domain::activity::{
+    ActivityRow, Family, SportFilter, activity_title, count_noun, distance_m, whole,
+};
+use crate::domain::dates::parse_opt_date;
 use crate::output::Answer;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;

@@ -17,11 +17,11 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
+use crate::domain::activity::activity_title;
+use crate::domain::parts::{part, with_missing};
 use crate::output::{self, Answer};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
-use crate::tools::activities::shape::activity_title;
-use crate::tools::common::{part, with_missing};
 
 /// Most calendar events read for one month.
 const EVENTS_PER_MONTH: u32 = 100;

@@ -9,7 +9,7 @@ use rmcp::service::RequestContext;
 use rmcp::{RoleServer, schemars, tool, tool_router};
 use serde::Deserialize;
 
-use super::common::parse_date;
+use crate::domain::dates::parse_date;
 use crate::output::Answer;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;

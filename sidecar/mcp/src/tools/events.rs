@@ -17,10 +17,10 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
+use crate::domain::dates::parse_opt_date;
 use crate::output::{self, Answer};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
-use crate::tools::common::parse_opt_date;
 
 /// Races asked of Garmin per search (its largest page).
 const MAX_RACES: usize = 200;

@@ -22,8 +22,8 @@ use rmcp::{schemars, tool, tool_router};
 use serde::Deserialize;
 
 pub use self::answer::*;
-pub use self::timeline::{sleep_stage_spans, sleep_timeline};
-use super::common::parse_date;
+pub use self::timeline::sleep_timeline;
+use crate::domain::dates::parse_date;
 use crate::output::Answer;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;

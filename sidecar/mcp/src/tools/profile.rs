@@ -7,7 +7,6 @@
 //! ask `socialProfile` once per call.
 
 use chrono::{Datelike, NaiveDate};
-use garmin::Client;
 use garmin::models::devices::{Device, LastUsedDevice};
 use garmin::models::gear::{Gear, GearStats};
 use garmin::models::metrics::HrZones;
@@ -16,23 +15,13 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
+use crate::domain::parts::{part, with_missing};
 use crate::output::Answer;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
-use crate::tools::common::{part, with_missing};
 
 /// Share of the retire-at distance from which gear is flagged "replace soon" (9/10).
 const REPLACE_SOON_TENTHS: f64 = 9.0;
-
-/// Makes sure the session knows the account's displayName and profile id (one
-/// `GET …/socialProfile` when it does not), before several calls that put them in their paths run
-/// concurrently.
-pub(crate) async fn know_account(client: &Client) -> Result<(), ToolError> {
-    if client.display_name().is_empty() || client.profile_id().is_none() {
-        client.verify().await?;
-    }
-    Ok(())
-}
 
 // ---------------------------------------------------------------------------------------------
 // get_profile

@@ -17,11 +17,11 @@ use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::profile::know_account;
+use crate::domain::account::know_account;
+use crate::domain::parts::{part, with_missing};
 use crate::output::{self, Answer};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
-use crate::tools::common::{part, with_missing};
 
 const SOCIAL_PROFILE: &str = "/userprofile-service/socialProfile";
 const ADHOC_OPEN: &str = "/adhocchallenge-service/adHocChallenge/nonCompleted";

@@ -3,7 +3,7 @@
 //! activity, a per-day/week/month/year breakdown and the change against the previous period.
 //!
 //! One walk over the activity list covers the period and the one before it (pages of
-//! [`PAGE`] activities, one range request per page; never a request per day).
+//! [`PAGE`](crate::domain::activity::PAGE) activities, one range request per page; never a request per day).
 
 use std::collections::BTreeMap;
 
@@ -14,16 +14,14 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
-use super::activities::shape::{
-    ActivityRow, Family, Speed, SportFilter, count_noun, distance_m, local_date, whole,
+use crate::domain::activity::{
+    ActivityRow, Family, PAGE, Speed, SportFilter, count_noun, distance_m, local_date, whole,
 };
-use super::common::parse_opt_date;
+use crate::domain::dates::parse_opt_date;
 use crate::output::Answer;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
 
-/// Activities per page of the range walk.
-pub const PAGE: u32 = 500;
 /// Custom ranges up to this many days break down per week (longer ones per month).
 const WEEKLY_UP_TO_DAYS: i64 = 93;
 /// Breakdowns switch from months to years beyond this many months.

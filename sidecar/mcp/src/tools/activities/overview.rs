@@ -4,7 +4,7 @@
 use garmin::models::activities::{Activity, ActivityFigures, ActivityWeather, TimeInZone};
 
 use super::answer::{Overview, Splits, WeatherRow, ZoneRow};
-use super::shape::{Family, Speed, activity_title, whole};
+use crate::domain::activity::{Family, Speed, activity_title, whole};
 
 /// A finite value rounded to `decimals`.
 pub(super) fn round(value: Option<f64>, decimals: i32) -> Option<f64> {

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use garmin::models::activities::ActivityDetails;
 
 use super::answer::Series;
-use super::shape::{Family, whole};
+use crate::domain::activity::{Family, whole};
 
 /// Indices to keep when thinning `n` points to `max`: first, last, the global extremes of every
 /// signal, then the lowest and highest `primary` value of each bucket (so peaks survive).

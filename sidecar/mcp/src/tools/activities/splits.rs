@@ -5,7 +5,7 @@ use garmin::models::activities::Lap;
 
 use super::answer::{SplitRow, Splits, Steadiness};
 use super::overview::positive;
-use super::shape::{Family, Speed, whole};
+use crate::domain::activity::{Family, Speed, whole};
 
 /// Most split rows shown; longer lists are merged (2 km, 3 km…) to stay compact.
 const MAX_SPLIT_ROWS: usize = 50;

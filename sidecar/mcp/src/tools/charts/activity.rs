@@ -11,9 +11,9 @@ use garmin_charts::{
 };
 
 use super::{Drawn, draw_off_thread, fit_series};
+use crate::domain::activity::{Family, activity_title};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
-use crate::tools::activities::shape::{Family, activity_title};
 
 /// Rows asked of Garmin's details endpoint: enough for a smooth 1200-px line, small to transfer.
 const DETAIL_ROWS: u32 = 4000;
@@ -148,7 +148,7 @@ impl Facts {
             parts.push(format!("in {}", display::duration(t)));
         }
         if let (Some(d), Some(t)) = (self.distance_m, self.duration_s)
-            && let Some(speed) = crate::tools::activities::shape::Speed::of(self.family, d, t).text()
+            && let Some(speed) = crate::domain::activity::Speed::of(self.family, d, t).text()
         {
             parts.push(format!("at {speed}"));
         }

@@ -8,10 +8,10 @@ use garmin_charts::{
 };
 
 use super::{Drawn, draw_off_thread, span};
+use crate::domain::sleep::sleep_stage_spans;
+use crate::domain::words::words;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
-use crate::tools::common::words;
-use crate::tools::health::sleep_stage_spans;
 
 /// Most stretches kept for the hypnogram (equal neighbours are always merged first).
 const MAX_SEGMENTS: usize = 400;

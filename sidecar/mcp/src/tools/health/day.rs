@@ -11,9 +11,9 @@ use super::Detail;
 use super::answer::*;
 use super::format::{kg, parse_hm, round1};
 use super::timeline::{hourly, sleep_timeline};
+use crate::domain::words::{thousands, whole, words};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
-use crate::tools::common::{thousands, whole, words};
 use display::duration_hm as hm;
 
 /// How far back the latest weigh-in may lie, in days.

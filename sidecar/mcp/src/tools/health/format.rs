@@ -18,7 +18,7 @@ pub(super) fn parse_hm(text: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::common::{thousands, whole, words};
+    use crate::domain::words::{thousands, whole, words};
 
     #[test]
     fn helpers_format_like_people_write() {

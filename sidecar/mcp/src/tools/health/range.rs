@@ -6,9 +6,9 @@ use chrono::{Duration, NaiveDate};
 use super::answer::{DailyHealth, HealthAverages, HealthRow};
 use super::day::weight_on;
 use super::format::{kg, parse_hm, round1};
+use crate::domain::words::{thousands, whole};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
-use crate::tools::common::{thousands, whole};
 use display::duration_hm as hm;
 
 impl GarminMcp {

@@ -8,7 +8,7 @@ use garmin::models::metrics::{MaxMetrics, TrainingReadiness, TrainingStatus};
 use garmin::models::wellness::HrvSummary;
 
 use super::answer::{ReadinessFactors, ReadinessPart, TrendRow, Vo2MaxPart};
-use crate::tools::common::words;
+use crate::domain::words::words;
 
 pub(super) fn vo2max_part(
     status: Option<&TrainingStatus>,

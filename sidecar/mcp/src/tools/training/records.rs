@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use garmin::models::records::PersonalRecord;
 
 use super::answer::RecordRow;
-use crate::tools::common::thousands;
+use crate::domain::words::thousands;
 
 /// `(name, sport, kind, distance m)` of Garmin's record type ids. 1–4 are documented by the
 /// reference; 5–8 and 12 match the fake and other clients; the rest follow Garmin's `prtypes`

@@ -1,6 +1,6 @@
-//! Shared shaping of activities for the `activities` and `stats` toolsets: friendly sport words to
-//! Garmin type keys, the sport family that decides how speed reads (pace per km, km/h, pace per
-//! 100 m), date arguments, and the compact one-line row of an activity.
+//! Activities as the tools read them: friendly sport words to Garmin type keys, the sport family
+//! that decides how speed reads (pace per km, km/h, pace per 100 m), the activity list's page
+//! size, and the compact one-line row of an activity (activities, stats, calendar and charts).
 
 use chrono::NaiveDate;
 use garmin::models::activities::ActivitySummary;
@@ -291,6 +291,9 @@ pub struct ActivityRow {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub training_load: Option<u32>,
 }
+
+/// Activities per page of the range walk.
+pub const PAGE: u32 = 500;
 
 /// Whole, non-negative, finite number as `u32`.
 pub fn whole(value: Option<f64>) -> Option<u32> {
