@@ -1,7 +1,7 @@
 //! Numbers as people read them, written in one place for the whole workspace: durations
 //! (`1:02:04`, `37:03`, `0:44:00`, `7:32`, `7 h 32 min`), paces (`5'12"`, `5:12`, `4:58.26`),
-//! distances (`12.35`, `21.10 km`, `800 m`, `7.2 km`), speeds (`28.4`) and plain numbers
-//! (`800`, `1.5`).
+//! distances (`12.35`, `21.10 km`, `800 m`, `7.2 km`), speeds (`28.4`), plain numbers (`800`,
+//! `1.5`, `12,345`) and Garmin's keys as words (`HR_MAX_BASED` → `hr max based`).
 //!
 //! It is a leaf: no Garmin, no MCP, no charts. The Garmin client's workout previews, the MCP
 //! tools' answers and the charts' labels all format through it, so a pace or a time reads the same
@@ -208,6 +208,35 @@ pub fn amount(value: f64) -> String {
     }
 }
 
+/// A whole number grouped by thousands: `1,234,567`, `-12,345`, `999`.
+pub fn thousands(n: impl Into<i128>) -> String {
+    let n: i128 = n.into();
+    let digits = n.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if n < 0 { format!("-{out}") } else { out }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Garmin's keys as words
+
+/// A key as words: `HR_MAX_BASED` → `hr max based`, `lap_swimming` → `lap swimming`,
+/// `pace.zone` → `pace zone`.
+pub fn words(key: &str) -> String {
+    key.trim().replace(['_', '.'], " ").to_lowercase()
+}
+
+/// The text with its first letter in upper case: `backcountry skiing` → `Backcountry skiing`.
+pub fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| c.to_uppercase().collect::<String>() + chars.as_str())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -280,6 +309,19 @@ mod tests {
             (amount(312.4), amount(42.0), amount(5.34), amount(0.754), amount(0.0)),
             ("312".into(), "42".into(), "5.3".into(), "0.75".into(), "0".into())
         );
+    }
+
+    #[test]
+    fn counts_and_keys_read_as_words() {
+        assert_eq!(thousands(1_234_567), "1,234,567");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(-12_345), "-12,345");
+        assert_eq!(thousands(i64::MIN), "-9,223,372,036,854,775,808");
+        assert_eq!(thousands(u64::MAX), "18,446,744,073,709,551,615");
+        assert_eq!(words(" STAGE_1_HIGH "), "stage 1 high");
+        assert_eq!(words("pace.zone"), "pace zone");
+        assert_eq!(capitalise("backcountry skiing"), "Backcountry skiing");
+        assert_eq!(capitalise(""), "");
     }
 
     #[test]

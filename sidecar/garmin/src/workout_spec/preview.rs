@@ -18,6 +18,7 @@
 //! `avgTrainingSpeed`, or at an easy pace for the sport (run 7:00/km, ride 25 km/h, swim 2:00/100 m);
 //! rests (by time) cover no distance.
 
+use display::{capitalise, words};
 use serde::{Deserialize, Serialize};
 
 use super::ids;
@@ -647,17 +648,6 @@ fn low_high(one: Option<f64>, two: Option<f64>) -> Option<(f64, f64)> {
         (Some(a), None) | (None, Some(a)) => Some((a, a)),
         (None, None) => None,
     }
-}
-
-/// `strength_training` → `strength training`, `BARBELL_BACK_SQUAT` → `barbell back squat`,
-/// `pace.zone` → `pace zone`.
-fn words(key: &str) -> String {
-    key.replace(['_', '.'], " ").to_lowercase()
-}
-
-fn capitalise(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |c| c.to_uppercase().collect::<String>() + chars.as_str())
 }
 
 #[cfg(test)]

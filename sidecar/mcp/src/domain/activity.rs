@@ -7,6 +7,7 @@ use garmin::models::activities::ActivitySummary;
 use rmcp::schemars;
 use serde::Serialize;
 
+use crate::domain::words::whole_u32;
 use crate::tool_error::ToolError;
 
 /// How an activity's speed reads best.
@@ -295,11 +296,6 @@ pub struct ActivityRow {
 /// Activities per page of the range walk.
 pub const PAGE: u32 = 500;
 
-/// Whole, non-negative, finite number as `u32`.
-pub fn whole(value: Option<f64>) -> Option<u32> {
-    value.filter(|v| v.is_finite() && *v >= 0.0).map(|v| v.round().min(f64::from(u32::MAX)) as u32)
-}
-
 /// Metres of an activity when it has a real distance.
 pub fn distance_m(a: &ActivitySummary) -> Option<f64> {
     a.distance.filter(|d| d.is_finite() && *d > 0.0)
@@ -318,11 +314,7 @@ pub fn activity_title(name: Option<&str>, type_key: Option<&str>, place: Option<
     }
     let kind = type_key.map(str::trim).filter(|k| !k.is_empty() && *k != "uncategorized");
     let mut title = match kind {
-        Some(k) => {
-            let words = k.replace('_', " ");
-            let mut chars = words.chars();
-            chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
-        }
+        Some(k) => display::capitalise(&k.replace('_', " ")),
         None => "Activity".to_owned(),
     };
     if let Some(place) = place.map(str::trim).filter(|p| !p.is_empty()) {
@@ -350,8 +342,8 @@ impl ActivityRow {
             distance_km: meters.map(display::km),
             duration: display::duration(seconds),
             speed,
-            avg_hr_bpm: whole(a.average_hr),
-            training_load: whole(a.activity_training_load),
+            avg_hr_bpm: whole_u32(a.average_hr),
+            training_load: whole_u32(a.activity_training_load),
         })
     }
 }

@@ -24,10 +24,9 @@ pub use self::answer::*;
 use self::overview::{describe, overview, weather_row, zone_rows};
 use self::series::build_series;
 use self::splits::build_splits;
-use crate::domain::activity::{
-    ActivityRow, Family, SportFilter, activity_title, count_noun, distance_m, whole,
-};
+use crate::domain::activity::{ActivityRow, Family, SportFilter, activity_title, count_noun, distance_m};
 use crate::domain::dates::parse_opt_date;
+use crate::domain::words::whole_u32;
 use crate::output::Answer;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
@@ -188,7 +187,7 @@ impl GarminMcp {
             count: u32::try_from(rows.len()).unwrap_or(u32::MAX),
             distance_km: display::km(meters),
             duration: display::duration(seconds),
-            training_load: whole(Some(load)).unwrap_or(0),
+            training_load: whole_u32(Some(load)).unwrap_or(0),
             by_type,
         };
 

@@ -7,6 +7,7 @@
 //! activity list (its distance and duration units are documented, unlike the feed's), and the
 //! month's calendar events (the feed carries neither goal times nor the primary-race flag).
 
+use display::words;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use chrono::{Datelike, NaiveDate};
@@ -456,11 +457,6 @@ fn month_summary(view: &CalendarMonthView, first: NaiveDate) -> String {
 
 fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
     if n == 1 { one } else { many }
-}
-
-/// `lap_swimming` → `lap swimming`.
-fn words(key: &str) -> String {
-    key.replace('_', " ")
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@
 //! reused, and nothing is written unless the whole download succeeded.
 
 use chrono::{NaiveDateTime, TimeZone, Utc};
+use display::capitalise;
 use garmin::models::activities::Activity;
 use garmin::models::downloads::{ExportFormat, OriginalFormat};
 use garmin::models::workouts::Workout;
@@ -515,11 +516,6 @@ fn describe(saved: &Saved, what: &str, how: &str) -> String {
     } else {
         format!("Saved {what} {how}, {size}: {path}")
     }
-}
-
-fn capitalise(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |c| c.to_uppercase().collect::<String>() + chars.as_str())
 }
 
 /// `812 bytes`, `412 KB`, `3.4 MB` (1 KB = 1024 bytes).

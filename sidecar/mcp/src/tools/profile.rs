@@ -7,6 +7,7 @@
 //! ask `socialProfile` once per call.
 
 use chrono::{Datelike, NaiveDate};
+use display::{capitalise, words};
 use garmin::models::devices::{Device, LastUsedDevice};
 use garmin::models::gear::{Gear, GearStats};
 use garmin::models::metrics::HrZones;
@@ -458,11 +459,6 @@ fn round1(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }
 
-/// `HR_MAX_BASED` → `hr max based`, `lap_swimming` → `lap swimming`.
-fn words(key: &str) -> String {
-    key.replace('_', " ").to_lowercase()
-}
-
 fn zone_set(z: &HrZones) -> Option<HrZoneSet> {
     let floors: Vec<f64> = [z.zone1_floor, z.zone2_floor, z.zone3_floor, z.zone4_floor, z.zone5_floor]
         .into_iter()
@@ -554,11 +550,6 @@ fn profile_summary(p: &ProfileView) -> String {
         ));
     }
     text
-}
-
-fn capitalise(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |c| c.to_uppercase().collect::<String>() + chars.as_str())
 }
 
 /// Registration flags worth telling the athlete about, in the order they are listed.

@@ -15,9 +15,10 @@ use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::activity::{
-    ActivityRow, Family, PAGE, Speed, SportFilter, count_noun, distance_m, local_date, whole,
+    ActivityRow, Family, PAGE, Speed, SportFilter, count_noun, distance_m, local_date,
 };
 use crate::domain::dates::parse_opt_date;
+use crate::domain::words::whole_u32;
 use crate::output::Answer;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
@@ -492,8 +493,8 @@ impl GarminMcp {
             distance_km: display::km(sum.meters),
             duration: display::duration(sum.seconds),
             moving_time: display::duration(sum.moving),
-            elevation_gain_m: whole(Some(sum.gain)).unwrap_or(0),
-            training_load: whole(Some(sum.load)).unwrap_or(0),
+            elevation_gain_m: whole_u32(Some(sum.gain)).unwrap_or(0),
+            training_load: whole_u32(Some(sum.load)).unwrap_or(0),
             speed: sum.speed(family),
         };
         let longest = current

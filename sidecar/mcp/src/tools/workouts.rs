@@ -5,6 +5,7 @@
 //! tools and the app show (reference §5 for how Garmin stores them); this module lays them out as
 //! the tool's answer and adds the totals of the timed and the distance steps.
 
+use display::words;
 use garmin::models::workouts::Workout;
 use garmin::workout_spec::{self, PreviewStep};
 use rmcp::handler::server::wrapper::Parameters;
@@ -254,10 +255,9 @@ fn workout_row(w: &Workout) -> Option<WorkoutRow> {
     })
 }
 
-/// `2026-02-08T00:57:16.0` → `2026-02-08`.
+/// `2026-02-08T00:57:16.0` → `2026-02-08` (Garmin's date reader, `units::parse_date`).
 fn day_of(text: &str) -> Option<String> {
-    let head = text.get(..10)?;
-    chrono::NaiveDate::parse_from_str(head, "%Y-%m-%d").ok().map(|d| d.to_string())
+    garmin::models::units::parse_date(text).map(|d| d.to_string())
 }
 
 /// Plans from `trainingplan/plans` (`{trainingPlanList: [...]}` or a bare list; field names
@@ -386,11 +386,6 @@ fn step_view(s: &PreviewStep) -> StepView {
         repeat: s.repeat.and_then(|n| i64::try_from(n).ok()),
         steps: s.steps.iter().map(step_view).collect(),
     }
-}
-
-/// `strength_training` → `strength training`, `IN_PROGRESS` → `in progress`.
-fn words(key: &str) -> String {
-    key.replace(['_', '.'], " ").to_lowercase()
 }
 
 fn detail_summary(d: &WorkoutDetail) -> String {
