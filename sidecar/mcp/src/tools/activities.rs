@@ -13,7 +13,7 @@ mod splits;
 
 use std::collections::BTreeMap;
 
-use chrono::Duration;
+use chrono::{Duration, NaiveDate};
 use garmin::api::ActivitySearch;
 use garmin::models::activities::ActivitySummary;
 use rmcp::handler::server::wrapper::Parameters;
@@ -25,7 +25,7 @@ use self::overview::{describe, overview, weather_row, zone_rows};
 use self::series::build_series;
 use self::splits::build_splits;
 use crate::domain::activity::{ActivityRow, Family, SportFilter, activity_title, count_noun, distance_m};
-use crate::domain::dates::parse_opt_date;
+use crate::domain::dates::{DateRange, parse_opt_date};
 use crate::domain::words::whole_u32;
 use crate::output::Answer;
 use crate::server::GarminMcp;
@@ -110,123 +110,27 @@ impl GarminMcp {
         &self,
         Parameters(args): Parameters<ListActivitiesArgs>,
     ) -> Result<Answer<ActivityList>, ToolError> {
-        let today = self.today();
-        let start_arg = parse_opt_date("start_date", args.start_date.as_deref(), self.today())?;
-        let end_arg = parse_opt_date("end_date", args.end_date.as_deref(), self.today())?;
-        let (start, end) = match (start_arg, end_arg) {
-            (Some(s), Some(e)) => (s, e),
-            (Some(s), None) => (s, today.max(s)),
-            (None, Some(e)) => (e - Duration::days(DEFAULT_SPAN_DAYS), e),
-            (None, None) => (today - Duration::days(DEFAULT_SPAN_DAYS), today),
-        };
-        if end < start {
-            return Err(ToolError::invalid(format!("end_date {end} is before start_date {start}")));
-        }
-        let limit = args.limit.unwrap_or(DEFAULT_LIMIT);
-        if !(1..=MAX_LIMIT).contains(&limit) {
-            return Err(ToolError::invalid(format!("limit must be between 1 and {MAX_LIMIT}, got {limit}")));
-        }
-        let filter = match args.activity_type.as_deref() {
-            Some(text) => SportFilter::parse("activity_type", text)?,
-            None => None,
-        };
-        let keyword = args.keyword.map(|k| k.trim().to_owned()).filter(|k| !k.is_empty());
-
+        let query = ListQuery::parse(args, self.today())?;
         let client = self.garmin().await?;
-        let api = client.activities();
-        let mut search = ActivitySearch::new().between(start, end);
-        search.activity_type = filter.as_ref().map(|f| f.type_key.clone());
-        let limit_rows = limit as usize;
-        let mut found: Vec<ActivitySummary> = Vec::new();
-        match &keyword {
-            None => {
-                found = api.search(&search.limit(limit + 1)).await?;
-            }
-            Some(word) => {
-                let needle = word.to_lowercase();
-                let mut page = search.limit(KEYWORD_PAGE);
-                for _ in 0..KEYWORD_MAX_PAGES {
-                    let items = api.search(&page).await?;
-                    let got = u32::try_from(items.len()).unwrap_or(u32::MAX);
-                    found.extend(items.into_iter().filter(|a| {
-                        a.activity_name.as_deref().is_some_and(|n| n.to_lowercase().contains(&needle))
-                    }));
-                    if found.len() > limit_rows || got < KEYWORD_PAGE {
-                        break;
-                    }
-                    page.start = page.start.saturating_add(got);
-                }
-            }
-        }
-        let more_available = found.len() > limit_rows;
-        found.truncate(limit_rows);
-
-        let matching = match &keyword {
-            Some(k) => format!(" matching “{k}”"),
-            None => String::new(),
-        };
+        let (found, more_available) = list_matching(&client, &query).await?;
+        let DateRange { start, end } = query.range;
         if found.is_empty() {
-            let what = filter.as_ref().map_or("activities".to_owned(), |f| f.many.clone());
+            let what = query.filter.as_ref().map_or("activities".to_owned(), |f| f.many.clone());
             return Err(ToolError::NoData(format!(
-                "No {what}{matching} between {start} and {end} in your Garmin account."
+                "No {what}{} between {start} and {end} in your Garmin account.",
+                query.matching()
             )));
         }
-
         let rows: Vec<ActivityRow> = found.iter().filter_map(ActivityRow::of).collect();
-        let meters: f64 = found.iter().filter_map(distance_m).sum();
-        let seconds: f64 = found.iter().filter_map(|a| a.duration).filter(|d| d.is_finite()).sum();
-        let load: f64 = found.iter().filter_map(|a| a.activity_training_load).filter(|l| l.is_finite()).sum();
-        let mut by_type: BTreeMap<String, u32> = BTreeMap::new();
-        for row in &rows {
-            *by_type.entry(row.type_key.clone()).or_default() += 1;
-        }
-        if by_type.len() < 2 {
-            by_type.clear();
-        }
-        let totals = ListTotals {
-            count: u32::try_from(rows.len()).unwrap_or(u32::MAX),
-            distance_km: display::km(meters),
-            duration: display::duration(seconds),
-            training_load: whole_u32(Some(load)).unwrap_or(0),
-            by_type,
-        };
-
-        let mut summary = format!(
-            "{}{matching} from {start} to {end}{}",
-            count_noun(rows.len(), filter.as_ref()),
-            if more_available { " (the newest; more exist)" } else { "" }
-        );
-        if meters > 0.0 {
-            summary.push_str(&format!(
-                ", {:.1} km in {} in total",
-                meters / 1000.0,
-                display::hours_minutes(seconds)
-            ));
-        } else {
-            summary.push_str(&format!(", {} in total", display::hours_minutes(seconds)));
-        }
-        if let Some(newest) = rows.first() {
-            summary.push_str(&format!("; newest: {} “{}”", newest.date, newest.name));
-            if let Some(km) = newest.distance_km {
-                summary.push_str(&format!(", {km:.2} km"));
-            }
-            match newest.speed.text() {
-                Some(speed) => summary.push_str(&format!(" at {speed}.")),
-                None => summary.push_str(&format!(", {}.", newest.duration)),
-            }
-        }
-        if more_available {
-            summary.push_str(&format!(
-                " Only the {limit} newest are listed: narrow the dates or raise limit (up to {MAX_LIMIT})."
-            ));
-        }
+        let totals = list_totals(&found, &rows);
+        let summary = list_summary(&query, &rows, &found, more_available);
         Ok(self.answer(
             summary,
             ActivityList {
                 start_date: start.to_string(),
                 end_date: end.to_string(),
-                activity_type: filter.map(|f| f.type_key),
-                keyword,
+                activity_type: query.filter.map(|f| f.type_key),
+                keyword: query.keyword,
                 more_available,
                 totals,
                 activities: rows,
@@ -363,4 +267,151 @@ impl GarminMcp {
             },
         ))
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// list_activities: parse, call, shape
+
+/// What `list_activities` was asked, checked.
+struct ListQuery {
+    range: DateRange,
+    limit: u32,
+    filter: Option<SportFilter>,
+    keyword: Option<String>,
+}
+
+impl ListQuery {
+    fn parse(args: ListActivitiesArgs, today: NaiveDate) -> Result<ListQuery, ToolError> {
+        let start_arg = parse_opt_date("start_date", args.start_date.as_deref(), today)?;
+        let end_arg = parse_opt_date("end_date", args.end_date.as_deref(), today)?;
+        let (start, end) = match (start_arg, end_arg) {
+            (Some(s), Some(e)) => (s, e),
+            (Some(s), None) => (s, today.max(s)),
+            (None, Some(e)) => (e - Duration::days(DEFAULT_SPAN_DAYS), e),
+            (None, None) => (today - Duration::days(DEFAULT_SPAN_DAYS), today),
+        };
+        let range = DateRange::new(start, end)?;
+        let limit = args.limit.unwrap_or(DEFAULT_LIMIT);
+        if !(1..=MAX_LIMIT).contains(&limit) {
+            return Err(ToolError::invalid(format!("limit must be between 1 and {MAX_LIMIT}, got {limit}")));
+        }
+        let filter = match args.activity_type.as_deref() {
+            Some(text) => SportFilter::parse("activity_type", text)?,
+            None => None,
+        };
+        let keyword = args.keyword.map(|k| k.trim().to_owned()).filter(|k| !k.is_empty());
+        Ok(ListQuery { range, limit, filter, keyword })
+    }
+
+    /// ` matching “tempo”` when a keyword was given.
+    fn matching(&self) -> String {
+        self.keyword.as_ref().map(|k| format!(" matching “{k}”")).unwrap_or_default()
+    }
+}
+
+/// The newest `limit` activities of the query, and whether there are more. With a keyword, pages
+/// through the range (at most [`KEYWORD_MAX_PAGES`]) keeping the names that contain it.
+async fn list_matching(
+    client: &garmin::Client,
+    query: &ListQuery,
+) -> Result<(Vec<ActivitySummary>, bool), ToolError> {
+    let api = client.activities();
+    let mut search = ActivitySearch::new().between(query.range.start, query.range.end);
+    search.activity_type = query.filter.as_ref().map(|f| f.type_key.clone());
+    let limit_rows = query.limit as usize;
+    let mut found: Vec<ActivitySummary> = Vec::new();
+    match &query.keyword {
+        None => {
+            found = api.search(&search.limit(query.limit + 1)).await?;
+        }
+        Some(word) => {
+            let needle = word.to_lowercase();
+            let mut page = search.limit(KEYWORD_PAGE);
+            for _ in 0..KEYWORD_MAX_PAGES {
+                let items = api.search(&page).await?;
+                let got = u32::try_from(items.len()).unwrap_or(u32::MAX);
+                found.extend(items.into_iter().filter(|a| {
+                    a.activity_name.as_deref().is_some_and(|n| n.to_lowercase().contains(&needle))
+                }));
+                if found.len() > limit_rows || got < KEYWORD_PAGE {
+                    break;
+                }
+                page.start = page.start.saturating_add(got);
+            }
+        }
+    }
+    let more_available = found.len() > limit_rows;
+    found.truncate(limit_rows);
+    Ok((found, more_available))
+}
+
+/// Count, distance, time and load of the listed activities, and a count per type when there are
+/// several types.
+fn list_totals(found: &[ActivitySummary], rows: &[ActivityRow]) -> ListTotals {
+    let meters: f64 = found.iter().filter_map(distance_m).sum();
+    let seconds = list_seconds(found);
+    let load: f64 = found.iter().filter_map(|a| a.activity_training_load).filter(|l| l.is_finite()).sum();
+    let mut by_type: BTreeMap<String, u32> = BTreeMap::new();
+    for row in rows {
+        *by_type.entry(row.type_key.clone()).or_default() += 1;
+    }
+    if by_type.len() < 2 {
+        by_type.clear();
+    }
+    ListTotals {
+        count: u32::try_from(rows.len()).unwrap_or(u32::MAX),
+        distance_km: display::km(meters),
+        duration: display::duration(seconds),
+        training_load: whole_u32(Some(load)).unwrap_or(0),
+        by_type,
+    }
+}
+
+fn list_seconds(found: &[ActivitySummary]) -> f64 {
+    found.iter().filter_map(|a| a.duration).filter(|d| d.is_finite()).sum()
+}
+
+/// `12 runs from … to …, 84.2 km in 7 h 10 min in total; newest: … at 5'12"/km.` and, when cut,
+/// how to see the rest.
+fn list_summary(
+    query: &ListQuery,
+    rows: &[ActivityRow],
+    found: &[ActivitySummary],
+    more_available: bool,
+) -> String {
+    let DateRange { start, end } = query.range;
+    let meters: f64 = found.iter().filter_map(distance_m).sum();
+    let seconds = list_seconds(found);
+    let mut summary = format!(
+        "{}{} from {start} to {end}{}",
+        count_noun(rows.len(), query.filter.as_ref()),
+        query.matching(),
+        if more_available { " (the newest; more exist)" } else { "" }
+    );
+    if meters > 0.0 {
+        summary.push_str(&format!(
+            ", {:.1} km in {} in total",
+            meters / 1000.0,
+            display::hours_minutes(seconds)
+        ));
+    } else {
+        summary.push_str(&format!(", {} in total", display::hours_minutes(seconds)));
+    }
+    if let Some(newest) = rows.first() {
+        summary.push_str(&format!("; newest: {} “{}”", newest.date, newest.name));
+        if let Some(km) = newest.distance_km {
+            summary.push_str(&format!(", {km:.2} km"));
+        }
+        match newest.speed.text() {
+            Some(speed) => summary.push_str(&format!(" at {speed}.")),
+            None => summary.push_str(&format!(", {}.", newest.duration)),
+        }
+    }
+    if more_available {
+        summary.push_str(&format!(
+            " Only the {} newest are listed: narrow the dates or raise limit (up to {MAX_LIMIT}).",
+            query.limit
+        ));
+    }
+    summary
 }

@@ -17,7 +17,7 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
-use crate::domain::dates::parse_opt_date;
+use crate::domain::dates::{DateRange, parse_opt_date};
 use crate::output::{self, Answer};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
@@ -186,10 +186,7 @@ impl GarminMcp {
         let start = parse_opt_date("start_date", args.start_date.as_deref(), today)?.unwrap_or(today);
         let end = parse_opt_date("end_date", args.end_date.as_deref(), today)?
             .unwrap_or(start + Duration::days(DEFAULT_DAYS));
-        if end < start {
-            return Err(ToolError::invalid(format!("end_date {end} is before start_date {start}")));
-        }
-        if (end - start).num_days() > MAX_DAYS {
+        if DateRange::new(start, end)?.days() - 1 > MAX_DAYS {
             return Err(ToolError::invalid("search at most three years at a time"));
         }
         let limit = args.limit.unwrap_or(20);

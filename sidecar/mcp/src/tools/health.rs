@@ -23,7 +23,7 @@ use serde::Deserialize;
 
 pub use self::answer::*;
 pub use self::timeline::sleep_timeline;
-use crate::domain::dates::parse_date;
+use crate::domain::dates::{DateRange, parse_date};
 use crate::output::Answer;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
@@ -99,10 +99,7 @@ impl GarminMcp {
                     Some(end) => parse_date("end_date", end, today)?,
                     None => today,
                 };
-                if end < start {
-                    return Err(ToolError::invalid(format!("end_date {end} is before start_date {start}")));
-                }
-                let days = (end - start).num_days() + 1;
+                let days = DateRange::new(start, end)?.days();
                 if end > today {
                     return Err(ToolError::invalid(format!(
                         "end_date {end} is in the future (today is {today})"
