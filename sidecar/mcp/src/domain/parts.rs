@@ -16,6 +16,23 @@ pub(crate) fn part<T>(missing: &mut Vec<String>, name: &str, result: Result<T, g
     }
 }
 
+/// One secondary part shaped from its request: `Some` when the request worked and `shape` found
+/// something in it; else `None`, with `name: why` in `missing` when the request failed, or
+/// `name: empty` when Garmin had nothing (`empty` says what, e.g. `none recorded`).
+pub(crate) fn shaped_part<T, U>(
+    missing: &mut Vec<String>,
+    name: &str,
+    result: Result<T, garmin::Error>,
+    empty: &str,
+    shape: impl FnOnce(T) -> Option<U>,
+) -> Option<U> {
+    let shaped = shape(part(missing, name, result)?);
+    if shaped.is_none() {
+        missing.push(format!("{name}: {empty}"));
+    }
+    shaped
+}
+
 /// `name: why` for a request that failed.
 pub(crate) fn gap(name: &str, e: garmin::Error) -> String {
     format!("{name}: {}", ToolError::from(e).message())

@@ -26,6 +26,7 @@ use self::series::build_series;
 use self::splits::build_splits;
 use crate::domain::activity::{ActivityRow, Family, SportFilter, activity_title, count_noun, distance_m};
 use crate::domain::dates::{DateRange, parse_opt_date};
+use crate::domain::parts::shaped_part;
 use crate::domain::words::whole_u32;
 use crate::output::Answer;
 use crate::server::GarminMcp;
@@ -185,63 +186,26 @@ impl GarminMcp {
         let figures = activity.summary.clone().unwrap_or_default();
         let overview = overview(&figures, family);
 
-        let splits = match splits {
-            Ok(s) => {
-                let built = build_splits(&s.laps, family);
-                if built.is_none() {
-                    missing.push("splits: no laps with a distance were recorded".to_owned());
-                }
-                built
-            }
-            Err(e) => {
-                missing.push(format!("splits: {}", ToolError::from(e).message()));
-                None
-            }
-        };
-        let hr_zones = match zones {
-            Ok(z) => {
-                let rows = zone_rows(&z);
-                if rows.is_empty() {
-                    missing.push("heart-rate zones: none recorded".to_owned());
-                }
-                rows
-            }
-            Err(e) => {
-                missing.push(format!("heart-rate zones: {}", ToolError::from(e).message()));
-                Vec::new()
-            }
-        };
-        let weather = match weather {
-            Ok(w) => {
-                let row = w.as_ref().and_then(weather_row);
-                if row.is_none() {
-                    missing.push("weather: none recorded (indoor or no weather station)".to_owned());
-                }
-                row
-            }
-            Err(e) => {
-                missing.push(format!("weather: {}", ToolError::from(e).message()));
-                None
-            }
-        };
-        let series = match details {
-            None => None,
-            Some(Ok(Some(d))) => {
-                let s = build_series(&d, family, max_points as usize);
-                if s.is_none() {
-                    missing.push("series: Garmin sent no samples".to_owned());
-                }
-                s
-            }
-            Some(Ok(None)) => {
-                missing.push("series: Garmin sent no samples".to_owned());
-                None
-            }
-            Some(Err(e)) => {
-                missing.push(format!("series: {}", ToolError::from(e).message()));
-                None
-            }
-        };
+        let splits =
+            shaped_part(&mut missing, "splits", splits, "no laps with a distance were recorded", |s| {
+                build_splits(&s.laps, family)
+            });
+        let hr_zones = shaped_part(&mut missing, "heart-rate zones", zones, "none recorded", |z| {
+            Some(zone_rows(&z)).filter(|rows| !rows.is_empty())
+        })
+        .unwrap_or_default();
+        let weather = shaped_part(
+            &mut missing,
+            "weather",
+            weather,
+            "none recorded (indoor or no weather station)",
+            |w| w.as_ref().and_then(weather_row),
+        );
+        let series = details.and_then(|details| {
+            shaped_part(&mut missing, "series", details, "Garmin sent no samples", |d| {
+                d.and_then(|d| build_series(&d, family, max_points as usize))
+            })
+        });
 
         let summary = describe(&activity, &overview, splits.as_ref(), &hr_zones, weather.as_ref());
         let start =
