@@ -19,6 +19,7 @@
 //! that keep the workout's meaning (a name cut to FIT's 254 bytes, a "skip the last rest" flag,
 //! an exercise name FIT does not know) are listed in [`FitWorkout::notes`].
 
+use display::words;
 use std::fmt::Display;
 use std::io::Cursor;
 
@@ -461,11 +462,6 @@ impl Steps<'_> {
             }
         }
     }
-}
-
-/// `BARBELL_BACK_SQUAT` → `barbell back squat`.
-fn words(key: &str) -> String {
-    key.replace('_', " ").to_lowercase()
 }
 
 /// The first number in `range` whose FIT name (its `Display`) is `name` in lower case.

@@ -204,7 +204,7 @@ impl Question {
             Some(Value::Null) => None,
             Some(Value::String(text)) if text.trim().is_empty() => None,
             Some(Value::String(text)) => Some(
-                crate::tools::common::parse_date(&format!("`{SCHEDULE_FIELD}`"), text, today)
+                crate::domain::dates::parse_date(&format!("`{SCHEDULE_FIELD}`"), text, today)
                     .map_err(|e| e.message())?,
             ),
             Some(other) => {

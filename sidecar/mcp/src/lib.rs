@@ -6,6 +6,7 @@ pub mod check;
 pub mod cli;
 pub mod client_log;
 pub mod demo;
+pub mod domain;
 pub mod elicit;
 pub mod files;
 pub mod http;

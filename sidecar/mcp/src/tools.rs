@@ -1,7 +1,9 @@
 //! The tools, one file per toolset (see `toolsets.rs` for the catalogue). Each file holds one
 //! `#[tool_router(router = <toolset>_tools)]` block with its argument and answer types; the server
 //! adds the routers together. The larger toolsets (`activities`, `health`, `training`) keep their
-//! answer types and computation in a folder of the same name; `common` holds what several share.
+//! answer types and computation in a folder of the same name. What several tools share (activity
+//! rows, date arguments, load, sleep spans, partial answers) lives in the domain layer,
+//! [`crate::domain`]: tools depend on it and never import one another.
 //! Tools that change the Garmin account sit beside their toolset's reads in `<toolset>_writes.rs`
 //! and all go through the safety model in [`crate::writes`].
 //!
@@ -16,7 +18,6 @@ pub mod calendar;
 pub mod calendar_writes;
 pub mod changes;
 pub mod charts;
-pub(crate) mod common;
 pub mod events;
 pub mod exports;
 pub mod health;

@@ -3,12 +3,13 @@
 //! Garmin keeps SI-ish units in its JSON — metres, seconds (float), m/s, grams, °C (activities) and
 //! °F (activity weather) — and three timestamp styles: `"2025-06-14T21:57:00.0"` (GMT and Local
 //! twins), `"2026-01-08 08:10:21"` (activity list) and epoch milliseconds. Models keep Garmin's
-//! units; these helpers convert for display.
+//! units; these helpers convert them. Writing them for people (`5:07`, `1:02:04`) is the `display`
+//! crate's job.
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 
-/// Metres in a statute mile.
-pub const METERS_PER_MILE: f64 = 1609.344;
+/// Metres in a statute mile (the number lives with the formatters in `display`).
+pub use display::METERS_PER_MILE;
 
 /// Pace in seconds per kilometre from a speed in m/s; `None` for zero, negative or non-finite speeds.
 pub fn pace_seconds_per_km(speed_mps: f64) -> Option<f64> {
@@ -23,35 +24,6 @@ pub fn pace_seconds_per_mile(speed_mps: f64) -> Option<f64> {
 /// Speed in m/s from a pace in seconds per kilometre (how Garmin wants pace targets in workouts).
 pub fn speed_from_pace_per_km(seconds_per_km: f64) -> Option<f64> {
     (seconds_per_km.is_finite() && seconds_per_km > 0.0).then(|| 1000.0 / seconds_per_km)
-}
-
-/// `m:ss` for a pace in seconds per unit (`"5:07"`); rounds to the nearest second.
-pub fn format_pace(seconds_per_unit: f64) -> String {
-    if !seconds_per_unit.is_finite() || seconds_per_unit < 0.0 {
-        return "-".to_owned();
-    }
-    let total = seconds_per_unit.round() as u64;
-    format!("{}:{:02}", total / 60, total % 60)
-}
-
-/// `h:mm:ss` (or `m:ss` under an hour) for a duration in seconds; rounds to the nearest second.
-pub fn format_duration(seconds: f64) -> String {
-    if !seconds.is_finite() || seconds < 0.0 {
-        return "-".to_owned();
-    }
-    let total = seconds.round() as u64;
-    let (h, m, s) = (total / 3600, total % 3600 / 60, total % 60);
-    if h > 0 { format!("{h}:{m:02}:{s:02}") } else { format!("{m}:{s:02}") }
-}
-
-/// Kilometres from metres.
-pub fn km(meters: f64) -> f64 {
-    meters / 1000.0
-}
-
-/// Kilograms from grams (Garmin's weight unit).
-pub fn kg(grams: f64) -> f64 {
-    grams / 1000.0
 }
 
 /// °C from °F (activity weather is in °F).
@@ -109,16 +81,9 @@ mod tests {
     fn pace_from_speed() {
         assert_eq!(pace_seconds_per_km(0.0), None);
         let pace = pace_seconds_per_km(1000.0 / 307.0).unwrap();
-        assert_eq!(format_pace(pace), "5:07");
-        assert_eq!(format_pace(pace_seconds_per_mile(METERS_PER_MILE / 480.0).unwrap()), "8:00");
+        assert!((pace - 307.0).abs() < 1e-9);
+        assert!((pace_seconds_per_mile(METERS_PER_MILE / 480.0).unwrap() - 480.0).abs() < 1e-9);
         assert!((speed_from_pace_per_km(350.0).unwrap() - 2.857_142_9).abs() < 1e-6);
-    }
-
-    #[test]
-    fn durations() {
-        assert_eq!(format_duration(2223.327), "37:03");
-        assert_eq!(format_duration(3723.6), "1:02:04");
-        assert_eq!(format_duration(f64::NAN), "-");
     }
 
     #[test]

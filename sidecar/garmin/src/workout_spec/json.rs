@@ -5,8 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::pace::{format_clock, format_number};
 use super::{SpecStep, StepEnd, StepTarget, SwimEquipment, SwimStroke};
+use display::PaceStyle;
 
 /// The `type` of a step.
 #[derive(Clone, Copy, Debug, Default, Serialize)]
@@ -163,10 +163,14 @@ impl StepJson {
     }
 
     fn set_target(&mut self, target: StepTarget) {
-        let range = |low: f64, high: f64| format!("{}-{}", format_number(low), format_number(high));
+        let range = |low: f64, high: f64| format!("{}-{}", display::number(low), display::number(high));
         match target {
             StepTarget::Pace { fastest_s, slowest_s } => {
-                self.pace_range = Some(format!("{}-{}", format_clock(fastest_s), format_clock(slowest_s)));
+                self.pace_range = Some(format!(
+                    "{}-{}",
+                    display::pace(fastest_s, PaceStyle::Precise),
+                    display::pace(slowest_s, PaceStyle::Precise)
+                ));
             }
             StepTarget::Speed { low_kmh, high_kmh } => self.speed_range = Some(range(low_kmh, high_kmh)),
             StepTarget::HeartRateZone { zone } => self.hr_zone = Some(zone),

@@ -56,7 +56,7 @@ mod translate;
 pub use errors::{SpecErrors, SpecProblem};
 pub use from_garmin::spec_from_garmin;
 pub use parse::parse_spec;
-pub use preview::{Preview, preview};
+pub use preview::{Preview, PreviewEnd, PreviewStep, PreviewTarget, preview};
 
 use serde::{Deserialize, Serialize};
 

@@ -1,5 +1,5 @@
 //! The spec's small text formats: paces (`"5:00"`, `"8:00/mi"`, `"4:50-5:10"`), number ranges
-//! (`"150-165"`), and how the canonical form writes them back; plus the rounding that keeps a
+//! (`"150-165"`), and how the canonical form writes them back (through `display`); plus the rounding that keeps a
 //! spec equal to itself after a trip through Garmin's m/s.
 
 use crate::models::units::METERS_PER_MILE;
@@ -83,30 +83,6 @@ pub(crate) fn to_sport_unit(seconds: f64, unit: PaceUnit, swim: bool) -> Option<
     }
 }
 
-/// Writes seconds as `m:ss`, with hundredths only when there are any (`4:58.26`).
-pub(crate) fn format_clock(seconds: f64) -> String {
-    let hundredths_total = (seconds * 100.0).round().max(0.0) as u64;
-    let (whole, fraction) = (hundredths_total / 100, hundredths_total % 100);
-    let (minutes, secs) = (whole / 60, whole % 60);
-    if fraction == 0 {
-        format!("{minutes}:{secs:02}")
-    } else if fraction % 10 == 0 {
-        format!("{minutes}:{secs:02}.{}", fraction / 10)
-    } else {
-        format!("{minutes}:{secs:02}.{fraction:02}")
-    }
-}
-
-/// Writes a number without a trailing `.0` (`800`, `1.5`).
-pub(crate) fn format_number(value: f64) -> String {
-    let rounded = hundredths(value);
-    if rounded.fract() == 0.0 && rounded.abs() < 1e15 {
-        format!("{}", rounded as i64)
-    } else {
-        format!("{rounded}")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,8 +101,12 @@ mod tests {
     #[test]
     fn clocks_round_trip() {
         for seconds in [300.0, 298.26, 298.5, 59.99, 3725.0] {
-            let (back, _) = parse_pace(&format_clock(seconds)).unwrap();
-            assert!((back - seconds).abs() < 1e-9, "{seconds} -> {}", format_clock(seconds));
+            let (back, _) = parse_pace(&display::pace(seconds, display::PaceStyle::Precise)).unwrap();
+            assert!(
+                (back - seconds).abs() < 1e-9,
+                "{seconds} -> {}",
+                display::pace(seconds, display::PaceStyle::Precise)
+            );
         }
     }
 

@@ -1,7 +1,14 @@
-//! A plain-words preview of any Garmin workout (ours before sending, or one read back from
-//! Garmin) with estimated totals, e.g.
-//! `Warm-up 10:00 / Repeat 4×: Run 800 m @ 4'55"-5'05" · Recover 2:00 / Cool-down 10:00 — total ≈
-//! 7.2 km · ≈ 0:44:00`.
+//! A Garmin workout in words, once: a plain-words preview of any Garmin workout (ours before
+//! sending, or one read back from Garmin) with its steps as data and estimated totals, e.g.
+//! `Warm-up 10:00 / Repeat 4×: Run 800 m @ 4'55"-5'05"/km · Recover 2:00 / Cool-down 10:00 — total
+//! ≈ 7.2 km · ≈ 0:44:00`. The write tools, the app and `get_workouts` all show workouts through it;
+//! numbers are written by the `display` crate.
+//!
+//! Words: interval steps are named by sport (Run, Ride, Swim, Walk, or the exercise of a strength
+//! step), ends in words (`10:00`, `800 m`, `until lap button`, `until HR below 150 bpm`), targets
+//! with their units (`4'55"-5'05"/km`, `1'43"-1'47"/100 m`, `25.2-30.6 km/h`, `HR zone 2`,
+//! `120-140 bpm`, `200-250 W`, `85-95 rpm`, `175-185 spm`), pace targets fast to slow whatever
+//! order Garmin stored them in; a second target and a weight follow the first after a comma.
 //!
 //! Estimates: a step's time comes from its distance and its pace or speed target (the middle of
 //! the range), its distance from its time the same way. A step with neither a pace target nor a
@@ -11,21 +18,23 @@
 //! `avgTrainingSpeed`, or at an easy pace for the sport (run 7:00/km, ride 25 km/h, swim 2:00/100 m);
 //! rests (by time) cover no distance.
 
+use display::{capitalise, words};
 use serde::{Deserialize, Serialize};
 
 use super::ids;
-use super::pace::format_number;
-use crate::models::units::format_duration;
 use crate::models::workouts::{Workout, WorkoutStep};
 
-/// A workout in plain words with its estimated totals.
+/// A workout in plain words with its steps and estimated totals.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Preview {
     /// The whole workout on one line: the steps joined by " / ", then " — total ≈ 7.2 km · ≈ 0:44:00".
     pub text: String,
-    /// One line per top-level step (a repeat with everything inside it on one line).
+    /// One line per top-level step (a repeat with everything inside it on one line); in a
+    /// multisport workout each starts with its segment's sport (`Cycling: Ride 10:00`).
     pub lines: Vec<String>,
+    /// The steps in order, a repeat holding its own; empty when there are none.
+    pub steps: Vec<PreviewStep>,
     /// Estimated total distance in metres; `None` for sports without distance (strength…) or no steps.
     pub distance_m: Option<f64>,
     /// Estimated total time in seconds; `None` when there are no steps.
@@ -33,6 +42,76 @@ pub struct Preview {
     /// Whether the totals lean on assumptions (an easy pace, a typical length for an open step)
     /// rather than only on the steps' own distances, times and pace targets.
     pub estimated: bool,
+}
+
+impl Preview {
+    /// The steps on one line without the totals (`lines` joined by " / "), or `No steps`.
+    pub fn outline(&self) -> String {
+        if self.lines.is_empty() { "No steps".to_owned() } else { self.lines.join(" / ") }
+    }
+}
+
+/// One step of a workout, as data and in words.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct PreviewStep {
+    /// Garmin's step type in words: `warmup`, `interval`, `recovery`, `rest`, `cooldown`,
+    /// `repeat`, `other`…; `step` when Garmin gave none.
+    pub kind: String,
+    /// The sport of its segment (Garmin's key, e.g. `running`).
+    pub sport: String,
+    /// The step in words (`Run 800 m @ 4'55"-5'05"/km`); a repeat's own words (`Repeat 4×`).
+    pub text: String,
+    /// How it ends.
+    pub end: Option<PreviewEnd>,
+    /// The first target.
+    pub target: Option<PreviewTarget>,
+    /// The second target, same forms.
+    pub secondary_target: Option<PreviewTarget>,
+    /// Swim stroke in words (`freestyle`, `any stroke`).
+    pub stroke: Option<String>,
+    /// Swim equipment in words (`pull buoy`).
+    pub equipment: Option<String>,
+    /// Strength exercise in words (`barbell back squat`).
+    pub exercise: Option<String>,
+    /// Weight to lift, kg.
+    pub weight_kg: Option<f64>,
+    /// The note shown on the watch.
+    pub note: Option<String>,
+    /// Times to repeat (repeat groups; `None` when Garmin gave no count).
+    pub repeat: Option<u64>,
+    /// The repeated steps (repeat groups).
+    pub steps: Vec<PreviewStep>,
+}
+
+/// How a step ends, as data and in words.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct PreviewEnd {
+    /// Garmin's end condition: `time` (s), `distance` (m), `lap.button`, `heart.rate` (bpm),
+    /// `calories`, `reps`, `power` (W), `iterations`, `fixed.rest` (s)…
+    pub kind: String,
+    /// Its value in Garmin's unit for the kind, when it has one.
+    pub value: Option<f64>,
+    /// In words: `10:00`, `800 m`, `until lap button`, `until HR below 150 bpm`, `50 kcal`.
+    pub text: String,
+}
+
+/// A target, as data and in words.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct PreviewTarget {
+    /// Garmin's target type: `pace.zone` and `speed.zone` (m/s), `heart.rate.zone` (bpm),
+    /// `power.zone` (W), `cadence`…
+    pub kind: String,
+    /// The lower bound in Garmin's unit (for paces: the slower speed).
+    pub low: Option<f64>,
+    /// The upper bound in Garmin's unit.
+    pub high: Option<f64>,
+    /// The zone number, when the target is a zone.
+    pub zone: Option<i64>,
+    /// In words: `4'55"-5'05"/km`, `HR zone 2`, `120-140 bpm`, `200-250 W`, `85-95 rpm`.
+    pub text: String,
 }
 
 /// The easy speed (m/s) assumed for steps without a pace or speed target, by Garmin sport key.
@@ -49,6 +128,7 @@ pub fn preview(workout: &Workout) -> Preview {
     let workout_sport = workout.sport_key().unwrap_or("other");
     let multisport = workout.workout_segments.len() > 1;
     let mut lines = Vec::new();
+    let mut steps = Vec::new();
     let mut total = Totals::default();
     let mut any_distance_sport = false;
     let mut any_step = false;
@@ -69,15 +149,18 @@ pub fn preview(workout: &Workout) -> Preview {
         any_distance_sport |= context.distance_sport;
         for step in &segment.workout_steps {
             any_step = true;
-            let (line, totals) = step_preview(step, &context, 0);
+            let (shown, totals) = step_preview(step, &context);
             total.add(&totals);
+            let line = outline_of(&shown, 0);
             lines.push(if multisport { format!("{}: {line}", sport_name(sport)) } else { line });
+            steps.push(shown);
         }
     }
     if !any_step {
         return Preview {
             text: "No steps".to_owned(),
             lines,
+            steps,
             distance_m: None,
             duration_s: None,
             estimated: false,
@@ -88,13 +171,14 @@ pub fn preview(workout: &Workout) -> Preview {
     let swim_only = workout_sport == "swimming";
     let mut totals = Vec::new();
     if let Some(meters) = distance_m {
-        totals.push(format!("{}{}", approx(total.distance_exact), total_distance(meters, swim_only)));
+        let shown = display::distance_rounded(meters, swim_only);
+        totals.push(format!("{}{shown}", approx(total.distance_exact)));
     }
     if let Some(seconds) = duration_s {
-        totals.push(format!("{}{}", approx(total.time_exact), clock(seconds)));
+        totals.push(format!("{}{}", approx(total.time_exact), display::duration_hms(seconds)));
     }
     let text = format!("{} — total {}", lines.join(" / "), totals.join(" · "));
-    Preview { text, lines, distance_m, duration_s, estimated: total.assumed }
+    Preview { text, lines, steps, distance_m, duration_s, estimated: total.assumed }
 }
 
 /// What a segment's steps are estimated with.
@@ -161,38 +245,30 @@ fn approx(exact: bool) -> &'static str {
     if exact { "" } else { "≈ " }
 }
 
-/// `h:mm:ss`, the form totals use.
-fn clock(seconds: f64) -> String {
-    let total = seconds.round().max(0.0) as u64;
-    format!("{}:{:02}:{:02}", total / 3600, total % 3600 / 60, total % 60)
-}
-
-fn total_distance(meters: f64, swim: bool) -> String {
-    if swim || meters < 1000.0 {
-        format!("{} m", meters.round())
-    } else {
-        format!("{:.1} km", meters / 1000.0)
-    }
-}
-
-fn step_distance(meters: f64, swim: bool) -> String {
-    if swim || meters < 1000.0 {
-        format!("{} m", format_number(meters))
-    } else {
-        format!("{} km", format_number(meters / 1000.0))
-    }
-}
-
 /// A valid (finite, non-negative) number.
 fn amount(value: Option<f64>) -> Option<f64> {
     value.filter(|v| v.is_finite() && *v >= 0.0)
 }
 
-fn step_preview(step: &WorkoutStep, context: &Context<'_>, depth: usize) -> (String, Totals) {
-    if step.is_repeat() { repeat_preview(step, context, depth) } else { executable_preview(step, context) }
+fn step_preview(step: &WorkoutStep, context: &Context<'_>) -> (PreviewStep, Totals) {
+    if step.is_repeat() { repeat_preview(step, context) } else { executable_preview(step, context) }
 }
 
-fn repeat_preview(step: &WorkoutStep, context: &Context<'_>, depth: usize) -> (String, Totals) {
+/// One step on a line: a repeat reads `Repeat 4×: a · b` with its steps, bracketed when nested.
+fn outline_of(step: &PreviewStep, depth: usize) -> String {
+    if step.kind != "repeat" {
+        return step.text.clone();
+    }
+    let inner = step.steps.iter().map(|c| outline_of(c, depth + 1)).collect::<Vec<_>>().join(" · ");
+    let group = format!("{}: {inner}", step.text);
+    if depth == 0 { group } else { format!("({group})") }
+}
+
+fn note_of(step: &WorkoutStep) -> Option<String> {
+    step.description.clone().filter(|d| !d.trim().is_empty())
+}
+
+fn repeat_preview(step: &WorkoutStep, context: &Context<'_>) -> (PreviewStep, Totals) {
     let count = step
         .number_of_iterations
         .map(|n| n as f64)
@@ -200,12 +276,12 @@ fn repeat_preview(step: &WorkoutStep, context: &Context<'_>, depth: usize) -> (S
         .filter(|n| n.is_finite() && *n >= 0.0)
         .map(|n| n.round().min(10_000.0));
     let mut round = Totals::default();
-    let mut parts = Vec::new();
+    let mut children = Vec::new();
     let mut last: Option<(Totals, bool)> = None;
     for child in &step.workout_steps {
-        let (text, totals) = step_preview(child, context, depth + 1);
+        let (shown, totals) = step_preview(child, context);
         round.add(&totals);
-        parts.push(text);
+        children.push(shown);
         let rest = !child.is_repeat() && matches!(child.type_key(), Some("rest" | "recovery"));
         last = Some((totals, rest));
     }
@@ -220,12 +296,26 @@ fn repeat_preview(step: &WorkoutStep, context: &Context<'_>, depth: usize) -> (S
     {
         totals.subtract(&rest_totals);
     }
-    let shown = count.map_or_else(|| "?".to_owned(), format_number);
-    let text = format!("Repeat {shown}×: {}", parts.join(" · "));
-    (if depth > 0 { format!("({text})") } else { text }, totals)
+    let shown = count.map_or_else(|| "?".to_owned(), display::number);
+    let preview = PreviewStep {
+        kind: "repeat".to_owned(),
+        sport: context.sport.to_owned(),
+        text: format!("Repeat {shown}×"),
+        end: None,
+        target: None,
+        secondary_target: None,
+        stroke: None,
+        equipment: None,
+        exercise: None,
+        weight_kg: None,
+        note: note_of(step),
+        repeat: count.map(|n| n as u64),
+        steps: children,
+    };
+    (preview, totals)
 }
 
-fn executable_preview(step: &WorkoutStep, context: &Context<'_>) -> (String, Totals) {
+fn executable_preview(step: &WorkoutStep, context: &Context<'_>) -> (PreviewStep, Totals) {
     let type_id = step.step_type.as_ref().and_then(|t| t.step_type_id);
     let type_key = step
         .type_key()
@@ -238,20 +328,80 @@ fn executable_preview(step: &WorkoutStep, context: &Context<'_>) -> (String, Tot
             .and_then(ids::end_key_of_id)
             .map(str::to_owned)
     });
-    let swim = context.sport == "swimming";
-    let rest = type_key.as_deref() == Some("rest");
-    let value = amount(step.end_condition_value);
+    let totals = estimate(step, type_key.as_deref(), end_key.as_deref(), context);
+    let end = end_key.as_deref().and_then(|key| {
+        let text = end_words(key, step, context.sport)?;
+        Some(PreviewEnd { kind: key.to_owned(), value: amount(step.end_condition_value), text })
+    });
+    let target = target_of(step, false, context.sport);
+    let secondary_target = target_of(step, true, context.sport);
+    let (stroke_key, stroke, equipment) = swim_kit(step);
+    let exercise = step.exercise_name.as_deref().or(step.category.as_deref()).map(words);
+    let weight_kg =
+        step.weight_value.filter(|w| w.is_finite() && *w > 0.0).map(|g| (g / 100.0).round() / 10.0);
+    let kind = type_key.as_deref().map_or_else(|| "step".to_owned(), words);
 
+    // "Run 800 m @ 4'55"-5'05"/km", "Warm-up until lap button", "Barbell back squat 10 reps @ 60 kg".
+    let mut text = match (kind.as_str(), &exercise) {
+        ("interval", Some(exercise)) => capitalise(exercise),
+        _ => label(&kind, context.sport),
+    };
+    let shown_stroke =
+        stroke.as_deref().filter(|_| !matches!(stroke_key.as_deref(), Some("any_stroke" | "mixed")));
+    for piece in [end.as_ref().map(|e| e.text.as_str()), shown_stroke].into_iter().flatten() {
+        text.push(' ');
+        text.push_str(piece);
+    }
+    if let Some(equipment) = &equipment {
+        text.push_str(&format!(" with {equipment}"));
+    }
+    let weight = weight_kg.map(|kg| format!("{} kg", display::number(kg)));
+    let targets: Vec<&str> = [
+        target.as_ref().map(|t| t.text.as_str()),
+        secondary_target.as_ref().map(|t| t.text.as_str()),
+        weight.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if !targets.is_empty() {
+        text.push_str(&format!(" @ {}", targets.join(", ")));
+    }
+    let preview = PreviewStep {
+        kind,
+        sport: context.sport.to_owned(),
+        text,
+        end,
+        target,
+        secondary_target,
+        stroke,
+        equipment,
+        exercise,
+        weight_kg,
+        note: note_of(step),
+        repeat: None,
+        steps: Vec::new(),
+    };
+    (preview, totals)
+}
+
+/// The distance and time one executable step adds, and how sure they are.
+fn estimate(
+    step: &WorkoutStep,
+    type_key: Option<&str>,
+    end_key: Option<&str>,
+    context: &Context<'_>,
+) -> Totals {
+    let rest = type_key == Some("rest");
+    let value = amount(step.end_condition_value);
     let target_speed = speed_of(step, false).or_else(|| speed_of(step, true));
     let (speed, speed_assumed) = match target_speed {
         Some(speed) => (speed, false),
         None => (context.easy_speed, true),
     };
     let mut totals = Totals::default();
-    let end_text;
-    match (end_key.as_deref(), value) {
+    match (end_key, value) {
         (Some("time"), Some(seconds)) => {
-            end_text = format_duration(seconds);
             totals.time = seconds;
             if !rest {
                 totals.distance = seconds * speed;
@@ -260,14 +410,12 @@ fn executable_preview(step: &WorkoutStep, context: &Context<'_>) -> (String, Tot
             }
         }
         (Some("distance"), Some(meters)) if speed > 0.0 => {
-            end_text = step_distance(meters, swim);
             totals.distance = meters;
             totals.time = meters / speed;
             totals.time_exact = false;
             totals.assumed = speed_assumed;
         }
         (Some("calories"), Some(kcal)) => {
-            end_text = format!("{} kcal", format_number(kcal));
             let per_minute = match context.sport {
                 "running" => 11.0,
                 "cycling" | "swimming" => 9.0,
@@ -278,24 +426,11 @@ fn executable_preview(step: &WorkoutStep, context: &Context<'_>) -> (String, Tot
             (totals.time_exact, totals.distance_exact, totals.assumed) = (false, false, true);
         }
         (Some("reps"), Some(reps)) => {
-            end_text = format!("{} reps", format_number(reps));
             totals.time = reps * 3.0;
             (totals.time_exact, totals.assumed) = (false, true);
         }
-        (key, value) => {
-            end_text = match (key, value) {
-                (Some("lap.button"), _) => "until lap press".to_owned(),
-                (Some("heart.rate"), Some(bpm)) => {
-                    let sign = match step.end_condition_compare.as_deref() {
-                        Some("lt") => "<",
-                        Some("gt") => ">",
-                        _ => "at",
-                    };
-                    format!("until HR {sign} {}", format_number(bpm))
-                }
-                _ => String::new(),
-            };
-            totals.time = match type_key.as_deref() {
+        _ => {
+            totals.time = match type_key {
                 Some("warmup" | "cooldown") => 600.0,
                 Some("recovery") => 120.0,
                 Some("rest") => 60.0,
@@ -309,69 +444,101 @@ fn executable_preview(step: &WorkoutStep, context: &Context<'_>) -> (String, Tot
         // No distance to speak of: neither counted nor a reason to call the total an estimate.
         totals.distance = 0.0;
         totals.distance_exact = true;
-        if end_key.as_deref() == Some("time") {
+        if end_key == Some("time") {
             totals.assumed = false;
         }
     }
+    totals
+}
 
-    let mut text = label(type_key.as_deref(), context.sport).to_owned();
-    for piece in [end_text, swim_kit(step)] {
-        if !piece.is_empty() {
-            text.push(' ');
-            text.push_str(&piece);
+/// The end condition in words (`10:00`, `800 m`, `until lap button`, `until HR below 150 bpm`);
+/// `None` when a kind that needs a value has none.
+fn end_words(key: &str, step: &WorkoutStep, sport: &str) -> Option<String> {
+    let value = amount(step.end_condition_value);
+    let number = || value.map(display::number);
+    Some(match key {
+        "time" => display::duration(value?),
+        "distance" => display::distance(value?, is_swim(sport)),
+        "calories" => format!("{} kcal", number()?),
+        "lap.button" => "until lap button".to_owned(),
+        "heart.rate" => {
+            let direction = match step.end_condition_compare.as_deref() {
+                Some("gt") => "above",
+                Some("lt") => "below",
+                _ => "at",
+            };
+            format!("until HR {direction} {} bpm", number()?)
         }
-    }
-    let primary = target_text(step, false, context);
-    let secondary = target_text(step, true, context);
-    match (primary, secondary) {
-        (Some(p), Some(s)) => text.push_str(&format!(" @ {p} + {s}")),
-        (Some(one), None) | (None, Some(one)) => text.push_str(&format!(" @ {one}")),
-        (None, None) => {}
-    }
-    (text, totals)
-}
-
-fn label(type_key: Option<&str>, sport: &str) -> &'static str {
-    match type_key {
-        Some("warmup") => "Warm-up",
-        Some("cooldown") => "Cool-down",
-        Some("recovery") => "Recover",
-        Some("rest") => "Rest",
-        Some("other") => "Other",
-        Some("main") => "Main",
-        Some("interval") => match sport {
-            "running" => "Run",
-            "cycling" => "Bike",
-            "swimming" => "Swim",
-            _ => "Interval",
+        "power" => format!("until power {} W", number()?),
+        "reps" => format!("{} reps", number()?),
+        "iterations" => format!("{}×", number()?),
+        "fixed.rest" => match value {
+            Some(v) => format!("fixed rest {}", display::duration(v)),
+            None => "fixed rest".to_owned(),
         },
-        _ => "Step",
+        other => match number() {
+            Some(n) => format!("{} {n}", words(other)),
+            None => words(other),
+        },
+    })
+}
+
+fn is_swim(sport: &str) -> bool {
+    sport.contains("swim")
+}
+
+/// The words for a step of `kind` (already in words) in `sport`: intervals by sport (Run, Ride,
+/// Swim, Walk), the rest by kind.
+fn label(kind: &str, sport: &str) -> String {
+    match kind {
+        "warmup" => "Warm-up".to_owned(),
+        "cooldown" => "Cool-down".to_owned(),
+        "recovery" => "Recover".to_owned(),
+        "interval" => match sport {
+            "running" | "trail_running" | "treadmill_running" => "Run".to_owned(),
+            "cycling" | "road_biking" | "indoor_cycling" | "mountain_biking" => "Ride".to_owned(),
+            "swimming" | "lap_swimming" | "open_water_swimming" => "Swim".to_owned(),
+            "walking" | "hiking" => "Walk".to_owned(),
+            _ => "Interval".to_owned(),
+        },
+        other => capitalise(other),
     }
 }
 
-/// Stroke (unless "any") and equipment of a swim step, e.g. `fly with kickboard`.
-fn swim_kit(step: &WorkoutStep) -> String {
-    let stroke = step.stroke_type.as_ref().and_then(|s| {
-        s.stroke_type_key
-            .clone()
-            .or_else(|| s.stroke_type_id.and_then(ids::stroke_of_id).map(|k| k.as_str().to_owned()))
+/// A swim step's stroke key, stroke in words and equipment in words (`fly` → `butterfly`,
+/// `pull_buoy` → `pull buoy`), by key or by Garmin's id.
+fn swim_kit(step: &WorkoutStep) -> (Option<String>, Option<String>, Option<String>) {
+    let stroke_key = step
+        .stroke_type
+        .as_ref()
+        .and_then(|s| {
+            s.stroke_type_key
+                .clone()
+                .or_else(|| s.stroke_type_id.and_then(ids::stroke_of_id).map(|k| k.as_str().to_owned()))
+        })
+        .filter(|k| !k.is_empty() && k != "none");
+    let equipment = step
+        .equipment_type
+        .as_ref()
+        .and_then(|e| {
+            e.equipment_type_key
+                .clone()
+                .or_else(|| e.equipment_type_id.and_then(ids::equipment_of_id).map(|k| k.as_str().to_owned()))
+        })
+        .filter(|k| !k.is_empty() && k != "none")
+        .map(|k| words(&k));
+    let stroke = stroke_key.as_deref().map(|key| match key {
+        "any_stroke" => "any stroke".to_owned(),
+        "free" => "freestyle".to_owned(),
+        "fly" => "butterfly".to_owned(),
+        "individual_medley" => "IM".to_owned(),
+        other => words(other),
     });
-    let equipment = step.equipment_type.as_ref().and_then(|e| {
-        e.equipment_type_key
-            .clone()
-            .or_else(|| e.equipment_type_id.and_then(ids::equipment_of_id).map(|k| k.as_str().to_owned()))
-    });
-    let mut pieces = Vec::new();
-    if let Some(stroke) = stroke.filter(|s| s != "any_stroke" && s != "mixed") {
-        pieces.push(stroke.replace('_', " "));
-    }
-    if let Some(equipment) = equipment {
-        pieces.push(format!("with {}", equipment.replace('_', " ")));
-    }
-    pieces.join(" ")
+    (stroke_key, stroke, equipment)
 }
 
-/// The target key, value one and two, and zone of the primary or secondary target.
+/// The target key, value one and two (positive ones only), and zone of the primary or secondary
+/// target.
 fn target_parts(
     step: &WorkoutStep,
     secondary: bool,
@@ -392,7 +559,8 @@ fn target_parts(
             .or_else(|| k.workout_target_type_id.and_then(ids::target_key_of_id).map(str::to_owned))
     });
     let key = key.map(|k| if k == "cadence.zone" { "cadence".to_owned() } else { k });
-    (key, amount(one), amount(two), zone)
+    let positive = |v: Option<f64>| v.filter(|v| v.is_finite() && *v > 0.0);
+    (key, positive(one), positive(two), zone.filter(|z| *z > 0))
 }
 
 /// The middle speed (m/s) of a pace or speed target.
@@ -401,60 +569,76 @@ fn speed_of(step: &WorkoutStep, secondary: bool) -> Option<f64> {
     match key.as_deref() {
         Some("pace.zone") => {
             // The middle pace, not the middle speed: time over a distance is linear in pace.
-            let paces: Vec<f64> =
-                [one, two].into_iter().flatten().filter(|s| *s > 0.0).map(|s| 1.0 / s).collect();
+            let paces: Vec<f64> = [one, two].into_iter().flatten().map(|s| 1.0 / s).collect();
             (!paces.is_empty()).then(|| paces.len() as f64 / paces.iter().sum::<f64>())
         }
         Some("speed.zone") => {
-            let speeds: Vec<f64> = [one, two].into_iter().flatten().filter(|s| *s > 0.0).collect();
+            let speeds: Vec<f64> = [one, two].into_iter().flatten().collect();
             (!speeds.is_empty()).then(|| speeds.iter().sum::<f64>() / speeds.len() as f64)
         }
         _ => None,
     }
 }
 
-fn target_text(step: &WorkoutStep, secondary: bool, context: &Context<'_>) -> Option<String> {
+/// A target as data and words: pace ranges fast-slow per km (per 100 m in swims), speed, HR zone
+/// or bpm, power zone or watts, cadence; `None` for no target.
+fn target_of(step: &WorkoutStep, secondary: bool, sport: &str) -> Option<PreviewTarget> {
     let (key, one, two, zone) = target_parts(step, secondary);
-    let range = |unit: &str| -> Option<String> {
-        let (low, high) = low_high(one, two)?;
-        let numbers = if low == high {
-            format_number(low)
-        } else {
-            format!("{}-{}", format_number(low), format_number(high))
-        };
-        Some(if unit.is_empty() { numbers } else { format!("{numbers} {unit}") })
+    let key = key?;
+    let (low, high) = low_high(one, two).unzip();
+    let text = target_words(&key, low, high, zone, sport)?;
+    Some(PreviewTarget { kind: key, low, high, zone, text })
+}
+
+fn target_words(
+    key: &str,
+    low: Option<f64>,
+    high: Option<f64>,
+    zone: Option<i64>,
+    sport: &str,
+) -> Option<String> {
+    let range = |f: &dyn Fn(f64) -> String, unit: &str| -> Option<String> {
+        match (low, high) {
+            (Some(l), Some(h)) if f(l) != f(h) => Some(format!("{}-{}{unit}", f(l), f(h))),
+            (Some(l), _) => Some(format!("{}{unit}", f(l))),
+            _ => None,
+        }
     };
-    match key.as_deref()? {
+    let number = |v: f64| display::number(v);
+    Some(match key {
+        "no.target" => return None,
         "pace.zone" => {
-            let (slow_speed, fast_speed) = low_high(one, two)?;
-            let per = if context.sport == "swimming" { 100.0 } else { 1000.0 };
-            if slow_speed <= 0.0 {
-                return None;
+            // m/s: the higher speed is the faster pace; written fast-slow.
+            let swim = is_swim(sport);
+            let pace = |v: f64| if swim { display::pace_per_100m(v) } else { display::pace_per_km(v) };
+            let unit = if swim { "/100 m" } else { "/km" };
+            match (high.and_then(pace), low.and_then(pace)) {
+                (Some(fast), Some(slow)) if fast != slow => format!("{fast}-{slow}{unit}"),
+                (Some(fast), _) => format!("{fast}{unit}"),
+                _ => return None,
             }
-            let (fast, slow) = (pace_text(per / fast_speed), pace_text(per / slow_speed));
-            let paces = if fast == slow { fast } else { format!("{fast}-{slow}") };
-            Some(if per == 100.0 { format!("{paces}/100 m") } else { paces })
         }
-        "speed.zone" => {
-            let (low, high) = low_high(one, two)?;
-            let kmh = |v: f64| format!("{:.1}", v * 3.6);
-            Some(if low == high {
-                format!("{} km/h", kmh(low))
-            } else {
-                format!("{}-{} km/h", kmh(low), kmh(high))
-            })
-        }
+        "speed.zone" => range(&display::kmh_text, " km/h")?,
         "heart.rate.zone" => match zone {
-            Some(z) => Some(format!("HR zone {z}")),
-            None => range("bpm").map(|r| format!("HR {r}")),
+            Some(z) => format!("HR zone {z}"),
+            None => range(&number, " bpm")?,
         },
         "power.zone" => match zone {
-            Some(z) => Some(format!("power zone {z}")),
-            None => range("W"),
+            Some(z) => format!("power zone {z}"),
+            None => range(&number, " W")?,
         },
-        "cadence" => range(if context.sport == "running" { "spm" } else { "rpm" }),
-        _ => None,
-    }
+        "cadence" => {
+            let unit = if sport.contains("cycl") || sport.contains("bik") { " rpm" } else { " spm" };
+            range(&number, unit)?
+        }
+        other => match zone {
+            Some(z) => format!("{} {z}", words(other)),
+            None => match range(&number, "") {
+                Some(r) => format!("{} {r}", words(other)),
+                None => words(other),
+            },
+        },
+    })
 }
 
 /// The two bounds in order (a single bound stands for both).
@@ -466,11 +650,77 @@ fn low_high(one: Option<f64>, two: Option<f64>) -> Option<(f64, f64)> {
     }
 }
 
-/// `4'55"` for seconds per unit, rounded to the second.
-fn pace_text(seconds: f64) -> String {
-    if !seconds.is_finite() {
-        return "-".to_owned();
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::workouts::TargetType;
+    use serde_json::{Value, json};
+
+    fn step(value: Value) -> WorkoutStep {
+        serde_json::from_value(value).unwrap()
     }
-    let total = seconds.round().max(0.0) as u64;
-    format!("{}'{:02}\"", total / 60, total % 60)
+
+    fn target(
+        kind: &TargetType,
+        one: Option<f64>,
+        two: Option<f64>,
+        zone: Option<i64>,
+        sport: &str,
+    ) -> Option<String> {
+        let s = WorkoutStep {
+            target_type: Some(kind.clone()),
+            target_value_one: one,
+            target_value_two: two,
+            zone_number: zone,
+            ..WorkoutStep::default()
+        };
+        target_of(&s, false, sport).map(|t| t.text)
+    }
+
+    #[test]
+    fn pace_targets_read_fast_to_slow_whatever_order_garmin_stored() {
+        let pace = TargetType {
+            workout_target_type_id: Some(6),
+            workout_target_type_key: Some("pace.zone".into()),
+            display_order: None,
+        };
+        let fast_first = target(&pace, Some(1000.0 / 295.0), Some(1000.0 / 305.0), None, "running");
+        let slow_first = target(&pace, Some(1000.0 / 305.0), Some(1000.0 / 295.0), None, "running");
+        assert_eq!(fast_first.as_deref(), Some("4'55\"-5'05\"/km"));
+        assert_eq!(slow_first, fast_first);
+        let swim = target(&pace, Some(1.0), Some(1.0), None, "swimming");
+        assert_eq!(swim.as_deref(), Some("1'40\"/100 m"));
+    }
+
+    #[test]
+    fn heart_rate_targets_are_a_zone_or_a_bpm_range() {
+        let hr =
+            TargetType { workout_target_type_key: Some("heart.rate.zone".into()), ..TargetType::default() };
+        assert_eq!(target(&hr, None, None, Some(2), "running").as_deref(), Some("HR zone 2"));
+        assert_eq!(target(&hr, Some(140.0), Some(120.0), None, "running").as_deref(), Some("120-140 bpm"));
+        let cadence = TargetType { workout_target_type_key: Some("cadence".into()), ..TargetType::default() };
+        assert_eq!(target(&cadence, Some(85.0), Some(95.0), None, "cycling").as_deref(), Some("85-95 rpm"));
+        let none = TargetType { workout_target_type_key: Some("no.target".into()), ..TargetType::default() };
+        assert_eq!(target(&none, None, None, None, "running"), None);
+    }
+
+    #[test]
+    fn end_conditions_read_in_words() {
+        let hr_end = step(json!({"type": "ExecutableStepDTO", "stepType": {"stepTypeKey": "interval"},
+            "endCondition": {"conditionTypeKey": "heart.rate"}, "endConditionValue": 150, "endConditionCompare": "lt"}));
+        assert_eq!(end_words("heart.rate", &hr_end, "running").as_deref(), Some("until HR below 150 bpm"));
+        let lap =
+            step(json!({"endCondition": {"conditionTypeKey": "lap.button"}, "endConditionValue": 1000}));
+        assert_eq!(end_words("lap.button", &lap, "running").as_deref(), Some("until lap button"));
+        let distance = |m: f64, sport| {
+            end_words(
+                "distance",
+                &WorkoutStep { end_condition_value: Some(m), ..WorkoutStep::default() },
+                sport,
+            )
+        };
+        assert_eq!(distance(1500.0, "running").as_deref(), Some("1.5 km"));
+        assert_eq!(distance(2000.0, "running").as_deref(), Some("2 km"));
+        assert_eq!(distance(1500.0, "swimming").as_deref(), Some("1500 m"));
+    }
 }

@@ -4,7 +4,6 @@
 use chrono::{NaiveDate, TimeZone, Utc};
 use garmin::models::activities::*;
 use garmin::models::common::ErrorBody;
-use garmin::models::units;
 
 use super::{close, fixture};
 
@@ -28,7 +27,7 @@ fn activity_list_rows() {
     close(a.hr_time_in_zones()[0], 376.545);
     close(a.power_time_in_zone_5, 39.998);
     close(a.fastest_split_1000, 395.313_995_361_328_1);
-    assert_eq!(units::format_pace(a.pace_seconds_per_km().unwrap()), "8:42");
+    assert_eq!(display::pace(a.pace_seconds_per_km().unwrap(), display::PaceStyle::Colon), "8:42");
 
     let legacy: Vec<ActivitySummary> = fixture("activity_list_legacy.json");
     assert_eq!(legacy.len(), 3);

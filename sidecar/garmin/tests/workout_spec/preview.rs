@@ -19,11 +19,11 @@ fn issue_example_reads_as_the_issue_describes() {
     // easy 7:00/km = 7.2 km, approximate too.
     assert_eq!(
         shown.text,
-        "Warm-up 10:00 / Repeat 4×: Run 800 m @ 4'55\"-5'05\" · Recover 2:00 / Cool-down 10:00 — total ≈ 7.2 km · \
+        "Warm-up 10:00 / Repeat 4×: Run 800 m @ 4'55\"-5'05\"/km · Recover 2:00 / Cool-down 10:00 — total ≈ 7.2 km · \
          ≈ 0:44:00"
     );
     assert_eq!(shown.lines.len(), 3);
-    assert_eq!(shown.lines[1], "Repeat 4×: Run 800 m @ 4'55\"-5'05\" · Recover 2:00");
+    assert_eq!(shown.lines[1], "Repeat 4×: Run 800 m @ 4'55\"-5'05\"/km · Recover 2:00");
     assert_eq!(shown.duration_s, Some(2640.0));
     assert!((shown.distance_m.unwrap() - 7200.0).abs() < 1e-6);
     assert!(shown.estimated, "the warm-up's distance rests on an assumed pace");
@@ -37,7 +37,7 @@ fn fully_specified_steps_are_not_called_estimates() {
             {"type": "interval", "distance_km": 5, "pace_range": "4:50-5:10"}]}))
         .to_garmin(),
     );
-    assert_eq!(shown.text, "Run 5 km @ 4'50\"-5'10\" — total 5.0 km · ≈ 0:25:00");
+    assert_eq!(shown.text, "Run 5 km @ 4'50\"-5'10\"/km — total 5.0 km · ≈ 0:25:00");
     assert!(!shown.estimated);
 }
 
@@ -67,12 +67,12 @@ fn nested_repeats_read_back_from_garmin_show_every_end_and_target() {
     contains_all(
         &shown,
         &[
-            "Warm-up until lap press / ",
+            "Warm-up until lap button / ",
             "Run 10:00 @ HR zone 4 / ",
-            "Recover 400 m @ HR 120-140 bpm / ",
-            "Run 50 kcal @ 4'10\"-4'46\" + HR 160-175 bpm / ",
-            "Repeat 3×: (Repeat 4×: Run 400 m @ 3'20\"-3'42\" · Recover 200 m) · Rest 3:00 / ",
-            "Cool-down until lap press — total ≈ ",
+            "Recover 400 m @ 120-140 bpm / ",
+            "Run 50 kcal @ 4'10\"-4'46\"/km, 160-175 bpm / ",
+            "Repeat 3×: (Repeat 4×: Run 400 m @ 3'20\"-3'42\"/km · Recover 200 m) · Rest 3:00 / ",
+            "Cool-down until lap button — total ≈ ",
         ],
     );
     // 3 × 4 × (400 + 200) m are fixed; lap-button steps and the timed interval add more.
@@ -87,11 +87,11 @@ fn cycling_read_back_shows_power_cadence_and_speed() {
         &shown,
         &[
             "Warm-up 10:00 @ power zone 2",
-            "Bike 20:00 @ 200-250 W + 85-95 rpm",
-            "Bike 100 kcal @ 25.2-30.6 km/h",
-            "Repeat 5×: Bike 5:00 @ 280-320 W + HR 165-180 bpm · Recover 3:00 @ 100-150 W",
-            "Bike 10:00 @ 95-105 rpm",
-            "Cool-down until lap press",
+            "Ride 20:00 @ 200-250 W, 85-95 rpm",
+            "Ride 100 kcal @ 25.2-30.6 km/h",
+            "Repeat 5×: Ride 5:00 @ 280-320 W, 165-180 bpm · Recover 3:00 @ 100-150 W",
+            "Ride 10:00 @ 95-105 rpm",
+            "Cool-down until lap button",
         ],
     );
 }
@@ -103,7 +103,7 @@ fn swim_read_back_has_exact_distance_strokes_and_kit() {
     contains_all(
         &shown,
         &[
-            "Warm-up 200 m / Swim 100 m fly / Swim 100 m backstroke / Swim 100 m breaststroke / Swim 100 m / ",
+            "Warm-up 200 m / Swim 100 m butterfly / Swim 100 m backstroke / Swim 100 m breaststroke / Swim 100 m / ",
             "Swim 200 m drill with kickboard / Swim 200 m with pull buoy / Swim 200 m with fins / ",
             "Swim 200 m with paddles / Repeat 4×: Swim 100 m · Rest 0:20 / Cool-down 100 m",
         ],
@@ -120,7 +120,7 @@ fn swim_read_back_has_exact_distance_strokes_and_kit() {
 fn multisport_segments_use_their_own_training_speeds_like_garmin() {
     let answer = fixture_json("workout_create_response_multisport_triathlon.json");
     let shown = preview(&fixture_workout("workout_create_response_multisport_triathlon.json"));
-    assert_eq!(shown.lines, ["Cycling: Bike 10:00", "Running: Run 1 km", "Swimming: Swim 500 m"]);
+    assert_eq!(shown.lines, ["Cycling: Ride 10:00", "Running: Run 1 km", "Swimming: Swim 500 m"]);
     // Garmin's own per-segment estimates: 600 s at 7 m/s = 4200 m; 1000 m at 2.5 m/s = 400 s.
     let segments = &answer["workoutSegments"];
     let bike_distance = segments[0]["estimatedDistanceInMeters"].as_f64().unwrap();
@@ -164,7 +164,7 @@ fn swim_paces_are_per_100_m_in_spec_body_and_preview() {
     let shown = preview(&body);
     assert_eq!(
         shown.text,
-        "Repeat 10×: Swim 100 m free @ 1'43\"-1'47\"/100 m · Rest 0:15 — total 1000 m · ≈ 0:20:00"
+        "Repeat 10×: Swim 100 m freestyle @ 1'43\"-1'47\"/100 m · Rest 0:15 — total 1000 m · ≈ 0:20:00"
     );
     assert!(!shown.estimated);
 }

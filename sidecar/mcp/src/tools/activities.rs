@@ -3,17 +3,17 @@
 //! note, time in heart-rate zones, weather and, on request, a downsampled time series).
 //!
 //! This file holds the tool methods and their arguments; the answer types live in `answer`, the
-//! shaping of one activity in `overview`, `splits` and `series`, and what `stats` shares in `shape`.
+//! shaping of one activity in `overview`, `splits` and `series`; what other tools share about
+//! activities is in [`crate::domain::activity`].
 
 mod answer;
 mod overview;
 mod series;
-pub mod shape;
 mod splits;
 
 use std::collections::BTreeMap;
 
-use chrono::Duration;
+use chrono::{Duration, NaiveDate};
 use garmin::api::ActivitySearch;
 use garmin::models::activities::ActivitySummary;
 use rmcp::handler::server::wrapper::Parameters;
@@ -23,10 +23,12 @@ use serde::Deserialize;
 pub use self::answer::*;
 use self::overview::{describe, overview, weather_row, zone_rows};
 use self::series::build_series;
-use self::shape::{ActivityRow, Family, SportFilter, activity_title, count_noun, distance_m, whole};
 use self::splits::build_splits;
-use super::common::parse_opt_date;
-use crate::output::{self, Answer};
+use crate::domain::activity::{ActivityRow, Family, SportFilter, activity_title, count_noun, distance_m};
+use crate::domain::dates::{DateRange, parse_opt_date};
+use crate::domain::parts::shaped_part;
+use crate::domain::words::whole_u32;
+use crate::output::Answer;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
 
@@ -109,122 +111,27 @@ impl GarminMcp {
         &self,
         Parameters(args): Parameters<ListActivitiesArgs>,
     ) -> Result<Answer<ActivityList>, ToolError> {
-        let today = self.today();
-        let start_arg = parse_opt_date("start_date", args.start_date.as_deref(), self.today())?;
-        let end_arg = parse_opt_date("end_date", args.end_date.as_deref(), self.today())?;
-        let (start, end) = match (start_arg, end_arg) {
-            (Some(s), Some(e)) => (s, e),
-            (Some(s), None) => (s, today.max(s)),
-            (None, Some(e)) => (e - Duration::days(DEFAULT_SPAN_DAYS), e),
-            (None, None) => (today - Duration::days(DEFAULT_SPAN_DAYS), today),
-        };
-        if end < start {
-            return Err(ToolError::invalid(format!("end_date {end} is before start_date {start}")));
-        }
-        let limit = args.limit.unwrap_or(DEFAULT_LIMIT);
-        if !(1..=MAX_LIMIT).contains(&limit) {
-            return Err(ToolError::invalid(format!("limit must be between 1 and {MAX_LIMIT}, got {limit}")));
-        }
-        let filter = match args.activity_type.as_deref() {
-            Some(text) => SportFilter::parse("activity_type", text)?,
-            None => None,
-        };
-        let keyword = args.keyword.map(|k| k.trim().to_owned()).filter(|k| !k.is_empty());
-
-        let api = self.reads().await?;
-        let mut search = ActivitySearch::new().between(start, end);
-        search.activity_type = filter.as_ref().map(|f| f.type_key.clone());
-        let limit_rows = limit as usize;
-        let mut found: Vec<ActivitySummary> = Vec::new();
-        match &keyword {
-            None => {
-                found = api.search(&search.limit(limit + 1)).await?;
-            }
-            Some(word) => {
-                let needle = word.to_lowercase();
-                let mut page = search.limit(KEYWORD_PAGE);
-                for _ in 0..KEYWORD_MAX_PAGES {
-                    let items = api.search(&page).await?;
-                    let got = u32::try_from(items.len()).unwrap_or(u32::MAX);
-                    found.extend(items.into_iter().filter(|a| {
-                        a.activity_name.as_deref().is_some_and(|n| n.to_lowercase().contains(&needle))
-                    }));
-                    if found.len() > limit_rows || got < KEYWORD_PAGE {
-                        break;
-                    }
-                    page.start = page.start.saturating_add(got);
-                }
-            }
-        }
-        let more_available = found.len() > limit_rows;
-        found.truncate(limit_rows);
-
-        let matching = match &keyword {
-            Some(k) => format!(" matching “{k}”"),
-            None => String::new(),
-        };
+        let query = ListQuery::parse(args, self.today())?;
+        let reads = self.reads().await?;
+        let (found, more_available) = list_matching(&reads, &query).await?;
+        let DateRange { start, end } = query.range;
         if found.is_empty() {
-            let what = filter.as_ref().map_or("activities".to_owned(), |f| f.many.clone());
+            let what = query.filter.as_ref().map_or("activities".to_owned(), |f| f.many.clone());
             return Err(ToolError::NoData(format!(
-                "No {what}{matching} between {start} and {end} in your Garmin account."
+                "No {what}{} between {start} and {end} in your Garmin account.",
+                query.matching()
             )));
         }
-
         let rows: Vec<ActivityRow> = found.iter().filter_map(ActivityRow::of).collect();
-        let meters: f64 = found.iter().filter_map(distance_m).sum();
-        let seconds: f64 = found.iter().filter_map(|a| a.duration).filter(|d| d.is_finite()).sum();
-        let load: f64 = found.iter().filter_map(|a| a.activity_training_load).filter(|l| l.is_finite()).sum();
-        let mut by_type: BTreeMap<String, u32> = BTreeMap::new();
-        for row in &rows {
-            *by_type.entry(row.type_key.clone()).or_default() += 1;
-        }
-        if by_type.len() < 2 {
-            by_type.clear();
-        }
-        let totals = ListTotals {
-            count: u32::try_from(rows.len()).unwrap_or(u32::MAX),
-            distance_km: output::km(meters),
-            duration: output::duration(seconds),
-            training_load: whole(Some(load)).unwrap_or(0),
-            by_type,
-        };
-
-        let mut summary = format!(
-            "{}{matching} from {start} to {end}{}",
-            count_noun(rows.len(), filter.as_ref()),
-            if more_available { " (the newest; more exist)" } else { "" }
-        );
-        if meters > 0.0 {
-            summary.push_str(&format!(
-                ", {:.1} km in {} in total",
-                meters / 1000.0,
-                output::hours_minutes(seconds)
-            ));
-        } else {
-            summary.push_str(&format!(", {} in total", output::hours_minutes(seconds)));
-        }
-        if let Some(newest) = rows.first() {
-            summary.push_str(&format!("; newest: {} “{}”", newest.date, newest.name));
-            if let Some(km) = newest.distance_km {
-                summary.push_str(&format!(", {km:.2} km"));
-            }
-            match newest.speed.text() {
-                Some(speed) => summary.push_str(&format!(" at {speed}.")),
-                None => summary.push_str(&format!(", {}.", newest.duration)),
-            }
-        }
-        if more_available {
-            summary.push_str(&format!(
-                " Only the {limit} newest are listed: narrow the dates or raise limit (up to {MAX_LIMIT})."
-            ));
-        }
+        let totals = list_totals(&found, &rows);
+        let summary = list_summary(&query, &rows, &found, more_available);
         Ok(self.answer(
             summary,
             ActivityList {
                 start_date: start.to_string(),
                 end_date: end.to_string(),
-                activity_type: filter.map(|f| f.type_key),
-                keyword,
+                activity_type: query.filter.map(|f| f.type_key),
+                keyword: query.keyword,
                 more_available,
                 totals,
                 activities: rows,
@@ -279,63 +186,26 @@ impl GarminMcp {
         let figures = activity.summary.clone().unwrap_or_default();
         let overview = overview(&figures, family);
 
-        let splits = match splits {
-            Ok(s) => {
-                let built = build_splits(&s.laps, family);
-                if built.is_none() {
-                    missing.push("splits: no laps with a distance were recorded".to_owned());
-                }
-                built
-            }
-            Err(e) => {
-                missing.push(format!("splits: {}", ToolError::from(e).message()));
-                None
-            }
-        };
-        let hr_zones = match zones {
-            Ok(z) => {
-                let rows = zone_rows(&z);
-                if rows.is_empty() {
-                    missing.push("heart-rate zones: none recorded".to_owned());
-                }
-                rows
-            }
-            Err(e) => {
-                missing.push(format!("heart-rate zones: {}", ToolError::from(e).message()));
-                Vec::new()
-            }
-        };
-        let weather = match weather {
-            Ok(w) => {
-                let row = w.as_ref().and_then(weather_row);
-                if row.is_none() {
-                    missing.push("weather: none recorded (indoor or no weather station)".to_owned());
-                }
-                row
-            }
-            Err(e) => {
-                missing.push(format!("weather: {}", ToolError::from(e).message()));
-                None
-            }
-        };
-        let series = match details {
-            None => None,
-            Some(Ok(Some(d))) => {
-                let s = build_series(&d, family, max_points as usize);
-                if s.is_none() {
-                    missing.push("series: Garmin sent no samples".to_owned());
-                }
-                s
-            }
-            Some(Ok(None)) => {
-                missing.push("series: Garmin sent no samples".to_owned());
-                None
-            }
-            Some(Err(e)) => {
-                missing.push(format!("series: {}", ToolError::from(e).message()));
-                None
-            }
-        };
+        let splits =
+            shaped_part(&mut missing, "splits", splits, "no laps with a distance were recorded", |s| {
+                build_splits(&s.laps, family)
+            });
+        let hr_zones = shaped_part(&mut missing, "heart-rate zones", zones, "none recorded", |z| {
+            Some(zone_rows(&z)).filter(|rows| !rows.is_empty())
+        })
+        .unwrap_or_default();
+        let weather = shaped_part(
+            &mut missing,
+            "weather",
+            weather,
+            "none recorded (indoor or no weather station)",
+            |w| w.as_ref().and_then(weather_row),
+        );
+        let series = details.and_then(|details| {
+            shaped_part(&mut missing, "series", details, "Garmin sent no samples", |d| {
+                d.and_then(|d| build_series(&d, family, max_points as usize))
+            })
+        });
 
         let summary = describe(&activity, &overview, splits.as_ref(), &hr_zones, weather.as_ref());
         let start =
@@ -361,4 +231,150 @@ impl GarminMcp {
             },
         ))
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// list_activities: parse, call, shape
+
+/// What `list_activities` was asked, checked.
+struct ListQuery {
+    range: DateRange,
+    limit: u32,
+    filter: Option<SportFilter>,
+    keyword: Option<String>,
+}
+
+impl ListQuery {
+    fn parse(args: ListActivitiesArgs, today: NaiveDate) -> Result<ListQuery, ToolError> {
+        let start_arg = parse_opt_date("start_date", args.start_date.as_deref(), today)?;
+        let end_arg = parse_opt_date("end_date", args.end_date.as_deref(), today)?;
+        let (start, end) = match (start_arg, end_arg) {
+            (Some(s), Some(e)) => (s, e),
+            (Some(s), None) => (s, today.max(s)),
+            (None, Some(e)) => (e - Duration::days(DEFAULT_SPAN_DAYS), e),
+            (None, None) => (today - Duration::days(DEFAULT_SPAN_DAYS), today),
+        };
+        let range = DateRange::new(start, end)?;
+        let limit = args.limit.unwrap_or(DEFAULT_LIMIT);
+        if !(1..=MAX_LIMIT).contains(&limit) {
+            return Err(ToolError::invalid(format!("limit must be between 1 and {MAX_LIMIT}, got {limit}")));
+        }
+        let filter = match args.activity_type.as_deref() {
+            Some(text) => SportFilter::parse("activity_type", text)?,
+            None => None,
+        };
+        let keyword = args.keyword.map(|k| k.trim().to_owned()).filter(|k| !k.is_empty());
+        Ok(ListQuery { range, limit, filter, keyword })
+    }
+
+    /// ` matching “tempo”` when a keyword was given.
+    fn matching(&self) -> String {
+        self.keyword.as_ref().map(|k| format!(" matching “{k}”")).unwrap_or_default()
+    }
+}
+
+/// The newest `limit` activities of the query, and whether there are more. With a keyword, pages
+/// through the range (at most [`KEYWORD_MAX_PAGES`]) keeping the names that contain it.
+async fn list_matching(
+    api: &crate::sources::Reads,
+    query: &ListQuery,
+) -> Result<(Vec<ActivitySummary>, bool), ToolError> {
+    let mut search = ActivitySearch::new().between(query.range.start, query.range.end);
+    search.activity_type = query.filter.as_ref().map(|f| f.type_key.clone());
+    let limit_rows = query.limit as usize;
+    let mut found: Vec<ActivitySummary> = Vec::new();
+    match &query.keyword {
+        None => {
+            found = api.search(&search.limit(query.limit + 1)).await?;
+        }
+        Some(word) => {
+            let needle = word.to_lowercase();
+            let mut page = search.limit(KEYWORD_PAGE);
+            for _ in 0..KEYWORD_MAX_PAGES {
+                let items = api.search(&page).await?;
+                let got = u32::try_from(items.len()).unwrap_or(u32::MAX);
+                found.extend(items.into_iter().filter(|a| {
+                    a.activity_name.as_deref().is_some_and(|n| n.to_lowercase().contains(&needle))
+                }));
+                if found.len() > limit_rows || got < KEYWORD_PAGE {
+                    break;
+                }
+                page.start = page.start.saturating_add(got);
+            }
+        }
+    }
+    let more_available = found.len() > limit_rows;
+    found.truncate(limit_rows);
+    Ok((found, more_available))
+}
+
+/// Count, distance, time and load of the listed activities, and a count per type when there are
+/// several types.
+fn list_totals(found: &[ActivitySummary], rows: &[ActivityRow]) -> ListTotals {
+    let meters: f64 = found.iter().filter_map(distance_m).sum();
+    let seconds = list_seconds(found);
+    let load: f64 = found.iter().filter_map(|a| a.activity_training_load).filter(|l| l.is_finite()).sum();
+    let mut by_type: BTreeMap<String, u32> = BTreeMap::new();
+    for row in rows {
+        *by_type.entry(row.type_key.clone()).or_default() += 1;
+    }
+    if by_type.len() < 2 {
+        by_type.clear();
+    }
+    ListTotals {
+        count: u32::try_from(rows.len()).unwrap_or(u32::MAX),
+        distance_km: display::km(meters),
+        duration: display::duration(seconds),
+        training_load: whole_u32(Some(load)).unwrap_or(0),
+        by_type,
+    }
+}
+
+fn list_seconds(found: &[ActivitySummary]) -> f64 {
+    found.iter().filter_map(|a| a.duration).filter(|d| d.is_finite()).sum()
+}
+
+/// `12 runs from … to …, 84.2 km in 7 h 10 min in total; newest: … at 5'12"/km.` and, when cut,
+/// how to see the rest.
+fn list_summary(
+    query: &ListQuery,
+    rows: &[ActivityRow],
+    found: &[ActivitySummary],
+    more_available: bool,
+) -> String {
+    let DateRange { start, end } = query.range;
+    let meters: f64 = found.iter().filter_map(distance_m).sum();
+    let seconds = list_seconds(found);
+    let mut summary = format!(
+        "{}{} from {start} to {end}{}",
+        count_noun(rows.len(), query.filter.as_ref()),
+        query.matching(),
+        if more_available { " (the newest; more exist)" } else { "" }
+    );
+    if meters > 0.0 {
+        summary.push_str(&format!(
+            ", {:.1} km in {} in total",
+            meters / 1000.0,
+            display::hours_minutes(seconds)
+        ));
+    } else {
+        summary.push_str(&format!(", {} in total", display::hours_minutes(seconds)));
+    }
+    if let Some(newest) = rows.first() {
+        summary.push_str(&format!("; newest: {} “{}”", newest.date, newest.name));
+        if let Some(km) = newest.distance_km {
+            summary.push_str(&format!(", {km:.2} km"));
+        }
+        match newest.speed.text() {
+            Some(speed) => summary.push_str(&format!(" at {speed}.")),
+            None => summary.push_str(&format!(", {}.", newest.duration)),
+        }
+    }
+    if more_available {
+        summary.push_str(&format!(
+            " Only the {} newest are listed: narrow the dates or raise limit (up to {MAX_LIMIT}).",
+            query.limit
+        ));
+    }
+    summary
 }

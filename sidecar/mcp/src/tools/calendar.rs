@@ -7,6 +7,7 @@
 //! activity list (its distance and duration units are documented, unlike the feed's), and the
 //! month's calendar events (the feed carries neither goal times nor the primary-race flag).
 
+use display::words;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use chrono::{Datelike, NaiveDate};
@@ -17,11 +18,11 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
+use crate::domain::activity::activity_title;
+use crate::domain::parts::{part, with_missing};
 use crate::output::{self, Answer};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
-use crate::tools::activities::shape::activity_title;
-use crate::tools::common::{part, with_missing};
 
 /// Most calendar events read for one month.
 const EVENTS_PER_MONTH: u32 = 100;
@@ -261,8 +262,8 @@ fn build_month(
             activity_id: id,
             name: activity_title(a.activity_name.as_deref(), a.type_key(), a.location_name.as_deref()),
             kind: a.activity_type.as_ref().and_then(|t| t.type_key.as_deref()).map(words),
-            distance_km: a.distance.filter(|d| *d > 0.0).map(output::km),
-            duration: a.duration.filter(|d| *d > 0.0).map(output::duration),
+            distance_km: a.distance.filter(|d| *d > 0.0).map(display::km),
+            duration: a.duration.filter(|d| *d > 0.0).map(display::duration),
         });
     }
 
@@ -307,7 +308,11 @@ fn build_month(
                     None => CalendarEvent {
                         event_id: item.id,
                         name: title,
-                        distance_km: item.completion_target.as_ref().and_then(|t| t.meters()).map(output::km),
+                        distance_km: item
+                            .completion_target
+                            .as_ref()
+                            .and_then(|t| t.meters())
+                            .map(display::km),
                         goal: None,
                         primary: false,
                         race: item.is_race.unwrap_or(false),
@@ -339,8 +344,8 @@ fn build_month(
         counts.events += day.events.len();
     }
     counts.days_with_items = days.len();
-    counts.activity_distance_km = output::km(total_m);
-    counts.activity_duration = output::duration(total_s);
+    counts.activity_distance_km = display::km(total_m);
+    counts.activity_duration = display::duration(total_s);
     counts.activity_seconds = total_s;
     upcoming.sort_by_key(|u| u.0);
     let next_upcoming = upcoming.into_iter().next().map(|(date, kind, name)| UpcomingItem {
@@ -378,8 +383,8 @@ fn event_row(e: &Event) -> CalendarEvent {
     CalendarEvent {
         event_id: e.id,
         name: e.event_name.clone().unwrap_or_else(|| "Event".to_owned()),
-        distance_km: e.distance_meters().map(output::km),
-        goal: e.goal_seconds().filter(|g| *g > 0.0).map(output::duration),
+        distance_km: e.distance_meters().map(display::km),
+        goal: e.goal_seconds().filter(|g| *g > 0.0).map(display::duration),
         primary: e.event_customization.as_ref().and_then(|c| c.is_primary_event).unwrap_or(false),
         race: e.race.unwrap_or(false),
     }
@@ -412,7 +417,7 @@ fn month_summary(view: &CalendarMonthView, first: NaiveDate) -> String {
             c.activities,
             plural(c.activities, "activity", "activities"),
             c.activity_distance_km,
-            output::hours_minutes(c.activity_seconds)
+            display::hours_minutes(c.activity_seconds)
         ));
     }
     if c.scheduled_workouts > 0 {
@@ -452,11 +457,6 @@ fn month_summary(view: &CalendarMonthView, first: NaiveDate) -> String {
 
 fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
     if n == 1 { one } else { many }
-}
-
-/// `lap_swimming` → `lap swimming`.
-fn words(key: &str) -> String {
-    key.replace('_', " ")
 }
 
 #[cfg(test)]

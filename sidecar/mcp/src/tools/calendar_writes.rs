@@ -9,8 +9,8 @@ use rmcp::service::RequestContext;
 use rmcp::{RoleServer, schemars, tool, tool_router};
 use serde::Deserialize;
 
-use super::common::parse_date;
-use crate::output::{self, Answer};
+use crate::domain::dates::parse_date;
+use crate::output::Answer;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
 use crate::writes::{Proposed, WriteOutcome};
@@ -121,7 +121,7 @@ impl GarminMcp {
             parts.push(format!("{km:.2} km"));
         }
         if let Some(goal) = goal_s {
-            parts.push(format!("goal {}", output::duration(goal)));
+            parts.push(format!("goal {}", display::duration(goal)));
         }
         if let Some(location) = &event.location {
             parts.push(format!("in {location}"));

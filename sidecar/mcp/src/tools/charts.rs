@@ -23,7 +23,7 @@ use rmcp::{schemars, tool, tool_router};
 use serde::Deserialize;
 
 pub use self::answer::{ChartAnswer, RenderedChart};
-use super::common::parse_date;
+use crate::domain::dates::parse_date;
 use crate::files::{export_dir, safe_file_name, save_new};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;

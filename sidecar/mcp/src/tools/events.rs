@@ -17,10 +17,10 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
+use crate::domain::dates::{DateRange, parse_opt_date};
 use crate::output::{self, Answer};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
-use crate::tools::common::parse_opt_date;
 
 /// Races asked of Garmin per search (its largest page).
 const MAX_RACES: usize = 200;
@@ -186,10 +186,7 @@ impl GarminMcp {
         let start = parse_opt_date("start_date", args.start_date.as_deref(), today)?.unwrap_or(today);
         let end = parse_opt_date("end_date", args.end_date.as_deref(), today)?
             .unwrap_or(start + Duration::days(DEFAULT_DAYS));
-        if end < start {
-            return Err(ToolError::invalid(format!("end_date {end} is before start_date {start}")));
-        }
-        if (end - start).num_days() > MAX_DAYS {
+        if DateRange::new(start, end)?.days() - 1 > MAX_DAYS {
             return Err(ToolError::invalid("search at most three years at a time"));
         }
         let limit = args.limit.unwrap_or(20);
@@ -289,8 +286,8 @@ fn race_view(r: &RaceEvent, today: NaiveDate) -> RaceView {
         in_days: (date - today).num_days(),
         start_time: r.start_hh_mm().map(str::to_owned),
         location: r.place(),
-        distance_km: total.map(output::km),
-        legs_km: if legs.len() > 1 { legs.into_iter().map(output::km).collect() } else { Vec::new() },
+        distance_km: total.map(display::km),
+        legs_km: if legs.len() > 1 { legs.into_iter().map(display::km).collect() } else { Vec::new() },
         distance_name: total.and_then(distance_name),
         sport: r.event_type.clone(),
         is_virtual: r.is_virtual_only(),
@@ -311,9 +308,9 @@ fn event_view(e: &Event, today: NaiveDate) -> EventView {
         date: date.to_string(),
         in_days: (date - today).num_days(),
         location: e.location.clone().filter(|l| !l.trim().is_empty()),
-        distance_km: e.distance_meters().map(output::km),
+        distance_km: e.distance_meters().map(display::km),
         primary: e.event_customization.as_ref().and_then(|c| c.is_primary_event).unwrap_or(false),
-        goal: e.goal_seconds().filter(|g| *g > 0.0).map(output::duration),
+        goal: e.goal_seconds().filter(|g| *g > 0.0).map(display::duration),
     }
 }
 

@@ -16,6 +16,7 @@
 //! reused, and nothing is written unless the whole download succeeded.
 
 use chrono::{NaiveDateTime, TimeZone, Utc};
+use display::capitalise;
 use garmin::models::activities::Activity;
 use garmin::models::downloads::{ExportFormat, OriginalFormat};
 use garmin::models::workouts::Workout;
@@ -25,7 +26,7 @@ use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
 use crate::files::{self, Saved};
-use crate::output::{self, Answer};
+use crate::output::Answer;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
 
@@ -244,7 +245,7 @@ impl GarminMcp {
             .as_ref()
             .and_then(|s| s.distance)
             .filter(|d| d.is_finite() && *d > 0.0)
-            .map(output::km);
+            .map(display::km);
         let file_name = files::safe_file_name(
             &[date.as_deref().unwrap_or_default(), &name, &id.to_string()],
             saved_format.extension(),
@@ -515,11 +516,6 @@ fn describe(saved: &Saved, what: &str, how: &str) -> String {
     } else {
         format!("Saved {what} {how}, {size}: {path}")
     }
-}
-
-fn capitalise(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |c| c.to_uppercase().collect::<String>() + chars.as_str())
 }
 
 /// `812 bytes`, `412 KB`, `3.4 MB` (1 KB = 1024 bytes).

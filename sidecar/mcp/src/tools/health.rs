@@ -22,9 +22,8 @@ use rmcp::{schemars, tool, tool_router};
 use serde::Deserialize;
 
 pub use self::answer::*;
-pub use self::format::hm;
-pub use self::timeline::{sleep_stage_spans, sleep_timeline};
-use super::common::parse_date;
+pub use self::timeline::sleep_timeline;
+use crate::domain::dates::{DateRange, parse_date};
 use crate::output::Answer;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
@@ -100,10 +99,7 @@ impl GarminMcp {
                     Some(end) => parse_date("end_date", end, today)?,
                     None => today,
                 };
-                if end < start {
-                    return Err(ToolError::invalid(format!("end_date {end} is before start_date {start}")));
-                }
-                let days = (end - start).num_days() + 1;
+                let days = DateRange::new(start, end)?.days();
                 if end > today {
                     return Err(ToolError::invalid(format!(
                         "end_date {end} is in the future (today is {today})"

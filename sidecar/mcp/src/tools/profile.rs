@@ -7,7 +7,7 @@
 //! ask `socialProfile` once per call.
 
 use chrono::{Datelike, NaiveDate};
-use garmin::Client;
+use display::{capitalise, words};
 use garmin::models::devices::{Device, LastUsedDevice};
 use garmin::models::gear::{Gear, GearStats};
 use garmin::models::metrics::HrZones;
@@ -16,23 +16,13 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
-use crate::output::{self, Answer};
+use crate::domain::parts::{part, with_missing};
+use crate::output::Answer;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
-use crate::tools::common::{part, with_missing};
 
 /// Share of the retire-at distance from which gear is flagged "replace soon" (9/10).
 const REPLACE_SOON_TENTHS: f64 = 9.0;
-
-/// Makes sure the session knows the account's displayName and profile id (one
-/// `GET …/socialProfile` when it does not), before several calls that put them in their paths run
-/// concurrently.
-pub(crate) async fn know_account(client: &Client) -> Result<(), ToolError> {
-    if client.display_name().is_empty() || client.profile_id().is_none() {
-        client.verify().await?;
-    }
-    Ok(())
-}
 
 // ---------------------------------------------------------------------------------------------
 // get_profile
@@ -344,7 +334,7 @@ impl GarminMcp {
                 .and_then(|z| z.resting_heart_rate_used)
                 .or(totals.average_resting_heart_rate.map(f64::round)),
             lactate_threshold_hr_bpm: lt_hr,
-            lactate_threshold_pace_per_km: lt_speed.and_then(|v| output::pace_per_km(v * 10.0)),
+            lactate_threshold_pace_per_km: lt_speed.and_then(|v| display::pace_per_km(v * 10.0)),
             ftp_watts: bio.functional_threshold_power.filter(|v| *v > 0.0),
             hr_zones: zones.iter().filter_map(zone_set).collect(),
             lifetime: lifetime(&totals),
@@ -469,11 +459,6 @@ fn round1(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }
 
-/// `HR_MAX_BASED` → `hr max based`, `lap_swimming` → `lap swimming`.
-fn words(key: &str) -> String {
-    key.replace('_', " ").to_lowercase()
-}
-
 fn zone_set(z: &HrZones) -> Option<HrZoneSet> {
     let floors: Vec<f64> = [z.zone1_floor, z.zone2_floor, z.zone3_floor, z.zone4_floor, z.zone5_floor]
         .into_iter()
@@ -494,8 +479,8 @@ fn lifetime(t: &LifetimeTotals) -> Option<LifetimeView> {
     let activities = t.total_activities?;
     Some(LifetimeView {
         activities,
-        distance_km: output::km(t.total_distance.unwrap_or(0.0)),
-        duration: output::hours_minutes(t.total_duration.unwrap_or(0.0)),
+        distance_km: display::km(t.total_distance.unwrap_or(0.0)),
+        duration: display::hours_minutes(t.total_duration.unwrap_or(0.0)),
         calories_kcal: t.total_calories.map(f64::round),
     })
 }
@@ -509,8 +494,8 @@ fn sport_totals(m: &UserMetric) -> Option<SportTotals> {
     Some(SportTotals {
         sport: words(key),
         activities,
-        distance_km: output::km(m.total_distance.unwrap_or(0.0)),
-        duration: m.total_duration.filter(|d| *d > 0.0).map(output::hours_minutes),
+        distance_km: display::km(m.total_distance.unwrap_or(0.0)),
+        duration: m.total_duration.filter(|d| *d > 0.0).map(display::hours_minutes),
     })
 }
 
@@ -565,11 +550,6 @@ fn profile_summary(p: &ProfileView) -> String {
         ));
     }
     text
-}
-
-fn capitalise(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |c| c.to_uppercase().collect::<String>() + chars.as_str())
 }
 
 /// Registration flags worth telling the athlete about, in the order they are listed.
@@ -654,9 +634,9 @@ fn gear_view(g: &Gear, stats: Option<&GearStats>) -> GearView {
         } else {
             g.gear_status_name.as_deref().map_or("active".into(), words)
         },
-        distance_km: used_m.map(output::km),
-        limit_km: limit_m.map(output::km),
-        remaining_km: used_m.zip(limit_m).map(|(u, l)| output::km(l - u)),
+        distance_km: used_m.map(display::km),
+        limit_km: limit_m.map(display::km),
+        remaining_km: used_m.zip(limit_m).map(|(u, l)| display::km(l - u)),
         used_pct: used_m.zip(limit_m).map(|(u, l)| (u / l * 100.0).round()),
         uses: stats.and_then(|s| s.total_activities).map(|n| n.max(0.0).round() as u64),
         first_use: g.date_begin.map(|d| d.to_string()),

@@ -17,11 +17,11 @@ use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::profile::know_account;
+use crate::domain::account::know_account;
+use crate::domain::parts::{part, with_missing};
 use crate::output::{self, Answer};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
-use crate::tools::common::{part, with_missing};
 
 const SOCIAL_PROFILE: &str = "/userprofile-service/socialProfile";
 const ADHOC_OPEN: &str = "/adhocchallenge-service/adHocChallenge/nonCompleted";
@@ -471,16 +471,7 @@ fn date_of(t: Option<NaiveDateTime>) -> Option<String> {
 
 /// `1234567.0` → `1,234,567`.
 fn grouped(v: f64) -> String {
-    let n = v.round() as i64;
-    let digits = n.unsigned_abs().to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if n < 0 { format!("-{out}") } else { out }
+    display::thousands(v.round() as i64)
 }
 
 fn pct(progress: f64, target: f64) -> Option<f64> {

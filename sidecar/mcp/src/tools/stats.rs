@@ -3,7 +3,7 @@
 //! activity, a per-day/week/month/year breakdown and the change against the previous period.
 //!
 //! One walk over the activity list covers the period and the one before it (pages of
-//! [`PAGE`] activities, one range request per page; never a request per day).
+//! [`PAGE`](crate::domain::activity::PAGE) activities, one range request per page; never a request per day).
 
 use std::collections::BTreeMap;
 
@@ -14,16 +14,15 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
-use super::activities::shape::{
-    ActivityRow, Family, Speed, SportFilter, count_noun, distance_m, local_date, whole,
+use crate::domain::activity::{
+    ActivityRow, Family, PAGE, Speed, SportFilter, count_noun, distance_m, local_date,
 };
-use super::common::parse_opt_date;
-use crate::output::{self, Answer};
+use crate::domain::dates::{DateRange, parse_opt_date};
+use crate::domain::words::whole_u32;
+use crate::output::Answer;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
 
-/// Activities per page of the range walk.
-pub const PAGE: u32 = 500;
 /// Custom ranges up to this many days break down per week (longer ones per month).
 const WEEKLY_UP_TO_DAYS: i64 = 93;
 /// Breakdowns switch from months to years beyond this many months.
@@ -389,8 +388,57 @@ impl GarminMcp {
         &self,
         Parameters(args): Parameters<PeriodStatsArgs>,
     ) -> Result<Answer<PeriodStats>, ToolError> {
-        let kind = Kind::parse(&args.period)?;
         let today = self.today();
+        let query = Period::parse(&args, today)?;
+        let reads = self.reads().await?;
+        let mut span = span(query.kind, query.date.unwrap_or(today), query.custom, today);
+        let items = period_activities(&reads, &query, &span).await?;
+        let what = query.filter.as_ref().map_or("activities".to_owned(), |f| f.many.clone());
+        let mut nothing_note =
+            (query.kind == Kind::All).then(|| all_time(&mut span, &items, today, &what)).flatten();
+        let inside = |a: &&ActivitySummary, s: NaiveDate, e: NaiveDate| {
+            local_date(a).is_some_and(|d| d >= s && d <= e)
+        };
+        let current: Vec<&ActivitySummary> =
+            items.iter().filter(|a| inside(a, span.start, span.end)).collect();
+        let previous: Option<Vec<&ActivitySummary>> =
+            span.previous.map(|(s, e)| items.iter().filter(|a| inside(a, s, e)).collect());
+        // A period with nothing in it (yet) is an answer, not an error: zero totals, and the
+        // previous period for comparison. On the 1st of a month "this month" is such a period.
+        if nothing_note.is_none() && current.is_empty() && previous.as_ref().is_none_or(Vec::is_empty) {
+            nothing_note = Some(nothing_in(&span, &what));
+        }
+        let stats = period_stats(&query, &span, &current, previous.as_deref());
+        let summary = nothing_note.unwrap_or_else(|| {
+            let sum = Sum::of(current.iter().copied());
+            describe(
+                &span,
+                query.filter.as_ref(),
+                &sum,
+                &stats.totals,
+                stats.change.as_ref(),
+                stats.longest.as_ref(),
+            )
+        });
+        Ok(self.answer(summary, stats))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// parse
+
+/// What `get_period_stats` was asked, checked: the period's kind, the day inside it, a custom
+/// range, and the sport filter. Every wrong combination is refused here with one sentence.
+struct Period {
+    kind: Kind,
+    date: Option<NaiveDate>,
+    custom: Option<(NaiveDate, NaiveDate)>,
+    filter: Option<SportFilter>,
+}
+
+impl Period {
+    fn parse(args: &PeriodStatsArgs, today: NaiveDate) -> Result<Period, ToolError> {
+        let kind = Kind::parse(&args.period)?;
         let date = parse_opt_date("date", args.date.as_deref(), today)?;
         let start_date = parse_opt_date("start_date", args.start_date.as_deref(), today)?;
         let end_date = parse_opt_date("end_date", args.end_date.as_deref(), today)?;
@@ -410,10 +458,8 @@ impl GarminMcp {
                         "period=custom needs both start_date and end_date (YYYY-MM-DD)",
                     ));
                 };
-                if e < s {
-                    return Err(ToolError::invalid(format!("end_date {e} is before start_date {s}")));
-                }
-                Some((s, e))
+                let range = DateRange::new(s, e)?;
+                Some((range.start, range.end))
             }
             _ => {
                 if start_date.is_some() || end_date.is_some() {
@@ -428,129 +474,136 @@ impl GarminMcp {
                 None
             }
         };
+        Ok(Period { kind, date, custom, filter })
+    }
+}
 
-        let client = self.reads().await?;
-        let mut search = ActivitySearch::new().limit(PAGE);
-        search.activity_type = filter.as_ref().map(|f| f.type_key.clone());
-        let mut span = span(kind, date.unwrap_or(today), custom, today);
-        if kind != Kind::All {
-            let from = span.previous.map_or(span.start, |(s, _)| s.min(span.start));
-            search = search.between(from, span.end);
+// ---------------------------------------------------------------------------------------------
+// call
+
+/// The activities of the period and the one before it (all of them for `period=all`), oldest
+/// first, each with a local date.
+async fn period_activities(
+    client: &crate::sources::Reads,
+    query: &Period,
+    span: &Span,
+) -> Result<Vec<ActivitySummary>, ToolError> {
+    let mut search = ActivitySearch::new().limit(PAGE);
+    search.activity_type = query.filter.as_ref().map(|f| f.type_key.clone());
+    if query.kind != Kind::All {
+        let from = span.previous.map_or(span.start, |(s, _)| s.min(span.start));
+        search = search.between(from, span.end);
+    }
+    let mut items: Vec<ActivitySummary> = client.search_all(&search).await?;
+    items.retain(|a| local_date(a).is_some());
+    items.sort_by_key(|a| a.start_time_local);
+    Ok(items)
+}
+
+// ---------------------------------------------------------------------------------------------
+// shape
+
+/// Sets an all-time span from the first activity to today (or the last, if later); with no
+/// activity at all, says so.
+fn all_time(span: &mut Span, items: &[ActivitySummary], today: NaiveDate, what: &str) -> Option<String> {
+    match (items.first().and_then(local_date), items.last().and_then(local_date)) {
+        (Some(first), Some(last)) => {
+            span.start = first;
+            span.end = last.max(today);
+            span.label = format!("all time ({first} to {})", span.end);
+            None
         }
-        let mut items: Vec<ActivitySummary> = client.search_all(&search).await?;
-        items.retain(|a| local_date(a).is_some());
-        items.sort_by_key(|a| a.start_time_local);
-        let what = filter.as_ref().map_or("activities".to_owned(), |f| f.many.clone());
-        let mut nothing_note = None;
-        if kind == Kind::All {
-            match (items.first().and_then(local_date), items.last().and_then(local_date)) {
-                (Some(first), Some(last)) => {
-                    span.start = first;
-                    span.end = last.max(today);
-                    span.label = format!("all time ({first} to {})", span.end);
-                }
-                _ => {
-                    (span.start, span.end) = (today, today);
-                    span.label = "all time".to_owned();
-                    nothing_note = Some(format!("No {what} recorded in your Garmin account."));
-                }
-            }
+        _ => {
+            (span.start, span.end) = (today, today);
+            span.label = "all time".to_owned();
+            Some(format!("No {what} recorded in your Garmin account."))
         }
+    }
+}
 
-        let inside = |a: &&ActivitySummary, s: NaiveDate, e: NaiveDate| {
-            local_date(a).is_some_and(|d| d >= s && d <= e)
-        };
-        let current: Vec<&ActivitySummary> =
-            items.iter().filter(|a| inside(a, span.start, span.end)).collect();
-        let previous: Option<Vec<&ActivitySummary>> =
-            span.previous.map(|(s, e)| items.iter().filter(|a| inside(a, s, e)).collect());
-        // A period with nothing in it (yet) is an answer, not an error: zero totals, and the
-        // previous period for comparison. On the 1st of a month "this month" is such a period.
-        if nothing_note.is_none() && current.is_empty() && previous.as_ref().is_none_or(Vec::is_empty) {
-            let also = if span.previous.is_some() {
-                format!(" (nor in {})", span.previous_label)
-            } else {
-                String::new()
-            };
-            let so_far = span.so_far.map(|d| format!(" so far (to {d})")).unwrap_or_default();
-            nothing_note = Some(format!("No {what} recorded in {}{so_far}{also}.", span.label));
-        }
+/// `No runs recorded in November 2026 so far (to …) (nor in October 2026).`
+fn nothing_in(span: &Span, what: &str) -> String {
+    let also =
+        if span.previous.is_some() { format!(" (nor in {})", span.previous_label) } else { String::new() };
+    let so_far = span.so_far.map(|d| format!(" so far (to {d})")).unwrap_or_default();
+    format!("No {what} recorded in {}{so_far}{also}.", span.label)
+}
 
-        // One sport family for pace/speed: the filter's, or the only one present.
-        let families: Vec<Family> = {
-            let mut f: Vec<Family> = current.iter().map(|a| Family::of_summary(a)).collect();
-            f.sort();
-            f.dedup();
-            f
-        };
-        let family = match &filter {
-            Some(f) => Some(Family::of(Some(&f.type_key), None)),
-            None if families.len() == 1 => families.first().copied(),
-            None => None,
-        };
-        let sum = Sum::of(current.iter().copied());
-        let totals = Totals {
-            count: sum.count,
-            distance_km: output::km(sum.meters),
-            duration: output::duration(sum.seconds),
-            moving_time: output::duration(sum.moving),
-            elevation_gain_m: whole(Some(sum.gain)).unwrap_or(0),
-            training_load: whole(Some(sum.load)).unwrap_or(0),
-            speed: sum.speed(family),
-        };
-        let longest = current
-            .iter()
-            .max_by(|a, b| {
-                let key = |x: &ActivitySummary| (distance_m(x).unwrap_or(0.0), finite(x.duration));
-                let (ka, kb) = (key(a), key(b));
-                ka.0.total_cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
-            })
-            .and_then(|a| ActivityRow::of(a));
+/// The answer's data: totals, the longest activity, the breakdowns and the change against the
+/// previous period.
+fn period_stats(
+    query: &Period,
+    span: &Span,
+    current: &[&ActivitySummary],
+    previous: Option<&[&ActivitySummary]>,
+) -> PeriodStats {
+    // One sport family for pace/speed: the filter's, or the only one present.
+    let families: Vec<Family> = {
+        let mut f: Vec<Family> = current.iter().map(|a| Family::of_summary(a)).collect();
+        f.sort();
+        f.dedup();
+        f
+    };
+    let family = match &query.filter {
+        Some(f) => Some(Family::of(Some(&f.type_key), None)),
+        None if families.len() == 1 => families.first().copied(),
+        None => None,
+    };
+    let sum = Sum::of(current.iter().copied());
+    let totals = Totals {
+        count: sum.count,
+        distance_km: display::km(sum.meters),
+        duration: display::duration(sum.seconds),
+        moving_time: display::duration(sum.moving),
+        elevation_gain_m: whole_u32(Some(sum.gain)).unwrap_or(0),
+        training_load: whole_u32(Some(sum.load)).unwrap_or(0),
+        speed: sum.speed(family),
+    };
+    let longest = current
+        .iter()
+        .max_by(|a, b| {
+            let key = |x: &ActivitySummary| (distance_m(x).unwrap_or(0.0), finite(x.duration));
+            let (ka, kb) = (key(a), key(b));
+            ka.0.total_cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
+        })
+        .and_then(|a| ActivityRow::of(a));
+    let by_sport = if query.filter.is_none() && current.len() > 1 { sport_rows(current) } else { Vec::new() };
+    let bucket = bucket_for(query.kind, span.start, span.end);
+    // A running period stops at today: rows for days still to come would be noise.
+    let breakdown = breakdown(bucket, span.start, span.so_far.unwrap_or(span.end), current);
+    let change = match (previous, span.previous) {
+        (Some(prev), Some((ps, pe))) => Some(change(&sum, &Sum::of(prev.iter().copied()), ps, pe)),
+        _ => None,
+    };
+    PeriodStats {
+        period: query.kind.name().to_owned(),
+        label: span.label.clone(),
+        start_date: span.start.to_string(),
+        end_date: span.end.to_string(),
+        so_far_to: span.so_far.map(|d| d.to_string()),
+        sport: query.filter.as_ref().map(|f| f.type_key.clone()),
+        totals,
+        longest,
+        by_sport,
+        breakdown_by: bucket.name().to_owned(),
+        breakdown,
+        change,
+    }
+}
 
-        let by_sport = if filter.is_none() && current.len() > 1 { sport_rows(&current) } else { Vec::new() };
-        let bucket = bucket_for(kind, span.start, span.end);
-        // A running period stops at today: rows for days still to come would be noise.
-        let breakdown = breakdown(bucket, span.start, span.so_far.unwrap_or(span.end), &current);
-
-        let change = match (&previous, span.previous) {
-            (Some(prev), Some((ps, pe))) => {
-                let p = Sum::of(prev.iter().copied());
-                Some(Change {
-                    previous_start: ps.to_string(),
-                    previous_end: pe.to_string(),
-                    previous_count: p.count,
-                    previous_distance_km: output::km(p.meters),
-                    previous_duration: output::duration(p.seconds),
-                    count_change: i64::from(sum.count) - i64::from(p.count),
-                    distance_change_km: output::km(sum.meters - p.meters),
-                    distance_change_pct: pct(sum.meters, p.meters),
-                    duration_change_min: ((sum.seconds - p.seconds) / 60.0).round() as i64,
-                    duration_change_pct: pct(sum.seconds, p.seconds),
-                })
-            }
-            _ => None,
-        };
-
-        let summary = nothing_note.unwrap_or_else(|| {
-            describe(&span, filter.as_ref(), &sum, &totals, change.as_ref(), longest.as_ref())
-        });
-        Ok(self.answer(
-            summary,
-            PeriodStats {
-                period: kind.name().to_owned(),
-                label: span.label.clone(),
-                start_date: span.start.to_string(),
-                end_date: span.end.to_string(),
-                so_far_to: span.so_far.map(|d| d.to_string()),
-                sport: filter.map(|f| f.type_key),
-                totals,
-                longest,
-                by_sport,
-                breakdown_by: bucket.name().to_owned(),
-                breakdown,
-                change,
-            },
-        ))
+/// The change from the previous period `p` (from `ps` to `pe`) to this one.
+fn change(sum: &Sum, p: &Sum, ps: NaiveDate, pe: NaiveDate) -> Change {
+    Change {
+        previous_start: ps.to_string(),
+        previous_end: pe.to_string(),
+        previous_count: p.count,
+        previous_distance_km: display::km(p.meters),
+        previous_duration: display::duration(p.seconds),
+        count_change: i64::from(sum.count) - i64::from(p.count),
+        distance_change_km: display::km(sum.meters - p.meters),
+        distance_change_pct: pct(sum.meters, p.meters),
+        duration_change_min: ((sum.seconds - p.seconds) / 60.0).round() as i64,
+        duration_change_pct: pct(sum.seconds, p.seconds),
     }
 }
 
@@ -586,8 +639,8 @@ fn sport_rows(items: &[&ActivitySummary]) -> Vec<SportRow> {
         .map(|((family, sport), s)| SportRow {
             sport,
             count: s.count,
-            distance_km: (s.meters > 0.0).then(|| output::km(s.meters)),
-            duration: output::duration(s.seconds),
+            distance_km: (s.meters > 0.0).then(|| display::km(s.meters)),
+            duration: display::duration(s.seconds),
             speed: s.speed(Some(family)),
         })
         .collect()
@@ -609,8 +662,8 @@ fn breakdown(bucket: Bucket, start: NaiveDate, end: NaiveDate, items: &[&Activit
         rows.push(BucketRow {
             period,
             count: sum.count,
-            distance_km: output::km(sum.meters),
-            duration: output::duration(sum.seconds),
+            distance_km: display::km(sum.meters),
+            duration: display::duration(sum.seconds),
         });
         from = next;
     }
@@ -634,7 +687,7 @@ fn describe(
     if sum.meters > 0.0 {
         text.push_str(&format!(" {:.1} km,", sum.meters / 1000.0));
     }
-    text.push_str(&format!(" {}", output::hours_minutes(sum.seconds)));
+    text.push_str(&format!(" {}", display::hours_minutes(sum.seconds)));
     if let Some(speed) = totals.speed.text() {
         let what = if totals.speed.speed_kmh.is_some() { "avg speed" } else { "avg pace" };
         text.push_str(&format!(", {what} {speed}"));

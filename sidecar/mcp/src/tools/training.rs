@@ -18,7 +18,11 @@ use std::collections::BTreeMap;
 
 use chrono::{Duration, NaiveDate};
 use garmin::ErrorKind;
-use garmin::models::metrics::TrainingReadiness;
+use garmin::models::metrics::{
+    EnduranceScore, FitnessAge, HillScore, LactateThreshold, MaxMetrics, RacePredictions, TrainingReadiness,
+    TrainingStatus,
+};
+use garmin::models::wellness::HrvSummary;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{schemars, tool, tool_router};
 use serde::Deserialize;
@@ -28,10 +32,12 @@ pub use self::fitness::morning_readiness;
 use self::fitness::{endurance_level, lactate_speed_mps, readiness_part, trend_rows, vo2max_part};
 pub use self::records::names_to_fetch;
 use self::records::{record_row, records_summary, sport_rank};
-pub use self::status::{acwr, acwr_band, status_phrase};
+pub use self::status::status_phrase;
 use self::status::{load_balance_part, load_part, status_part, training_summary};
-use super::common::{parse_date, part, whole, with_missing, words};
-use crate::output::{self, Answer};
+use crate::domain::dates::parse_date;
+use crate::domain::parts::{part, with_missing};
+use crate::domain::words::{whole, words};
+use crate::output::Answer;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
 
@@ -144,88 +150,28 @@ impl GarminMcp {
         let mut failed = Vec::new();
         let readiness =
             part(&mut failed, "readiness", readiness).unwrap_or_else(|| vec![Vec::new(); trend_dates.len()]);
-        let vo2_range = part(&mut failed, "vo2max", vo2_range).unwrap_or_default();
-        let hrv = part(&mut failed, "hrv", hrv).unwrap_or_default();
-        let predictions = part(&mut failed, "race_predictions", predictions).flatten();
-        let lactate = part(&mut failed, "lactate_threshold", lactate).flatten();
-        let endurance = part(&mut failed, "endurance_score", endurance).flatten();
-        let hill = part(&mut failed, "hill_score", hill).flatten();
-        let fitness_age = part(&mut failed, "fitness_age", fitness_age).flatten();
-        let readiness_by_day: BTreeMap<NaiveDate, Vec<TrainingReadiness>> =
-            trend_dates.iter().copied().zip(readiness).collect();
-
-        let mut report = TrainingStatusReport { date: date.to_string(), ..TrainingStatusReport::default() };
-        report.status = status.as_ref().and_then(status_part);
-        report.load = status.as_ref().and_then(load_part);
-        report.load_balance = status.as_ref().and_then(load_balance_part);
-        report.vo2max =
-            vo2max_part(status.as_ref(), &vo2_range, fitness_age.as_ref().and_then(|f| f.fitness_age));
-        report.readiness = readiness_by_day
-            .get(&date)
-            .and_then(|entries| TrainingReadiness::latest(entries))
-            .map(readiness_part);
-        report.hrv =
-            hrv.iter().find(|h| h.calendar_date == Some(date)).filter(|h| h.has_data()).map(|h| HrvPart {
-                last_night_ms: h.last_night_avg,
-                weekly_avg_ms: h.weekly_avg,
-                status: h.status.as_deref().map(words),
-            });
-        report.endurance_score = endurance.map(|e| EndurancePart {
-            score: e.overall_score.and_then(whole),
-            level: e.classification.and_then(endurance_level).map(str::to_owned),
-        });
-        report.hill_score = hill.map(|h| HillPart {
-            score: h.overall_score.and_then(whole),
-            strength: h.strength_score.and_then(whole),
-            endurance: h.endurance_score.and_then(whole),
-        });
-        let date_bound_empty = report.status.is_none()
-            && report.load.is_none()
-            && report.load_balance.is_none()
-            && report.vo2max.is_none()
-            && report.readiness.is_none()
-            && report.hrv.is_none()
-            && report.endurance_score.is_none()
-            && report.hill_score.is_none();
-        if date_bound_empty && failed.is_empty() {
+        let fetched = TrainingParts {
+            date,
+            status,
+            readiness_by_day: trend_dates.iter().copied().zip(readiness).collect(),
+            vo2_range: part(&mut failed, "vo2max", vo2_range).unwrap_or_default(),
+            hrv: part(&mut failed, "hrv", hrv).unwrap_or_default(),
+            predictions: part(&mut failed, "race_predictions", predictions).flatten(),
+            lactate: part(&mut failed, "lactate_threshold", lactate).flatten(),
+            endurance: part(&mut failed, "endurance_score", endurance).flatten(),
+            hill: part(&mut failed, "hill_score", hill).flatten(),
+            fitness_age: part(&mut failed, "fitness_age", fitness_age).flatten(),
+        };
+        let mut report = date_bound_report(&fetched);
+        if report_is_empty(&report) && failed.is_empty() {
             return Err(ToolError::NoData(format!("No training data recorded for {date}")));
         }
-        report.race_predictions = predictions.map(|p| RacePredictionsPart {
-            as_of: p.calendar_date.map(|d| d.to_string()),
-            five_k: p.time_5k.filter(|t| *t > 0.0).map(output::duration),
-            ten_k: p.time_10k.filter(|t| *t > 0.0).map(output::duration),
-            half_marathon: p.time_half_marathon.filter(|t| *t > 0.0).map(output::duration),
-            marathon: p.time_marathon.filter(|t| *t > 0.0).map(output::duration),
-        });
-        report.lactate_threshold = lactate.map(|l| LactatePart {
-            heart_rate_bpm: l.heart_rate.map(f64::round),
-            pace_per_km: l.speed.and_then(|s| output::pace_per_km(lactate_speed_mps(s))),
-            as_of: l.calendar_date.map(|d| d.to_string()),
-        });
+        add_undated_parts(&mut report, &fetched);
         if trend_days > 0 {
-            report.trend = trend_rows(&trend_dates, &readiness_by_day, &vo2_range, &hrv);
+            report.trend =
+                trend_rows(&trend_dates, &fetched.readiness_by_day, &fetched.vo2_range, &fetched.hrv);
         }
-        let parts = [
-            ("status", report.status.is_some()),
-            ("load", report.load.is_some()),
-            ("load_balance", report.load_balance.is_some()),
-            ("vo2max", report.vo2max.is_some()),
-            ("readiness", report.readiness.is_some()),
-            ("hrv", report.hrv.is_some()),
-            ("race_predictions", report.race_predictions.is_some()),
-            ("lactate_threshold", report.lactate_threshold.is_some()),
-            ("endurance_score", report.endurance_score.is_some()),
-            ("hill_score", report.hill_score.is_some()),
-        ];
-        // Bare names: Garmin has nothing; `name: why`: the request for it failed.
-        let why = |name: &str| failed.iter().find(|f| f.split(": ").next() == Some(name)).cloned();
-        report.missing = parts
-            .iter()
-            .filter(|(_, has)| !has)
-            .map(|(name, _)| why(name).unwrap_or_else(|| (*name).to_owned()))
-            .collect();
-        let unnamed: Vec<String> = failed.iter().filter(|f| !report.missing.contains(f)).cloned().collect();
-        report.missing.extend(unnamed);
+        report.missing = missing_parts(&report, &failed);
         report.goal_race = self.next_goal_race();
         let summary = match &report.goal_race {
             Some(race) => format!("{} {}", training_summary(&report), race.sentence()),
@@ -296,4 +242,108 @@ impl GarminMcp {
         let summary = with_missing(records_summary(&rows), &missing);
         Ok(self.answer(summary, PersonalRecords { sport, records: rows, missing }))
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// get_training_status: shaping what Garmin gave
+
+/// What the training report is made of, as Garmin gave it (a part that failed is `None` or empty,
+/// and named in the report's `missing`).
+struct TrainingParts {
+    date: NaiveDate,
+    status: Option<TrainingStatus>,
+    readiness_by_day: BTreeMap<NaiveDate, Vec<TrainingReadiness>>,
+    vo2_range: Vec<MaxMetrics>,
+    hrv: Vec<HrvSummary>,
+    predictions: Option<RacePredictions>,
+    lactate: Option<LactateThreshold>,
+    endurance: Option<EnduranceScore>,
+    hill: Option<HillScore>,
+    fitness_age: Option<FitnessAge>,
+}
+
+/// The parts of the report that belong to the day asked about.
+fn date_bound_report(f: &TrainingParts) -> TrainingStatusReport {
+    let date = f.date;
+    let mut report = TrainingStatusReport { date: date.to_string(), ..TrainingStatusReport::default() };
+    report.status = f.status.as_ref().and_then(status_part);
+    report.load = f.status.as_ref().and_then(load_part);
+    report.load_balance = f.status.as_ref().and_then(load_balance_part);
+    report.vo2max =
+        vo2max_part(f.status.as_ref(), &f.vo2_range, f.fitness_age.as_ref().and_then(|a| a.fitness_age));
+    report.readiness = f
+        .readiness_by_day
+        .get(&date)
+        .and_then(|entries| TrainingReadiness::latest(entries))
+        .map(readiness_part);
+    report.hrv =
+        f.hrv.iter().find(|h| h.calendar_date == Some(date)).filter(|h| h.has_data()).map(|h| HrvPart {
+            last_night_ms: h.last_night_avg,
+            weekly_avg_ms: h.weekly_avg,
+            status: h.status.as_deref().map(words),
+        });
+    report.endurance_score = f.endurance.as_ref().map(|e| EndurancePart {
+        score: e.overall_score.and_then(whole),
+        level: e.classification.and_then(endurance_level).map(str::to_owned),
+    });
+    report.hill_score = f.hill.as_ref().map(|h| HillPart {
+        score: h.overall_score.and_then(whole),
+        strength: h.strength_score.and_then(whole),
+        endurance: h.endurance_score.and_then(whole),
+    });
+    report
+}
+
+/// Whether the day itself has nothing at all.
+fn report_is_empty(report: &TrainingStatusReport) -> bool {
+    report.status.is_none()
+        && report.load.is_none()
+        && report.load_balance.is_none()
+        && report.vo2max.is_none()
+        && report.readiness.is_none()
+        && report.hrv.is_none()
+        && report.endurance_score.is_none()
+        && report.hill_score.is_none()
+}
+
+/// Race predictions and the lactate threshold: the latest Garmin has, whatever the day.
+fn add_undated_parts(report: &mut TrainingStatusReport, f: &TrainingParts) {
+    report.race_predictions = f.predictions.as_ref().map(|p| RacePredictionsPart {
+        as_of: p.calendar_date.map(|d| d.to_string()),
+        five_k: p.time_5k.filter(|t| *t > 0.0).map(display::duration),
+        ten_k: p.time_10k.filter(|t| *t > 0.0).map(display::duration),
+        half_marathon: p.time_half_marathon.filter(|t| *t > 0.0).map(display::duration),
+        marathon: p.time_marathon.filter(|t| *t > 0.0).map(display::duration),
+    });
+    report.lactate_threshold = f.lactate.as_ref().map(|l| LactatePart {
+        heart_rate_bpm: l.heart_rate.map(f64::round),
+        pace_per_km: l.speed.and_then(|s| display::pace_per_km(lactate_speed_mps(s))),
+        as_of: l.calendar_date.map(|d| d.to_string()),
+    });
+}
+
+/// The report's `missing`: bare names where Garmin has nothing, `name: why` where the request for
+/// it failed, then failures of requests that are not a part of their own.
+fn missing_parts(report: &TrainingStatusReport, failed: &[String]) -> Vec<String> {
+    let parts = [
+        ("status", report.status.is_some()),
+        ("load", report.load.is_some()),
+        ("load_balance", report.load_balance.is_some()),
+        ("vo2max", report.vo2max.is_some()),
+        ("readiness", report.readiness.is_some()),
+        ("hrv", report.hrv.is_some()),
+        ("race_predictions", report.race_predictions.is_some()),
+        ("lactate_threshold", report.lactate_threshold.is_some()),
+        ("endurance_score", report.endurance_score.is_some()),
+        ("hill_score", report.hill_score.is_some()),
+    ];
+    let why = |name: &str| failed.iter().find(|f| f.split(": ").next() == Some(name)).cloned();
+    let mut missing: Vec<String> = parts
+        .iter()
+        .filter(|(_, has)| !has)
+        .map(|(name, _)| why(name).unwrap_or_else(|| (*name).to_owned()))
+        .collect();
+    let unnamed: Vec<String> = failed.iter().filter(|f| !missing.contains(f)).cloned().collect();
+    missing.extend(unnamed);
+    missing
 }

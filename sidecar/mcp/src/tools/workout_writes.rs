@@ -13,10 +13,10 @@ use rmcp::{RoleServer, schemars, tool, tool_router};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+use crate::domain::dates::parse_date;
 use crate::output::Answer;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
-use crate::tools::common::parse_date;
 use crate::writes::{Proposed, WriteOutcome};
 
 /// Arguments of `create_workout`: the workout spec's fields, plus `confirm`.

@@ -1,12 +1,13 @@
 //! The `workouts` toolset: `get_workouts`, the athlete's workout library and training plans, or
 //! one workout's steps in words.
 //!
-//! Steps are read the way Garmin stores them (reference §5): end conditions in s / m / kcal / bpm,
-//! pace targets in m/s (faster bound first by convention, but read with min/max because the
-//! order is not guaranteed), heart-rate targets as a zone number or a bpm range, power and
-//! cadence low→high, repeat groups holding their own steps (nested repeats too).
+//! One workout's steps are worded by `garmin::workout_spec::preview`, the same words the write
+//! tools and the app show (reference §5 for how Garmin stores them); this module lays them out as
+//! the tool's answer and adds the totals of the timed and the distance steps.
 
-use garmin::models::workouts::{TargetType, Workout, WorkoutStep};
+use display::words;
+use garmin::models::workouts::Workout;
+use garmin::workout_spec::{self, PreviewStep};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
@@ -249,15 +250,14 @@ fn workout_row(w: &Workout) -> Option<WorkoutRow> {
         sport: w.sport_key().map(words),
         created: w.created_date.as_deref().and_then(day_of),
         updated: w.updated_date.as_deref().and_then(day_of),
-        estimated_duration: w.estimated_duration_in_secs.filter(|s| *s > 0.0).map(output::duration),
-        estimated_distance_km: w.estimated_distance_in_meters.filter(|m| *m > 0.0).map(output::km),
+        estimated_duration: w.estimated_duration_in_secs.filter(|s| *s > 0.0).map(display::duration),
+        estimated_distance_km: w.estimated_distance_in_meters.filter(|m| *m > 0.0).map(display::km),
     })
 }
 
-/// `2026-02-08T00:57:16.0` → `2026-02-08`.
+/// `2026-02-08T00:57:16.0` → `2026-02-08` (Garmin's date reader, `units::parse_date`).
 fn day_of(text: &str) -> Option<String> {
-    let head = text.get(..10)?;
-    chrono::NaiveDate::parse_from_str(head, "%Y-%m-%d").ok().map(|d| d.to_string())
+    garmin::models::units::parse_date(text).map(|d| d.to_string())
 }
 
 /// Plans from `trainingplan/plans` (`{trainingPlanList: [...]}` or a bare list; field names
@@ -324,43 +324,28 @@ fn library_summary(view: &WorkoutsView) -> String {
 }
 
 // ---------------------------------------------------------------------------------------------
-// one workout
+// one workout: the steps as `garmin::workout_spec::preview` words them
 
 fn workout_detail(id: u64, w: &Workout) -> WorkoutDetail {
-    let sport = w.sport_key().map(str::to_owned);
-    let mut steps = Vec::new();
-    let mut parts = Vec::new();
-    let multisport = w.workout_segments.len() > 1;
+    let preview = workout_spec::preview(w);
     let mut totals = Totals::default();
-    for segment in &w.workout_segments {
-        let seg_sport = segment
-            .sport_type
-            .as_ref()
-            .and_then(|s| s.sport_type_key.clone())
-            .or_else(|| sport.clone())
-            .unwrap_or_default();
-        let views: Vec<StepView> = segment.workout_steps.iter().map(|s| step_view(s, &seg_sport)).collect();
-        add_totals(&segment.workout_steps, 1.0, &mut totals);
-        let line = views.iter().map(|v| outline_of(v, 0)).collect::<Vec<_>>().join(" / ");
-        parts.push(if multisport { format!("{}: {line}", capitalise(&words(&seg_sport))) } else { line });
-        steps.extend(views);
-    }
+    add_totals(&preview.steps, 1.0, &mut totals);
     let pool = w.pool_length.filter(|l| *l > 0.0).map(|l| {
         let unit = w.pool_length_unit.as_ref().and_then(|u| u.unit_key.as_deref()).unwrap_or("meter");
-        format!("{} {}", trim_number(l), if unit == "yard" { "yd" } else { "m" })
+        format!("{} {}", display::number(l), if unit == "yard" { "yd" } else { "m" })
     });
     WorkoutDetail {
         workout_id: w.workout_id.unwrap_or(id),
         name: w.workout_name.clone().unwrap_or_else(|| format!("Workout {id}")),
-        sport: sport.as_deref().map(words),
+        sport: w.sport_key().map(words),
         description: w.description.clone().filter(|d| !d.trim().is_empty()),
         pool_length: pool,
-        estimated_duration: w.estimated_duration_in_secs.filter(|s| *s > 0.0).map(output::duration),
-        estimated_distance_km: w.estimated_distance_in_meters.filter(|m| *m > 0.0).map(output::km),
-        timed_steps_total: (totals.seconds > 0.0).then(|| output::duration(totals.seconds)),
-        distance_steps_total_km: (totals.meters > 0.0).then(|| output::km(totals.meters)),
-        outline: parts.join(" // "),
-        steps,
+        estimated_duration: w.estimated_duration_in_secs.filter(|s| *s > 0.0).map(display::duration),
+        estimated_distance_km: w.estimated_distance_in_meters.filter(|m| *m > 0.0).map(display::km),
+        timed_steps_total: (totals.seconds > 0.0).then(|| display::duration(totals.seconds)),
+        distance_steps_total_km: (totals.meters > 0.0).then(|| display::km(totals.meters)),
+        outline: preview.outline(),
+        steps: preview.steps.iter().map(step_view).collect(),
     }
 }
 
@@ -370,259 +355,37 @@ struct Totals {
     meters: f64,
 }
 
-fn add_totals(steps: &[WorkoutStep], times: f64, totals: &mut Totals) {
+/// Sums the time-based and the distance-based steps, repeats counted.
+fn add_totals(steps: &[PreviewStep], times: f64, totals: &mut Totals) {
     for s in steps {
-        if s.is_repeat() {
-            let n = s.number_of_iterations.map(|n| n as f64).or(s.end_condition_value).unwrap_or(1.0);
-            add_totals(&s.workout_steps, times * n.max(0.0), totals);
+        if s.kind == "repeat" {
+            add_totals(&s.steps, times * s.repeat.map_or(1.0, |n| n as f64), totals);
             continue;
         }
-        let value = s.end_condition_value.unwrap_or(0.0).max(0.0);
-        match s.end_condition_key() {
-            Some("time") => totals.seconds += value * times,
-            Some("distance") => totals.meters += value * times,
+        let Some(end) = &s.end else { continue };
+        let value = end.value.unwrap_or(0.0);
+        match end.kind.as_str() {
+            "time" => totals.seconds += value * times,
+            "distance" => totals.meters += value * times,
             _ => {}
         }
     }
 }
 
-fn step_view(s: &WorkoutStep, sport: &str) -> StepView {
-    let kind =
-        s.type_key().map_or_else(|| if s.is_repeat() { "repeat".into() } else { "step".into() }, words);
-    if s.is_repeat() {
-        let n =
-            s.number_of_iterations.or_else(|| s.end_condition_value.map(|v| v.round() as i64)).unwrap_or(1);
-        return StepView {
-            kind: "repeat".to_owned(),
-            text: format!("Repeat {n}×"),
-            end: None,
-            target: None,
-            secondary_target: None,
-            stroke: None,
-            equipment: None,
-            exercise: None,
-            note: s.description.clone().filter(|d| !d.trim().is_empty()),
-            repeat: Some(n),
-            steps: s.workout_steps.iter().map(|c| step_view(c, sport)).collect(),
-        };
-    }
-    let end = end_text(s, sport);
-    let target =
-        target_text(s.target_type.as_ref(), s.target_value_one, s.target_value_two, s.zone_number, sport);
-    let secondary_target = target_text(
-        s.secondary_target_type.as_ref(),
-        s.secondary_target_value_one,
-        s.secondary_target_value_two,
-        s.secondary_zone_number,
-        sport,
-    );
-    let stroke = s
-        .stroke_type
-        .as_ref()
-        .and_then(|t| t.stroke_type_key.as_deref())
-        .filter(|k| !k.is_empty() && *k != "none")
-        .map(stroke_words);
-    let equipment = s
-        .equipment_type
-        .as_ref()
-        .and_then(|t| t.equipment_type_key.as_deref())
-        .filter(|k| !k.is_empty() && *k != "none")
-        .map(words);
-    let exercise = s.exercise_name.as_deref().or(s.category.as_deref()).map(words);
-    let weight = s
-        .weight_value
-        .filter(|w| *w > 0.0)
-        .map(|g| format!("{} kg", trim_number((g / 100.0).round() / 10.0)));
-
-    // "Run 800 m @ 4'55"-5'05"/km", "Warm-up until lap button", "Barbell back squat 10 reps @ 60 kg".
-    let label = match (kind.as_str(), &exercise) {
-        ("interval", Some(ex)) => capitalise(ex),
-        _ => step_label(&kind, sport),
-    };
-    let mut text = label;
-    if let Some(e) = &end {
-        text.push(' ');
-        text.push_str(e);
-    }
-    if let Some(st) = &stroke {
-        text.push(' ');
-        text.push_str(st);
-    }
-    if let Some(eq) = &equipment {
-        text.push_str(&format!(" with {eq}"));
-    }
-    let targets: Vec<&str> =
-        [target.as_deref(), secondary_target.as_deref(), weight.as_deref()].into_iter().flatten().collect();
-    if !targets.is_empty() {
-        text.push_str(&format!(" @ {}", targets.join(", ")));
-    }
+fn step_view(s: &PreviewStep) -> StepView {
     StepView {
-        kind,
-        text,
-        end,
-        target,
-        secondary_target,
-        stroke,
-        equipment,
-        exercise,
-        note: s.description.clone().filter(|d| !d.trim().is_empty()),
-        repeat: None,
-        steps: Vec::new(),
+        kind: s.kind.clone(),
+        text: s.text.clone(),
+        end: s.end.as_ref().map(|e| e.text.clone()),
+        target: s.target.as_ref().map(|t| t.text.clone()),
+        secondary_target: s.secondary_target.as_ref().map(|t| t.text.clone()),
+        stroke: s.stroke.clone(),
+        equipment: s.equipment.clone(),
+        exercise: s.exercise.clone(),
+        note: s.note.clone(),
+        repeat: s.repeat.and_then(|n| i64::try_from(n).ok()),
+        steps: s.steps.iter().map(step_view).collect(),
     }
-}
-
-/// One step on the outline: top-level repeats read `Repeat 4×: a · b`, nested ones are bracketed.
-fn outline_of(v: &StepView, depth: usize) -> String {
-    if v.steps.is_empty() {
-        return v.text.clone();
-    }
-    let inner = v.steps.iter().map(|c| outline_of(c, depth + 1)).collect::<Vec<_>>().join(" · ");
-    let group = format!("{}: {inner}", v.text);
-    if depth == 0 { group } else { format!("({group})") }
-}
-
-fn step_label(kind: &str, sport: &str) -> String {
-    match kind {
-        "warmup" => "Warm-up".to_owned(),
-        "cooldown" => "Cool-down".to_owned(),
-        "recovery" => "Recover".to_owned(),
-        "rest" => "Rest".to_owned(),
-        "interval" => match sport {
-            "running" | "trail_running" | "treadmill_running" => "Run".to_owned(),
-            "cycling" | "road_biking" | "indoor_cycling" | "mountain_biking" => "Ride".to_owned(),
-            "swimming" | "lap_swimming" | "open_water_swimming" => "Swim".to_owned(),
-            "walking" | "hiking" => "Walk".to_owned(),
-            _ => "Interval".to_owned(),
-        },
-        other => capitalise(other),
-    }
-}
-
-/// The end condition in words (`10:00`, `800 m`, `until lap button`, `until HR below 150 bpm`).
-fn end_text(s: &WorkoutStep, sport: &str) -> Option<String> {
-    let value = s.end_condition_value;
-    let key = s.end_condition_key()?;
-    Some(match key {
-        "time" => output::duration(value?),
-        "distance" => distance_text(value?, sport),
-        "calories" => format!("{} kcal", trim_number(value?)),
-        "lap.button" => "until lap button".to_owned(),
-        "heart.rate" => {
-            let dir = match s.end_condition_compare.as_deref() {
-                Some("gt") => "above",
-                Some("lt") => "below",
-                _ => "at",
-            };
-            format!("until HR {dir} {} bpm", trim_number(value?))
-        }
-        "power" => format!("until power {} W", trim_number(value?)),
-        "reps" => format!("{} reps", trim_number(value?)),
-        "iterations" => format!("{}×", trim_number(value?)),
-        "fixed.rest" => match value {
-            Some(v) => format!("fixed rest {}", output::duration(v)),
-            None => "fixed rest".to_owned(),
-        },
-        other => match value {
-            Some(v) => format!("{} {}", words(other), trim_number(v)),
-            None => words(other),
-        },
-    })
-}
-
-/// `800 m`, `2 km`, `1.5 km`; swims always in metres.
-fn distance_text(meters: f64, sport: &str) -> String {
-    if meters < 1000.0 || sport.contains("swim") {
-        format!("{} m", trim_number(meters))
-    } else {
-        format!("{} km", trim_number((meters / 10.0).round() / 100.0))
-    }
-}
-
-/// A target in words: pace ranges (fast-slow, per km or per 100 m for swims), speed, HR zone or
-/// bpm, power zone or watts, cadence.
-fn target_text(
-    kind: Option<&TargetType>,
-    one: Option<f64>,
-    two: Option<f64>,
-    zone: Option<i64>,
-    sport: &str,
-) -> Option<String> {
-    let key = kind?.workout_target_type_key.as_deref()?;
-    let values: Vec<f64> = [one, two].into_iter().flatten().filter(|v| v.is_finite() && *v > 0.0).collect();
-    let low = values.iter().copied().reduce(f64::min);
-    let high = values.iter().copied().reduce(f64::max);
-    let range = |f: &dyn Fn(f64) -> String, unit: &str| -> Option<String> {
-        match (low, high) {
-            (Some(l), Some(h)) if f(l) != f(h) => Some(format!("{}-{}{unit}", f(l), f(h))),
-            (Some(l), _) => Some(format!("{}{unit}", f(l))),
-            _ => None,
-        }
-    };
-    let swim = sport.contains("swim");
-    Some(match key {
-        "no.target" => return None,
-        "pace.zone" => {
-            // m/s: the higher speed is the faster pace; written fast-slow.
-            let pace = |v: f64| if swim { output::pace_per_100m(v) } else { output::pace_per_km(v) };
-            let (fast, slow) = (high.and_then(pace), low.and_then(pace));
-            let unit = if swim { "/100 m" } else { "/km" };
-            match (fast, slow) {
-                (Some(f), Some(s)) if f != s => format!("{f}-{s}{unit}"),
-                (Some(f), _) => format!("{f}{unit}"),
-                _ => return None,
-            }
-        }
-        "speed.zone" => range(&|v| format!("{:.1}", output::kmh(v)), " km/h")?,
-        "heart.rate.zone" => match zone.filter(|z| *z > 0) {
-            Some(z) => format!("HR zone {z}"),
-            None => range(&trim_number, " bpm")?,
-        },
-        "power.zone" => match zone.filter(|z| *z > 0) {
-            Some(z) => format!("power zone {z}"),
-            None => range(&trim_number, " W")?,
-        },
-        "cadence" | "cadence.zone" => {
-            let unit = if sport.contains("cycl") || sport.contains("bik") { " rpm" } else { " spm" };
-            range(&trim_number, unit)?
-        }
-        other => match zone.filter(|z| *z > 0) {
-            Some(z) => format!("{} {z}", words(other)),
-            None => match range(&trim_number, "") {
-                Some(r) => format!("{} {r}", words(other)),
-                None => words(other),
-            },
-        },
-    })
-}
-
-fn stroke_words(key: &str) -> String {
-    match key {
-        "any_stroke" => "any stroke".to_owned(),
-        "free" => "freestyle".to_owned(),
-        "fly" => "butterfly".to_owned(),
-        "individual_medley" => "IM".to_owned(),
-        other => words(other),
-    }
-}
-
-/// `150.0` → `150`, `1.5` → `1.5`.
-fn trim_number(v: f64) -> String {
-    if (v - v.round()).abs() < 1e-9 {
-        format!("{}", v.round() as i64)
-    } else {
-        format!("{}", (v * 100.0).round() / 100.0)
-    }
-}
-
-/// `strength_training` → `strength training`, `BARBELL_BACK_SQUAT` → `barbell back squat`,
-/// `pace.zone` → `pace zone`.
-fn words(key: &str) -> String {
-    key.replace(['_', '.'], " ").to_lowercase()
-}
-
-fn capitalise(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |c| c.to_uppercase().collect::<String>() + chars.as_str())
 }
 
 fn detail_summary(d: &WorkoutDetail) -> String {
@@ -647,58 +410,6 @@ fn detail_summary(d: &WorkoutDetail) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
-
-    fn step(value: Value) -> WorkoutStep {
-        serde_json::from_value(value).unwrap()
-    }
-
-    #[test]
-    fn pace_targets_read_fast_to_slow_whatever_order_garmin_stored() {
-        let pace = TargetType {
-            workout_target_type_id: Some(6),
-            workout_target_type_key: Some("pace.zone".into()),
-            display_order: None,
-        };
-        let fast_first =
-            target_text(Some(&pace), Some(1000.0 / 295.0), Some(1000.0 / 305.0), None, "running");
-        let slow_first =
-            target_text(Some(&pace), Some(1000.0 / 305.0), Some(1000.0 / 295.0), None, "running");
-        assert_eq!(fast_first.as_deref(), Some("4'55\"-5'05\"/km"));
-        assert_eq!(slow_first, fast_first);
-        let swim = target_text(Some(&pace), Some(1.0), Some(1.0), None, "swimming");
-        assert_eq!(swim.as_deref(), Some("1'40\"/100 m"));
-    }
-
-    #[test]
-    fn heart_rate_targets_are_a_zone_or_a_bpm_range() {
-        let hr =
-            TargetType { workout_target_type_key: Some("heart.rate.zone".into()), ..TargetType::default() };
-        assert_eq!(target_text(Some(&hr), None, None, Some(2), "running").as_deref(), Some("HR zone 2"));
-        assert_eq!(
-            target_text(Some(&hr), Some(140.0), Some(120.0), None, "running").as_deref(),
-            Some("120-140 bpm")
-        );
-        let cadence = TargetType { workout_target_type_key: Some("cadence".into()), ..TargetType::default() };
-        assert_eq!(
-            target_text(Some(&cadence), Some(85.0), Some(95.0), None, "cycling").as_deref(),
-            Some("85-95 rpm")
-        );
-        let none = TargetType { workout_target_type_key: Some("no.target".into()), ..TargetType::default() };
-        assert_eq!(target_text(Some(&none), None, None, None, "running"), None);
-    }
-
-    #[test]
-    fn end_conditions_read_in_words() {
-        let hr_end = step(json!({"type": "ExecutableStepDTO", "stepType": {"stepTypeKey": "interval"},
-            "endCondition": {"conditionTypeKey": "heart.rate"}, "endConditionValue": 150, "endConditionCompare": "lt"}));
-        assert_eq!(end_text(&hr_end, "running").as_deref(), Some("until HR below 150 bpm"));
-        let lap =
-            step(json!({"endCondition": {"conditionTypeKey": "lap.button"}, "endConditionValue": 1000}));
-        assert_eq!(end_text(&lap, "running").as_deref(), Some("until lap button"));
-        assert_eq!(distance_text(1500.0, "running"), "1.5 km");
-        assert_eq!(distance_text(2000.0, "running"), "2 km");
-        assert_eq!(distance_text(1500.0, "swimming"), "1500 m");
-    }
 
     #[test]
     fn the_brief_example_reads_back_exactly() {

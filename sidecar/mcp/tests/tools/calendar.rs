@@ -94,13 +94,13 @@ async fn current_month_lists_the_fakes_activities_workouts_and_events_by_day() {
         let (name, meters, seconds) = &want.activities[&a["activity_id"].as_u64().unwrap()];
         assert_eq!(a["name"], name.as_str());
         if *meters > 0.0 {
-            assert_eq!(a["distance_km"].as_f64(), Some(output::km(*meters)), "{a}");
+            assert_eq!(a["distance_km"].as_f64(), Some(display::km(*meters)), "{a}");
         }
-        assert_eq!(a["duration"], output::duration(*seconds), "{a}");
+        assert_eq!(a["duration"], display::duration(*seconds), "{a}");
     }
     let total_m: f64 = want.activities.values().map(|a| a.1).sum();
     assert_eq!(data["counts"]["activities"], want.activities.len());
-    assert_eq!(data["counts"]["activity_distance_km"].as_f64(), Some(output::km(total_m)));
+    assert_eq!(data["counts"]["activity_distance_km"].as_f64(), Some(display::km(total_m)));
 
     let workouts = rows(&data, "workouts");
     let got: BTreeMap<u64, (u64, String)> = workouts
@@ -194,7 +194,7 @@ async fn a_race_month_shows_the_event_with_its_goal_and_primary_flag() {
     let events = rows(&data, "events");
     let (_, m) = events.iter().find(|(_, e)| e["event_id"] == marathon.id).unwrap();
     assert_eq!(m["primary"], true);
-    assert_eq!(m["goal"], output::duration(marathon.goal_s.unwrap()));
+    assert_eq!(m["goal"], display::duration(marathon.goal_s.unwrap()));
     assert_eq!(m["distance_km"].as_f64(), Some(42.2));
     assert_eq!(data["next_upcoming"]["name"], marathon.name.as_str());
     assert!(text.contains(&marathon.name), "{text}");

@@ -106,7 +106,7 @@ async fn without_filters_it_lists_the_next_180_days_of_the_catalogue_and_the_nex
         assert_eq!(row["in_days"], (r.date - today()).num_days());
         assert_eq!(row["start_time"], json!(r.start_hhmm));
         assert_eq!(row["location"], json!(place(r)));
-        assert_eq!(row["distance_km"].as_f64(), Some(output::km(total_m(r))));
+        assert_eq!(row["distance_km"].as_f64(), Some(display::km(total_m(r))));
         assert_eq!(
             row["legs_km"].as_array().map_or(0, Vec::len),
             if r.targets.len() > 1 { r.targets.len() } else { 0 }

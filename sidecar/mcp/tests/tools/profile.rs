@@ -84,7 +84,7 @@ async fn profile_values_match_the_fakes_account() {
     assert_eq!(p["lactate_threshold_hr_bpm"].as_f64(), Some(lt_hr.round()));
     // Garmin stores the speed ÷ 10; the pace shown is the real one (rounded as the fake stores it).
     let stored = (lt_speed / 10.0 * 1e6).round() / 1e6;
-    assert_eq!(p["lactate_threshold_pace_per_km"].as_str(), output::pace_per_km(stored * 10.0).as_deref());
+    assert_eq!(p["lactate_threshold_pace_per_km"].as_str(), display::pace_per_km(stored * 10.0).as_deref());
     assert_eq!(p["ftp_watts"].as_f64(), Some(240.0));
     assert_eq!(p["measurement_system"], "metric");
 
@@ -101,8 +101,8 @@ async fn profile_values_match_the_fakes_account() {
     let total_m: f64 = live.iter().map(|a| a.stats.distance).sum();
     let total_s: f64 = live.iter().map(|a| a.stats.duration).sum();
     assert_eq!(p["lifetime"]["activities"], live.len());
-    assert_eq!(p["lifetime"]["distance_km"].as_f64(), Some(output::km((total_m * 100.0).round() / 100.0)));
-    assert_eq!(p["lifetime"]["duration"], output::hours_minutes(total_s));
+    assert_eq!(p["lifetime"]["distance_km"].as_f64(), Some(display::km((total_m * 100.0).round() / 100.0)));
+    assert_eq!(p["lifetime"]["duration"], display::hours_minutes(total_s));
 
     let mut per_sport: BTreeMap<String, (usize, f64)> = BTreeMap::new();
     for a in &live {
@@ -120,7 +120,7 @@ async fn profile_values_match_the_fakes_account() {
         })
         .collect();
     let want: BTreeMap<String, (usize, f64)> =
-        per_sport.into_iter().map(|(k, (n, m))| (k, (n, output::km((m * 100.0).round() / 100.0)))).collect();
+        per_sport.into_iter().map(|(k, (n, m))| (k, (n, display::km((m * 100.0).round() / 100.0)))).collect();
     assert_eq!(got, want);
 
     assert!(text.starts_with(&format!("{} ({})", d.full_name, d.display_name)), "{text}");
@@ -222,11 +222,11 @@ async fn gear_distances_limits_and_uses_match_the_activities_that_used_it() {
         let g = gear.iter().find(|g| g["gear_uuid"] == uuid.as_str()).unwrap();
         assert_eq!(g["name"], name.as_str());
         assert_eq!(g["status"], "active");
-        assert_eq!(g["distance_km"].as_f64(), Some(output::km(*meters)));
+        assert_eq!(g["distance_km"].as_f64(), Some(display::km(*meters)));
         assert_eq!(g["uses"].as_u64(), Some(*uses as u64));
         if *limit > 0.0 {
-            assert_eq!(g["limit_km"].as_f64(), Some(output::km(*limit)));
-            assert_eq!(g["remaining_km"].as_f64(), Some(output::km(limit - meters)));
+            assert_eq!(g["limit_km"].as_f64(), Some(display::km(*limit)));
+            assert_eq!(g["remaining_km"].as_f64(), Some(display::km(limit - meters)));
         } else {
             assert!(g.get("limit_km").is_none() && g.get("note").is_none());
         }

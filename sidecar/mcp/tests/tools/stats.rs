@@ -48,7 +48,7 @@ async fn get_period_stats_month_totals_equal_the_fake_activities_of_that_month()
     let totals = &data["totals"];
     assert_eq!(totals["count"], count);
     assert!(close(&totals["distance_km"], km(meters), 0.011), "{totals} vs {meters}");
-    assert_eq!(totals["duration"], garmin_mcp::output::duration(seconds));
+    assert_eq!(totals["duration"], display::duration(seconds));
     assert_eq!(totals["elevation_gain_m"], gain as u64);
     assert_eq!(data["label"], "October 2026");
     assert_eq!(

@@ -43,7 +43,7 @@ fn library(h: &Harness) -> Vec<(u64, String, String)> {
 
 fn pace_range(one: f64, two: f64) -> String {
     let (fast, slow) = (one.max(two), one.min(two));
-    format!("{}-{}/km", output::pace_per_km(fast).unwrap(), output::pace_per_km(slow).unwrap())
+    format!("{}-{}/km", display::pace_per_km(fast).unwrap(), display::pace_per_km(slow).unwrap())
 }
 
 #[tokio::test]

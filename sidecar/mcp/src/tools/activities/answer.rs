@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use rmcp::schemars;
 use serde::Serialize;
 
-use super::shape::{ActivityRow, Speed};
+use crate::domain::activity::{ActivityRow, Speed};
 
 /// Totals of the listed rows.
 #[derive(Debug, Serialize, schemars::JsonSchema)]

@@ -4,8 +4,8 @@
 use garmin::models::activities::{Activity, ActivityFigures, ActivityWeather, TimeInZone};
 
 use super::answer::{Overview, Splits, WeatherRow, ZoneRow};
-use super::shape::{Family, Speed, activity_title, whole};
-use crate::output;
+use crate::domain::activity::{Family, Speed, activity_title};
+use crate::domain::words::whole_u32;
 
 /// A finite value rounded to `decimals`.
 pub(super) fn round(value: Option<f64>, decimals: i32) -> Option<f64> {
@@ -39,36 +39,36 @@ pub(super) fn overview(f: &ActivityFigures, family: Family) -> Overview {
     };
     let running = family == Family::Run;
     Overview {
-        distance_km: meters.map(output::km),
-        duration: output::duration(seconds),
-        elapsed: positive(f.elapsed_duration).map(output::duration),
-        moving: positive(f.moving_duration).map(output::duration),
+        distance_km: meters.map(display::km),
+        duration: display::duration(seconds),
+        elapsed: positive(f.elapsed_duration).map(display::duration),
+        moving: positive(f.moving_duration).map(display::duration),
         speed,
         grade_adjusted_pace_per_km: if running {
-            positive(f.avg_grade_adjusted_speed).and_then(output::pace_per_km)
+            positive(f.avg_grade_adjusted_speed).and_then(display::pace_per_km)
         } else {
             None
         },
-        max_speed_kmh: if family == Family::Ride { positive(f.max_speed).map(output::kmh) } else { None },
-        avg_hr_bpm: whole(positive(f.average_hr)),
-        max_hr_bpm: whole(positive(f.max_hr)),
-        cadence_spm: if running { whole(positive(f.average_run_cadence)) } else { None },
-        cadence_rpm: if family == Family::Ride { whole(positive(f.average_bike_cadence)) } else { None },
+        max_speed_kmh: if family == Family::Ride { positive(f.max_speed).map(display::kmh) } else { None },
+        avg_hr_bpm: whole_u32(positive(f.average_hr)),
+        max_hr_bpm: whole_u32(positive(f.max_hr)),
+        cadence_spm: if running { whole_u32(positive(f.average_run_cadence)) } else { None },
+        cadence_rpm: if family == Family::Ride { whole_u32(positive(f.average_bike_cadence)) } else { None },
         stride_length_m: round(positive(f.stride_length).map(|cm| cm / 100.0), 2),
-        ground_contact_time_ms: whole(positive(f.ground_contact_time)),
+        ground_contact_time_ms: whole_u32(positive(f.ground_contact_time)),
         vertical_oscillation_cm: round(positive(f.vertical_oscillation), 1),
         vertical_ratio_pct: round(positive(f.vertical_ratio), 1),
-        avg_power_w: whole(positive(f.average_power)),
-        max_power_w: whole(positive(f.max_power)),
-        normalized_power_w: whole(positive(f.normalized_power)),
+        avg_power_w: whole_u32(positive(f.average_power)),
+        max_power_w: whole_u32(positive(f.max_power)),
+        normalized_power_w: whole_u32(positive(f.normalized_power)),
         aerobic_training_effect: round(f.training_effect, 1),
         anaerobic_training_effect: round(f.anaerobic_training_effect, 1),
         training_effect_label: f.training_effect_label.as_deref().and_then(humanize),
         aerobic_effect_message: f.aerobic_training_effect_message.as_deref().and_then(humanize),
-        training_load: whole(f.activity_training_load),
-        elevation_gain_m: whole(f.elevation_gain),
-        elevation_loss_m: whole(f.elevation_loss),
-        calories_kcal: whole(f.calories),
+        training_load: whole_u32(f.activity_training_load),
+        elevation_gain_m: whole_u32(f.elevation_gain),
+        elevation_loss_m: whole_u32(f.elevation_loss),
+        calories_kcal: whole_u32(f.calories),
         watch_temperature_c: round(f.average_temperature, 1),
         body_battery_change: f
             .difference_body_battery
@@ -89,7 +89,7 @@ pub(super) fn zone_rows(zones: &[TimeInZone]) -> Vec<ZoneRow> {
             let secs = positive(z.secs_in_zone).unwrap_or(0.0);
             Some(ZoneRow {
                 zone,
-                from_bpm: whole(positive(z.zone_low_boundary)),
+                from_bpm: whole_u32(positive(z.zone_low_boundary)),
                 minutes: (secs / 6.0).round() / 10.0,
                 percent: (secs / total * 1000.0).round() / 10.0,
             })
@@ -105,9 +105,9 @@ pub(super) fn weather_row(w: &ActivityWeather) -> Option<WeatherRow> {
     let row = WeatherRow {
         temp_c: celsius(w.temp),
         feels_like_c: celsius(w.apparent_temp),
-        humidity_pct: whole(w.relative_humidity),
-        wind_kmh: whole(w.wind_speed.map(|s| s * KMH_PER_MPH)),
-        wind_gust_kmh: whole(positive(w.wind_gust).map(|s| s * KMH_PER_MPH)),
+        humidity_pct: whole_u32(w.relative_humidity),
+        wind_kmh: whole_u32(w.wind_speed.map(|s| s * KMH_PER_MPH)),
+        wind_gust_kmh: whole_u32(positive(w.wind_gust).map(|s| s * KMH_PER_MPH)),
         wind_from: w
             .wind_direction_compass_point
             .as_ref()

@@ -6,8 +6,8 @@ use std::collections::BTreeSet;
 use garmin::models::activities::ActivityDetails;
 
 use super::answer::Series;
-use super::shape::{Family, whole};
-use crate::output;
+use crate::domain::activity::Family;
+use crate::domain::words::whole_u32;
 
 /// Indices to keep when thinning `n` points to `max`: first, last, the global extremes of every
 /// signal, then the lowest and highest `primary` value of each bucket (so peaks survive).
@@ -94,15 +94,16 @@ pub(super) fn build_series(d: &ActivityDetails, family: Family, max_points: usiz
             keep.iter().map(|&i| v.get(i).copied().flatten().filter(|x| x.is_finite()).and_then(f)).collect()
         })
     };
-    let to_u32 = |v: Option<Vec<Option<f64>>>| v.map(|v| v.into_iter().map(whole).collect::<Vec<_>>());
+    let to_u32 = |v: Option<Vec<Option<f64>>>| v.map(|v| v.into_iter().map(whole_u32).collect::<Vec<_>>());
     let pace = |per: f64| move |mps: f64| (mps >= 0.3).then(|| per / mps);
     let (pace_km, speed_kmh, pace_100m) = match family {
-        Family::Ride => (None, pick(&speed, &|mps| Some(output::kmh(mps))), None),
+        Family::Ride => (None, pick(&speed, &|mps| Some(display::kmh(mps))), None),
         Family::Swim => (None, None, to_u32(pick(&speed, &pace(100.0)))),
         Family::Run | Family::Walk => (to_u32(pick(&speed, &pace(1000.0))), None, None),
         Family::Other => (None, None, None),
     };
-    let t_s: Vec<u32> = keep.iter().map(|&i| whole(time.get(i).copied().flatten()).unwrap_or(0)).collect();
+    let t_s: Vec<u32> =
+        keep.iter().map(|&i| whole_u32(time.get(i).copied().flatten()).unwrap_or(0)).collect();
     let points = keep.len();
     let note = if points < n {
         format!(
@@ -115,7 +116,7 @@ pub(super) fn build_series(d: &ActivityDetails, family: Family, max_points: usiz
         points: u32::try_from(points).unwrap_or(u32::MAX),
         recorded_points: u32::try_from(n).unwrap_or(u32::MAX),
         t_s,
-        distance_km: pick(&distance, &|m| Some(output::km(m))),
+        distance_km: pick(&distance, &|m| Some(display::km(m))),
         pace_s_per_km: pace_km,
         speed_kmh,
         pace_s_per_100m: pace_100m,

@@ -5,8 +5,8 @@ use garmin::models::activities::Lap;
 
 use super::answer::{SplitRow, Splits, Steadiness};
 use super::overview::positive;
-use super::shape::{Family, Speed, whole};
-use crate::output;
+use crate::domain::activity::{Family, Speed};
+use crate::domain::words::whole_u32;
 
 /// Most split rows shown; longer lists are merged (2 km, 3 km…) to stay compact.
 const MAX_SPLIT_ROWS: usize = 50;
@@ -127,13 +127,13 @@ pub(super) fn build_splits(laps: &[Lap], family: Family) -> Option<Splits> {
         .enumerate()
         .map(|(i, p)| SplitRow {
             n: u32::try_from(i + 1).unwrap_or(u32::MAX),
-            distance_km: output::km(p.meters),
-            time: output::duration(p.seconds),
+            distance_km: display::km(p.meters),
+            time: display::duration(p.seconds),
             speed: Speed::of(family, p.meters, p.seconds),
-            avg_hr_bpm: whole((p.hr_seconds > 0.0).then(|| p.hr_weighted / p.hr_seconds)),
+            avg_hr_bpm: whole_u32((p.hr_seconds > 0.0).then(|| p.hr_weighted / p.hr_seconds)),
             elev_change_m: p.elev_change.filter(|e| e.is_finite()).map(|e| e.round() as i32),
             intensity: if mixed { p.intensity.as_ref().map(|t| t.to_lowercase()) } else { None },
-            rest_s: whole(Some(p.rest_s)).filter(|r| *r > 0),
+            rest_s: whole_u32(Some(p.rest_s)).filter(|r| *r > 0),
         })
         .collect();
 

@@ -11,10 +11,9 @@ use garmin_charts::{
 };
 
 use super::{Drawn, draw_off_thread, fit_series};
-use crate::output;
+use crate::domain::activity::{Family, activity_title};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
-use crate::tools::activities::shape::{Family, activity_title};
 
 /// Rows asked of Garmin's details endpoint: enough for a smooth 1200-px line, small to transfer.
 const DETAIL_ROWS: u32 = 4000;
@@ -146,10 +145,10 @@ impl Facts {
             parts.push(format!("{:.2} km", d / 1000.0));
         }
         if let Some(t) = self.duration_s {
-            parts.push(format!("in {}", output::duration(t)));
+            parts.push(format!("in {}", display::duration(t)));
         }
         if let (Some(d), Some(t)) = (self.distance_m, self.duration_s)
-            && let Some(speed) = crate::tools::activities::shape::Speed::of(self.family, d, t).text()
+            && let Some(speed) = crate::domain::activity::Speed::of(self.family, d, t).text()
         {
             parts.push(format!("at {speed}"));
         }
@@ -365,10 +364,10 @@ impl GarminMcp {
 pub(super) fn zone_sentence(rows: &[ZoneTime], total: f64) -> String {
     let parts: Vec<String> = rows
         .iter()
-        .map(|z| format!("Z{} {} ({:.0} %)", z.zone, output::duration(z.seconds), z.seconds / total * 100.0))
+        .map(|z| format!("Z{} {} ({:.0} %)", z.zone, display::duration(z.seconds), z.seconds / total * 100.0))
         .collect();
     let top = rows.iter().max_by(|a, b| a.seconds.total_cmp(&b.seconds)).map(|z| z.zone).unwrap_or(1);
-    format!("{}; most time in Z{top}, {} in total", parts.join(", "), output::duration(total))
+    format!("{}; most time in Z{top}, {} in total", parts.join(", "), display::duration(total))
 }
 
 #[cfg(test)]

@@ -8,11 +8,10 @@ use garmin_charts::{
 };
 
 use super::{Drawn, draw_off_thread, span};
-use crate::output;
+use crate::domain::sleep::sleep_stage_spans;
+use crate::domain::words::words;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
-use crate::tools::common::words;
-use crate::tools::health::sleep_stage_spans;
 
 /// Most stretches kept for the hypnogram (equal neighbours are always merged first).
 const MAX_SEGMENTS: usize = 400;
@@ -80,7 +79,7 @@ impl GarminMcp {
         let mut summary =
             format!("Sleep on the night to {date}: {}–{}", from.format("%H:%M"), to.format("%H:%M"));
         if let Some(asleep) = reading(dto.sleep_time_seconds) {
-            summary.push_str(&format!(", {} asleep", output::hours_minutes(asleep)));
+            summary.push_str(&format!(", {} asleep", display::hours_minutes(asleep)));
         }
         if let Some(s) = score {
             summary.push_str(&format!(", sleep score {s}"));
@@ -95,7 +94,7 @@ impl GarminMcp {
             ("awake", dto.awake_sleep_seconds),
         ]
         .into_iter()
-        .filter_map(|(name, secs)| Some(format!("{name} {}", output::hours_minutes(reading(secs)?))))
+        .filter_map(|(name, secs)| Some(format!("{name} {}", display::hours_minutes(reading(secs)?))))
         .collect();
         if !stages.is_empty() {
             summary.push_str(&format!("; {}", stages.join(", ")));

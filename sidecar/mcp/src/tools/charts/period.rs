@@ -1,7 +1,7 @@
 //! The data of the charts over a period of activities: volume per week or month by sport, time in
 //! heart-rate zones summed over the activities of a period, and the daily training load with its
 //! acute and chronic lines. Each reads the activity list of the period once (pages of
-//! [`PAGE`](crate::tools::stats::PAGE)), never one request per day or per activity.
+//! [`PAGE`](crate::domain::activity::PAGE)), never one request per day or per activity.
 
 use std::collections::BTreeMap;
 
@@ -16,12 +16,12 @@ use garmin_charts::{
 
 use super::activity::zone_sentence;
 use super::{Drawn, VolumePeriod, draw_off_thread, span};
+use crate::domain::activity::PAGE;
+use crate::domain::activity::{Family, SportFilter, count_noun, distance_m, local_date};
+use crate::domain::load::{acwr, acwr_band};
+use crate::domain::words::thousands;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
-use crate::tools::activities::shape::{Family, SportFilter, count_noun, distance_m, local_date};
-use crate::tools::common::thousands;
-use crate::tools::stats::PAGE;
-use crate::tools::training::{acwr, acwr_band};
 
 /// Days before a training-load chart whose load warms up its chronic (28-day) line.
 const CHRONIC_DAYS: i64 = 28;

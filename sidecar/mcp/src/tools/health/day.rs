@@ -9,12 +9,12 @@ use garmin::models::wellness::{
 
 use super::Detail;
 use super::answer::*;
-use super::format::{hm, kg, parse_hm, round1};
+use super::format::{kg, parse_hm, round1};
 use super::timeline::{hourly, sleep_timeline};
-use crate::output;
+use crate::domain::words::{thousands, whole, words};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
-use crate::tools::common::{thousands, whole, words};
+use display::duration_hm as hm;
 
 /// How far back the latest weigh-in may lie, in days.
 const WEIGHT_LOOKBACK_DAYS: i64 = 30;
@@ -198,7 +198,7 @@ impl DayParts {
         let activity = DayActivity {
             steps: field(|x| x.total_steps).and_then(whole),
             step_goal: field(|x| x.daily_step_goal).and_then(whole),
-            distance_km: field(|x| x.total_distance_meters).map(output::km),
+            distance_km: field(|x| x.total_distance_meters).map(display::km),
             floors_climbed: field(|x| x.floors_ascended).and_then(whole),
             calories_kcal: field(|x| x.total_kilocalories).and_then(whole),
             active_calories_kcal: field(|x| x.active_kilocalories).and_then(whole),
@@ -401,7 +401,7 @@ fn day_summary(date: NaiveDate, day: &HealthDay, missing: &[String]) -> String {
     let mut parts = Vec::new();
     if let Some(s) = &day.sleep {
         let mut text = match s.total.as_deref().and_then(parse_hm) {
-            Some(asleep) => format!("{date}: slept {}", output::hours_minutes(asleep)),
+            Some(asleep) => format!("{date}: slept {}", display::hours_minutes(asleep)),
             None => format!("{date}: sleep stages recorded but no total sleep time"),
         };
         if let (Some(a), Some(b)) = (&s.start, &s.end) {

@@ -1,5 +1,5 @@
-//! Number helpers of the `health` toolset: one decimal, kilograms from grams, and `h:mm` durations
-//! both ways.
+//! Number helpers of the `health` toolset: one decimal, kilograms from grams, and reading back the
+//! `h:mm` durations that `display::duration_hm` writes.
 
 pub(super) fn round1(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
@@ -10,12 +10,6 @@ pub(super) fn kg(grams: f64) -> f64 {
     round1(grams / 1000.0)
 }
 
-/// `h:mm` from seconds.
-pub fn hm(seconds: f64) -> String {
-    let minutes = (seconds.max(0.0) / 60.0).round() as u64;
-    format!("{}:{:02}", minutes / 60, minutes % 60)
-}
-
 pub(super) fn parse_hm(text: &str) -> Option<f64> {
     let (h, m) = text.split_once(':')?;
     Some(h.parse::<f64>().ok()? * 3600.0 + m.parse::<f64>().ok()? * 60.0)
@@ -24,12 +18,11 @@ pub(super) fn parse_hm(text: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::common::{thousands, whole, words};
+    use crate::domain::words::{thousands, whole, words};
 
     #[test]
     fn helpers_format_like_people_write() {
-        assert_eq!(hm(27_120.0), "7:32");
-        assert_eq!(hm(59.0), "0:01");
+        assert_eq!(parse_hm(&display::duration_hm(27_120.0)), Some(27_120.0));
         assert_eq!(parse_hm("7:32"), Some(27_120.0));
         assert_eq!(thousands(1_234_567), "1,234,567");
         assert_eq!(thousands(999), "999");

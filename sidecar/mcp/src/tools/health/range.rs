@@ -5,11 +5,11 @@ use chrono::{Duration, NaiveDate};
 
 use super::answer::{DailyHealth, HealthAverages, HealthRow};
 use super::day::weight_on;
-use super::format::{hm, kg, parse_hm, round1};
-use crate::output;
+use super::format::{kg, parse_hm, round1};
+use crate::domain::words::{thousands, whole};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
-use crate::tools::common::{thousands, whole};
+use display::duration_hm as hm;
 
 impl GarminMcp {
     /// A range: one range request per endpoint, concurrently.
@@ -144,7 +144,7 @@ fn range_summary(
     if let Some(rhr) = avg.resting_hr_bpm {
         parts.push(format!("resting HR {rhr} bpm"));
     }
-    if let Some(sleep) = avg.sleep.as_deref().and_then(parse_hm).map(output::hours_minutes) {
+    if let Some(sleep) = avg.sleep.as_deref().and_then(parse_hm).map(display::hours_minutes) {
         let score = avg.sleep_score.map(|s| format!(" (score {s})")).unwrap_or_default();
         parts.push(format!("sleep {sleep}{score}"));
     }

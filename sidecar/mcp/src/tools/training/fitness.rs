@@ -8,8 +8,7 @@ use garmin::models::metrics::{MaxMetrics, TrainingReadiness, TrainingStatus};
 use garmin::models::wellness::HrvSummary;
 
 use super::answer::{ReadinessFactors, ReadinessPart, TrendRow, Vo2MaxPart};
-use crate::output;
-use crate::tools::common::words;
+use crate::domain::words::words;
 
 pub(super) fn vo2max_part(
     status: Option<&TrainingStatus>,
@@ -65,7 +64,7 @@ pub(super) fn readiness_part(r: &TrainingReadiness) -> ReadinessPart {
         score: pct(r.score),
         level: r.level.as_deref().map(words),
         feedback: r.feedback_short.as_deref().map(words),
-        recovery_time: r.recovery_time.filter(|m| *m >= 0.0).map(|m| output::hours_minutes(m * 60.0)),
+        recovery_time: r.recovery_time.filter(|m| *m >= 0.0).map(|m| display::hours_minutes(m * 60.0)),
         factors,
         limiting_factors: weak.into_iter().map(|w| w.1.to_owned()).collect(),
     }

@@ -6,8 +6,7 @@ use std::collections::BTreeSet;
 use garmin::models::records::PersonalRecord;
 
 use super::answer::RecordRow;
-use crate::output;
-use crate::tools::common::thousands;
+use crate::domain::words::thousands;
 
 /// `(name, sport, kind, distance m)` of Garmin's record type ids. 1–4 are documented by the
 /// reference; 5–8 and 12 match the fake and other clients; the rest follow Garmin's `prtypes`
@@ -90,18 +89,18 @@ pub(super) fn record_row(pr: &PersonalRecord) -> Option<RecordRow> {
     };
     match known.map(|k| (k.2, k.3)) {
         Some((Kind::Time, metres)) => {
-            row.value = output::duration(value);
+            row.value = display::duration(value);
             row.time_s = Some((value * 10.0).round() / 10.0);
             row.pace = metres.filter(|_| value > 0.0).and_then(|m| {
                 if row.sport == "swimming" {
-                    output::pace_per_100m(m / value).map(|p| format!("{p}/100m"))
+                    display::pace_per_100m(m / value).map(|p| format!("{p}/100m"))
                 } else {
-                    output::pace_per_km(m / value).map(|p| format!("{p}/km"))
+                    display::pace_per_km(m / value).map(|p| format!("{p}/km"))
                 }
             });
         }
         Some((Kind::Distance, _)) => {
-            let km = output::km(value);
+            let km = display::km(value);
             row.value = format!("{km:.2} km");
             row.distance_km = Some(km);
         }

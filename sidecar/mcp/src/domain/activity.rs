@@ -1,13 +1,13 @@
-//! Shared shaping of activities for the `activities` and `stats` toolsets: friendly sport words to
-//! Garmin type keys, the sport family that decides how speed reads (pace per km, km/h, pace per
-//! 100 m), date arguments, and the compact one-line row of an activity.
+//! Activities as the tools read them: friendly sport words to Garmin type keys, the sport family
+//! that decides how speed reads (pace per km, km/h, pace per 100 m), the activity list's page
+//! size, and the compact one-line row of an activity (activities, stats, calendar and charts).
 
 use chrono::NaiveDate;
 use garmin::models::activities::ActivitySummary;
 use rmcp::schemars;
 use serde::Serialize;
 
-use crate::output;
+use crate::domain::words::whole_u32;
 use crate::tool_error::ToolError;
 
 /// How an activity's speed reads best.
@@ -97,9 +97,11 @@ impl Speed {
     /// The speed `mps` (m/s) for `family`.
     pub fn from_mps(family: Family, mps: f64) -> Speed {
         match family {
-            Family::Run | Family::Walk => Speed { pace_per_km: output::pace_per_km(mps), ..Speed::default() },
-            Family::Ride if mps > 0.0 => Speed { speed_kmh: Some(output::kmh(mps)), ..Speed::default() },
-            Family::Swim => Speed { pace_per_100m: output::pace_per_100m(mps), ..Speed::default() },
+            Family::Run | Family::Walk => {
+                Speed { pace_per_km: display::pace_per_km(mps), ..Speed::default() }
+            }
+            Family::Ride if mps > 0.0 => Speed { speed_kmh: Some(display::kmh(mps)), ..Speed::default() },
+            Family::Swim => Speed { pace_per_100m: display::pace_per_100m(mps), ..Speed::default() },
             _ => Speed::default(),
         }
     }
@@ -291,10 +293,8 @@ pub struct ActivityRow {
     pub training_load: Option<u32>,
 }
 
-/// Whole, non-negative, finite number as `u32`.
-pub fn whole(value: Option<f64>) -> Option<u32> {
-    value.filter(|v| v.is_finite() && *v >= 0.0).map(|v| v.round().min(f64::from(u32::MAX)) as u32)
-}
+/// Activities per page of the range walk.
+pub const PAGE: u32 = 500;
 
 /// Metres of an activity when it has a real distance.
 pub fn distance_m(a: &ActivitySummary) -> Option<f64> {
@@ -314,11 +314,7 @@ pub fn activity_title(name: Option<&str>, type_key: Option<&str>, place: Option<
     }
     let kind = type_key.map(str::trim).filter(|k| !k.is_empty() && *k != "uncategorized");
     let mut title = match kind {
-        Some(k) => {
-            let words = k.replace('_', " ");
-            let mut chars = words.chars();
-            chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
-        }
+        Some(k) => display::capitalise(&k.replace('_', " ")),
         None => "Activity".to_owned(),
     };
     if let Some(place) = place.map(str::trim).filter(|p| !p.is_empty()) {
@@ -343,11 +339,11 @@ impl ActivityRow {
             time: a.start_time_local.map(|t| t.format("%H:%M").to_string()),
             name: activity_title(a.activity_name.as_deref(), a.type_key(), a.location_name.as_deref()),
             type_key: a.type_key().unwrap_or("other").to_owned(),
-            distance_km: meters.map(output::km),
-            duration: output::duration(seconds),
+            distance_km: meters.map(display::km),
+            duration: display::duration(seconds),
             speed,
-            avg_hr_bpm: whole(a.average_hr),
-            training_load: whole(a.activity_training_load),
+            avg_hr_bpm: whole_u32(a.average_hr),
+            training_load: whole_u32(a.activity_training_load),
         })
     }
 }

@@ -1,0 +1,23 @@
+//! The domain layer under the tools: what Garmin's data means, independent of how a tool is asked
+//! or answers. Tools are *parse → call → shape*: they parse their arguments with [`dates`], call
+//! Garmin through the `garmin` client, and shape the answer with these modules; several tools and
+//! the charts share them. This layer never depends on `crate::tools`, and no tool module imports
+//! another tool module: what two tools share lives here.
+//!
+//! - [`activity`]: sport families and filters, activity rows and titles, the list's page size.
+//! - [`dates`]: the one parser of date arguments, with its friendly message.
+//! - [`load`]: the acute:chronic workload ratio and its bands.
+//! - [`sleep`]: a night's sleep stages as merged spans.
+//! - [`parts`]: one failing part of an answer never sinks the rest.
+//! - [`words`]: Garmin's keys, counts and whole numbers as people write them.
+//! - [`account`]: what the session must know about the account before calls fan out.
+//!
+//! Numbers in words (durations, paces, distances) are the `display` crate's.
+
+pub mod account;
+pub mod activity;
+pub mod dates;
+pub mod load;
+pub mod parts;
+pub mod sleep;
+pub mod words;
