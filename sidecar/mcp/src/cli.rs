@@ -8,6 +8,7 @@ mod login;
 mod output;
 mod serve;
 mod status;
+mod sync;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -34,6 +35,10 @@ pub struct Cli {
     /// Only offer these toolsets, comma-separated (MCP server; `session` is always on).
     #[arg(long, value_delimiter = ',', value_name = "SET,SET")]
     pub toolsets: Option<Vec<String>>,
+
+    /// Answer everything live from Garmin, never from the local history (MCP server).
+    #[arg(long)]
+    pub no_cache: bool,
 
     /// Serve the offline demo account (a fake athlete's year of data) instead of your Garmin account.
     #[arg(long)]
@@ -114,6 +119,9 @@ pub enum Command {
     Logout,
     /// Call a Garmin Connect API path (GET) and print its JSON: for troubleshooting.
     Api(api::ApiArgs),
+    /// Copy your Garmin history (a year, or from --since) into the local history database, with a
+    /// progress bar; later runs read only what changed.
+    Sync(sync::SyncArgs),
     /// Set up an AI client (Claude, Codex, Gemini, Copilot, opencode, …) to start this server; --list shows them.
     Configure(configure::ConfigureArgs),
 }
@@ -132,6 +140,7 @@ pub async fn run(cli: Cli) -> ExitCode {
         Some(Command::Status(args)) => status::run(args, &store).await,
         Some(Command::Logout) => logout(&store),
         Some(Command::Api(args)) => api::run(args, &store).await,
+        Some(Command::Sync(args)) => sync::run(args, &store, cli.today).await,
         Some(Command::Configure(mut args)) => {
             // `garmin-mcp --demo configure …` means the same as `configure … --demo`.
             args.demo |= cli.demo;
@@ -154,6 +163,7 @@ pub async fn run(cli: Cli) -> ExitCode {
                 toolsets: cli.toolsets,
                 demo: cli.demo,
                 today: cli.today,
+                no_cache: cli.no_cache,
                 http,
             };
             serve::run(args, store).await

@@ -6,6 +6,7 @@ pub mod cli;
 pub mod client_log;
 pub mod demo;
 pub mod files;
+pub mod history;
 pub mod http;
 pub mod logging;
 pub mod output;

@@ -63,6 +63,8 @@ pub struct ServerOptions {
     /// Answers go to callers on other computers (HTTP): paths of this computer's home and data
     /// folders are replaced by neutral words, so a caller never learns the owner's user name.
     pub remote_callers: bool,
+    /// `--no-cache`: answer everything live from Garmin, never from the local history.
+    pub no_cache: bool,
 }
 
 impl ServerOptions {
@@ -78,6 +80,7 @@ impl ServerOptions {
             write_mode: WriteMode::AskApp,
             use_app: true,
             remote_callers: false,
+            no_cache: false,
         }
     }
 }
@@ -98,6 +101,7 @@ struct Context {
     options: ServerOptions,
     client: tokio::sync::Mutex<Option<Client>>,
     subscriptions: crate::resources::Subscriptions,
+    history: crate::history::Slot,
 }
 
 impl GarminMcp {
@@ -125,6 +129,7 @@ impl GarminMcp {
                 options,
                 client: tokio::sync::Mutex::new(None),
                 subscriptions: crate::resources::Subscriptions::default(),
+                history: crate::history::Slot::default(),
             }),
             tool_router: router,
             log: ClientLog::default(),
@@ -158,6 +163,7 @@ impl GarminMcp {
             + Self::charts_tools()
             + Self::exports_tools()
             + Self::session_tools()
+            + Self::history_tools()
     }
 
     /// The Garmin client, built from the shared session on first use (and again after a sign-in).
@@ -185,6 +191,16 @@ impl GarminMcp {
     /// True with `--readonly`: nothing is written, to Garmin or to this computer.
     pub(crate) fn is_read_only(&self) -> bool {
         self.ctx.options.read_only
+    }
+
+    /// True with `--no-cache`: every answer is read live from Garmin.
+    pub(crate) fn no_cache(&self) -> bool {
+        self.ctx.options.no_cache
+    }
+
+    /// This server's opened local history (see [`crate::history`]).
+    pub(crate) fn history_slot(&self) -> &crate::history::Slot {
+        &self.ctx.history
     }
 
     /// True in `--demo` mode.

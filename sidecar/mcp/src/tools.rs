@@ -19,6 +19,7 @@ mod common;
 pub mod events;
 pub mod exports;
 pub mod health;
+pub mod history;
 pub mod profile;
 pub mod session;
 pub mod social;

@@ -78,6 +78,11 @@ pub const TOOLSETS: &[Toolset] = &[
         description: "the journal of changes made to your Garmin account, and undo",
         tools: &["list_changes", "undo_change"],
     },
+    Toolset {
+        id: "history",
+        description: "the local training history on this computer: sync it from Garmin, fitness and fatigue from it",
+        tools: &["sync_history"],
+    },
     Toolset { id: "session", description: "signing in (always on)", tools: &["login"] },
 ];
 

@@ -137,7 +137,24 @@ impl GarminMcp {
         search.activity_type = filter.as_ref().map(|f| f.type_key.clone());
         let limit_rows = limit as usize;
         let mut found: Vec<ActivitySummary> = Vec::new();
+        let type_key = filter.as_ref().map(|f| f.type_key.as_str());
+        let cached = self.activities_cache_first(&client, start, end, type_key).await?;
+        let source = cached.as_ref().map_or_else(crate::history::DataSource::live, |(_, s)| s.clone());
         match &keyword {
+            _ if cached.is_some() => {
+                let needle = keyword.as_deref().map(str::to_lowercase);
+                found = cached
+                    .map(|(rows, _)| rows)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|a| {
+                        needle.as_deref().is_none_or(|n| {
+                            a.activity_name.as_deref().is_some_and(|name| name.to_lowercase().contains(n))
+                        })
+                    })
+                    .take(limit_rows + 1)
+                    .collect();
+            }
             None => {
                 found = api.search(&search.limit(limit + 1)).await?;
             }
@@ -219,6 +236,8 @@ impl GarminMcp {
                 " Only the {limit} newest are listed: narrow the dates or raise limit (up to {MAX_LIMIT})."
             ));
         }
+        summary.push(' ');
+        summary.push_str(&source.phrase());
         Ok(self.answer(
             summary,
             ActivityList {
@@ -229,6 +248,7 @@ impl GarminMcp {
                 more_available,
                 totals,
                 activities: rows,
+                source,
             },
         ))
     }

@@ -161,6 +161,8 @@ pub struct PeriodStats {
     /// Change against the previous period of the same length (none for `all`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub change: Option<Change>,
+    /// Where these numbers came from (the local history or Garmin live) and how fresh they are.
+    pub source: crate::history::DataSource,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -437,7 +439,16 @@ impl GarminMcp {
             let from = span.previous.map_or(span.start, |(s, _)| s.min(span.start));
             search = search.between(from, span.end);
         }
-        let mut items: Vec<ActivitySummary> = client.activities().search_all(&search).await?;
+        let cached = match (kind, search.start_date) {
+            (Kind::All, _) | (_, None) => None,
+            (_, Some(from)) => {
+                self.activities_cache_first(&client, from, span.end, search.activity_type.as_deref()).await?
+            }
+        };
+        let (mut items, source): (Vec<ActivitySummary>, crate::history::DataSource) = match cached {
+            Some(found) => found,
+            None => (client.activities().search_all(&search).await?, crate::history::DataSource::live()),
+        };
         items.retain(|a| local_date(a).is_some());
         items.sort_by_key(|a| a.start_time_local);
         let what = filter.as_ref().map_or("activities".to_owned(), |f| f.many.clone());
@@ -534,6 +545,7 @@ impl GarminMcp {
         let summary = nothing_note.unwrap_or_else(|| {
             describe(&span, filter.as_ref(), &sum, &totals, change.as_ref(), longest.as_ref())
         });
+        let summary = format!("{summary} {}", source.phrase());
         Ok(self.answer(
             summary,
             PeriodStats {
@@ -549,6 +561,7 @@ impl GarminMcp {
                 breakdown_by: bucket.name().to_owned(),
                 breakdown,
                 change,
+                source,
             },
         ))
     }

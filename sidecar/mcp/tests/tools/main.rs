@@ -14,6 +14,7 @@ mod charts;
 mod events;
 mod exports;
 mod health;
+mod history;
 mod partial;
 mod profile;
 mod protocol;

@@ -1,0 +1,324 @@
+//! The `history` toolset: `sync_history` (fill the local history on this computer from Garmin,
+//! with MCP progress notifications) and the analyses computed from that history.
+
+use ::history::sync::{self, Progress, Stopped, SyncOptions, SyncReport};
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::ProgressNotificationParam;
+use rmcp::service::RequestContext;
+use rmcp::{RoleServer, schemars, tool, tool_router};
+use serde::{Deserialize, Serialize};
+
+use super::common::parse_opt_date;
+use crate::history::{JobState, SyncJob};
+use crate::output::Answer;
+use crate::server::GarminMcp;
+use crate::tool_error::ToolError;
+
+/// Largest `max_requests`.
+const MAX_REQUESTS: u32 = 20_000;
+
+/// Arguments of `sync_history`.
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
+pub struct SyncHistoryArgs {
+    /// First day to keep, `YYYY-MM-DD` (default: a year before today on the first sync; later
+    /// syncs only read what changed).
+    #[serde(default)]
+    pub since: Option<String>,
+    /// Read everything in the range again, even what is already in the history. Default false.
+    #[serde(default)]
+    pub full: Option<bool>,
+    /// Stop after this many Garmin requests and say how to continue (1–20000; default: no limit
+    /// but Garmin's own rate limit).
+    #[serde(default)]
+    #[schemars(range(min = 1, max = 20000))]
+    pub max_requests: Option<u32>,
+}
+
+/// How long `sync_history` waits for the sync before answering that it goes on in the background
+/// (clients time tools out; a year against the real Garmin takes minutes).
+const WAIT: std::time::Duration = std::time::Duration::from_secs(8);
+
+/// The answer of `sync_history`.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct SyncAnswer {
+    /// `complete` (the whole range is in the history), `stopped` (rate limit or request budget;
+    /// what was read is kept) or `running` (it goes on in the background: call again to see).
+    pub status: String,
+    /// What the sync was asked to do.
+    pub asked: String,
+    /// Days handled so far.
+    pub days_done: u64,
+    /// Days to handle in all.
+    pub days_total: u64,
+    /// Requests sent to Garmin so far.
+    pub requests: u32,
+    /// First day of the synced range (once finished).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// Last day (today).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    /// 28-day blocks in the range.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocks: Option<u32>,
+    /// Blocks read by this sync.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocks_synced: Option<u32>,
+    /// Blocks already up to date (not read again).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocks_skipped: Option<u32>,
+    /// Daily summaries read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub days_read: Option<u32>,
+    /// Activities new to the history.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub activities_added: Option<u32>,
+    /// Activities read again (possibly changed on Garmin).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub activities_updated: Option<u32>,
+    /// Activities removed because Garmin no longer has them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub activities_removed: Option<u32>,
+    /// Seconds the sync took.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seconds: Option<f64>,
+    /// `rate_limited` or `request_budget` when it stopped early.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
+    /// When to run it again after a rate limit (UTC, `YYYY-MM-DD HH:MM`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resume_after: Option<String>,
+    /// Parts that could not be read (tried again next time).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<String>,
+    /// Activities now in the history.
+    pub history_activities: u64,
+    /// Days now in the history.
+    pub history_days: u64,
+    /// The database file.
+    pub database: String,
+}
+
+impl SyncAnswer {
+    fn new(asked: &str, progress: Option<&Progress>, history: &::history::History) -> SyncAnswer {
+        let counts = history.counts().ok();
+        SyncAnswer {
+            status: "running".to_owned(),
+            asked: asked.to_owned(),
+            days_done: progress.map_or(0, |p| p.done),
+            days_total: progress.map_or(0, |p| p.total),
+            requests: progress.map_or(0, |p| p.requests),
+            from: None,
+            to: None,
+            blocks: None,
+            blocks_synced: None,
+            blocks_skipped: None,
+            days_read: None,
+            activities_added: None,
+            activities_updated: None,
+            activities_removed: None,
+            seconds: None,
+            stopped: None,
+            resume_after: None,
+            problems: Vec::new(),
+            history_activities: counts.map_or(0, |c| c.activities),
+            history_days: counts.map_or(0, |c| c.days),
+            database: history.path().display().to_string(),
+        }
+    }
+
+    fn finished(mut self, report: &SyncReport) -> SyncAnswer {
+        let (stopped, resume_after) = match &report.stopped {
+            Some(Stopped::RateLimited { resume_after }) => {
+                (Some("rate_limited".to_owned()), Some(resume_after.format("%Y-%m-%d %H:%M").to_string()))
+            }
+            Some(Stopped::Budget { .. }) => (Some("request_budget".to_owned()), None),
+            None => (None, None),
+        };
+        self.status = if report.complete() { "complete" } else { "stopped" }.to_owned();
+        self.days_done = self.days_total.max(self.days_done);
+        self.requests = report.requests;
+        self.from = Some(report.from.to_string());
+        self.to = Some(report.to.to_string());
+        self.blocks = Some(report.blocks);
+        self.blocks_synced = Some(report.blocks_synced);
+        self.blocks_skipped = Some(report.blocks_skipped);
+        self.days_read = Some(report.days_read);
+        self.activities_added = Some(report.activities_added);
+        self.activities_updated = Some(report.activities_updated);
+        self.activities_removed = Some(report.activities_removed);
+        self.seconds = Some((report.elapsed.as_secs_f64() * 10.0).round() / 10.0);
+        self.stopped = stopped;
+        self.resume_after = resume_after;
+        self.problems = report.problems.iter().take(10).cloned().collect();
+        self
+    }
+}
+
+/// A failed sync as a tool error: Garmin's own errors keep their kind (so a lost session still
+/// leads to `login`), database problems say so.
+fn sync_error(error: ::history::HistoryError) -> ToolError {
+    match error {
+        ::history::HistoryError::Garmin(e) => ToolError::from(e),
+        other => ToolError::Local(format!("{other}. Run `garmin-mcp sync` in a terminal to see more.")),
+    }
+}
+
+#[tool_router(router = history_tools, vis = "pub(crate)")]
+impl GarminMcp {
+    /// Copy the athlete's Garmin history (activities with laps and heart-rate zones, daily health,
+    /// sleep, HRV, weight, training status) into the local history on this computer, so later
+    /// questions about past weeks and months are answered from it in milliseconds without asking
+    /// Garmin. The first sync reads a year (or from `since`); later ones only what changed plus
+    /// the last few days Garmin may still revise. Sends progress notifications; if Garmin rate
+    /// limits, it stops politely, keeps what it read and says when to run it again.
+    #[tool(
+        name = "sync_history",
+        annotations(
+            title = "Sync the local history from Garmin",
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = true
+        ),
+        output_schema = rmcp::handler::server::tool::schema_for_output::<SyncAnswer>()
+    )]
+    async fn sync_history(
+        &self,
+        Parameters(args): Parameters<SyncHistoryArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Answer<SyncAnswer>, ToolError> {
+        let today = self.today();
+        let since = parse_opt_date("since", args.since.as_deref(), today)?;
+        if let Some(since) = since
+            && since > today
+        {
+            return Err(ToolError::invalid(format!("since {since} is after today ({today})")));
+        }
+        if let Some(n) = args.max_requests
+            && !(1..=MAX_REQUESTS).contains(&n)
+        {
+            return Err(ToolError::invalid(format!(
+                "max_requests must be between 1 and {MAX_REQUESTS}, got {n}"
+            )));
+        }
+        let full = args.full.unwrap_or(false);
+        let history = self.history_for_sync()?;
+        let client = self.garmin().await?;
+        let (job, joined) = {
+            let mut slot = self.history_slot().1.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            match slot.as_ref() {
+                Some(job) => (job.clone(), true),
+                None => {
+                    let job = start_job(
+                        history.clone(),
+                        client,
+                        SyncOptions { today, since, full, request_budget: args.max_requests },
+                    );
+                    *slot = Some(job.clone());
+                    (job, false)
+                }
+            }
+        };
+        let outcome = wait_for(&job, &ctx).await;
+        let mut answer = SyncAnswer::new(&job.asked, job.state.borrow().progress.as_ref(), &history);
+        let Some(outcome) = outcome else {
+            let summary = format!(
+                "{} ({}) goes on in the background: {} of {} days read so far in {} requests. Tools keep answering (live from Garmin for days not yet in the history); call sync_history again to see where it is.",
+                if joined { "A sync started earlier" } else { "The sync" },
+                job.asked,
+                answer.days_done,
+                answer.days_total,
+                answer.requests
+            );
+            return Ok(self.answer(summary, answer));
+        };
+        // Finished: this call reports it, and the next call starts a new sync.
+        {
+            let mut slot = self.history_slot().1.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            if slot.as_ref().is_some_and(|j| std::sync::Arc::ptr_eq(j, &job)) {
+                *slot = None;
+            }
+        }
+        let report = outcome.map_err(sync_error)?;
+        answer = answer.finished(&report);
+        let mut summary = report.summary();
+        if joined {
+            summary = format!("A sync started earlier ({}) has ended. {summary}", job.asked);
+        }
+        if let Some(aside) = history.moved_aside() {
+            summary.push_str(&format!(
+                " The previous history file could not be read and was moved aside to {}; this sync started a fresh one.",
+                aside.display()
+            ));
+        }
+        if report.stopped.is_some() {
+            summary.push_str(" Call sync_history again to continue.");
+        }
+        Ok(self.answer(summary, answer))
+    }
+}
+
+/// Starts a sync in the background of this server.
+fn start_job(
+    history: ::history::History,
+    client: garmin::Client,
+    options: SyncOptions,
+) -> std::sync::Arc<SyncJob> {
+    let asked = match (options.since, options.full) {
+        (Some(since), true) => format!("since {since}, everything read again"),
+        (Some(since), false) => format!("since {since}"),
+        (None, true) => "the last year, everything read again".to_owned(),
+        (None, false) => "the last year, what changed".to_owned(),
+    };
+    let (state, _) = tokio::sync::watch::channel(JobState::default());
+    let job = std::sync::Arc::new(SyncJob { asked, state });
+    let running = job.clone();
+    tokio::spawn(async move {
+        let tell = {
+            let running = running.clone();
+            move |p: &Progress| running.state.send_modify(|s| s.progress = Some(p.clone()))
+        };
+        let outcome = sync::sync(&history, &client, &options, &tell).await;
+        running.state.send_modify(|s| s.outcome = Some(outcome));
+    });
+    job
+}
+
+/// Waits up to [`WAIT`] for the job, sending MCP progress notifications (growing values only)
+/// when the client gave a progress token; returns the outcome when it ended (taking it).
+async fn wait_for(
+    job: &SyncJob,
+    ctx: &RequestContext<RoleServer>,
+) -> Option<Result<SyncReport, ::history::HistoryError>> {
+    let token = ctx.meta.get_progress_token();
+    let mut watch = job.state.subscribe();
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let mut sent: Option<u64> = None;
+    loop {
+        let progress = {
+            let state = watch.borrow_and_update();
+            if state.outcome.is_some() {
+                break;
+            }
+            state.progress.clone()
+        };
+        if let (Some(token), Some(p)) = (&token, progress)
+            && sent.is_none_or(|s| p.done > s)
+        {
+            sent = Some(p.done);
+            let note = ProgressNotificationParam::new(token.clone(), p.done as f64)
+                .with_total(p.total as f64)
+                .with_message(format!("{} ({} requests)", p.message, p.requests));
+            let _ = ctx.peer.notify_progress(note).await;
+        }
+        tokio::select! {
+            changed = watch.changed() => if changed.is_err() { break },
+            () = tokio::time::sleep_until(deadline) => return None,
+            () = ctx.ct.cancelled() => return None,
+        }
+    }
+    let mut outcome = None;
+    job.state.send_modify(|s| outcome = s.outcome.take());
+    outcome
+}
