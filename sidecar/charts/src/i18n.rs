@@ -100,6 +100,31 @@ phrases! {
     Acute => "acute", "急性";
     Chronic => "chronic", "慢性";
     Ratio => "ratio", "比值";
+
+    FitnessTitle => "Fitness, fatigue and form", "体能、疲劳与状态";
+    Fitness => "Fitness (CTL)", "体能 (CTL)";
+    Fatigue => "Fatigue (ATL)", "疲劳 (ATL)";
+    FitnessWord => "fitness", "体能";
+    FatigueWord => "fatigue", "疲劳";
+    FormWord => "form", "状态";
+    FormAxis => "Form (TSB)", "状态 (TSB)";
+    FormFresh => "Fresh (form above 0)", "新鲜 (状态高于 0)";
+    FormTired => "Tired (form below 0)", "疲劳 (状态低于 0)";
+    LoadPerDay => "Load per day", "每日负荷";
+    Settling => "Settling (too little history yet)", "起始期 (历史数据尚少)";
+
+    PowerCurve => "Power curve (best efforts)", "功率曲线 (最佳表现)";
+    PaceCurve => "Pace curve (best efforts)", "配速曲线 (最佳表现)";
+    HeartRateCurve => "Heart-rate curve (best efforts)", "心率曲线 (最佳表现)";
+    PowerW => "Power (W)", "功率 (W)";
+    DurationLog => "Duration (log scale)", "时长 (对数刻度)";
+
+    IntensityTitle => "Weekly intensity distribution", "每周强度分布";
+    ShareOfTime => "Share of time (%)", "时间占比 (%)";
+    LowShare => "low intensity", "低强度";
+    ZoneEasy => "Easy (zone 1)", "低强度 (区间 1)";
+    ZoneModerate => "Moderate (zone 2)", "中强度 (区间 2)";
+    ZoneHard => "Hard (zone 3)", "高强度 (区间 3)";
 }
 
 #[cfg(test)]

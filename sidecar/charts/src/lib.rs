@@ -10,6 +10,9 @@
 //! | sleep | [`sleep()`] | one night's stages as a hypnogram, with the score |
 //! | health trend | [`health_trend()`] | resting HR, HRV, Body Battery or stress per day |
 //! | training load | [`training_load()`] | daily load bars with acute and chronic load lines |
+//! | fitness | [`fitness()`] | fitness (CTL) and fatigue (ATL) lines, form (TSB) bars, settling weeks shaded |
+//! | best efforts | [`best_efforts()`] | mean-max curve of power, pace or HR on a log time axis, periods overlaid |
+//! | intensity | [`intensity()`] | weekly 100 % bars of time per zone with the low-intensity share |
 //!
 //! Text is drawn with a subset of Noto Sans CJK SC compiled into the crate (see `assets/README.md`),
 //! so Chinese labels render as well as Latin ones on any machine. Large series are thinned with
@@ -27,17 +30,23 @@ mod text;
 mod theme;
 
 mod activity;
+mod best_efforts;
+mod fitness;
 mod health_trend;
 mod hr_zones;
+mod intensity;
 mod sleep;
 mod training_load;
 mod volume;
 
 pub use activity::{ActivityChart, ActivityLap, ActivitySample, HrZoneFloor, SpeedUnit, activity};
+pub use best_efforts::{BestEffortsChart, CurveMetric, CurveSeries, best_efforts};
 pub use canvas::blank_png;
+pub use fitness::{FitnessChart, FitnessDay, fitness};
 pub use health_trend::{HealthMetric, HealthTrendChart, TrendDay, health_trend};
 pub use hr_zones::{HrZonesChart, ZoneTime, hr_zones};
 pub use i18n::Language;
+pub use intensity::{IntensityChart, IntensityWeek, intensity};
 pub use sleep::{SleepChart, SleepSegment, SleepStage, sleep};
 pub use training_load::{LoadDay, TrainingLoadChart, training_load};
 pub use volume::{Sport, VolumeBucket, VolumeChart, VolumeMetric, volume};

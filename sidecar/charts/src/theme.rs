@@ -58,6 +58,12 @@ pub(crate) const DAILY_LOAD: RGBColor = RGBColor(148, 163, 184);
 pub(crate) const ACUTE: RGBColor = RGBColor(234, 88, 12);
 pub(crate) const CHRONIC: RGBColor = RGBColor(13, 148, 136);
 
+/// Form (TSB) above zero (fresh) and below (tired).
+pub(crate) const FORM_FRESH: RGBColor = GOOD_BAND;
+pub(crate) const FORM_TIRED: RGBColor = RGBColor(225, 29, 72);
+/// Power curves.
+pub(crate) const POWER: RGBColor = RGBColor(124, 58, 237);
+
 /// Text sizes at the design size (1200×700), as the pixel height of the font's full line
 /// (ascent to descent; capitals are about half of it). Chosen so numbers stay legible when the
 /// chart is shown at half size.

@@ -164,6 +164,96 @@ fn training_load_chart_matches_its_golden_image() {
     check("training_load", &png, 1200, 700);
 }
 
+#[test]
+fn fitness_chart_matches_its_golden_image() {
+    let png = garmin_charts::fitness(&synthetic::fitness(150), &default_options()).unwrap();
+    check("fitness", &png, 1200, 700);
+}
+
+#[test]
+fn a_year_of_fitness_is_drawn_with_month_labels_and_in_chinese() {
+    for options in [default_options(), ChartOptions::in_language(Language::Zh)] {
+        let png = garmin_charts::fitness(&synthetic::fitness(400), &options).unwrap();
+        assert_not_blank("fitness 400 days", &decode(&png.bytes));
+    }
+}
+
+#[test]
+fn power_curve_matches_its_golden_image() {
+    let png = garmin_charts::best_efforts(&synthetic::power_curves(), &default_options()).unwrap();
+    check("best_efforts_power", &png, 1200, 700);
+}
+
+#[test]
+fn pace_curve_matches_its_golden_image() {
+    let png = garmin_charts::best_efforts(&synthetic::pace_curves(), &default_options()).unwrap();
+    check("best_efforts_pace", &png, 1200, 700);
+}
+
+#[test]
+fn intensity_chart_matches_its_golden_image() {
+    let png = garmin_charts::intensity(&synthetic::intensity_weeks(), &default_options()).unwrap();
+    check("intensity", &png, 1200, 700);
+}
+
+#[test]
+fn three_zone_intensity_and_a_single_curve_point_are_drawn() {
+    let mut data = synthetic::intensity_weeks();
+    for w in &mut data.weeks {
+        let z = &w.zone_seconds;
+        w.zone_seconds = vec![z[0] + z[1], z[2], z[3] + z[4]];
+    }
+    data.low_zones = 1;
+    let png = garmin_charts::intensity(&data, &ChartOptions { width: 600, height: 350, ..default_options() })
+        .unwrap();
+    assert_not_blank("intensity 3 zones", &decode(&png.bytes));
+    let one = garmin_charts::BestEffortsChart {
+        metric: garmin_charts::CurveMetric::HeartRate,
+        series: vec![garmin_charts::CurveSeries { label: String::new(), points: vec![(1200, 172.0)] }],
+    };
+    // One point is a dot, not a line: the chart is drawn (header, axes, the dot) but sparse.
+    let image = decode(&garmin_charts::best_efforts(&one, &default_options()).unwrap().bytes);
+    let heart = image.rgb.chunks_exact(3).filter(|p| p[0] > 200 && p[1] < 60 && p[2] < 60).count();
+    assert!(heart > 20, "the heart-rate dot is missing ({heart} red pixels)");
+}
+
+#[test]
+fn analytics_charts_without_data_are_refused_with_a_reason() {
+    let err =
+        garmin_charts::fitness(&garmin_charts::FitnessChart::default(), &default_options()).unwrap_err();
+    assert!(matches!(&err, ChartError::NoData(m) if m.contains("two days")), "{err}");
+    let nan_days = garmin_charts::FitnessChart {
+        days: vec![garmin_charts::FitnessDay { ctl: f64::NAN, ..Default::default() }; 3],
+        load_label: String::new(),
+    };
+    assert!(matches!(garmin_charts::fitness(&nan_days, &default_options()), Err(ChartError::NoData(_))));
+    let bad_curve = garmin_charts::BestEffortsChart {
+        metric: garmin_charts::CurveMetric::Pace,
+        series: vec![garmin_charts::CurveSeries {
+            label: "x".into(),
+            points: vec![(0, 3.0), (60, f64::NAN), (60, -1.0)],
+        }],
+    };
+    assert!(matches!(
+        garmin_charts::best_efforts(&bad_curve, &default_options()),
+        Err(ChartError::NoData(_))
+    ));
+    let no_time = garmin_charts::IntensityChart {
+        weeks: vec![garmin_charts::IntensityWeek {
+            label: "W1".into(),
+            zone_seconds: vec![0.0, f64::NAN, -5.0],
+        }],
+        low_zones: 1,
+    };
+    assert!(matches!(garmin_charts::intensity(&no_time, &default_options()), Err(ChartError::NoData(_))));
+    let six = garmin_charts::IntensityChart {
+        weeks: vec![garmin_charts::IntensityWeek { label: "W1".into(), zone_seconds: vec![60.0; 6] }],
+        low_zones: 2,
+    };
+    let err = garmin_charts::intensity(&six, &default_options()).unwrap_err();
+    assert!(err.to_string().contains("got 6"), "{err}");
+}
+
 /// Dark pixels (luminance below 140) in a box.
 fn ink(image: &Image, x0: u32, y0: u32, x1: u32, y1: u32) -> usize {
     let mut n = 0;

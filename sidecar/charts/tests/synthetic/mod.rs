@@ -5,7 +5,8 @@
 #![allow(dead_code)]
 
 use garmin_charts::{
-    ActivityChart, ActivitySample, HealthMetric, HealthTrendChart, HrZoneFloor, HrZonesChart, LoadDay,
+    ActivityChart, ActivitySample, BestEffortsChart, CurveMetric, CurveSeries, FitnessChart, FitnessDay,
+    HealthMetric, HealthTrendChart, HrZoneFloor, HrZonesChart, IntensityChart, IntensityWeek, LoadDay,
     SleepChart, SleepSegment, SleepStage, SpeedUnit, Sport, TrainingLoadChart, TrendDay, VolumeBucket,
     VolumeChart, VolumeMetric, ZoneTime,
 };
@@ -259,4 +260,112 @@ pub fn load() -> TrainingLoadChart {
         })
         .collect();
     TrainingLoadChart { days }
+}
+
+/// The date `n` days after 1 January of `year` (`n` = 0 is 1 January).
+pub fn date_after_new_year(year: i32, n: usize) -> String {
+    let mut day = n + 1;
+    let mut year = year;
+    loop {
+        let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+        for (month, len) in
+            [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31].iter().enumerate()
+        {
+            if day <= *len {
+                return format!("{year}-{:02}-{day:02}", month + 1);
+            }
+            day -= len;
+        }
+        year += 1;
+    }
+}
+
+/// `days` of fitness, fatigue and form from 1 January 2026: a base, a build with a hard week
+/// every fourth, a taper; CTL/ATL as the 42/7-day exponential model, TSB on the following day,
+/// the first 42 days settling.
+pub fn fitness(days: usize) -> FitnessChart {
+    let mut rng = Lcg::new(42);
+    let pattern = [0.0, 55.0, 85.0, 0.0, 65.0, 40.0, 140.0];
+    let (k_ctl, k_atl) = ((-1.0f64 / 42.0).exp(), (-1.0f64 / 7.0).exp());
+    let (mut ctl, mut atl) = (0.0f64, 0.0f64);
+    let days = (0..days)
+        .map(|i| {
+            let week = i / 7;
+            let ramp = 0.8 + (i as f64 / days as f64) * 0.7;
+            let hard = if week % 4 == 3 { 0.6 } else { 1.0 };
+            let taper = if i + 14 >= days { 0.5 } else { 1.0 };
+            let base = pattern[i % 7] * ramp * hard * taper;
+            let load = if base > 0.0 { (base + rng.signed() * 12.0).max(10.0) } else { 0.0 };
+            let tsb = ctl - atl;
+            ctl = ctl * k_ctl + load * (1.0 - k_ctl);
+            atl = atl * k_atl + load * (1.0 - k_atl);
+            FitnessDay { date: date_after_new_year(2026, i), ctl, atl, tsb, settling: i < 42 }
+        })
+        .collect();
+    FitnessChart { days, load_label: "TSS".to_owned() }
+}
+
+/// Standard durations of a best-efforts curve, s.
+const CURVE_DURATIONS: [u32; 20] =
+    [1, 5, 10, 15, 30, 60, 120, 180, 300, 480, 600, 900, 1200, 1800, 2700, 3600, 5400, 7200, 10_800, 14_400];
+
+/// Power bests of this season and last: W′/t + CP with a sprint cap and a slow fade past an hour.
+pub fn power_curves() -> BestEffortsChart {
+    let curve = |label: &str, cp: f64, w_prime: f64, peak: f64, longest: u32| CurveSeries {
+        label: label.to_owned(),
+        points: CURVE_DURATIONS
+            .iter()
+            .filter(|&&s| s <= longest)
+            .map(|&s| {
+                let t = f64::from(s);
+                let fade = if t > 3600.0 { 1.0 - 0.06 * (t / 3600.0).log2() } else { 1.0 };
+                (s, (w_prime / t + cp).min(peak) * fade)
+            })
+            .collect(),
+    };
+    BestEffortsChart {
+        metric: CurveMetric::Power,
+        series: vec![
+            curve("This season", 262.0, 19_000.0, 980.0, 14_400),
+            curve("Last season", 248.0, 17_500.0, 1010.0, 10_800),
+        ],
+    }
+}
+
+/// Running bests (speed, m/s) of this season and last, drawn as pace.
+pub fn pace_curves() -> BestEffortsChart {
+    let curve = |label: &str, cs: f64, d_prime: f64| CurveSeries {
+        label: label.to_owned(),
+        points: CURVE_DURATIONS
+            .iter()
+            .filter(|&&s| (10..=10_800).contains(&s))
+            .map(|&s| (s, (d_prime / f64::from(s) + cs).min(7.5)))
+            .collect(),
+    };
+    BestEffortsChart {
+        metric: CurveMetric::Pace,
+        series: vec![curve("2026", 4.05, 210.0), curve("2025", 3.9, 190.0)],
+    }
+}
+
+/// Twelve weeks of time in five heart-rate zones: mostly easy, with threshold blocks.
+pub fn intensity_weeks() -> IntensityChart {
+    let mut rng = Lcg::new(12);
+    let weeks = (0..12)
+        .map(|w| {
+            let block = if w % 4 == 2 { 1.8 } else { 1.0 };
+            let z = [
+                3600.0 * (1.5 + rng.next()),
+                3600.0 * (2.5 + rng.next() * 1.5),
+                1800.0 * block * (0.6 + rng.next()),
+                1200.0 * block * (0.3 + rng.next()),
+                600.0 * (0.2 + rng.next()),
+            ];
+            IntensityWeek {
+                label: date_after_new_year(2026, 7 * w + 4)[5..].to_owned(),
+                zone_seconds: z.to_vec(),
+            }
+        })
+        .collect();
+    IntensityChart { weeks, low_zones: 2 }
 }
