@@ -65,7 +65,8 @@ impl DataSource {
         DataSource { from: "garmin".to_owned(), history_to: None, history_synced_at: None }
     }
 
-    fn history(to: NaiveDate, synced_at: Option<DateTime<Utc>>, live_after: bool) -> Self {
+    /// The history up to `to` (read at `synced_at`), live after it when `live_after`.
+    pub(crate) fn history(to: NaiveDate, synced_at: Option<DateTime<Utc>>, live_after: bool) -> Self {
         DataSource {
             from: if live_after { "history+garmin" } else { "history" }.to_owned(),
             history_to: Some(to.to_string()),

@@ -164,6 +164,7 @@ impl GarminMcp {
             + Self::exports_tools()
             + Self::session_tools()
             + Self::history_tools()
+            + Self::fitness_tools()
     }
 
     /// The Garmin client, built from the shared session on first use (and again after a sign-in).

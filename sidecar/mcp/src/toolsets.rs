@@ -81,7 +81,7 @@ pub const TOOLSETS: &[Toolset] = &[
     Toolset {
         id: "history",
         description: "the local training history on this computer: sync it from Garmin, fitness and fatigue from it",
-        tools: &["sync_history"],
+        tools: &["sync_history", "get_fitness_trend"],
     },
     Toolset { id: "session", description: "signing in (always on)", tools: &["login"] },
 ];

@@ -236,3 +236,92 @@ async fn sync_history_sends_progress_notifications_up_to_the_total() {
     assert_eq!(Some(last), total, "{notes:?}");
     assert!(notes.iter().any(|(_, _, m)| m.contains("requests")), "{notes:?}");
 }
+
+#[tokio::test]
+async fn get_fitness_trend_matches_the_analytics_crate_on_the_synced_loads() {
+    use analytics::load::{LoadChoice, SessionLoads, daily_loads};
+    use analytics::pmc::{PmcConstants, performance_management_until};
+    use chrono::NaiveDate;
+
+    let h = Harness::start().await;
+    synced(&h).await;
+    h.fake.clear_requests();
+    let (text, data) = h
+        .call_ok(
+            "get_fitness_trend",
+            json!({"start_date": "2026-10-01", "end_date": "2026-11-14", "load": "garmin"}),
+        )
+        .await;
+    assert_eq!(
+        api_requests(&h),
+        Vec::<(String, String)>::new(),
+        "Garmin's load needs no profile and no live day"
+    );
+    assert_eq!(data["load_scale"], "garmin");
+    assert_eq!(data["source"]["from"], "history");
+    assert!(data["convention"].as_str().unwrap().contains("42"), "{data}");
+    assert!(text.contains("fitness (CTL)") && text.contains("Source: the local history"), "{text}");
+
+    // The same series computed here from the history file with the analytics crate.
+    let end = NaiveDate::from_ymd_opt(2026, 11, 14).unwrap();
+    let start = NaiveDate::from_ymd_opt(2026, 10, 1).unwrap();
+    let history = history::History::open(h.dir.path()).unwrap();
+    let sessions: Vec<SessionLoads> = history
+        .activity_loads(NaiveDate::MIN, end)
+        .unwrap()
+        .iter()
+        .map(|a| SessionLoads { date: a.date, power_tss: None, hr_tss: None, garmin: a.training_load })
+        .collect();
+    let loads = daily_loads(&sessions, LoadChoice::Garmin);
+    let pmc = performance_management_until(&loads.days, &PmcConstants::default(), end).unwrap();
+    let want = pmc.between(start, end);
+    let got = data["days"].as_array().unwrap();
+    assert_eq!(got.len(), want.len());
+    assert_eq!(got.len(), 45);
+    for (g, w) in got.iter().zip(want) {
+        assert_eq!(g["date"], w.date.to_string());
+        for (key, value) in [("load", w.load), ("ctl", w.ctl), ("atl", w.atl), ("tsb", w.tsb)] {
+            let shown = g[key].as_f64().unwrap();
+            assert!((shown - value).abs() <= 0.05 + 1e-9, "{} {key}: {shown} vs {value}", w.date);
+        }
+    }
+    assert!(got.iter().any(|d| d["load"].as_f64().unwrap() > 0.0));
+}
+
+#[tokio::test]
+async fn get_fitness_trend_uses_heart_rate_tss_by_default_and_reads_today_live() {
+    let h = Harness::start().await;
+    synced(&h).await;
+    h.fake.clear_requests();
+    let (text, data) = h.call_ok("get_fitness_trend", json!({})).await;
+    assert_eq!(data["end_date"], "2026-11-15");
+    assert_eq!(data["days"].as_array().unwrap().len(), 91);
+    assert_eq!(data["source"]["from"], "history+garmin");
+    assert!(
+        api_requests(&h)
+            .iter()
+            .any(|(p, q)| p.ends_with("/search/activities") && q.contains("startDate=2026-11-15"))
+    );
+    match data["load_scale"].as_str().unwrap() {
+        "tss" => assert!(
+            data["sessions"]["heart_rate"].as_u64().unwrap() + data["sessions"]["power"].as_u64().unwrap()
+                > 0
+        ),
+        other => {
+            assert_eq!(other, "garmin");
+            assert!(!data["notes"].as_array().unwrap().is_empty(), "{data}");
+        }
+    }
+    assert!(text.contains("Banister/Coggan PMC"), "{text}");
+    // Without a history, Garmin is read live (the range and 126 days before it) and it says how
+    // to get the history.
+    let fresh = Harness::start().await;
+    let (_, live) = fresh.call_ok("get_fitness_trend", json!({})).await;
+    assert_eq!(live["source"]["from"], "garmin");
+    assert!(live["notes"].to_string().contains("run sync_history"), "{live}");
+    assert!(api_requests(&fresh).iter().any(|(_, q)| q.contains("startDate=2026-04-13")), "{:?}", api_requests(&fresh));
+    assert_eq!(live["days"].as_array().unwrap().len(), 91);
+    // Too long a range is refused with the limit.
+    let message = h.call_invalid("get_fitness_trend", json!({"start_date": "2026-01-01"})).await;
+    assert!(message.contains("at most 140 days"), "{message}");
+}
