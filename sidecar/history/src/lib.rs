@@ -14,6 +14,7 @@
 mod db;
 mod error;
 pub mod read;
+pub mod read_laps;
 mod schema;
 mod store;
 pub mod sync;

@@ -165,6 +165,7 @@ impl GarminMcp {
             + Self::session_tools()
             + Self::history_tools()
             + Self::fitness_tools()
+            + Self::analysis_tools()
     }
 
     /// The Garmin client, built from the shared session on first use (and again after a sign-in).

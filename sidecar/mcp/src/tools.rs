@@ -11,6 +11,7 @@
 //! calls fanned out concurrently, and failures as [`ToolError`](crate::tool_error::ToolError).
 
 pub mod activities;
+pub mod analysis;
 pub mod calendar;
 pub mod calendar_writes;
 pub mod changes;

@@ -416,13 +416,13 @@ pub struct SessionCounts {
 
 /// What the athlete's heart-rate and power loads are computed against (from Garmin's profile).
 #[derive(Debug, Default)]
-struct Athlete {
+pub(super) struct Athlete {
     hr: Option<analytics::load::HrProfile>,
     ftp: Option<f64>,
-    notes: Vec<String>,
+    pub(super) notes: Vec<String>,
 }
 
-fn round1(x: f64) -> f64 {
+pub(super) fn round1(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }
 
@@ -444,7 +444,7 @@ fn form_words(tsb: f64) -> &'static str {
 impl GarminMcp {
     /// The athlete's heart-rate profile (zones' max, resting and threshold heart rate, sex) and
     /// FTP, read live; what is missing is said in `notes`.
-    async fn athlete(&self, client: &garmin::Client, need_hr: bool, need_power: bool) -> Athlete {
+    pub(super) async fn athlete(&self, client: &garmin::Client, need_hr: bool, need_power: bool) -> Athlete {
         let mut athlete = Athlete::default();
         let zones = async { if need_hr { Some(client.metrics().hr_zones().await) } else { None } };
         let settings = async { if need_hr { Some(client.profile().user_settings().await) } else { None } };
@@ -500,7 +500,7 @@ impl GarminMcp {
 }
 
 /// The loads each session has, from what the history keeps per activity.
-fn session_loads(
+pub(super) fn session_loads(
     activities: &[::history::read::ActivityLoad],
     athlete: &Athlete,
 ) -> Vec<analytics::load::SessionLoads> {

@@ -8,6 +8,7 @@
 mod support;
 
 mod activities;
+mod analysis;
 mod calendar;
 mod catalogue;
 mod charts;
