@@ -334,6 +334,41 @@ fn five_zones(a: &ActivityLoad) -> Option<[f64; 5]> {
     any.then_some(out)
 }
 
+/// Seconds in zones 1–5 per calendar week (Monday first) from `start`'s week to `end`, the whole
+/// range's, and the activities without zone times.
+type WeekZones = (NaiveDate, usize, [f64; 5]);
+fn weekly_zones(
+    activities: &[ActivityLoad],
+    start: NaiveDate,
+    end: NaiveDate,
+) -> (Vec<WeekZones>, (usize, [f64; 5]), usize) {
+    let monday = |d: NaiveDate| d - Duration::days(i64::from(d.weekday().num_days_from_monday()));
+    let mut weeks: std::collections::BTreeMap<NaiveDate, (usize, [f64; 5])> = Default::default();
+    let mut total = (0usize, [0.0f64; 5]);
+    let mut without = 0;
+    for a in activities {
+        let Some(zones) = five_zones(a) else {
+            without += 1;
+            continue;
+        };
+        let week = weeks.entry(monday(a.date)).or_default();
+        week.0 += 1;
+        total.0 += 1;
+        for (i, seconds) in zones.iter().enumerate() {
+            week.1[i] += seconds;
+            total.1[i] += seconds;
+        }
+    }
+    let mut out = Vec::new();
+    let mut week = monday(start);
+    while week <= end {
+        let (count, seconds) = weeks.get(&week).copied().unwrap_or_default();
+        out.push((week, count, seconds));
+        week += Duration::days(7);
+    }
+    (out, total, without)
+}
+
 fn zone_week(from: NaiveDate, activities: usize, seconds: [f64; 5]) -> ZoneWeek {
     use analytics::intensity::{polarization_index, three_zones_from_five, zone_distribution};
     let dist = zone_distribution(&seconds, 2);
@@ -784,28 +819,9 @@ impl GarminMcp {
         };
         let activities =
             covered.history.activity_loads(start, end).map_err(|e| ToolError::Local(e.to_string()))?;
-        let monday = |d: NaiveDate| d - Duration::days(i64::from(d.weekday().num_days_from_monday()));
-        let mut weeks: std::collections::BTreeMap<NaiveDate, (usize, [f64; 5])> = Default::default();
-        let mut total = (0usize, [0.0f64; 5]);
-        for a in &activities {
-            let Some(zones) = five_zones(a) else {
-                answer.activities_without_zones += 1;
-                continue;
-            };
-            let week = weeks.entry(monday(a.date)).or_default();
-            week.0 += 1;
-            total.0 += 1;
-            for (i, seconds) in zones.iter().enumerate() {
-                week.1[i] += seconds;
-                total.1[i] += seconds;
-            }
-        }
-        let mut week = monday(start);
-        while week <= end {
-            let (count, seconds) = weeks.get(&week).copied().unwrap_or_default();
-            answer.weeks.push(zone_week(week, count, seconds));
-            week += Duration::days(7);
-        }
+        let (weeks, total, without) = weekly_zones(&activities, start, end);
+        answer.activities_without_zones = without;
+        answer.weeks = weeks.iter().map(|&(week, count, seconds)| zone_week(week, count, seconds)).collect();
         let period = zone_week(start, total.0, total.1);
         answer.reading = if total.0 == 0 {
             "No activity with heart-rate zone times in the range.".to_owned()
@@ -1239,5 +1255,65 @@ impl GarminMcp {
         );
         answer.source = Some(covered.source);
         Ok(self.answer(summary, answer))
+    }
+}
+
+impl GarminMcp {
+    /// `render_chart` kind `intensity`: the `weeks` calendar weeks ending with `end`'s week, time
+    /// in heart-rate zones from the local history (the same sums as `get_intensity_distribution`).
+    pub(crate) async fn intensity_chart(
+        &self,
+        end: NaiveDate,
+        weeks: u32,
+        options: garmin_charts::ChartOptions,
+    ) -> Result<super::charts::Drawn, ToolError> {
+        use analytics::intensity::{PI_CONVENTION, ZONE_CONVENTION};
+        let start = end
+            - Duration::days(i64::from(end.weekday().num_days_from_monday()))
+            - Duration::days(7 * (i64::from(weeks) - 1));
+        let covered = self
+            .covered(start, end)
+            .map_err(|note| ToolError::NoData(format!("No intensity chart: {note}.")))?;
+        let activities =
+            covered.history.activity_loads(start, end).map_err(|e| ToolError::Local(e.to_string()))?;
+        let (weekly, total, _) = weekly_zones(&activities, start, end);
+        if total.0 == 0 {
+            return Err(ToolError::NoData(format!(
+                "No activity with heart-rate zone times from {start} to {end} in the local history."
+            )));
+        }
+        let period = zone_week(start, total.0, total.1);
+        let chart = garmin_charts::IntensityChart {
+            weeks: weekly
+                .iter()
+                .map(|(week, _, seconds)| garmin_charts::IntensityWeek {
+                    label: week.to_string(),
+                    zone_seconds: seconds.to_vec(),
+                })
+                .collect(),
+            low_zones: 2,
+        };
+        let png = super::charts::draw_off_thread("the intensity distribution", move || {
+            garmin_charts::intensity(&chart, &options)
+        })
+        .await?;
+        let period_text = super::charts::span(start, end);
+        let summary = format!(
+            "Weekly intensity distribution {period_text} ({} activities): {:.0} % of the zone time in zones 1–2, polarization index {}. Conventions: {ZONE_CONVENTION}. {PI_CONVENTION}. {}",
+            total.0,
+            period.low_share_percent,
+            period.polarization_index.map_or("undefined".to_owned(), |p| format!("{p:.2}")),
+            covered.source.phrase()
+        );
+        Ok(super::charts::Drawn {
+            png,
+            summary,
+            title: format!("Intensity distribution, {period_text}"),
+            file_parts: vec![end.to_string(), format!("intensity-{weeks}w")],
+            activity_id: None,
+            period: Some(period_text),
+            series_source: None,
+            points: Some(u32::try_from(total.0).unwrap_or(u32::MAX)),
+        })
     }
 }

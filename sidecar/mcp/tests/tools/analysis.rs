@@ -375,3 +375,33 @@ async fn the_longest_analyses_of_a_synced_history_stay_within_the_budget() {
         assert!(size <= garmin_mcp::output::BUDGET_BYTES, "{tool} answered {size} bytes");
     }
 }
+
+#[tokio::test]
+async fn render_chart_intensity_draws_the_same_weekly_zone_sums_from_the_history() {
+    let h = synced().await;
+    let folder = h.dir.path().join("charts");
+    let args = json!({"kind": "intensity", "weeks": 4, "date": "2026-11-01", "folder": folder.display().to_string()});
+    let result = h.call("render_chart", args).await;
+    let summary = crate::support::text_of(&result);
+    assert_ne!(result.is_error, Some(true), "{summary}");
+    assert!(result.content.iter().any(|c| c.as_image().is_some()), "an image is shown");
+    let record: Value =
+        serde_json::from_str(&result.content.iter().filter_map(|c| c.as_text()).nth(1).unwrap().text)
+            .unwrap();
+    assert_eq!(record["kind"], "intensity");
+    assert!(record["period"].as_str().is_some());
+    // The same weeks (Monday 2026-10-05 to Sunday 2026-11-01) as the tool's numbers.
+    let (_, data) = h
+        .call_ok("get_intensity_distribution", json!({"start_date": "2026-10-05", "end_date": "2026-11-01"}))
+        .await;
+    let share = data["period"]["low_share_percent"].as_f64().unwrap();
+    assert!(summary.contains(&format!("{share:.0} % of the zone time in zones 1–2")), "{summary} / {share}");
+    assert_eq!(record["points"], data["period"]["activities"]);
+    // Without a history there is nothing to draw, and it says how to get one.
+    let fresh = Harness::start().await;
+    let folder = fresh.dir.path().join("charts");
+    let message = fresh
+        .call_err("render_chart", json!({"kind": "intensity", "folder": folder.display().to_string()}))
+        .await;
+    assert!(message.contains("run sync_history"), "{message}");
+}
