@@ -583,7 +583,7 @@ impl GarminMcp {
         ),
         output_schema = rmcp::handler::server::tool::schema_for_output::<FitnessTrend>()
     )]
-    async fn get_fitness_trend(
+    pub(crate) async fn get_fitness_trend(
         &self,
         Parameters(args): Parameters<FitnessTrendArgs>,
     ) -> Result<Answer<FitnessTrend>, ToolError> {

@@ -405,3 +405,27 @@ async fn render_chart_intensity_draws_the_same_weekly_zone_sums_from_the_history
         .await;
     assert!(message.contains("run sync_history"), "{message}");
 }
+
+#[tokio::test]
+async fn render_chart_fitness_draws_get_fitness_trends_days_and_quotes_its_reading() {
+    let h = synced().await;
+    let folder = h.dir.path().join("charts");
+    let args =
+        json!({"kind": "fitness", "weeks": 6, "date": "2026-11-14", "folder": folder.display().to_string()});
+    let result = h.call("render_chart", args).await;
+    let summary = crate::support::text_of(&result);
+    assert_ne!(result.is_error, Some(true), "{summary}");
+    assert!(result.content.iter().any(|c| c.as_image().is_some()), "an image is shown");
+    let record: Value =
+        serde_json::from_str(&result.content.iter().filter_map(|c| c.as_text()).nth(1).unwrap().text)
+            .unwrap();
+    assert_eq!(record["kind"], "fitness");
+    assert_eq!(record["points"], 42);
+    let (_, trend) =
+        h.call_ok("get_fitness_trend", json!({"start_date": "2026-10-04", "end_date": "2026-11-14"})).await;
+    assert!(summary.contains(trend["reading"].as_str().unwrap()), "{summary}");
+    assert!(summary.contains("Banister/Coggan PMC"), "{summary}");
+    // More weeks than get_fitness_trend shows at once is refused, naming the argument.
+    let message = h.call_invalid("render_chart", json!({"kind": "fitness", "weeks": 21})).await;
+    assert!(message.contains("weeks"), "{message}");
+}
