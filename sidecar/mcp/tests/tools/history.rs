@@ -319,7 +319,11 @@ async fn get_fitness_trend_uses_heart_rate_tss_by_default_and_reads_today_live()
     let (_, live) = fresh.call_ok("get_fitness_trend", json!({})).await;
     assert_eq!(live["source"]["from"], "garmin");
     assert!(live["notes"].to_string().contains("run sync_history"), "{live}");
-    assert!(api_requests(&fresh).iter().any(|(_, q)| q.contains("startDate=2026-04-13")), "{:?}", api_requests(&fresh));
+    assert!(
+        api_requests(&fresh).iter().any(|(_, q)| q.contains("startDate=2026-04-13")),
+        "{:?}",
+        api_requests(&fresh)
+    );
     assert_eq!(live["days"].as_array().unwrap().len(), 91);
     // Too long a range is refused with the limit.
     let message = h.call_invalid("get_fitness_trend", json!({"start_date": "2026-01-01"})).await;
