@@ -151,6 +151,13 @@ impl History {
         Ok(out)
     }
 
+    /// Folds the write-ahead log into the main file (for measuring its size; SQLite also does it
+    /// on its own as the log grows).
+    pub fn checkpoint(&self) -> Result<()> {
+        self.conn().execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")?;
+        Ok(())
+    }
+
     /// Row counts per table (for tests, the bench and `sync`'s closing line).
     pub fn counts(&self) -> Result<Counts> {
         let conn = self.conn();
