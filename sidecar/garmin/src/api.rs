@@ -120,7 +120,8 @@ pub(crate) fn ymd(date: NaiveDate) -> String {
 }
 
 /// Percent-encodes one path segment (displayNames may hold anything; Garmin wants them encoded).
-pub(crate) fn segment(text: &str) -> String {
+/// Public for callers that read raw answers through [`Client::get_value`] (the local history).
+pub fn segment(text: &str) -> String {
     use std::fmt::Write as _;
     let mut out = String::with_capacity(text.len());
     for byte in text.bytes() {

@@ -3,13 +3,14 @@
 //! exits non-zero when something needs the person's attention.
 
 mod api;
-mod check;
 mod api_key;
+mod check;
 mod configure;
 mod login;
 mod output;
 mod serve;
 mod status;
+mod sync;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -36,6 +37,10 @@ pub struct Cli {
     /// Only offer these toolsets, comma-separated (MCP server; `session` is always on).
     #[arg(long, value_delimiter = ',', value_name = "SET,SET")]
     pub toolsets: Option<Vec<String>>,
+
+    /// Answer everything live from Garmin, never from the local history (MCP server).
+    #[arg(long)]
+    pub no_cache: bool,
 
     /// Serve the offline demo account (a fake athlete's year of data) instead of your Garmin account.
     #[arg(long)]
@@ -117,6 +122,9 @@ pub enum Command {
     Logout,
     /// Call a Garmin Connect API path (GET) and print its JSON: for troubleshooting.
     Api(api::ApiArgs),
+    /// Copy your Garmin history (a year, or from --since) into the local history database, with a
+    /// progress bar; later runs read only what changed.
+    Sync(sync::SyncArgs),
     /// Set up an AI client (Claude, Codex, Gemini, Copilot, opencode, …) to start this server; --list shows them.
     Configure(configure::ConfigureArgs),
     /// Call every read-only tool once on the saved session (or --demo) and say how each did.
@@ -141,6 +149,7 @@ pub async fn run(cli: Cli) -> ExitCode {
             let target = check::Target { demo: cli.demo, today: cli.today, toolsets: cli.toolsets };
             check::run(args, target, store).await
         }
+        Some(Command::Sync(args)) => sync::run(args, &store, cli.today).await,
         Some(Command::Configure(mut args)) => {
             // `garmin-mcp --demo configure …` means the same as `configure … --demo`.
             args.demo |= cli.demo;
@@ -163,6 +172,7 @@ pub async fn run(cli: Cli) -> ExitCode {
                 toolsets: cli.toolsets,
                 demo: cli.demo,
                 today: cli.today,
+                no_cache: cli.no_cache,
                 http,
             };
             serve::run(args, store).await

@@ -9,6 +9,7 @@ pub mod demo;
 pub mod domain;
 pub mod elicit;
 pub mod files;
+pub mod history;
 pub mod http;
 pub mod logging;
 pub mod output;

@@ -68,6 +68,8 @@ pub struct ServerOptions {
     /// How long a write tool waits for the person's answer to its question in the chat (MCP
     /// elicitation, [`crate::elicit`]); 5 minutes, shortened by tests.
     pub chat_answer_wait: std::time::Duration,
+    /// `--no-cache`: answer everything live from Garmin, never from the local history.
+    pub no_cache: bool,
 }
 
 impl ServerOptions {
@@ -84,6 +86,7 @@ impl ServerOptions {
             use_app: true,
             remote_callers: false,
             chat_answer_wait: std::time::Duration::from_secs(300),
+            no_cache: false,
         }
     }
 }
@@ -106,6 +109,7 @@ struct Context {
     /// The Personal API client, when a key is saved (see [`crate::sources`]).
     personal: tokio::sync::Mutex<Option<garmin::PersonalClient>>,
     subscriptions: crate::resources::Subscriptions,
+    history: crate::history::Slot,
 }
 
 impl GarminMcp {
@@ -134,6 +138,7 @@ impl GarminMcp {
                 client: tokio::sync::Mutex::new(None),
                 personal: tokio::sync::Mutex::new(None),
                 subscriptions: crate::resources::Subscriptions::default(),
+                history: crate::history::Slot::default(),
             }),
             tool_router: router,
             log: ClientLog::default(),
@@ -168,6 +173,9 @@ impl GarminMcp {
             + Self::exports_tools()
             + Self::athlete_tools()
             + Self::session_tools()
+            + Self::history_tools()
+            + Self::fitness_tools()
+            + Self::analysis_tools()
     }
 
     /// The Garmin client, built from the shared session on first use (and again after a sign-in).
@@ -230,6 +238,16 @@ impl GarminMcp {
     /// Whether this server offers the tool `name` (after `--toolsets` and `--readonly`).
     pub(crate) fn offers_tool(&self, name: &str) -> bool {
         self.tool_router.has_route(name)
+    }
+
+    /// True with `--no-cache`: every answer is read live from Garmin.
+    pub(crate) fn no_cache(&self) -> bool {
+        self.ctx.options.no_cache
+    }
+
+    /// This server's opened local history (see [`crate::history`]).
+    pub(crate) fn history_slot(&self) -> &crate::history::Slot {
+        &self.ctx.history
     }
 
     /// True in `--demo` mode.

@@ -13,6 +13,7 @@
 //! calls fanned out concurrently, and failures as [`ToolError`](crate::tool_error::ToolError).
 
 pub mod activities;
+pub mod analysis;
 pub mod athlete;
 pub mod calendar;
 pub mod calendar_writes;
@@ -21,6 +22,7 @@ pub mod charts;
 pub mod events;
 pub mod exports;
 pub mod health;
+pub mod history;
 pub mod profile;
 pub mod session;
 pub mod social;

@@ -83,6 +83,16 @@ pub const TOOLSETS: &[Toolset] = &[
         description: "the athlete memory on this computer: goal races, injuries, constraints, preferences",
         tools: &["remember_athlete_fact", "update_athlete_fact", "list_athlete_facts", "forget_athlete_fact"],
     },
+    Toolset {
+        id: "history",
+        description: "the local training history on this computer: sync it from Garmin, fitness and fatigue from it",
+        tools: &["sync_history", "get_fitness_trend"],
+    },
+    Toolset {
+        id: "analysis",
+        description: "training analyses from the local history: load balance (ACWR, monotony), intensity distribution, period comparison, efficiency",
+        tools: &["get_load_balance", "get_intensity_distribution", "compare_periods", "get_efficiency_trend"],
+    },
     Toolset { id: "session", description: "signing in (always on)", tools: &["login"] },
 ];
 

@@ -319,6 +319,39 @@ async fn status_of_a_403_names_its_kind_and_never_spends_the_session() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn sync_fills_a_private_history_stops_politely_on_a_budget_and_continues() {
+    let fake = fake(Duration::from_secs(3600)).await;
+    let dir = tempfile::tempdir().unwrap();
+    signed_in(&fake, dir.path()).await;
+    let args = ["--today", "2026-11-15", "sync", "--since", "2026-10-01"];
+    let (output, stdout, stderr) =
+        run(command(dir.path(), &[&args[..], &["--max-requests", "20"]].concat())).await;
+    assert_eq!(output.status.code(), Some(3), "stopped early: {stdout}{stderr}");
+    assert!(
+        stdout.contains("budget of 20 requests is spent") && stdout.contains("Run the sync again"),
+        "{stdout}"
+    );
+    let (output, stdout, stderr) = run(command(dir.path(), &args)).await;
+    assert!(output.status.success(), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("History from 2026-09-28 to 2026-11-15")
+            || stdout.contains("History from 2026-10-01 to 2026-11-15"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("history.sqlite3"), "{stdout}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = std::fs::metadata(dir.path().join("history.sqlite3")).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    let (output, _, stderr) =
+        run(command(dir.path(), &["--today", "2026-11-15", "sync", "--since", "2027-01-01"])).await;
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr.contains("after today"), "{stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn logout_forgets_the_session() {
     let fake = fake(Duration::from_secs(3600)).await;
     let dir = tempfile::tempdir().unwrap();

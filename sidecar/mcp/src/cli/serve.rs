@@ -25,6 +25,8 @@ pub struct ServeArgs {
     pub demo: bool,
     /// `--today` (`None`: the computer's date).
     pub today: Option<chrono::NaiveDate>,
+    /// `--no-cache`.
+    pub no_cache: bool,
     /// `--http` and its flags (`None`: stdio).
     pub http: Option<HttpArgs>,
 }
@@ -77,6 +79,7 @@ pub async fn run(args: ServeArgs, store: SessionStore) -> ExitCode {
     options.toolsets = args.toolsets;
     options.demo = demo.is_some();
     options.today = args.today;
+    options.no_cache = args.no_cache;
     options.write_mode = crate::writes::WriteMode::from_env();
     if let Some(flags) = &args.http {
         options.use_app = flags.with_app;

@@ -113,7 +113,7 @@ impl GarminMcp {
     ) -> Result<Answer<ActivityList>, ToolError> {
         let query = ListQuery::parse(args, self.today())?;
         let reads = self.reads().await?;
-        let (found, more_available) = list_matching(&reads, &query).await?;
+        let (found, more_available, source) = list_matching(self, &reads, &query).await?;
         let DateRange { start, end } = query.range;
         if found.is_empty() {
             let what = query.filter.as_ref().map_or("activities".to_owned(), |f| f.many.clone());
@@ -124,7 +124,7 @@ impl GarminMcp {
         }
         let rows: Vec<ActivityRow> = found.iter().filter_map(ActivityRow::of).collect();
         let totals = list_totals(&found, &rows);
-        let summary = list_summary(&query, &rows, &found, more_available);
+        let summary = format!("{} {}", list_summary(&query, &rows, &found, more_available), source.phrase());
         Ok(self.answer(
             summary,
             ActivityList {
@@ -135,6 +135,7 @@ impl GarminMcp {
                 more_available,
                 totals,
                 activities: rows,
+                source,
             },
         ))
     }
@@ -276,12 +277,32 @@ impl ListQuery {
 /// The newest `limit` activities of the query, and whether there are more. With a keyword, pages
 /// through the range (at most [`KEYWORD_MAX_PAGES`]) keeping the names that contain it.
 async fn list_matching(
+    server: &GarminMcp,
     api: &crate::sources::Reads,
     query: &ListQuery,
-) -> Result<(Vec<ActivitySummary>, bool), ToolError> {
+) -> Result<(Vec<ActivitySummary>, bool, crate::history::DataSource), ToolError> {
+    let limit_rows = query.limit as usize;
+    // Past days come from the local history when it covers them (today is always live).
+    let type_key = query.filter.as_ref().map(|f| f.type_key.as_str());
+    if let Some((rows, source)) =
+        server.activities_cache_first(api, query.range.start, query.range.end, type_key).await?
+    {
+        let needle = query.keyword.as_deref().map(str::to_lowercase);
+        let mut found: Vec<ActivitySummary> = rows
+            .into_iter()
+            .filter(|a| {
+                needle.as_deref().is_none_or(|n| {
+                    a.activity_name.as_deref().is_some_and(|name| name.to_lowercase().contains(n))
+                })
+            })
+            .take(limit_rows + 1)
+            .collect();
+        let more_available = found.len() > limit_rows;
+        found.truncate(limit_rows);
+        return Ok((found, more_available, source));
+    }
     let mut search = ActivitySearch::new().between(query.range.start, query.range.end);
     search.activity_type = query.filter.as_ref().map(|f| f.type_key.clone());
-    let limit_rows = query.limit as usize;
     let mut found: Vec<ActivitySummary> = Vec::new();
     match &query.keyword {
         None => {
@@ -305,7 +326,7 @@ async fn list_matching(
     }
     let more_available = found.len() > limit_rows;
     found.truncate(limit_rows);
-    Ok((found, more_available))
+    Ok((found, more_available, crate::history::DataSource::live()))
 }
 
 /// Count, distance, time and load of the listed activities, and a count per type when there are

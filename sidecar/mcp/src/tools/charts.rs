@@ -50,6 +50,11 @@ pub enum ChartKind {
     HealthTrend,
     /// Daily training load with acute (7-day) and chronic (28-day) load lines.
     TrainingLoad,
+    /// Weekly intensity distribution from the local history: time in heart-rate zones as 100 %
+    /// bars with the low-intensity share.
+    Intensity,
+    /// Fitness (CTL), fatigue (ATL) and form (TSB) per day, as `get_fitness_trend` computes them.
+    Fitness,
 }
 
 impl ChartKind {
@@ -61,6 +66,8 @@ impl ChartKind {
             ChartKind::Sleep => "sleep",
             ChartKind::HealthTrend => "health_trend",
             ChartKind::TrainingLoad => "training_load",
+            ChartKind::Intensity => "intensity",
+            ChartKind::Fitness => "fitness",
         }
     }
 }
@@ -119,7 +126,7 @@ pub struct RenderChartArgs {
     #[serde(default)]
     pub period: Option<VolumePeriod>,
     /// Weeks back from `date`: `volume` by week (1–104, default 12), `training_load` (2–26,
-    /// default 8), `hr_zones` over a period (1–52).
+    /// default 8), `hr_zones` over a period (1–52), `intensity` (1–26, default 12), `fitness` (1–20, default 12).
     #[serde(default)]
     #[schemars(range(min = 1, max = 104))]
     pub weeks: Option<u32>,
@@ -254,10 +261,15 @@ impl GarminMcp {
         use ChartKind::*;
         only_for(kind, "activity_id", args.activity_id.is_some(), &[Activity, HrZones])?;
         only_for(kind, "period", args.period.is_some(), &[Volume])?;
-        only_for(kind, "weeks", args.weeks.is_some(), &[Volume, TrainingLoad, HrZones])?;
+        only_for(kind, "weeks", args.weeks.is_some(), &[Volume, TrainingLoad, HrZones, Intensity, Fitness])?;
         only_for(kind, "months", args.months.is_some(), &[Volume])?;
         only_for(kind, "days", args.days.is_some(), &[HealthTrend, HrZones])?;
-        only_for(kind, "date", args.date.is_some(), &[Volume, HrZones, Sleep, HealthTrend, TrainingLoad])?;
+        only_for(
+            kind,
+            "date",
+            args.date.is_some(),
+            &[Volume, HrZones, Sleep, HealthTrend, TrainingLoad, Intensity, Fitness],
+        )?;
         only_for(kind, "sport", args.sport.is_some(), &[Volume, HrZones])?;
         only_for(kind, "metric", args.metric.is_some(), &[Volume, HealthTrend])?;
         only_for(kind, "stacked", args.stacked.is_some(), &[Volume])?;
@@ -366,6 +378,14 @@ impl GarminMcp {
             TrainingLoad => {
                 let weeks = bounded("weeks", args.weeks, 8, (2, 26))?;
                 self.training_load_chart(date, weeks, options).await?
+            }
+            Intensity => {
+                let weeks = bounded("weeks", args.weeks, 12, (1, 26))?;
+                self.intensity_chart(date, weeks, options).await?
+            }
+            Fitness => {
+                let weeks = bounded("weeks", args.weeks, 12, (1, 20))?;
+                self.fitness_chart(date, weeks, options).await?
             }
         };
         self.save_chart(kind, folder, drawn).await

@@ -160,6 +160,8 @@ pub struct PeriodStats {
     /// Change against the previous period of the same length (none for `all`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub change: Option<Change>,
+    /// Where these numbers came from (the local history or Garmin live) and how fresh they are.
+    pub source: crate::history::DataSource,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -392,7 +394,7 @@ impl GarminMcp {
         let query = Period::parse(&args, today)?;
         let reads = self.reads().await?;
         let mut span = span(query.kind, query.date.unwrap_or(today), query.custom, today);
-        let items = period_activities(&reads, &query, &span).await?;
+        let (items, source) = period_activities(self, &reads, &query, &span).await?;
         let what = query.filter.as_ref().map_or("activities".to_owned(), |f| f.many.clone());
         let mut nothing_note =
             (query.kind == Kind::All).then(|| all_time(&mut span, &items, today, &what)).flatten();
@@ -408,7 +410,7 @@ impl GarminMcp {
         if nothing_note.is_none() && current.is_empty() && previous.as_ref().is_none_or(Vec::is_empty) {
             nothing_note = Some(nothing_in(&span, &what));
         }
-        let stats = period_stats(&query, &span, &current, previous.as_deref());
+        let stats = period_stats(&query, &span, &current, previous.as_deref(), source);
         let summary = nothing_note.unwrap_or_else(|| {
             let sum = Sum::of(current.iter().copied());
             describe(
@@ -420,6 +422,7 @@ impl GarminMcp {
                 stats.longest.as_ref(),
             )
         });
+        let summary = format!("{summary} {}", stats.source.phrase());
         Ok(self.answer(summary, stats))
     }
 }
@@ -484,20 +487,31 @@ impl Period {
 /// The activities of the period and the one before it (all of them for `period=all`), oldest
 /// first, each with a local date.
 async fn period_activities(
-    client: &crate::sources::Reads,
+    server: &GarminMcp,
+    reads: &crate::sources::Reads,
     query: &Period,
     span: &Span,
-) -> Result<Vec<ActivitySummary>, ToolError> {
+) -> Result<(Vec<ActivitySummary>, crate::history::DataSource), ToolError> {
     let mut search = ActivitySearch::new().limit(PAGE);
     search.activity_type = query.filter.as_ref().map(|f| f.type_key.clone());
     if query.kind != Kind::All {
         let from = span.previous.map_or(span.start, |(s, _)| s.min(span.start));
         search = search.between(from, span.end);
     }
-    let mut items: Vec<ActivitySummary> = client.search_all(&search).await?;
+    // Past days come from the local history when it covers them (today is always live).
+    let cached = match (query.kind, search.start_date) {
+        (Kind::All, _) | (_, None) => None,
+        (_, Some(from)) => {
+            server.activities_cache_first(reads, from, span.end, search.activity_type.as_deref()).await?
+        }
+    };
+    let (mut items, source) = match cached {
+        Some(found) => found,
+        None => (reads.search_all(&search).await?, crate::history::DataSource::live()),
+    };
     items.retain(|a| local_date(a).is_some());
     items.sort_by_key(|a| a.start_time_local);
-    Ok(items)
+    Ok((items, source))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -536,6 +550,7 @@ fn period_stats(
     span: &Span,
     current: &[&ActivitySummary],
     previous: Option<&[&ActivitySummary]>,
+    source: crate::history::DataSource,
 ) -> PeriodStats {
     // One sport family for pace/speed: the filter's, or the only one present.
     let families: Vec<Family> = {
@@ -588,6 +603,7 @@ fn period_stats(
         breakdown_by: bucket.name().to_owned(),
         breakdown,
         change,
+        source,
     }
 }
 

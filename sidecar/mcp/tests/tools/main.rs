@@ -8,6 +8,7 @@
 mod support;
 
 mod activities;
+mod analysis;
 mod athlete;
 mod calendar;
 mod catalogue;
@@ -16,6 +17,7 @@ mod elicit;
 mod events;
 mod exports;
 mod health;
+mod history;
 mod partial;
 mod personal;
 mod profile;

@@ -43,6 +43,8 @@ pub struct ActivityList {
     pub totals: ListTotals,
     /// The activities, newest first.
     pub activities: Vec<ActivityRow>,
+    /// Where these numbers came from (the local history or Garmin live) and how fresh they are.
+    pub source: crate::history::DataSource,
 }
 
 /// The whole-activity figures.

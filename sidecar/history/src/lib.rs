@@ -1,0 +1,23 @@
+//! The athlete's training history on this computer: a SQLite database in the data folder
+//! (`history.sqlite3`, 0600), shared by the desktop app and every `garmin-mcp` process, and the
+//! sync that fills it from Garmin Connect (issue #16 §1–3).
+//!
+//! * [`History`] opens the file (WAL, busy timeout, migrations; a broken file is moved aside and a
+//!   fresh one started) — see `db`.
+//! * [`sync::sync`] reads Garmin in 28-day blocks, newest first, committing each day and each
+//!   activity as it arrives, so a killed or rate-limited sync resumes without reading again what it
+//!   finished; days Garmin may still revise are read again every time.
+//! * [`read`] answers tools: activities of a range, how far the history covers a range and how
+//!   fresh it is, and the per-activity loads the analytics work from.
+#![deny(missing_docs)]
+
+mod db;
+mod error;
+pub mod read;
+pub mod read_laps;
+mod schema;
+mod store;
+pub mod sync;
+
+pub use db::{FILE_NAME, History};
+pub use error::{HistoryError, Result};

@@ -1,0 +1,139 @@
+//! The history database's schema, as an ordered list of migrations (never edit a released one; add
+//! the next). `rusqlite_migration` keeps the version in SQLite's `user_version`, so opening a file
+//! made by an older build upgrades it in place and a file from a newer build is refused, not damaged.
+//!
+//! Every record keeps the JSON Garmin returned (`*_json`, so nothing is lost when we learn to read
+//! more) beside typed columns for what tools query. Times: `*_at` are Unix seconds (UTC) of when we
+//! read Garmin; `synced_on` is the athlete's local date at that moment (what decides whether a day
+//! was over when it was read).
+//!
+//! Size decision (issue #16 §1): neither the original FIT file nor a second-by-second series is
+//! stored. A FIT file is 100–300 KB per hour of recording; at ~300 activities a year that is
+//! 30–90 MB a year and one more request per activity, for samples the current tools never read.
+//! What the analytics need per activity — the summary (Garmin's load, average/max heart rate,
+//! average/normalised power, durations), the laps and the seconds in each heart-rate zone — is kept
+//! here at about 5–8 KB per activity (measured: see the README's "Local history" section), so a year
+//! is a few MB. Per-activity mean-max arrays (a few hundred bytes each) get their own table when the
+//! analytics crate computes them at sync; the FIT file stays one `export_activity` away.
+
+use rusqlite_migration::{M, Migrations};
+
+/// Migration 1: activities with laps and zones, days, training status, activity types, checkpoints.
+const V1: &str = r"
+CREATE TABLE activities (
+    activity_id      INTEGER PRIMARY KEY,
+    local_date       TEXT NOT NULL,          -- YYYY-MM-DD of the local start
+    start_local      TEXT,                   -- YYYY-MM-DDTHH:MM:SS, local time
+    start_gmt        TEXT,                   -- RFC 3339, UTC
+    type_key         TEXT,
+    type_id          INTEGER,
+    parent_type_id   INTEGER,
+    sport_type_id    INTEGER,
+    name             TEXT,
+    distance_m       REAL,
+    duration_s       REAL,
+    moving_s         REAL,
+    elevation_gain_m REAL,
+    avg_hr           REAL,
+    max_hr           REAL,
+    avg_power        REAL,
+    norm_power       REAL,
+    training_load    REAL,
+    calories         REAL,
+    aerobic_te       REAL,
+    summary_json     TEXT NOT NULL,          -- the activity-list row Garmin returned
+    splits_json      TEXT,                   -- GET …/activity/{id}/splits
+    hr_zones_json    TEXT,                   -- GET …/activity/{id}/hrTimeInZones
+    details_at       INTEGER,                -- when laps and zones were read (NULL: not yet)
+    synced_at        INTEGER NOT NULL
+);
+CREATE INDEX activities_by_date ON activities(local_date);
+
+CREATE TABLE activity_laps (
+    activity_id   INTEGER NOT NULL REFERENCES activities(activity_id) ON DELETE CASCADE,
+    lap_index     INTEGER NOT NULL,
+    distance_m    REAL,
+    duration_s    REAL,
+    moving_s      REAL,
+    avg_speed_mps REAL,
+    avg_hr        REAL,
+    max_hr        REAL,
+    avg_power     REAL,
+    PRIMARY KEY (activity_id, lap_index)
+);
+
+CREATE TABLE activity_hr_zones (
+    activity_id INTEGER NOT NULL REFERENCES activities(activity_id) ON DELETE CASCADE,
+    zone        INTEGER NOT NULL,
+    seconds     REAL NOT NULL,
+    low_bpm     REAL,
+    PRIMARY KEY (activity_id, zone)
+);
+
+CREATE TABLE days (
+    date               TEXT PRIMARY KEY,    -- YYYY-MM-DD
+    steps              INTEGER,
+    resting_hr         REAL,
+    total_kcal         REAL,
+    avg_stress         REAL,
+    body_battery_high  REAL,
+    body_battery_low   REAL,
+    intensity_minutes  REAL,
+    sleep_s            REAL,
+    sleep_score        REAL,
+    hrv_last_night_ms  REAL,
+    hrv_weekly_avg_ms  REAL,
+    hrv_status         TEXT,
+    weight_g           REAL,
+    summary_json       TEXT,                -- GET usersummary/daily/{name}?calendarDate
+    sleep_json         TEXT,                -- this night's row of sleep-service/stats/sleep/daily
+    hrv_json           TEXT,                -- this night's row of hrv-service/hrv/daily
+    weight_json        TEXT,                -- this day's row of weight-service/weight/range
+    summary_at         INTEGER,             -- when the daily summary was read
+    summary_on         TEXT,                -- the athlete's date then
+    ranges_at          INTEGER              -- when sleep/HRV/weight were read
+);
+
+CREATE TABLE training_status (
+    date          TEXT PRIMARY KEY,
+    status        INTEGER,
+    feedback      TEXT,
+    acute_load    REAL,
+    chronic_load  REAL,
+    acwr          REAL,
+    raw_json      TEXT NOT NULL,
+    synced_at     INTEGER NOT NULL
+);
+
+CREATE TABLE activity_types (
+    type_id        INTEGER PRIMARY KEY,
+    type_key       TEXT NOT NULL,
+    parent_type_id INTEGER
+);
+CREATE INDEX activity_types_by_key ON activity_types(type_key);
+
+-- One row per finished unit of sync work (a 28-day block): a block is read again only while it
+-- holds days Garmin may still revise, or with --full.
+CREATE TABLE sync_blocks (
+    block_start TEXT PRIMARY KEY,           -- YYYY-MM-DD
+    block_end   TEXT NOT NULL,
+    covered_to  TEXT NOT NULL,              -- last day that was over when the block was read
+    synced_on   TEXT NOT NULL,              -- the athlete's date then
+    synced_at   INTEGER NOT NULL
+);
+";
+
+/// Every migration, oldest first.
+pub fn migrations() -> Migrations<'static> {
+    Migrations::new(vec![M::up(V1)])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_migrations_are_valid() {
+        assert!(migrations().validate().is_ok());
+    }
+}

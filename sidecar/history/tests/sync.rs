@@ -1,0 +1,412 @@
+//! The sync against the fake Garmin (pinned to 2026-11-15, its deterministic year of data): a year
+//! synced, a sync killed half-way and resumed, a 429 in the middle, two syncs at once (threads and
+//! processes), Garmin revising a recent day, a broken database file, and the request counts that
+//! prove finished work is never read twice (the fake's request log).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::NaiveDate;
+use fake_garmin::faults::{Fault, FaultRule};
+use fake_garmin::{FakeConfig, FakeGarmin};
+use garmin::{Client, Origins, RetryPolicy, Session, SessionStore, Site};
+use history::History;
+use history::sync::{Stopped, SyncOptions, SyncReport, sync};
+
+const USER_AGENT: &str = "Mozilla/5.0 (X11; Linux x86_64) GarminMcpHistoryTests/1.0";
+
+fn today() -> NaiveDate {
+    NaiveDate::from_ymd_opt(2026, 11, 15).unwrap()
+}
+
+fn fast_retry() -> RetryPolicy {
+    RetryPolicy {
+        max_retries: 2,
+        base_delay: Duration::from_millis(5),
+        max_delay: Duration::from_millis(20),
+        max_retry_after: Duration::from_secs(2),
+    }
+}
+
+/// A fake Garmin and a data folder holding a session for it.
+struct Rig {
+    fake: FakeGarmin,
+    dir: tempfile::TempDir,
+}
+
+impl Rig {
+    async fn start() -> Rig {
+        let fake = FakeGarmin::start(FakeConfig { today: today(), ..FakeConfig::default() }).await.unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        save_session(&fake, dir.path());
+        Rig { fake, dir }
+    }
+
+    fn client(&self) -> Client {
+        client_in(self.dir.path())
+    }
+
+    fn history(&self) -> History {
+        History::open(self.dir.path()).unwrap()
+    }
+
+    async fn sync(&self, options: &SyncOptions) -> SyncReport {
+        sync(&self.history(), &self.client(), options, &|_| {}).await.unwrap()
+    }
+
+    /// `(path, query)` of the `/gc-api` requests the fake saw, in order.
+    fn api_requests(&self) -> Vec<(String, String)> {
+        self.fake
+            .requests()
+            .into_iter()
+            .filter(|r| r.path.starts_with("/gc-api"))
+            .map(|r| (r.path, r.query.unwrap_or_default()))
+            .collect()
+    }
+}
+
+fn save_session(fake: &FakeGarmin, dir: &std::path::Path) {
+    let issued = fake.issue_session(USER_AGENT);
+    let origins = Origins { connect: fake.base_url(), sso: fake.base_url() };
+    let mut session = Session::from_cookie_header(
+        Site::Global,
+        origins,
+        &issued.cookie_header(),
+        &issued.csrf_token,
+        USER_AGENT,
+    )
+    .unwrap();
+    session.display_name = Some(issued.display_name.clone());
+    session.profile_id = Some(issued.profile_id);
+    SessionStore::new(dir).save(&session).unwrap();
+}
+
+fn client_in(dir: &std::path::Path) -> Client {
+    Client::builder().store(SessionStore::new(dir)).retry(fast_retry()).build().unwrap()
+}
+
+/// Days whose daily summary was requested, from a request log.
+fn summary_days(requests: &[(String, String)]) -> Vec<String> {
+    requests
+        .iter()
+        .filter(|(p, _)| p.contains("/usersummary/daily/"))
+        .filter_map(|(_, q)| q.strip_prefix("calendarDate=").map(str::to_owned))
+        .collect()
+}
+
+/// Days the history holds a daily summary for.
+fn stored_summary_days(dir: &std::path::Path) -> Vec<String> {
+    let conn = rusqlite_open(dir);
+    let mut stmt = conn.prepare("SELECT date FROM days WHERE summary_at IS NOT NULL ORDER BY date").unwrap();
+    stmt.query_map([], |r| r.get::<_, String>(0)).unwrap().map(Result::unwrap).collect()
+}
+
+fn rusqlite_open(dir: &std::path::Path) -> rusqlite::Connection {
+    rusqlite::Connection::open(History::path_in(dir)).unwrap()
+}
+
+fn year_ago() -> NaiveDate {
+    today() - chrono::Duration::days(365)
+}
+
+#[tokio::test]
+async fn a_year_is_synced_with_every_activity_day_laps_and_zones() {
+    let rig = Rig::start().await;
+    let report = rig.sync(&SyncOptions::new(today())).await;
+    assert!(report.complete(), "{}", report.summary());
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+
+    // Every activity Garmin lists for the synced blocks is in the history, once.
+    let history = rig.history();
+    let first_block = history::sync::block_start(year_ago());
+    let live = rig.client().activities().between(first_block, today(), None).await.unwrap();
+    let counts = history.counts().unwrap();
+    assert!(live.len() > 100, "the fake's year has hundreds of activities, got {}", live.len());
+    assert_eq!(counts.activities, live.len() as u64);
+    assert_eq!(report.activities_added as usize, live.len());
+    let stored = history.activities(first_block, today(), None).unwrap();
+    let mut live_ids: Vec<u64> = live.iter().filter_map(|a| a.activity_id).collect();
+    let mut stored_ids: Vec<u64> = stored.iter().filter_map(|a| a.activity_id).collect();
+    live_ids.sort_unstable();
+    stored_ids.sort_unstable();
+    assert_eq!(stored_ids, live_ids);
+    // Laps and heart-rate zone times for the analytics.
+    assert!(counts.laps >= counts.activities, "{counts:?}");
+    assert!(counts.hr_zones >= counts.activities * 3, "{counts:?}");
+    let loads = history.activity_loads(first_block, today()).unwrap();
+    assert!(loads.iter().filter(|l| l.training_load.is_some()).count() > 100);
+    assert!(loads.iter().all(|l| l.hr_zones.windows(2).all(|w| w[0].0 < w[1].0)));
+    // Every day of the range has its summary; sleep, HRV and weight rows came from the ranges.
+    let days = stored_summary_days(rig.dir.path());
+    assert_eq!(days.first().map(String::as_str), Some(first_block.to_string().as_str()));
+    assert_eq!(days.last().map(String::as_str), Some("2026-11-15"));
+    assert_eq!(days.len() as i64, (today() - first_block).num_days() + 1);
+    let conn = rusqlite_open(rig.dir.path());
+    let with_sleep: i64 =
+        conn.query_row("SELECT COUNT(*) FROM days WHERE sleep_s > 0", [], |r| r.get(0)).unwrap();
+    let with_hrv: i64 =
+        conn.query_row("SELECT COUNT(*) FROM days WHERE hrv_last_night_ms > 0", [], |r| r.get(0)).unwrap();
+    let with_rhr: i64 =
+        conn.query_row("SELECT COUNT(*) FROM days WHERE resting_hr > 0", [], |r| r.get(0)).unwrap();
+    assert!(with_sleep > 300 && with_hrv > 300 && with_rhr > 300, "{with_sleep} {with_hrv} {with_rhr}");
+    assert!(counts.training_status >= 13, "{counts:?}");
+    // Raw JSON is kept as Garmin sent it.
+    let raw: String = conn
+        .query_row("SELECT summary_json FROM activities ORDER BY start_local DESC LIMIT 1", [], |r| r.get(0))
+        .unwrap();
+    assert!(raw.contains("\"activityId\""), "{raw}");
+
+    // The file is private.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = std::fs::metadata(History::path_in(rig.dir.path())).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+}
+
+#[tokio::test]
+async fn a_second_sync_reads_only_the_recent_blocks_and_days_garmin_may_revise() {
+    let rig = Rig::start().await;
+    let first = rig.sync(&SyncOptions::new(today())).await;
+    assert!(first.complete());
+    rig.fake.clear_requests();
+    let second = rig.sync(&SyncOptions::new(today())).await;
+    assert!(second.complete(), "{}", second.summary());
+    let requests = rig.api_requests();
+    // One block (or two, when today is near a block's start) with the last few days only.
+    assert!(second.blocks_skipped >= first.blocks - 2, "{}", second.summary());
+    assert!(requests.len() < 30, "{} requests: {requests:?}", requests.len());
+    let days = summary_days(&requests);
+    assert!(days.iter().all(|d| d.as_str() >= "2026-11-12"), "{days:?}");
+    assert!(!requests.iter().any(|(p, _)| p.ends_with("/splits")), "no activity is read twice: {requests:?}");
+    assert_eq!(second.activities_added, 0);
+}
+
+#[tokio::test]
+async fn a_sync_killed_half_way_resumes_without_duplicates_or_reading_finished_days_again() {
+    let rig = Rig::start().await;
+    rig.fake.push_fault(FaultRule::always(Fault::Latency(Duration::from_millis(3))));
+    let history = rig.history();
+    let client = rig.client();
+    let task = tokio::spawn(async move {
+        let _ = sync(&history, &client, &SyncOptions::new(today()), &|_| {}).await;
+    });
+    // Kill it (drop the future at whatever await it is in) once a good part is done.
+    loop {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        if rig.api_requests().len() > 400 {
+            break;
+        }
+    }
+    task.abort();
+    let _ = task.await;
+    rig.fake.clear_faults();
+    let finished_days = stored_summary_days(rig.dir.path());
+    let counts_then = rig.history().counts().unwrap();
+    assert!(finished_days.len() > 100, "the first run got somewhere: {}", finished_days.len());
+    assert!(counts_then.blocks < 14, "the first run did not finish: {counts_then:?}");
+    let conn = rusqlite_open(rig.dir.path());
+    let mut stmt = conn.prepare("SELECT activity_id FROM activities WHERE details_at IS NOT NULL").unwrap();
+    let detailed: Vec<i64> = stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+    drop(stmt);
+
+    rig.fake.clear_requests();
+    let report = rig.sync(&SyncOptions::new(today())).await;
+    assert!(report.complete(), "{}", report.summary());
+    let requests = rig.api_requests();
+    // No finished day is read again, except the last few Garmin may still revise.
+    let again: Vec<String> = summary_days(&requests)
+        .into_iter()
+        .filter(|d| finished_days.contains(d) && d.as_str() < "2026-11-12")
+        .collect();
+    assert!(again.is_empty(), "finished days read again: {again:?}");
+    // No activity whose laps were read is read again.
+    let reread: Vec<&(String, String)> = requests
+        .iter()
+        .filter(|(p, _)| detailed.iter().any(|id| p.ends_with(&format!("/activity/{id}/splits"))))
+        .collect();
+    assert!(reread.is_empty(), "{reread:?}");
+
+    // The result is the same as one uninterrupted sync: no duplicate rows.
+    let clean = Rig::start().await;
+    clean.sync(&SyncOptions::new(today())).await;
+    assert_eq!(rig.history().counts().unwrap(), clean.history().counts().unwrap());
+}
+
+#[tokio::test]
+async fn a_429_mid_sync_stops_politely_with_when_to_resume_and_the_next_run_finishes() {
+    let rig = Rig::start().await;
+    // Garmin rate-limits from one day in the middle of the year on, asking for ten minutes.
+    rig.fake.push_fault(
+        FaultRule::always(Fault::RateLimited { retry_after_secs: Some(600) })
+            .on_path("calendarDate=2026-05-20"),
+    );
+    let before = chrono::Utc::now();
+    let report = rig.sync(&SyncOptions::new(today())).await;
+    let Some(Stopped::RateLimited { resume_after }) = report.stopped.clone() else {
+        panic!("expected a polite stop: {}", report.summary())
+    };
+    assert!(resume_after >= before + chrono::Duration::seconds(590), "{resume_after}");
+    let text = report.summary();
+    assert!(text.contains("rate limiting") && text.contains("Resume after"), "{text}");
+    assert!(report.blocks_synced >= 5, "the newer blocks were finished first: {text}");
+    // The client retried the 429 a bounded number of times only (it asked for more than we wait).
+    let hits = rig.api_requests().iter().filter(|(_, q)| q.contains("2026-05-20")).count();
+    assert!(hits <= 3, "{hits}");
+
+    let finished = stored_summary_days(rig.dir.path());
+    rig.fake.clear_faults();
+    rig.fake.clear_requests();
+    let resumed = rig.sync(&SyncOptions::new(today())).await;
+    assert!(resumed.complete(), "{}", resumed.summary());
+    let again: Vec<String> = summary_days(&rig.api_requests())
+        .into_iter()
+        .filter(|d| finished.contains(d) && d.as_str() < "2026-11-12")
+        .collect();
+    assert!(again.is_empty(), "{again:?}");
+}
+
+#[tokio::test]
+async fn a_request_budget_stops_the_sync_and_the_next_run_continues() {
+    let rig = Rig::start().await;
+    let mut options = SyncOptions::new(today());
+    options.request_budget = Some(120);
+    let report = rig.sync(&options).await;
+    assert_eq!(report.stopped, Some(Stopped::Budget { requests: 120 }));
+    // Requests counted but not sent (in flight when the budget ran out) are dropped, never sent.
+    let sent = rig.api_requests().len();
+    assert!((110..=120).contains(&sent), "{sent}");
+    options.request_budget = None;
+    let report = rig.sync(&options).await;
+    assert!(report.complete(), "{}", report.summary());
+}
+
+#[tokio::test]
+async fn two_syncs_at_once_on_two_connections_share_the_file_without_errors_or_duplicates() {
+    let rig = Rig::start().await;
+    let (a, b) = (rig.history(), rig.history());
+    let (ca, cb) = (rig.client(), rig.client());
+    let options = SyncOptions::new(today());
+    let (ra, rb) = tokio::join!(async { sync(&a, &ca, &options, &|_| {}).await }, async {
+        sync(&b, &cb, &options, &|_| {}).await
+    },);
+    let (ra, rb) = (ra.unwrap(), rb.unwrap());
+    assert!(ra.complete() && rb.complete(), "{} / {}", ra.summary(), rb.summary());
+    let clean = Rig::start().await;
+    clean.sync(&options).await;
+    assert_eq!(a.counts().unwrap(), clean.history().counts().unwrap());
+}
+
+/// The child of [`two_processes_sync_the_same_file_at_once`]: syncs the folder it is given.
+#[tokio::test]
+#[ignore = "run by two_processes_sync_the_same_file_at_once in child processes"]
+async fn child_process_sync() {
+    let Some(dir) = std::env::var_os("HISTORY_CHILD_DIR") else { return };
+    let dir = std::path::PathBuf::from(dir);
+    let history = History::open(&dir).unwrap();
+    let report = sync(&history, &client_in(&dir), &SyncOptions::new(today()), &|_| {}).await.unwrap();
+    assert!(report.complete(), "{}", report.summary());
+}
+
+#[tokio::test]
+async fn two_processes_sync_the_same_file_at_once() {
+    let rig = Rig::start().await;
+    let me = std::env::current_exe().unwrap();
+    let spawn = || {
+        tokio::process::Command::new(&me)
+            .args(["--exact", "child_process_sync", "--ignored", "--nocapture"])
+            .env("HISTORY_CHILD_DIR", rig.dir.path())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (one, two) = (spawn(), spawn());
+    let (one, two) = tokio::join!(one.wait_with_output(), two.wait_with_output());
+    for out in [one.unwrap(), two.unwrap()] {
+        let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success() && text.contains("1 passed"), "{text}");
+    }
+    let clean = Rig::start().await;
+    clean.sync(&SyncOptions::new(today())).await;
+    assert_eq!(rig.history().counts().unwrap(), clean.history().counts().unwrap());
+}
+
+#[tokio::test]
+async fn garmin_revising_a_recent_day_and_activity_is_picked_up_by_the_next_sync() {
+    let rig = Rig::start().await;
+    rig.sync(&SyncOptions::new(today())).await;
+    let yesterday = today() - chrono::Duration::days(1);
+    let history = rig.history();
+    let recent = history.activities(today() - chrono::Duration::days(7), yesterday, None).unwrap();
+    let renamed = recent.first().and_then(|a| a.activity_id).expect("an activity last week");
+
+    // Garmin revises: yesterday's steps recomputed after a late upload, an activity renamed.
+    rig.fake.push_fault(
+        FaultRule::always(Fault::Overlay(serde_json::json!({"totalSteps": 23456})))
+            .on_path(&format!("calendarDate={yesterday}")),
+    );
+    rig.client().activities().rename(renamed, "Renamed after the run").await.unwrap();
+    let report = rig.sync(&SyncOptions::new(today())).await;
+    assert!(report.complete(), "{}", report.summary());
+
+    let conn = rusqlite_open(rig.dir.path());
+    let steps: i64 = conn
+        .query_row("SELECT steps FROM days WHERE date = ?1", [yesterday.to_string()], |r| r.get(0))
+        .unwrap();
+    assert_eq!(steps, 23456);
+    let name: String = conn
+        .query_row("SELECT name FROM activities WHERE activity_id = ?1", [renamed as i64], |r| r.get(0))
+        .unwrap();
+    assert_eq!(name, "Renamed after the run");
+}
+
+#[tokio::test]
+async fn a_corrupt_database_file_is_moved_aside_and_a_fresh_one_is_synced() {
+    let rig = Rig::start().await;
+    let path = History::path_in(rig.dir.path());
+    std::fs::write(&path, b"this is not a SQLite database, it was damaged on disk".repeat(200)).unwrap();
+    let history = History::open(rig.dir.path()).unwrap();
+    let aside = history.moved_aside().expect("the bad file was moved aside").to_path_buf();
+    assert!(aside.exists() && aside.display().to_string().contains("history.sqlite3.broken-"));
+    assert_eq!(history.counts().unwrap().activities, 0);
+    let report = sync(&history, &rig.client(), &SyncOptions::new(today()), &|_| {}).await.unwrap();
+    assert!(report.complete());
+    assert!(history.counts().unwrap().activities > 100);
+
+    // A file whose pages were damaged after a good sync is also rebuilt, never fatal.
+    drop(history);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let _ = std::fs::remove_file(format!("{}-wal", path.display()));
+    let _ = std::fs::remove_file(format!("{}-shm", path.display()));
+    for b in bytes.iter_mut().skip(4096).step_by(7) {
+        *b = 0xA5;
+    }
+    std::fs::write(&path, bytes).unwrap();
+    let reopened = History::open(rig.dir.path()).unwrap();
+    assert!(reopened.moved_aside().is_some());
+    assert_eq!(reopened.counts().unwrap().activities, 0);
+}
+
+#[tokio::test]
+async fn coverage_ends_yesterday_and_progress_is_reported_to_the_end() {
+    let rig = Rig::start().await;
+    let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = seen.clone();
+    let report = sync(&rig.history(), &rig.client(), &SyncOptions::new(today()), &move |p| {
+        log.lock().unwrap().push(p.clone());
+    })
+    .await
+    .unwrap();
+    assert!(report.complete());
+    let seen = seen.lock().unwrap();
+    let last = seen.last().unwrap();
+    assert_eq!(last.done, last.total);
+    assert!(seen.windows(2).all(|w| w[0].done <= w[1].done));
+    let coverage = rig.history().coverage(year_ago(), today()).unwrap();
+    assert_eq!(coverage.covered_to, Some(today() - chrono::Duration::days(1)));
+    assert!(coverage.synced_at.is_some());
+    let before = rig.history().coverage(year_ago() - chrono::Duration::days(60), today()).unwrap();
+    assert_eq!(before.covered_to, None, "nothing before the synced range is covered");
+}

@@ -1,0 +1,773 @@
+//! The `history` toolset: `sync_history` (fill the local history on this computer from Garmin,
+//! with MCP progress notifications) and the analyses computed from that history.
+
+use ::history::sync::{self, Progress, Stopped, SyncOptions, SyncReport};
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::ProgressNotificationParam;
+use rmcp::service::RequestContext;
+use rmcp::{RoleServer, schemars, tool, tool_router};
+use serde::{Deserialize, Serialize};
+
+use crate::domain::dates::parse_opt_date;
+use crate::history::{JobState, SyncJob};
+use crate::output::Answer;
+use crate::server::GarminMcp;
+use crate::tool_error::ToolError;
+
+/// Largest `max_requests`.
+const MAX_REQUESTS: u32 = 20_000;
+
+/// Arguments of `sync_history`.
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
+pub struct SyncHistoryArgs {
+    /// First day to keep, `YYYY-MM-DD` (default: a year before today on the first sync; later
+    /// syncs only read what changed).
+    #[serde(default)]
+    pub since: Option<String>,
+    /// Read everything in the range again, even what is already in the history. Default false.
+    #[serde(default)]
+    pub full: Option<bool>,
+    /// Stop after this many Garmin requests and say how to continue (1–20000; default: no limit
+    /// but Garmin's own rate limit).
+    #[serde(default)]
+    #[schemars(range(min = 1, max = 20000))]
+    pub max_requests: Option<u32>,
+}
+
+/// How long `sync_history` waits for the sync before answering that it goes on in the background
+/// (clients time tools out; a year against the real Garmin takes minutes).
+const WAIT: std::time::Duration = std::time::Duration::from_secs(8);
+
+/// The answer of `sync_history`.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct SyncAnswer {
+    /// `complete` (the whole range is in the history), `stopped` (rate limit or request budget;
+    /// what was read is kept) or `running` (it goes on in the background: call again to see).
+    pub status: String,
+    /// What the sync was asked to do.
+    pub asked: String,
+    /// Days handled so far.
+    pub days_done: u64,
+    /// Days to handle in all.
+    pub days_total: u64,
+    /// Requests sent to Garmin so far.
+    pub requests: u32,
+    /// First day of the synced range (once finished).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// Last day (today).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    /// 28-day blocks in the range.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocks: Option<u32>,
+    /// Blocks read by this sync.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocks_synced: Option<u32>,
+    /// Blocks already up to date (not read again).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocks_skipped: Option<u32>,
+    /// Daily summaries read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub days_read: Option<u32>,
+    /// Activities new to the history.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub activities_added: Option<u32>,
+    /// Activities read again (possibly changed on Garmin).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub activities_updated: Option<u32>,
+    /// Activities removed because Garmin no longer has them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub activities_removed: Option<u32>,
+    /// Seconds the sync took.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seconds: Option<f64>,
+    /// `rate_limited` or `request_budget` when it stopped early.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
+    /// When to run it again after a rate limit (UTC, `YYYY-MM-DD HH:MM`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resume_after: Option<String>,
+    /// Parts that could not be read (tried again next time).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<String>,
+    /// Activities now in the history.
+    pub history_activities: u64,
+    /// Days now in the history.
+    pub history_days: u64,
+    /// The database file.
+    pub database: String,
+}
+
+impl SyncAnswer {
+    fn new(asked: &str, progress: Option<&Progress>, history: &::history::History) -> SyncAnswer {
+        let counts = history.counts().ok();
+        SyncAnswer {
+            status: "running".to_owned(),
+            asked: asked.to_owned(),
+            days_done: progress.map_or(0, |p| p.done),
+            days_total: progress.map_or(0, |p| p.total),
+            requests: progress.map_or(0, |p| p.requests),
+            from: None,
+            to: None,
+            blocks: None,
+            blocks_synced: None,
+            blocks_skipped: None,
+            days_read: None,
+            activities_added: None,
+            activities_updated: None,
+            activities_removed: None,
+            seconds: None,
+            stopped: None,
+            resume_after: None,
+            problems: Vec::new(),
+            history_activities: counts.map_or(0, |c| c.activities),
+            history_days: counts.map_or(0, |c| c.days),
+            database: history.path().display().to_string(),
+        }
+    }
+
+    fn finished(mut self, report: &SyncReport) -> SyncAnswer {
+        let (stopped, resume_after) = match &report.stopped {
+            Some(Stopped::RateLimited { resume_after }) => {
+                (Some("rate_limited".to_owned()), Some(resume_after.format("%Y-%m-%d %H:%M").to_string()))
+            }
+            Some(Stopped::Budget { .. }) => (Some("request_budget".to_owned()), None),
+            None => (None, None),
+        };
+        self.status = if report.complete() { "complete" } else { "stopped" }.to_owned();
+        self.days_done = self.days_total.max(self.days_done);
+        self.requests = report.requests;
+        self.from = Some(report.from.to_string());
+        self.to = Some(report.to.to_string());
+        self.blocks = Some(report.blocks);
+        self.blocks_synced = Some(report.blocks_synced);
+        self.blocks_skipped = Some(report.blocks_skipped);
+        self.days_read = Some(report.days_read);
+        self.activities_added = Some(report.activities_added);
+        self.activities_updated = Some(report.activities_updated);
+        self.activities_removed = Some(report.activities_removed);
+        self.seconds = Some((report.elapsed.as_secs_f64() * 10.0).round() / 10.0);
+        self.stopped = stopped;
+        self.resume_after = resume_after;
+        self.problems = report.problems.iter().take(10).cloned().collect();
+        self
+    }
+}
+
+/// A failed sync as a tool error: Garmin's own errors keep their kind (so a lost session still
+/// leads to `login`), database problems say so.
+fn sync_error(error: ::history::HistoryError) -> ToolError {
+    match error {
+        ::history::HistoryError::Garmin(e) => ToolError::from(e),
+        other => ToolError::Local(format!("{other}. Run `garmin-mcp sync` in a terminal to see more.")),
+    }
+}
+
+#[tool_router(router = history_tools, vis = "pub(crate)")]
+impl GarminMcp {
+    /// Copy the athlete's Garmin history (activities with laps and heart-rate zones, daily health,
+    /// sleep, HRV, weight, training status) into the local history on this computer, so later
+    /// questions about past weeks and months are answered from it in milliseconds without asking
+    /// Garmin. The first sync reads a year (or from `since`); later ones only what changed plus
+    /// the last few days Garmin may still revise. Sends progress notifications; if Garmin rate
+    /// limits, it stops politely, keeps what it read and says when to run it again.
+    #[tool(
+        name = "sync_history",
+        annotations(
+            title = "Sync the local history from Garmin",
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = true
+        ),
+        output_schema = rmcp::handler::server::tool::schema_for_output::<SyncAnswer>()
+    )]
+    async fn sync_history(
+        &self,
+        Parameters(args): Parameters<SyncHistoryArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Answer<SyncAnswer>, ToolError> {
+        let today = self.today();
+        let since = parse_opt_date("since", args.since.as_deref(), today)?;
+        if let Some(since) = since
+            && since > today
+        {
+            return Err(ToolError::invalid(format!("since {since} is after today ({today})")));
+        }
+        if let Some(n) = args.max_requests
+            && !(1..=MAX_REQUESTS).contains(&n)
+        {
+            return Err(ToolError::invalid(format!(
+                "max_requests must be between 1 and {MAX_REQUESTS}, got {n}"
+            )));
+        }
+        let full = args.full.unwrap_or(false);
+        let history = self.history_for_sync()?;
+        let client = self.garmin().await?;
+        let (job, joined) = {
+            let mut slot = self.history_slot().1.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            match slot.as_ref() {
+                Some(job) => (job.clone(), true),
+                None => {
+                    let job = start_job(
+                        history.clone(),
+                        client,
+                        SyncOptions { today, since, full, request_budget: args.max_requests },
+                    );
+                    *slot = Some(job.clone());
+                    (job, false)
+                }
+            }
+        };
+        let outcome = wait_for(&job, &ctx).await;
+        let mut answer = SyncAnswer::new(&job.asked, job.state.borrow().progress.as_ref(), &history);
+        let Some(outcome) = outcome else {
+            let summary = format!(
+                "{} ({}) goes on in the background: {} of {} days read so far in {} requests. Tools keep answering (live from Garmin for days not yet in the history); call sync_history again to see where it is.",
+                if joined { "A sync started earlier" } else { "The sync" },
+                job.asked,
+                answer.days_done,
+                answer.days_total,
+                answer.requests
+            );
+            return Ok(self.answer(summary, answer));
+        };
+        // Finished: this call reports it, and the next call starts a new sync.
+        {
+            let mut slot = self.history_slot().1.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            if slot.as_ref().is_some_and(|j| std::sync::Arc::ptr_eq(j, &job)) {
+                *slot = None;
+            }
+        }
+        let report = outcome.map_err(sync_error)?;
+        answer = answer.finished(&report);
+        let mut summary = report.summary();
+        if joined {
+            summary = format!("A sync started earlier ({}) has ended. {summary}", job.asked);
+        }
+        if let Some(aside) = history.moved_aside() {
+            summary.push_str(&format!(
+                " The previous history file could not be read and was moved aside to {}; this sync started a fresh one.",
+                aside.display()
+            ));
+        }
+        if report.stopped.is_some() {
+            summary.push_str(" Call sync_history again to continue.");
+        }
+        Ok(self.answer(summary, answer))
+    }
+}
+
+/// Starts a sync in the background of this server.
+fn start_job(
+    history: ::history::History,
+    client: garmin::Client,
+    options: SyncOptions,
+) -> std::sync::Arc<SyncJob> {
+    let asked = match (options.since, options.full) {
+        (Some(since), true) => format!("since {since}, everything read again"),
+        (Some(since), false) => format!("since {since}"),
+        (None, true) => "the last year, everything read again".to_owned(),
+        (None, false) => "the last year, what changed".to_owned(),
+    };
+    let (state, _) = tokio::sync::watch::channel(JobState::default());
+    let job = std::sync::Arc::new(SyncJob { asked, state });
+    let running = job.clone();
+    tokio::spawn(async move {
+        let tell = {
+            let running = running.clone();
+            move |p: &Progress| running.state.send_modify(|s| s.progress = Some(p.clone()))
+        };
+        let outcome = sync::sync(&history, &client, &options, &tell).await;
+        running.state.send_modify(|s| s.outcome = Some(outcome));
+    });
+    job
+}
+
+/// Waits up to [`WAIT`] for the job, sending MCP progress notifications (growing values only)
+/// when the client gave a progress token; returns the outcome when it ended (taking it).
+async fn wait_for(
+    job: &SyncJob,
+    ctx: &RequestContext<RoleServer>,
+) -> Option<Result<SyncReport, ::history::HistoryError>> {
+    let token = ctx.meta.get_progress_token();
+    let mut watch = job.state.subscribe();
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let mut sent: Option<u64> = None;
+    loop {
+        let progress = {
+            let state = watch.borrow_and_update();
+            if state.outcome.is_some() {
+                break;
+            }
+            state.progress.clone()
+        };
+        if let (Some(token), Some(p)) = (&token, progress)
+            && sent.is_none_or(|s| p.done > s)
+        {
+            sent = Some(p.done);
+            let note = ProgressNotificationParam::new(token.clone(), p.done as f64)
+                .with_total(p.total as f64)
+                .with_message(format!("{} ({} requests)", p.message, p.requests));
+            let _ = ctx.peer.notify_progress(note).await;
+        }
+        tokio::select! {
+            changed = watch.changed() => if changed.is_err() { break },
+            () = tokio::time::sleep_until(deadline) => return None,
+            () = ctx.ct.cancelled() => return None,
+        }
+    }
+    let mut outcome = None;
+    job.state.send_modify(|s| outcome = s.outcome.take());
+    outcome
+}
+
+/// Default span of `get_fitness_trend` (days before the end date).
+const TREND_DEFAULT_DAYS: i64 = 90;
+/// Longest span of `get_fitness_trend`, so the daily series fits the answer budget.
+const TREND_MAX_DAYS: i64 = 140;
+/// Days after the history's last covered day that are read live (today and a few before).
+const TREND_LIVE_DAYS: i64 = 14;
+/// Without the history: days before the range read live, so fitness has weeks to build on (three
+/// CTL time constants: the starting value then weighs e^(-3), about 5 %).
+const TREND_LIVE_LEAD_DAYS: i64 = 126;
+
+/// Arguments of `get_fitness_trend`.
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
+pub struct FitnessTrendArgs {
+    /// First day shown, `YYYY-MM-DD` (default: 90 days before `end_date`; at most 140 days).
+    #[serde(default)]
+    pub start_date: Option<String>,
+    /// Last day shown, `YYYY-MM-DD` (default: today).
+    #[serde(default)]
+    pub end_date: Option<String>,
+    /// Which load per session: `auto` (default: the best available — power TSS, else heart-rate
+    /// TSS; Garmin's training load only when no session has either), `garmin` (Garmin's activity
+    /// training load), `hr` (hrTSS from the time in heart-rate zones) or `power` (power TSS from
+    /// normalized power and FTP).
+    #[serde(default)]
+    #[schemars(extend("enum" = ["auto", "garmin", "hr", "power"]))]
+    pub load: Option<String>,
+}
+
+/// One day of the fitness trend.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct TrendDay {
+    /// The day.
+    pub date: String,
+    /// The day's load (0 on rest days), on `load_scale`.
+    pub load: f64,
+    /// Fitness: chronic training load (42-day).
+    pub ctl: f64,
+    /// Fatigue: acute training load (7-day).
+    pub atl: f64,
+    /// Form: training stress balance (see `convention` for which day it is shown on).
+    pub tsb: f64,
+    /// CTL minus CTL 7 days earlier.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ramp: Option<f64>,
+    /// True while the model is still settling (the first 42 days of the history): rough numbers.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub settling: bool,
+}
+
+/// The answer of `get_fitness_trend`.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct FitnessTrend {
+    /// First day shown.
+    pub start_date: String,
+    /// Last day shown.
+    pub end_date: String,
+    /// The load asked for: `auto`, `garmin`, `hr` or `power`.
+    pub load: String,
+    /// The scale of every load, CTL, ATL and TSB here: `tss` (100 = one hour at threshold) or
+    /// `garmin` (Garmin's training load, not comparable with TSS).
+    pub load_scale: String,
+    /// What was counted as each day's load, in one sentence.
+    pub load_convention: String,
+    /// The model, in one sentence (time constants, which day TSB is shown on, ramp, settling).
+    pub convention: String,
+    /// One line: where fitness, fatigue and form stand at the end of the range, and what it means.
+    pub reading: String,
+    /// Sessions counted with power TSS, hrTSS and Garmin's load.
+    pub sessions: SessionCounts,
+    /// Sessions left out because they had no load of the chosen kind.
+    pub sessions_without_load: usize,
+    /// One entry per day, oldest first.
+    pub days: Vec<TrendDay>,
+    /// Why some loads are not available (no FTP, no heart-rate profile…).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// Where the numbers came from and how fresh they are.
+    pub source: crate::history::DataSource,
+}
+
+/// Sessions counted per kind of load.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct SessionCounts {
+    /// With power TSS.
+    pub power: usize,
+    /// With hrTSS.
+    pub heart_rate: usize,
+    /// With Garmin's training load.
+    pub garmin: usize,
+}
+
+/// What the athlete's heart-rate and power loads are computed against (from Garmin's profile).
+#[derive(Debug, Default)]
+pub(super) struct Athlete {
+    hr: Option<analytics::load::HrProfile>,
+    ftp: Option<f64>,
+    pub(super) notes: Vec<String>,
+}
+
+pub(super) fn round1(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}
+
+/// Intervals.icu's form bands, in words.
+fn form_words(tsb: f64) -> &'static str {
+    if tsb > 25.0 {
+        "very fresh (transition: fitness is being lost)"
+    } else if tsb > 5.0 {
+        "fresh (ready to race)"
+    } else if tsb >= -10.0 {
+        "neutral (grey zone)"
+    } else if tsb >= -30.0 {
+        "tired from productive training (optimal zone)"
+    } else {
+        "very tired (high risk of overreaching)"
+    }
+}
+
+impl GarminMcp {
+    /// The athlete's heart-rate profile (zones' max, resting and threshold heart rate, sex) and
+    /// FTP, read live; what is missing is said in `notes`.
+    pub(super) async fn athlete(&self, client: &garmin::Client, need_hr: bool, need_power: bool) -> Athlete {
+        let mut athlete = Athlete::default();
+        let zones = async { if need_hr { Some(client.metrics().hr_zones().await) } else { None } };
+        let settings = async { if need_hr { Some(client.profile().user_settings().await) } else { None } };
+        let personal =
+            async { if need_power { Some(client.profile().personal_information().await) } else { None } };
+        let (zones, settings, personal) = tokio::join!(zones, settings, personal);
+        if let Some(zones) = zones {
+            let sex = match settings
+                .and_then(Result::ok)
+                .and_then(|s| s.user_data)
+                .and_then(|d| d.gender)
+                .map(|g| g.to_uppercase())
+                .as_deref()
+            {
+                Some("MALE") => analytics::load::Sex::Male,
+                Some("FEMALE") => analytics::load::Sex::Female,
+                _ => analytics::load::Sex::Unknown,
+            };
+            let entry = zones.ok().and_then(|list| {
+                list.into_iter().find(|z| {
+                    z.max_heart_rate_used.is_some()
+                        && z.resting_heart_rate_used.is_some()
+                        && z.lactate_threshold_heart_rate_used.is_some()
+                })
+            });
+            match entry {
+                Some(z) => {
+                    athlete.hr = Some(analytics::load::HrProfile {
+                        resting_bpm: z.resting_heart_rate_used.unwrap_or(0.0),
+                        max_bpm: z.max_heart_rate_used.unwrap_or(0.0),
+                        threshold_bpm: z.lactate_threshold_heart_rate_used.unwrap_or(0.0),
+                        sex,
+                    });
+                }
+                None => athlete.notes.push(
+                    "no heart-rate profile (maximum, resting and threshold heart rate) in Garmin's zones, so no hrTSS"
+                        .to_owned(),
+                ),
+            }
+        }
+        if let Some(personal) = personal {
+            athlete.ftp = personal
+                .ok()
+                .and_then(|p| p.biometric_profile)
+                .and_then(|b| b.functional_threshold_power)
+                .filter(|f| f.is_finite() && *f > 0.0);
+            if athlete.ftp.is_none() {
+                athlete.notes.push("no FTP in Garmin's profile, so no power TSS".to_owned());
+            }
+        }
+        athlete
+    }
+}
+
+/// The loads each session has, from what the history keeps per activity.
+pub(super) fn session_loads(
+    activities: &[::history::read::ActivityLoad],
+    athlete: &Athlete,
+) -> Vec<analytics::load::SessionLoads> {
+    use analytics::load::{
+        HrBin, SessionLoads, garmin_load, hr_bins_from_zones, hr_load, power_load_from_np,
+    };
+    activities
+        .iter()
+        .map(|a| {
+            // TRIMP over the time in heart-rate zones; without them (a session read live), over
+            // the session's average heart rate for its whole duration.
+            let hr_tss = athlete.hr.as_ref().and_then(|profile| {
+                let pairs: Vec<(f64, f64)> = a
+                    .hr_zones
+                    .iter()
+                    .filter_map(|(_, seconds, floor)| floor.map(|f| (f, *seconds)))
+                    .collect();
+                let bins = if pairs.is_empty() {
+                    vec![HrBin { bpm: a.avg_hr?, seconds: a.duration_s? }]
+                } else {
+                    hr_bins_from_zones(&pairs, profile.max_bpm)
+                };
+                hr_load(&bins, profile).ok().map(|l| l.hr_tss)
+            });
+            let power_tss = match (athlete.ftp, a.norm_power, a.duration_s) {
+                (Some(ftp), Some(np), Some(seconds)) if np > 0.0 => {
+                    power_load_from_np(seconds, np, ftp).ok().map(|p| p.tss)
+                }
+                _ => None,
+            };
+            SessionLoads {
+                date: a.date,
+                power_tss,
+                hr_tss,
+                garmin: a.training_load.and_then(garmin_load).map(|l| l.value),
+            }
+        })
+        .collect()
+}
+
+/// A live activity as the history would keep it (for the days after the history's last sync).
+fn live_load(
+    summary: &garmin::models::activities::ActivitySummary,
+    zones: &[garmin::models::activities::TimeInZone],
+) -> Option<::history::read::ActivityLoad> {
+    Some(::history::read::ActivityLoad {
+        activity_id: summary.activity_id?,
+        date: summary.start_time_local?.date(),
+        type_key: summary.activity_type.as_ref().and_then(|t| t.type_key.clone()),
+        duration_s: summary.duration,
+        training_load: summary.activity_training_load,
+        avg_hr: summary.average_hr,
+        max_hr: summary.max_hr,
+        avg_power: summary.avg_power,
+        norm_power: summary.norm_power,
+        hr_zones: zones
+            .iter()
+            .filter_map(|z| Some((z.zone_number?, z.secs_in_zone?, z.zone_low_boundary)))
+            .collect(),
+    })
+}
+
+#[tool_router(router = fitness_tools, vis = "pub(crate)")]
+impl GarminMcp {
+    /// Fitness, fatigue and form over time (the performance management chart): CTL (42-day
+    /// fitness), ATL (7-day fatigue), TSB (form) and the weekly ramp of fitness, one object per
+    /// day, computed from the local history's per-activity loads — power TSS, heart-rate TSS or
+    /// Garmin's training load (`load`, default the best available, never mixed) — with the
+    /// convention used and a one-line reading. Use it for "how has my fitness moved since the
+    /// summer?", "am I fresh for Sunday's race?", "is my load building too fast?". Needs the
+    /// history (`sync_history`); today and the days since the last sync are read live.
+    #[tool(
+        name = "get_fitness_trend",
+        annotations(
+            title = "Fitness, fatigue and form",
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = true
+        ),
+        output_schema = rmcp::handler::server::tool::schema_for_output::<FitnessTrend>()
+    )]
+    pub(crate) async fn get_fitness_trend(
+        &self,
+        Parameters(args): Parameters<FitnessTrendArgs>,
+    ) -> Result<Answer<FitnessTrend>, ToolError> {
+        use analytics::load::{LoadChoice, LoadScale, daily_loads};
+        use analytics::pmc::{PmcConstants, performance_management_until};
+
+        let today = self.today();
+        let end = parse_opt_date("end_date", args.end_date.as_deref(), today)?.unwrap_or(today);
+        if end > today {
+            return Err(ToolError::invalid(format!(
+                "end_date {end} is after today ({today}): fitness is known up to today"
+            )));
+        }
+        let start = parse_opt_date("start_date", args.start_date.as_deref(), today)?
+            .unwrap_or(end - chrono::Duration::days(TREND_DEFAULT_DAYS));
+        if end < start {
+            return Err(ToolError::invalid(format!("end_date {end} is before start_date {start}")));
+        }
+        if (end - start).num_days() + 1 > TREND_MAX_DAYS {
+            return Err(ToolError::invalid(format!(
+                "ask for at most {TREND_MAX_DAYS} days at a time (got {start} to {end}); for a longer view, call it for consecutive ranges"
+            )));
+        }
+        let load_word =
+            args.load.as_deref().map(str::trim).filter(|l| !l.is_empty()).unwrap_or("auto").to_lowercase();
+        let choice = match load_word.as_str() {
+            "auto" => LoadChoice::Auto,
+            "garmin" => LoadChoice::Garmin,
+            "hr" => LoadChoice::HeartRate,
+            "power" => LoadChoice::Power,
+            other => {
+                return Err(ToolError::invalid(format!(
+                    "load must be auto, garmin, hr or power, got `{other}`"
+                )));
+            }
+        };
+        let client = self.garmin().await?;
+        let yesterday = today - chrono::Duration::days(1);
+        let mut notes = Vec::new();
+        // From the history when it covers the range (the days after its last sync live);
+        // otherwise everything live: the sessions of the range and the weeks before it.
+        let from_history = match self.history_for_reads() {
+            None => None,
+            Some(history) => {
+                let covered = if start <= yesterday {
+                    history
+                        .coverage(start, end.min(yesterday))
+                        .map(|c| c.covered_to.map(|to| (to, c.synced_at)))
+                } else {
+                    Ok(Some((yesterday, None)))
+                };
+                match covered {
+                    Ok(Some((covered_to, synced_at))) if (end - covered_to).num_days() <= TREND_LIVE_DAYS => {
+                        match history.activity_loads(chrono::NaiveDate::MIN, covered_to.min(end)) {
+                            Ok(loads) => Some((loads, covered_to, synced_at)),
+                            Err(e) => {
+                                tracing::warn!("reading the local history failed, answering live: {e}");
+                                None
+                            }
+                        }
+                    }
+                    Ok(_) => None,
+                    Err(e) => {
+                        tracing::warn!("reading the local history failed, answering live: {e}");
+                        None
+                    }
+                }
+            }
+        };
+        let (mut activities, live_from, source) = match from_history {
+            Some((loads, covered_to, synced_at)) => {
+                let live_after = covered_to < end;
+                let source = crate::history::DataSource::history(covered_to.min(end), synced_at, live_after);
+                (loads, live_after.then(|| covered_to + chrono::Duration::days(1)), source)
+            }
+            None => {
+                let from = start - chrono::Duration::days(TREND_LIVE_LEAD_DAYS);
+                notes.push(format!(
+                    "the local history does not cover {start} to {end}, so Garmin was read live from {from} (hrTSS from each session's average heart rate): run sync_history for zone-based hrTSS and an instant answer"
+                ));
+                (Vec::new(), Some(from), crate::history::DataSource::live())
+            }
+        };
+        if let Some(from) = live_from {
+            let newer = client.activities().between(from, end, None).await?;
+            // Zone times only for the few days after the history (one request per session).
+            let with_zones = source.from != "garmin";
+            let zones = futures::future::join_all(newer.iter().map(|a| {
+                let client = client.clone();
+                let id = a.activity_id.filter(|_| with_zones);
+                async move {
+                    match id {
+                        Some(id) => client.activities().hr_time_in_zones(id).await.unwrap_or_default(),
+                        None => Vec::new(),
+                    }
+                }
+            }))
+            .await;
+            let mut live: Vec<::history::read::ActivityLoad> =
+                newer.iter().zip(zones.iter()).filter_map(|(a, z)| live_load(a, z)).collect();
+            live.sort_by_key(|a| a.date);
+            activities.extend(live);
+        }
+        let need_hr = matches!(choice, LoadChoice::Auto | LoadChoice::HeartRate);
+        let need_power = matches!(choice, LoadChoice::Auto | LoadChoice::Power);
+        let athlete = self.athlete(&client, need_hr, need_power).await;
+        let sessions = session_loads(&activities, &athlete);
+        let loads = daily_loads(&sessions, choice);
+        let constants = PmcConstants::default();
+        let pmc = performance_management_until(&loads.days, &constants, end)
+            .map_err(|e| ToolError::Local(e.to_string()))?;
+        let shown = pmc.between(start, end);
+        let days: Vec<TrendDay> = shown
+            .iter()
+            .map(|d| TrendDay {
+                date: d.date.to_string(),
+                load: round1(d.load),
+                ctl: round1(d.ctl),
+                atl: round1(d.atl),
+                tsb: round1(d.tsb),
+                ramp: d.ramp.map(round1),
+                settling: d.settling,
+            })
+            .collect();
+        let scale = match loads.scale {
+            Some(LoadScale::Tss) => "tss",
+            Some(LoadScale::Garmin) => "garmin",
+            None => "none",
+        };
+        let reading = match shown.last() {
+            None => format!("No session with a {load_word} load up to {end} in the history."),
+            Some(last) => {
+                let ramp = last.ramp.map(|r| format!(" ({r:+.1} over 7 days)")).unwrap_or_default();
+                let mut line = format!(
+                    "On {}: fitness (CTL) {:.0}{ramp}, fatigue (ATL) {:.0}, form (TSB) {:+.0} — {}.",
+                    last.date,
+                    last.ctl,
+                    last.atl,
+                    last.tsb,
+                    form_words(last.tsb)
+                );
+                if last.ramp.is_some_and(|r| r > 8.0) {
+                    line.push_str(" Fitness is rising fast (ramp above 8 a week): watch for overreaching.");
+                }
+                if shown.iter().any(|d| d.settling) {
+                    line.push_str(" The first 42 days of the history are still settling: read those numbers as rough (sync further back for firmer ones).");
+                }
+                line
+            }
+        };
+        notes.extend(athlete.notes);
+        if loads.scale == Some(LoadScale::Garmin) && choice == LoadChoice::Auto {
+            notes.push("no session had power TSS or hrTSS, so Garmin's training load is used (its own scale, not TSS)".to_owned());
+        }
+        let summary = format!(
+            "Fitness trend {start} to {end} from {} ({}): {reading} {}",
+            match scale {
+                "tss" => "TSS per session",
+                "garmin" => "Garmin's training load",
+                _ => "no load",
+            },
+            constants.convention(),
+            source.phrase()
+        );
+        Ok(self.answer(
+            summary,
+            FitnessTrend {
+                start_date: start.to_string(),
+                end_date: end.to_string(),
+                load: load_word,
+                load_scale: scale.to_owned(),
+                load_convention: loads.convention.clone(),
+                convention: pmc.convention.clone(),
+                reading,
+                sessions: SessionCounts {
+                    power: loads.sessions.power,
+                    heart_rate: loads.sessions.heart_rate,
+                    garmin: loads.sessions.garmin,
+                },
+                sessions_without_load: loads.sessions_without_load,
+                days,
+                notes,
+                source,
+            },
+        ))
+    }
+}

@@ -1,0 +1,431 @@
+//! The `analysis` toolset against a history synced from the fake (2026-08-01 to 2026-11-14, today
+//! pinned to 2026-11-15): each tool's numbers equal the analytics crate's on the same stored rows
+//! (recomputed here from the history file), no Garmin request for Garmin's own load, the
+//! no-history answer says how to sync, bad ranges are refused naming the argument, and the
+//! largest answers stay within the budget.
+
+use analytics::load::{LoadChoice, SessionLoads, daily_loads};
+use chrono::{Datelike, Duration, NaiveDate};
+use serde_json::{Value, json};
+
+use crate::support::{Harness, all_text, api_requests};
+
+fn day(s: &str) -> NaiveDate {
+    s.parse().unwrap()
+}
+
+/// Syncs from 2026-08-01, calling again while it goes on in the background.
+async fn synced() -> Harness {
+    synced_since("2026-08-01").await
+}
+
+async fn synced_since(since: &str) -> Harness {
+    let h = Harness::start().await;
+    for _ in 0..20 {
+        let (_, data) = h.call_ok("sync_history", json!({ "since": since })).await;
+        if data["status"] != "running" {
+            assert_eq!(data["status"], "complete", "{data}");
+            return h;
+        }
+    }
+    panic!("the sync did not end");
+}
+
+fn history_of(h: &Harness) -> history::History {
+    history::History::open(h.dir.path()).unwrap()
+}
+
+/// Garmin's load per stored session, as daily loads.
+fn garmin_daily(h: &Harness, end: NaiveDate) -> analytics::load::DailyLoadSeries {
+    let sessions: Vec<SessionLoads> = history_of(h)
+        .activity_loads(NaiveDate::MIN, end)
+        .unwrap()
+        .iter()
+        .map(|a| SessionLoads { date: a.date, power_tss: None, hr_tss: None, garmin: a.training_load })
+        .collect();
+    daily_loads(&sessions, LoadChoice::Garmin)
+}
+
+fn close(got: &Value, want: Option<f64>, tolerance: f64, what: &str) {
+    match want {
+        None => assert!(got.is_null(), "{what}: {got} but expected none"),
+        Some(w) => {
+            let g = got.as_f64().unwrap_or_else(|| panic!("{what}: {got} is not a number (want {w})"));
+            assert!((g - w).abs() <= tolerance + 1e-9, "{what}: {g} vs {w}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn get_load_balance_matches_the_analytics_crate_acwr_and_monotony_on_the_synced_loads() {
+    let h = synced().await;
+    h.fake.clear_requests();
+    let (text, data) = h
+        .call_ok(
+            "get_load_balance",
+            json!({"start_date": "2026-09-01", "end_date": "2026-11-14", "load": "garmin"}),
+        )
+        .await;
+    assert_eq!(api_requests(&h), Vec::<(String, String)>::new(), "Garmin's load needs no Garmin request");
+    assert_eq!(data["load_scale"], "garmin");
+    assert_eq!(data["source"]["from"], "history");
+    assert!(data["acwr_convention"].as_str().unwrap().contains("2/29"), "{data}");
+    assert!(data["monotony_convention"].as_str().unwrap().contains("Foster"), "{data}");
+    assert!(text.contains("ACWR rolling") && text.contains("Source: the local history"), "{text}");
+
+    let end = day("2026-11-14");
+    let loads = garmin_daily(&h, end);
+    let acwr = analytics::acwr::acute_chronic(&loads.days, Some(end)).unwrap();
+    let monotony = analytics::acwr::monotony_strain(&loads.days, Some(end)).unwrap();
+    let weeks = data["weeks"].as_array().unwrap();
+    // 2026-11-14 back by 7 days to 2026-09-01: 11 weeks.
+    assert_eq!(weeks.len(), 11, "{data}");
+    assert_eq!(weeks.last().unwrap()["week_end"], "2026-11-14");
+    assert_eq!(weeks[0]["week_end"], "2026-09-05");
+    for w in weeks {
+        let date = day(w["week_end"].as_str().unwrap());
+        let a = acwr.days.iter().find(|d| d.date == date).unwrap();
+        let m = monotony.days.iter().find(|d| d.date == date).unwrap();
+        close(&w["load"], Some(m.weekly_load), 0.05, "weekly load");
+        close(&w["acwr_rolling"], a.rolling.and_then(|r| r.ratio), 0.005, "rolling ACWR");
+        close(&w["acwr_ewma"], a.ewma.ratio, 0.005, "EWMA ACWR");
+        close(&w["monotony"], m.monotony, 0.005, "monotony");
+        close(&w["strain"], m.strain, 0.05, "strain");
+        assert_eq!(w.get("settling").is_some(), a.settling, "{w}");
+    }
+    assert!(weeks.iter().any(|w| w["load"].as_f64().unwrap() > 0.0), "{data}");
+    assert!(weeks.last().unwrap().get("settling").is_none(), "the history starts on 2026-08-01");
+}
+
+#[tokio::test]
+async fn get_intensity_distribution_adds_the_stored_zone_seconds_per_calendar_week() {
+    use analytics::intensity::{polarization_index, three_zones_from_five, zone_distribution};
+    let h = synced().await;
+    h.fake.clear_requests();
+    let (text, data) = h
+        .call_ok("get_intensity_distribution", json!({"start_date": "2026-10-05", "end_date": "2026-11-01"}))
+        .await;
+    assert_eq!(api_requests(&h), Vec::<(String, String)>::new(), "answered from the history alone");
+    assert!(data["pi_convention"].as_str().unwrap().contains("log10"), "{data}");
+    assert!(text.contains("zones 1–2") && text.contains("Treff"), "{text}");
+
+    let activities = history_of(&h).activity_loads(day("2026-10-05"), day("2026-11-01")).unwrap();
+    let weeks = data["weeks"].as_array().unwrap();
+    assert_eq!(weeks.len(), 4);
+    let mut all = [0.0f64; 5];
+    let mut counted = 0;
+    for (i, w) in weeks.iter().enumerate() {
+        let monday = day("2026-10-05") + Duration::days(7 * i as i64);
+        assert_eq!(w["from"], monday.to_string());
+        assert_eq!(monday.weekday(), chrono::Weekday::Mon);
+        let mut seconds = [0.0f64; 5];
+        let mut n = 0;
+        for a in activities.iter().filter(|a| a.date >= monday && a.date < monday + Duration::days(7)) {
+            if a.hr_zones.is_empty() {
+                continue;
+            }
+            n += 1;
+            for (zone, s, _) in &a.hr_zones {
+                if (1..=5).contains(zone) {
+                    seconds[(*zone - 1) as usize] += s;
+                }
+            }
+        }
+        counted += n;
+        for z in 0..5 {
+            all[z] += seconds[z];
+        }
+        assert_eq!(w["activities"], n);
+        let dist = zone_distribution(&seconds, 2);
+        for z in 0..5 {
+            close(&w["zone_minutes"][z], Some(seconds[z] / 60.0), 0.05, "zone minutes");
+        }
+        close(&w["low_share_percent"], Some(dist.low_share * 100.0), 0.05, "low share");
+        let pi = polarization_index(three_zones_from_five(seconds));
+        close(&w["polarization_index"], pi.value, 0.005, "polarization index");
+        assert_eq!(w["polarized"], pi.polarized);
+    }
+    assert!(counted > 0, "the fake's activities have zone times");
+    let period = &data["period"];
+    assert_eq!(period["activities"], counted);
+    close(
+        &period["low_share_percent"],
+        Some(zone_distribution(&all, 2).low_share * 100.0),
+        0.05,
+        "period low share",
+    );
+    close(
+        &period["polarization_index"],
+        polarization_index(three_zones_from_five(all)).value,
+        0.005,
+        "period PI",
+    );
+}
+
+#[tokio::test]
+async fn compare_periods_matches_analytics_compare_on_the_stored_activities() {
+    use analytics::compare::{ActivityFacts, PeriodTotals, compare_periods};
+    let h = synced().await;
+    let (text, data) = h
+        .call_ok(
+            "compare_periods",
+            json!({"first_start": "2026-09-01", "first_end": "2026-09-30",
+                   "second_start": "2026-10-01", "second_end": "2026-10-31", "load": "garmin"}),
+        )
+        .await;
+    assert!(data["convention"].as_str().unwrap().contains("second period minus first"), "{data}");
+    assert!(text.contains("2026-10-01 to 2026-10-31 against 2026-09-01 to 2026-09-30"), "{text}");
+
+    let history = history_of(&h);
+    let loads = garmin_daily(&h, day("2026-10-31"));
+    let totals = |from: &str, to: &str| {
+        let (from, to) = (day(from), day(to));
+        let rows = history.activity_loads(from, to).unwrap();
+        let laps = history.activity_laps(from, to).unwrap();
+        let facts: Vec<ActivityFacts> = rows
+            .iter()
+            .map(|a| {
+                let z: Vec<f64> = (1..=5)
+                    .map(|n| a.hr_zones.iter().filter(|(k, _, _)| *k == n).map(|(_, s, _)| s).sum())
+                    .collect();
+                let has = !a.hr_zones.is_empty();
+                ActivityFacts {
+                    duration_s: a.duration_s.unwrap_or(0.0),
+                    distance_m: laps
+                        .iter()
+                        .find(|l| l.activity_id == a.activity_id)
+                        .and_then(|l| l.distance_m)
+                        .unwrap_or(0.0),
+                    load: None,
+                    low_zone_s: has.then(|| z[0] + z[1]),
+                    zone_s: has.then(|| z.iter().sum()),
+                    ef: None,
+                }
+            })
+            .collect();
+        let mut t = PeriodTotals::from_activities(&facts);
+        t.load = loads.days.iter().filter(|d| d.date >= from && d.date <= to).map(|d| d.load).sum();
+        t
+    };
+    let (first, second) = (totals("2026-09-01", "2026-09-30"), totals("2026-10-01", "2026-10-31"));
+    let want = compare_periods(&first, &second, None);
+    assert_eq!(data["first"]["activities"], first.activities);
+    assert_eq!(data["second"]["activities"], second.activities);
+    assert!(second.activities > 0);
+    close(&data["first"]["hours"], Some(first.duration_s / 3600.0), 0.005, "first hours");
+    close(&data["second"]["distance_km"], Some(second.distance_m / 1000.0), 0.005, "second km");
+    close(&data["second"]["load"], Some(second.load), 0.05, "second load");
+    close(&data["change"]["load"]["percent"], want.load.percent, 0.05, "load change");
+    close(
+        &data["change"]["distance_km"]["difference"],
+        Some(want.distance_m.difference / 1000.0),
+        0.005,
+        "km change",
+    );
+    close(&data["change"]["low_intensity_points"], want.low_intensity_share_points, 0.05, "intensity points");
+    assert_eq!(data["load_scale"], "garmin");
+}
+
+/// An activity laid out second by second at its laps' average speed and heart rate.
+fn lap_laid(a: &history::read_laps::ActivityLaps) -> (Vec<f64>, Vec<f64>) {
+    let (mut speed, mut hr) = (Vec::new(), Vec::new());
+    for lap in &a.laps {
+        let n = lap.duration_s.unwrap_or(0.0).round() as usize;
+        let v = lap.avg_speed_mps.or(lap.distance_m.zip(lap.duration_s).map(|(d, t)| d / t)).unwrap_or(0.0);
+        speed.extend(std::iter::repeat_n(v, n));
+        hr.extend(std::iter::repeat_n(lap.avg_hr.unwrap_or(0.0), n));
+    }
+    (speed, hr)
+}
+
+#[tokio::test]
+async fn get_efficiency_trend_gives_each_runs_ef_and_decoupling_from_its_laps_as_the_crate_computes_them() {
+    use analytics::efficiency::{Effort, OutputKind, decoupling, efficiency, steadiness};
+    let h = synced().await;
+    h.fake.clear_requests();
+    let (text, data) = h
+        .call_ok(
+            "get_efficiency_trend",
+            json!({"start_date": "2026-08-01", "end_date": "2026-11-14", "heart_rate": 150}),
+        )
+        .await;
+    assert_eq!(api_requests(&h), Vec::<(String, String)>::new(), "answered from the history alone");
+    assert_eq!(data["unit"], "(m/min)/bpm");
+    assert!(data["method"].as_str().unwrap().contains("lap"), "{data}");
+    assert!(text.contains("Friel") && text.contains("Method:"), "{text}");
+    let listed = data["activities"].as_array().unwrap();
+    assert!(!listed.is_empty(), "{data}");
+    assert!(listed.len() <= 25);
+
+    let rows = history_of(&h).activity_laps(day("2026-08-01"), day("2026-11-14")).unwrap();
+    for shown in listed {
+        let id = shown["activity_id"].as_u64().unwrap();
+        let row = rows.iter().find(|r| r.activity_id == id).unwrap();
+        assert!(!row.laps.is_empty(), "the fake's runs have laps");
+        let (speed, hr) = lap_laid(row);
+        let effort = Effort { kind: OutputKind::Speed, output: &speed, heart_rate: &hr, grade: None };
+        let ef = efficiency(&effort).unwrap();
+        close(&shown["ef"], Some(ef.ef), 0.0005, "EF");
+        close(&shown["avg_hr"], Some(ef.average_hr), 0.05, "average HR");
+        let steady = steadiness(&effort).steady;
+        assert_eq!(shown["steady"], steady, "{shown}");
+        close(
+            &shown["decoupling_percent"],
+            if steady { decoupling(&effort).ok().map(|d| d.decoupling_percent) } else { None },
+            0.05,
+            "decoupling",
+        );
+    }
+    let months = data["months"].as_array().unwrap();
+    assert_eq!(months.first().unwrap()["month"], "2026-08");
+    assert_eq!(months.last().unwrap()["month"], "2026-11");
+    assert_eq!(data["heart_rate"], 150.0);
+    assert!(data["pace_convention"].as_str().unwrap().contains("target"), "{data}");
+    // Cycling reads Garmin's normalized power.
+    let (_, rides) = h.call_ok("get_efficiency_trend", json!({"sport": "cycling"})).await;
+    assert_eq!(rides["unit"], "W/bpm");
+    assert!(rides.get("pace_convention").is_none());
+}
+
+#[tokio::test]
+async fn without_a_history_every_analysis_answers_with_how_to_sync() {
+    let h = Harness::start().await;
+    for tool in ["get_load_balance", "get_intensity_distribution", "compare_periods", "get_efficiency_trend"]
+    {
+        let (text, data) = h.call_ok(tool, json!({})).await;
+        assert!(text.contains("run sync_history"), "{tool}: {text}");
+        assert!(data["notes"].to_string().contains("does not cover"), "{tool}: {data}");
+        assert!(data.get("source").is_none(), "{tool}: {data}");
+    }
+    assert_eq!(api_requests(&h), Vec::<(String, String)>::new(), "no Garmin request without a history");
+}
+
+#[tokio::test]
+async fn a_history_that_ends_early_is_said_with_the_days_left_out() {
+    let h = synced().await;
+    // Today's not in the history: the range's end is past its last covered day.
+    let (_, data) = h
+        .call_ok("get_intensity_distribution", json!({"start_date": "2026-11-01", "end_date": "2026-11-15"}))
+        .await;
+    assert!(data["notes"].to_string().contains("covers 2026-11-01 to 2026-11-14 only"), "{data}");
+    // Before the history's first day: not covered.
+    let (text, _) =
+        h.call_ok("get_load_balance", json!({"start_date": "2026-06-01", "end_date": "2026-07-15"})).await;
+    assert!(text.contains("run sync_history (since 2026-06-01)"), "{text}");
+}
+
+#[tokio::test]
+async fn bad_ranges_are_refused_naming_the_argument() {
+    let h = Harness::start().await;
+    let cases = [
+        (
+            "get_load_balance",
+            json!({"start_date": "2026-11-10", "end_date": "2026-11-01"}),
+            "before start_date",
+        ),
+        (
+            "get_load_balance",
+            json!({"start_date": "2026-01-01", "end_date": "2026-11-01"}),
+            "more than 182 days",
+        ),
+        ("get_load_balance", json!({"load": "watts"}), "load must be"),
+        (
+            "get_intensity_distribution",
+            json!({"end_date": "2026-12-01"}),
+            "end_date 2026-12-01 is after today",
+        ),
+        ("get_intensity_distribution", json!({"start_date": "yesterday-ish"}), "start_date"),
+        ("compare_periods", json!({"second_start": "2026-13-01"}), "second_start"),
+        (
+            "compare_periods",
+            json!({"first_start": "2026-10-10", "first_end": "2026-10-01"}),
+            "first_end 2026-10-01 is before first_start",
+        ),
+        ("compare_periods", json!({"second_start": "2024-01-01"}), "more than 366 days"),
+        ("get_efficiency_trend", json!({"sport": "rowing"}), "sport must be running or cycling"),
+        ("get_efficiency_trend", json!({"heart_rate": 20}), "heart_rate"),
+    ];
+    for (tool, args, expected) in cases {
+        let message = h.call_invalid(tool, args.clone()).await;
+        assert!(message.contains(expected), "{tool} {args}: {message}");
+    }
+}
+
+#[tokio::test]
+async fn the_longest_analyses_of_a_synced_history_stay_within_the_budget() {
+    let h = synced_since("2026-05-17").await;
+    let calls = [
+        ("get_load_balance", json!({"start_date": "2026-05-17", "end_date": "2026-11-14", "load": "garmin"})),
+        ("get_intensity_distribution", json!({"start_date": "2026-05-17", "end_date": "2026-11-14"})),
+        (
+            "compare_periods",
+            json!({"first_start": "2026-08-01", "second_start": "2026-09-15", "load": "garmin"}),
+        ),
+        ("get_efficiency_trend", json!({"start_date": "2026-05-17", "end_date": "2026-11-14"})),
+    ];
+    for (tool, args) in calls {
+        let result = h.call(tool, args).await;
+        assert!(
+            result.structured_content.as_ref().unwrap().get("source").is_some(),
+            "{tool}: {}",
+            all_text(&result)
+        );
+        assert_ne!(result.is_error, Some(true), "{tool}: {}", all_text(&result));
+        let size = all_text(&result).len();
+        assert!(size <= garmin_mcp::output::BUDGET_BYTES, "{tool} answered {size} bytes");
+    }
+}
+
+#[tokio::test]
+async fn render_chart_intensity_draws_the_same_weekly_zone_sums_from_the_history() {
+    let h = synced().await;
+    let folder = h.dir.path().join("charts");
+    let args = json!({"kind": "intensity", "weeks": 4, "date": "2026-11-01", "folder": folder.display().to_string()});
+    let result = h.call("render_chart", args).await;
+    let summary = crate::support::text_of(&result);
+    assert_ne!(result.is_error, Some(true), "{summary}");
+    assert!(result.content.iter().any(|c| c.as_image().is_some()), "an image is shown");
+    let record: Value =
+        serde_json::from_str(&result.content.iter().filter_map(|c| c.as_text()).nth(1).unwrap().text)
+            .unwrap();
+    assert_eq!(record["kind"], "intensity");
+    assert!(record["period"].as_str().is_some());
+    // The same weeks (Monday 2026-10-05 to Sunday 2026-11-01) as the tool's numbers.
+    let (_, data) = h
+        .call_ok("get_intensity_distribution", json!({"start_date": "2026-10-05", "end_date": "2026-11-01"}))
+        .await;
+    let share = data["period"]["low_share_percent"].as_f64().unwrap();
+    assert!(summary.contains(&format!("{share:.0} % of the zone time in zones 1–2")), "{summary} / {share}");
+    assert_eq!(record["points"], data["period"]["activities"]);
+    // Without a history there is nothing to draw, and it says how to get one.
+    let fresh = Harness::start().await;
+    let folder = fresh.dir.path().join("charts");
+    let message = fresh
+        .call_err("render_chart", json!({"kind": "intensity", "folder": folder.display().to_string()}))
+        .await;
+    assert!(message.contains("run sync_history"), "{message}");
+}
+
+#[tokio::test]
+async fn render_chart_fitness_draws_get_fitness_trends_days_and_quotes_its_reading() {
+    let h = synced().await;
+    let folder = h.dir.path().join("charts");
+    let args =
+        json!({"kind": "fitness", "weeks": 6, "date": "2026-11-14", "folder": folder.display().to_string()});
+    let result = h.call("render_chart", args).await;
+    let summary = crate::support::text_of(&result);
+    assert_ne!(result.is_error, Some(true), "{summary}");
+    assert!(result.content.iter().any(|c| c.as_image().is_some()), "an image is shown");
+    let record: Value =
+        serde_json::from_str(&result.content.iter().filter_map(|c| c.as_text()).nth(1).unwrap().text)
+            .unwrap();
+    assert_eq!(record["kind"], "fitness");
+    assert_eq!(record["points"], 42);
+    let (_, trend) =
+        h.call_ok("get_fitness_trend", json!({"start_date": "2026-10-04", "end_date": "2026-11-14"})).await;
+    assert!(summary.contains(trend["reading"].as_str().unwrap()), "{summary}");
+    assert!(summary.contains("Banister/Coggan PMC"), "{summary}");
+    // More weeks than get_fitness_trend shows at once is refused, naming the argument.
+    let message = h.call_invalid("render_chart", json!({"kind": "fitness", "weeks": 21})).await;
+    assert!(message.contains("weeks"), "{message}");
+}

@@ -1,0 +1,331 @@
+//! The `history` toolset and cache-first reads: `sync_history` fills the local history with
+//! progress notifications; after it, past ranges of `get_period_stats` and `list_activities` are
+//! answered without a Garmin request (the fake's request log) and say so, today is always read
+//! live, `--no-cache` reads everything live, and a broken database never sinks a tool.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::support::{Harness, api_requests, today};
+
+/// Syncs from 2026-08-01 (a few blocks: enough for September and October), calling again while
+/// it goes on in the background (a loaded machine may take longer than the tool waits).
+async fn synced(h: &Harness) -> (String, Value) {
+    for _ in 0..10 {
+        let (text, data) = h.call_ok("sync_history", json!({"since": "2026-08-01"})).await;
+        if data["status"] != "running" {
+            return (text, data);
+        }
+    }
+    panic!("the sync did not end");
+}
+
+#[tokio::test]
+async fn sync_history_fills_the_history_and_reports_what_it_read() {
+    let h = Harness::start().await;
+    let (text, data) = synced(&h).await;
+    assert_eq!(data["status"], "complete", "{text}");
+    assert_eq!(data["to"], "2026-11-15");
+    assert!(data["history_activities"].as_u64().unwrap() > 20, "{data}");
+    assert!(data["days_read"].as_u64().unwrap() >= 100, "{data}");
+    assert!(data["database"].as_str().unwrap().ends_with("history.sqlite3"));
+    assert!(text.contains("History from 2026-08-01 to 2026-11-15"), "{text}");
+    assert!(api_requests(&h).iter().any(|(p, _)| p.ends_with("/hrTimeInZones")));
+
+    // A second sync reads only the last days Garmin may still revise.
+    h.fake.clear_requests();
+    let (_, again) = synced(&h).await;
+    assert_eq!(again["activities_added"], 0);
+    assert!(again["blocks_skipped"].as_u64().unwrap() >= 3, "{again}");
+    assert!(api_requests(&h).len() < 30, "{:?}", api_requests(&h));
+}
+
+#[tokio::test]
+async fn after_a_sync_a_past_month_is_answered_from_the_history_with_no_garmin_request() {
+    let h = Harness::start().await;
+    let live = h.call_ok("get_period_stats", json!({"period": "month", "date": "2026-10-10"})).await;
+    assert_eq!(live.1["source"]["from"], "garmin");
+    assert!(live.0.ends_with("Source: Garmin, live."), "{}", live.0);
+    synced(&h).await;
+    h.fake.clear_requests();
+    for _ in 0..2 {
+        let (text, data) =
+            h.call_ok("get_period_stats", json!({"period": "month", "date": "2026-10-10"})).await;
+        assert_eq!(api_requests(&h), Vec::<(String, String)>::new(), "no Garmin request");
+        assert_eq!(data["source"]["from"], "history");
+        assert!(data["source"]["history_synced_at"].as_str().is_some());
+        assert!(text.contains("Source: the local history on this computer, synced "), "{text}");
+        // The same numbers as Garmin live.
+        assert_eq!(data["totals"], live.1["totals"]);
+        assert_eq!(data["breakdown"], live.1["breakdown"]);
+        assert_eq!(data["change"], live.1["change"]);
+    }
+    // A sport filter ("running" includes its children) matches live too.
+    let live_runs = {
+        let h2 = Harness::start_with(|mut o| {
+            o.no_cache = true;
+            o
+        })
+        .await;
+        h2.call_ok("list_activities", json!({"start_date": "2026-09-01", "end_date": "2026-10-31", "activity_type": "run", "limit": 200})).await.1
+    };
+    let (_, runs) = h
+        .call_ok("list_activities", json!({"start_date": "2026-09-01", "end_date": "2026-10-31", "activity_type": "run", "limit": 200}))
+        .await;
+    assert_eq!(api_requests(&h), Vec::<(String, String)>::new());
+    assert_eq!(runs["activities"], live_runs["activities"]);
+    assert_eq!(runs["totals"], live_runs["totals"]);
+}
+
+#[tokio::test]
+async fn today_is_always_read_live_and_the_answer_says_which_part_came_from_where() {
+    let h = Harness::start().await;
+    synced(&h).await;
+    h.fake.clear_requests();
+    let (text, data) =
+        h.call_ok("list_activities", json!({"start_date": "2026-11-01", "end_date": "2026-11-15"})).await;
+    let requests = api_requests(&h);
+    assert_eq!(requests.len(), 1, "{requests:?}");
+    assert!(
+        requests[0].1.contains("startDate=2026-11-15") && requests[0].1.contains("endDate=2026-11-15"),
+        "{requests:?}"
+    );
+    assert_eq!(data["source"]["from"], "history+garmin");
+    assert_eq!(data["source"]["history_to"], "2026-11-14");
+    assert!(
+        text.contains("Source: the local history to 2026-11-14")
+            && text.contains("later days live from Garmin"),
+        "{text}"
+    );
+    // This week is still running: today comes from Garmin.
+    h.fake.clear_requests();
+    let (_, week) = h.call_ok("get_period_stats", json!({"period": "week"})).await;
+    assert_eq!(week["source"]["from"], "history+garmin");
+    assert!(api_requests(&h).iter().any(|(_, q)| q.contains(&format!("endDate={}", today()))));
+}
+
+#[tokio::test]
+async fn no_cache_answers_live_even_with_a_synced_history() {
+    let h = Harness::start_with(|mut o| {
+        o.no_cache = true;
+        o
+    })
+    .await;
+    synced(&h).await;
+    h.fake.clear_requests();
+    let (text, data) = h.call_ok("get_period_stats", json!({"period": "month", "date": "2026-10-10"})).await;
+    assert_eq!(data["source"]["from"], "garmin");
+    assert!(text.ends_with("Source: Garmin, live."), "{text}");
+    assert!(!api_requests(&h).is_empty());
+}
+
+#[tokio::test]
+async fn a_broken_history_file_never_sinks_a_tool_and_the_next_sync_rebuilds_it() {
+    let h = Harness::start().await;
+    std::fs::write(h.dir.path().join("history.sqlite3"), b"garbage, not SQLite".repeat(100)).unwrap();
+    let (_, data) = h.call_ok("get_period_stats", json!({"period": "month", "date": "2026-10-10"})).await;
+    assert_eq!(data["source"]["from"], "garmin");
+    assert!(data["totals"]["count"].as_u64().unwrap() > 0);
+    let (text, sync) = synced(&h).await;
+    assert_eq!(sync["status"], "complete", "{text}");
+    let moved = std::fs::read_dir(h.dir.path())
+        .unwrap()
+        .filter_map(Result::ok)
+        .any(|e| e.file_name().to_string_lossy().starts_with("history.sqlite3.broken-"));
+    assert!(moved, "the broken file was kept aside");
+}
+
+#[tokio::test]
+async fn sync_history_stops_politely_when_garmin_rate_limits_and_says_when_to_resume() {
+    let h = Harness::start().await;
+    h.fake.push_fault(
+        fake_garmin::faults::FaultRule::always(fake_garmin::faults::Fault::RateLimited {
+            retry_after_secs: Some(900),
+        })
+        .on_path("calendarDate=2026-09-0"),
+    );
+    let (text, data) = synced(&h).await;
+    assert_eq!(data["status"], "stopped");
+    assert_eq!(data["stopped"], "rate_limited");
+    assert!(data["resume_after"].as_str().is_some());
+    assert!(text.contains("Resume after") && text.contains("Call sync_history again"), "{text}");
+    h.fake.clear_faults();
+    let (_, data) = synced(&h).await;
+    assert_eq!(data["status"], "complete");
+}
+
+#[tokio::test]
+async fn a_long_sync_goes_on_in_the_background_and_a_later_call_reports_how_it_ended() {
+    let h = Harness::start().await;
+    // Garmin is slow today: the year takes longer than the tool waits.
+    h.fake.push_fault(fake_garmin::faults::FaultRule::always(fake_garmin::faults::Fault::Latency(
+        Duration::from_millis(40),
+    )));
+    let started = std::time::Instant::now();
+    let (text, data) = h.call_ok("sync_history", json!({})).await;
+    assert!(started.elapsed() < Duration::from_secs(10), "answered in {:?}", started.elapsed());
+    assert_eq!(data["status"], "running", "{text}");
+    assert!(text.contains("goes on in the background") && text.contains("call sync_history again"), "{text}");
+    assert!(data["days_total"].as_u64().unwrap() >= 365, "{data}");
+    // Tools keep answering meanwhile.
+    h.call_ok("get_period_stats", json!({"period": "month", "date": "2026-10-10"})).await;
+    h.fake.clear_faults();
+    let mut last = data;
+    for _ in 0..20 {
+        let (text, data) = h.call_ok("sync_history", json!({})).await;
+        last = data;
+        if last["status"] != "running" {
+            assert!(
+                text.starts_with("A sync started earlier (the last year, what changed) has ended."),
+                "{text}"
+            );
+            break;
+        }
+    }
+    assert_eq!(last["status"], "complete", "{last}");
+    assert!(last["history_activities"].as_u64().unwrap() > 100);
+}
+
+type Notes = std::sync::Arc<std::sync::Mutex<Vec<(f64, Option<f64>, String)>>>;
+
+/// An MCP client that records the progress notifications it receives.
+#[derive(Clone, Default)]
+struct ProgressRecorder(Notes);
+
+impl rmcp::ClientHandler for ProgressRecorder {
+    async fn on_progress(
+        &self,
+        params: rmcp::model::ProgressNotificationParam,
+        _context: rmcp::service::NotificationContext<rmcp::RoleClient>,
+    ) {
+        self.0.lock().unwrap().push((params.progress, params.total, params.message.unwrap_or_default()));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sync_history_sends_progress_notifications_up_to_the_total() {
+    use rmcp::ServiceExt as _;
+    let h = Harness::start().await;
+    let mut options = garmin_mcp::ServerOptions::new(h.store.clone());
+    options.today = Some(today());
+    let server = garmin_mcp::GarminMcp::new(options).unwrap();
+    let (server_end, client_end) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_end).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let recorder = ProgressRecorder::default();
+    let client = recorder.clone().serve(client_end).await.unwrap();
+    let mut params = rmcp::model::CallToolRequestParams::new("sync_history");
+    params = params.with_arguments(json!({"since": "2026-09-01"}).as_object().unwrap().clone());
+    let mut meta = rmcp::model::RequestMetaObject::default();
+    meta.set_progress_token(rmcp::model::ProgressToken(rmcp::model::NumberOrString::Number(9)));
+    params.meta = Some(meta);
+    let result = client.call_tool(params).await.unwrap();
+    assert_ne!(result.is_error, Some(true));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut notes = recorder.0.lock().unwrap().clone();
+    assert!(notes.len() >= 5, "{notes:?}");
+    // The client may handle notifications concurrently: order them by value, which the server
+    // made grow with each one (no value sent twice).
+    notes.sort_by(|a, b| a.0.total_cmp(&b.0));
+    assert!(notes.windows(2).all(|w| w[0].0 < w[1].0), "progress grows with each notification: {notes:?}");
+    let (last, total, _) = notes.last().unwrap().clone();
+    assert_eq!(Some(last), total, "{notes:?}");
+    assert!(notes.iter().any(|(_, _, m)| m.contains("requests")), "{notes:?}");
+}
+
+#[tokio::test]
+async fn get_fitness_trend_matches_the_analytics_crate_on_the_synced_loads() {
+    use analytics::load::{LoadChoice, SessionLoads, daily_loads};
+    use analytics::pmc::{PmcConstants, performance_management_until};
+    use chrono::NaiveDate;
+
+    let h = Harness::start().await;
+    synced(&h).await;
+    h.fake.clear_requests();
+    let (text, data) = h
+        .call_ok(
+            "get_fitness_trend",
+            json!({"start_date": "2026-10-01", "end_date": "2026-11-14", "load": "garmin"}),
+        )
+        .await;
+    assert_eq!(
+        api_requests(&h),
+        Vec::<(String, String)>::new(),
+        "Garmin's load needs no profile and no live day"
+    );
+    assert_eq!(data["load_scale"], "garmin");
+    assert_eq!(data["source"]["from"], "history");
+    assert!(data["convention"].as_str().unwrap().contains("42"), "{data}");
+    assert!(text.contains("fitness (CTL)") && text.contains("Source: the local history"), "{text}");
+
+    // The same series computed here from the history file with the analytics crate.
+    let end = NaiveDate::from_ymd_opt(2026, 11, 14).unwrap();
+    let start = NaiveDate::from_ymd_opt(2026, 10, 1).unwrap();
+    let history = history::History::open(h.dir.path()).unwrap();
+    let sessions: Vec<SessionLoads> = history
+        .activity_loads(NaiveDate::MIN, end)
+        .unwrap()
+        .iter()
+        .map(|a| SessionLoads { date: a.date, power_tss: None, hr_tss: None, garmin: a.training_load })
+        .collect();
+    let loads = daily_loads(&sessions, LoadChoice::Garmin);
+    let pmc = performance_management_until(&loads.days, &PmcConstants::default(), end).unwrap();
+    let want = pmc.between(start, end);
+    let got = data["days"].as_array().unwrap();
+    assert_eq!(got.len(), want.len());
+    assert_eq!(got.len(), 45);
+    for (g, w) in got.iter().zip(want) {
+        assert_eq!(g["date"], w.date.to_string());
+        for (key, value) in [("load", w.load), ("ctl", w.ctl), ("atl", w.atl), ("tsb", w.tsb)] {
+            let shown = g[key].as_f64().unwrap();
+            assert!((shown - value).abs() <= 0.05 + 1e-9, "{} {key}: {shown} vs {value}", w.date);
+        }
+    }
+    assert!(got.iter().any(|d| d["load"].as_f64().unwrap() > 0.0));
+}
+
+#[tokio::test]
+async fn get_fitness_trend_uses_heart_rate_tss_by_default_and_reads_today_live() {
+    let h = Harness::start().await;
+    synced(&h).await;
+    h.fake.clear_requests();
+    let (text, data) = h.call_ok("get_fitness_trend", json!({})).await;
+    assert_eq!(data["end_date"], "2026-11-15");
+    assert_eq!(data["days"].as_array().unwrap().len(), 91);
+    assert_eq!(data["source"]["from"], "history+garmin");
+    assert!(
+        api_requests(&h)
+            .iter()
+            .any(|(p, q)| p.ends_with("/search/activities") && q.contains("startDate=2026-11-15"))
+    );
+    match data["load_scale"].as_str().unwrap() {
+        "tss" => assert!(
+            data["sessions"]["heart_rate"].as_u64().unwrap() + data["sessions"]["power"].as_u64().unwrap()
+                > 0
+        ),
+        other => {
+            assert_eq!(other, "garmin");
+            assert!(!data["notes"].as_array().unwrap().is_empty(), "{data}");
+        }
+    }
+    assert!(text.contains("Banister/Coggan PMC"), "{text}");
+    // Without a history, Garmin is read live (the range and 126 days before it) and it says how
+    // to get the history.
+    let fresh = Harness::start().await;
+    let (_, live) = fresh.call_ok("get_fitness_trend", json!({})).await;
+    assert_eq!(live["source"]["from"], "garmin");
+    assert!(live["notes"].to_string().contains("run sync_history"), "{live}");
+    assert!(
+        api_requests(&fresh).iter().any(|(_, q)| q.contains("startDate=2026-04-13")),
+        "{:?}",
+        api_requests(&fresh)
+    );
+    assert_eq!(live["days"].as_array().unwrap().len(), 91);
+    // Too long a range is refused with the limit.
+    let message = h.call_invalid("get_fitness_trend", json!({"start_date": "2026-01-01"})).await;
+    assert!(message.contains("at most 140 days"), "{message}");
+}
