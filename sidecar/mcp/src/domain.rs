@@ -7,6 +7,8 @@
 //! - [`activity`]: sport families and filters, activity rows and titles, the list's page size.
 //! - [`dates`]: the one parser of date arguments, with its friendly message.
 //! - [`load`]: the acute:chronic workload ratio and its bands.
+//! - [`session_load`]: the athlete's load profile and each stored session's loads (TSS, hrTSS,
+//!   Garmin's), for the fitness trend and the analyses.
 //! - [`sleep`]: a night's sleep stages as merged spans.
 //! - [`parts`]: one failing part of an answer never sinks the rest.
 //! - [`words`]: Garmin's keys, counts and whole numbers as people write them.
@@ -19,5 +21,6 @@ pub mod activity;
 pub mod dates;
 pub mod load;
 pub mod parts;
+pub mod session_load;
 pub mod sleep;
 pub mod words;

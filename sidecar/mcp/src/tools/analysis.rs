@@ -14,7 +14,7 @@ use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::dates::parse_opt_date;
-use super::history::{round1, session_loads};
+use crate::domain::session_load::{Athlete, round1, session_loads};
 use crate::history::DataSource;
 use crate::output::Answer;
 use crate::server::GarminMcp;
@@ -136,7 +136,7 @@ async fn daily_loads_of(
         let client = server.garmin().await?;
         server.athlete(&client, need_hr, need_power).await
     } else {
-        super::history::Athlete::default()
+        Athlete::default()
     };
     let sessions = session_loads(activities, &athlete);
     Ok((analytics::load::daily_loads(&sessions, choice), athlete.notes))
