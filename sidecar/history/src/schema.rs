@@ -12,8 +12,8 @@
 //! 30–90 MB a year and one more request per activity, for samples the current tools never read.
 //! What the analytics need per activity — the summary (Garmin's load, average/max heart rate,
 //! average/normalised power, durations), the laps and the seconds in each heart-rate zone — is kept
-//! here at about 5–8 KB per activity (measured: see the README's "Local history" section), so a year
-//! is a few MB. Per-activity mean-max arrays (a few hundred bytes each) get their own table when the
+//! here (a few KB per activity with its raw JSON; `cargo bench -p garmin-mcp --bench history`
+//! measures a year). Per-activity mean-max arrays (a few hundred bytes each) get their own table when the
 //! analytics crate computes them at sync; the FIT file stays one `export_activity` away.
 
 use rusqlite_migration::{M, Migrations};
