@@ -1,4 +1,4 @@
-//! The demo account: the project's fake Garmin Connect (`tests/fake-garmin`), run inside the app on
+//! The demo account: the project's fake Garmin Connect (`sidecar/fake-garmin`), run inside the app on
 //! a loopback port, so anyone can try every feature before signing in, with no account and no
 //! network. Its sign-in page is clearly labelled FAKE, fills in sample credentials and submits
 //! itself; the app then reads the sign-in window's cookies exactly as for Garmin.

@@ -82,7 +82,7 @@ pub fn clients(root: &Path) -> Result<(), String> {
 }
 
 /// The number of tools the README's generated table lists (kept in sync with the server by
-/// `sidecar/mcp/tests/tools/catalogue.rs`), so adding a tool does not need an edit here.
+/// `sidecar/garmin-mcp/tests/tools/catalogue.rs`), so adding a tool does not need an edit here.
 fn expected_tools(root: &Path) -> Result<usize, String> {
     let readme =
         std::fs::read_to_string(root.join("README.md")).map_err(|e| format!("cannot read README.md: {e}"))?;

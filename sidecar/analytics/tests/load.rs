@@ -154,7 +154,7 @@ fn garmins_out_of_order_time_in_zones_gives_trimp_per_zone_midpoint() {
     // The recorded body lists zone 3 first (docs/garmin-web-api.md §4.3; the fake's fixture).
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../tests/fake-garmin/fixtures/garmin/activity_hr_time_in_zones.json"
+        "/../../sidecar/fake-garmin/fixtures/garmin/activity_hr_time_in_zones.json"
     );
     let body: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let zones: Vec<(f64, f64)> = body

@@ -1,4 +1,4 @@
-//! Decodes every recorded Garmin body in `tests/fake-garmin/fixtures/garmin` into its model and
+//! Decodes every recorded Garmin body in `sidecar/fake-garmin/fixtures/garmin` into its model and
 //! checks real values, plus the "no data" forms (`{}`, `[]`, null-filled objects).
 //!
 //! Run with `cargo test -p garmin --test models`. A new fixture file fails
@@ -32,7 +32,7 @@ pub fn fixture<T: DeserializeOwned>(name: &str) -> T {
 
 /// The raw text of a fixture.
 pub fn fixture_text(name: &str) -> String {
-    let path = format!("{}/../../tests/fake-garmin/fixtures/garmin/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../../sidecar/fake-garmin/fixtures/garmin/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
@@ -131,7 +131,7 @@ const DECODED: &[&str] = &[
 
 #[test]
 fn every_fixture_is_decoded_somewhere() {
-    let dir = format!("{}/../../tests/fake-garmin/fixtures/garmin", env!("CARGO_MANIFEST_DIR"));
+    let dir = format!("{}/../../sidecar/fake-garmin/fixtures/garmin", env!("CARGO_MANIFEST_DIR"));
     let mut missing = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().into_owned();

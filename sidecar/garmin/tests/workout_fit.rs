@@ -21,7 +21,7 @@ fn root() -> PathBuf {
 }
 
 fn fixture_json(name: &str) -> Value {
-    let path = root().join("tests/fake-garmin/fixtures/garmin").join(name);
+    let path = root().join("sidecar/fake-garmin/fixtures/garmin").join(name);
     serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
 }
 

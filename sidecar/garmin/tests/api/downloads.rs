@@ -9,7 +9,7 @@ use garmin::models::downloads::{ExportFormat, OriginalFormat};
 
 use super::support::{start, today};
 
-const RUN_FIT: &[u8] = include_bytes!("../../../../tests/fake-garmin/fixtures/fit/activity_run_fenix5.fit");
+const RUN_FIT: &[u8] = include_bytes!("../../../../sidecar/fake-garmin/fixtures/fit/activity_run_fenix5.fit");
 
 #[tokio::test]
 async fn the_original_fit_of_a_run_is_unzipped() {

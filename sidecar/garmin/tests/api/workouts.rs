@@ -7,7 +7,7 @@ use garmin::models::workouts::Workout;
 use super::support::{day, start};
 
 fn from_fixture(name: &str) -> Workout {
-    let path = format!("{}/../../tests/fake-garmin/fixtures/garmin/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../../sidecar/fake-garmin/fixtures/garmin/{name}", env!("CARGO_MANIFEST_DIR"));
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 

@@ -5,9 +5,9 @@ use garmin::models::workouts::Workout;
 use garmin::workout_spec::{WorkoutSpec, parse_spec};
 use serde_json::Value;
 
-/// A recorded Garmin body from `tests/fake-garmin/fixtures/garmin`, as JSON.
+/// A recorded Garmin body from `sidecar/fake-garmin/fixtures/garmin`, as JSON.
 pub fn fixture_json(name: &str) -> Value {
-    let path = format!("{}/../../tests/fake-garmin/fixtures/garmin/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../../sidecar/fake-garmin/fixtures/garmin/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
 }

@@ -16,7 +16,7 @@ use crate::support::{Harness, all_text};
 const INTERVALS_ID: u64 = fake_garmin::data::library::INTERVALS_ID;
 const NESTED_REQUEST: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../tests/fake-garmin/fixtures/garmin/workout_create_request_running_nested_repeats.json"
+    "/../../sidecar/fake-garmin/fixtures/garmin/workout_create_request_running_nested_repeats.json"
 ));
 
 /// Every successful request of the call, as `path?query`; none may repeat.

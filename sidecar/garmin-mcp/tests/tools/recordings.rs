@@ -137,7 +137,7 @@ async fn legacy_details_are_read_in_their_own_units() {
     let h = Harness::start().await;
     let run = data(&h).live().rev().find(|a| a.kind == Kind::Tempo).cloned().expect("a run");
     let legacy: serde_json::Value = serde_json::from_str(include_str!(
-        "../../../../tests/fake-garmin/fixtures/garmin/activity_details_legacy_2018.json"
+        "../../../../sidecar/fake-garmin/fixtures/garmin/activity_details_legacy_2018.json"
     ))
     .unwrap();
     h.fake

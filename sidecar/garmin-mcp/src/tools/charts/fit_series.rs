@@ -91,7 +91,7 @@ mod tests {
 
     /// The real fēnix 5 run of the fake's fixtures (21 `record` messages).
     const RUN: &[u8] =
-        include_bytes!("../../../../../tests/fake-garmin/fixtures/fit/activity_run_fenix5.fit");
+        include_bytes!("../../../../../sidecar/fake-garmin/fixtures/fit/activity_run_fenix5.fit");
 
     #[test]
     fn the_real_run_gives_one_sample_per_record_with_distance_speed_and_heart_rate() {
@@ -120,7 +120,7 @@ mod tests {
         assert!(read(b"not a fit file").is_err());
         assert!(read(&[]).is_err());
         let workout =
-            include_bytes!("../../../../../tests/fake-garmin/fixtures/fit/workout_repeat_steps.fit");
+            include_bytes!("../../../../../sidecar/fake-garmin/fixtures/fit/workout_repeat_steps.fit");
         assert_eq!(read(workout).unwrap_err(), "the FIT file holds no recorded samples");
     }
 }

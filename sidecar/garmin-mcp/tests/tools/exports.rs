@@ -42,7 +42,7 @@ fn garmin_client(h: &Harness) -> garmin::Client {
 
 fn fixture_fit() -> Vec<u8> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/fake-garmin/fixtures/fit/activity_run_fenix5.fit");
+        .join("../../sidecar/fake-garmin/fixtures/fit/activity_run_fenix5.fit");
     std::fs::read(path).unwrap()
 }
 
@@ -364,7 +364,7 @@ async fn a_library_workout_is_saved_as_a_fit_workout_file_with_its_steps() {
 async fn a_workout_fit_cannot_express_is_refused_with_the_reason_and_nothing_saved() {
     let h = Harness::start().await;
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/fake-garmin/fixtures/garmin/workout_create_request_multisport_triathlon.json");
+        .join("../../sidecar/fake-garmin/fixtures/garmin/workout_create_request_multisport_triathlon.json");
     let body: garmin::models::workouts::Workout =
         serde_json::from_str(&std::fs::read_to_string(fixture).unwrap()).unwrap();
     let created = garmin_client(&h).workouts().create(&body).await.unwrap();

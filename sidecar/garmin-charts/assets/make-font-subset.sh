@@ -7,7 +7,7 @@
 # Chinese characters of GB 2312 level 1. Other characters fall back to the font's empty glyph.
 #
 # Needs: `apt-get install fonts-noto-cjk` and Python 3 (fontTools is installed into a throw-away
-# venv, not the repository). Run from anywhere: `bash sidecar/charts/assets/make-font-subset.sh`.
+# venv, not the repository). Run from anywhere: `bash sidecar/garmin-charts/assets/make-font-subset.sh`.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"

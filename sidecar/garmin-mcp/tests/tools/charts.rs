@@ -410,7 +410,7 @@ async fn the_chart_kinds_have_the_date_they_were_asked_for() {
 /// `sumDistance` in km, `directSpeed` in kph, ~20 samples over the first 500 m.
 fn legacy_details() -> Value {
     serde_json::from_str(include_str!(
-        "../../../../tests/fake-garmin/fixtures/garmin/activity_details_legacy_2018.json"
+        "../../../../sidecar/fake-garmin/fixtures/garmin/activity_details_legacy_2018.json"
     ))
     .expect("the legacy fixture is JSON")
 }
