@@ -702,21 +702,31 @@ impl Client {
                 s
             }
         };
-        match self.inner.store.clone() {
-            None => *self.cached() = Cached { session: apply(current), stamp: None },
-            Some(store) => {
-                let account_of = current.credential();
-                let saved = tokio::task::spawn_blocking(move || {
-                    store.update(|saved| {
-                        saved.map(|s| if s.credential() == account_of { apply(s) } else { s })
-                    })
-                })
-                .await
-                .map_err(|e| Error::InvalidInput(format!("session update task failed: {e}")))??;
-                if let Some(saved) = saved {
-                    self.adopt(saved);
-                }
-            }
+        let account_of = current.credential();
+        self.update_saved_session(current, &account_of, apply).await
+    }
+
+    /// Applies `apply` to the session: to the saved file under its lock (only while the file still
+    /// holds the credential `used`, so another process's newer session is never overwritten), or
+    /// to the in-memory copy `current` when the client has no store. Adopts what was saved.
+    async fn update_saved_session(
+        &self,
+        current: Session,
+        used: &Credential,
+        apply: impl Fn(Session) -> Session + Send + 'static,
+    ) -> Result<()> {
+        let Some(store) = self.inner.store.clone() else {
+            *self.cached() = Cached { session: apply(current), stamp: None };
+            return Ok(());
+        };
+        let used = used.clone();
+        let saved = tokio::task::spawn_blocking(move || {
+            store.update(|saved| saved.map(|s| if s.credential() == used { apply(s) } else { s }))
+        })
+        .await
+        .map_err(|e| Error::InvalidInput(format!("session update task failed: {e}")))??;
+        if let Some(saved) = saved {
+            self.adopt(saved);
         }
         Ok(())
     }
@@ -747,21 +757,7 @@ impl Client {
                 s
             }
         };
-        match self.inner.store.clone() {
-            None => *self.cached() = Cached { session: apply(self.session()), stamp: None },
-            Some(store) => {
-                let used = used.clone();
-                let saved = tokio::task::spawn_blocking(move || {
-                    store.update(|saved| saved.map(|s| if s.credential() == used { apply(s) } else { s }))
-                })
-                .await
-                .map_err(|e| Error::InvalidInput(format!("session update task failed: {e}")))??;
-                if let Some(saved) = saved {
-                    self.adopt(saved);
-                }
-            }
-        }
-        Ok(())
+        self.update_saved_session(self.session(), used, apply).await
     }
 
     /// After a bare 403 from Garmin: adopt another process's renewal, else re-read the Connect page
