@@ -119,49 +119,47 @@ fn vo2_stats(d: &Dataset, start: NaiveDate, end: NaiveDate, weekly: bool) -> Val
 
 /// `GET /mobile-gateway/usersummary/trainingstatus/weekly/{start}/{end}`
 async fn weekly(State(state): State<AppState>, Path((s, e)): Path<(String, String)>) -> Response {
-    let (start, end) = match range(&s, &e) {
-        Ok(r) => r,
-        Err(e) => return e.into(),
-    };
-    let d = read(&state);
-    ok(Obj::new()
-        .set(
-            "weeklyTrainingStatus",
-            wrap(
-                format!("/metrics-service/metrics/trainingstatus/weekly/{}", d.display_name),
-                report(&d, start, end, 1),
-            ),
-        )
-        .set(
-            "vo2MaxWeeklyStatistics",
-            wrap(
-                format!("/metrics-service/metrics/maxmet/stats/daily/{s}/{e}"),
-                vo2_stats(&d, start, end, false),
-            ),
-        )
-        .build())
+    grouped_status(&state, &s, &e, Grouping::Weekly)
 }
 
 /// `GET /mobile-gateway/usersummary/trainingstatus/monthly/{start}/{end}`
 async fn monthly(State(state): State<AppState>, Path((s, e)): Path<(String, String)>) -> Response {
-    let (start, end) = match range(&s, &e) {
+    grouped_status(&state, &s, &e, Grouping::Monthly)
+}
+
+/// How the mobile gateway groups its training-status summary.
+#[derive(Clone, Copy)]
+enum Grouping {
+    Weekly,
+    Monthly,
+}
+
+/// The weekly and monthly summaries share one shape: the training-status report sampled every
+/// day (weekly) or every 7 days (monthly), and VO2max statistics per day or per week, each wrapped
+/// with the web-API path it mirrors.
+fn grouped_status(state: &AppState, s: &str, e: &str, grouping: Grouping) -> Response {
+    let (start, end) = match range(s, e) {
         Ok(r) => r,
         Err(e) => return e.into(),
     };
-    let d = read(&state);
+    let (word, title, step, vo2_per, weekly_vo2) = match grouping {
+        Grouping::Weekly => ("weekly", "Weekly", 1, "daily", false),
+        Grouping::Monthly => ("monthly", "Monthly", 7, "weekly", true),
+    };
+    let d = read(state);
     ok(Obj::new()
         .set(
-            "monthlyTrainingStatus",
+            &format!("{word}TrainingStatus"),
             wrap(
-                format!("/metrics-service/metrics/trainingstatus/monthly/{}", d.display_name),
-                report(&d, start, end, 7),
+                format!("/metrics-service/metrics/trainingstatus/{word}/{}", d.display_name),
+                report(&d, start, end, step),
             ),
         )
         .set(
-            "vo2MaxMonthlyStatistics",
+            &format!("vo2Max{title}Statistics"),
             wrap(
-                format!("/metrics-service/metrics/maxmet/stats/weekly/{s}/{e}"),
-                vo2_stats(&d, start, end, true),
+                format!("/metrics-service/metrics/maxmet/stats/{vo2_per}/{s}/{e}"),
+                vo2_stats(&d, start, end, weekly_vo2),
             ),
         )
         .build())
