@@ -1,12 +1,14 @@
 //! The "AI clients" panel's commands: which clients are installed and whether they start our server,
 //! and the one-click Configure / Remove plus the manual snippet. Thin over the `client-setup` crate,
 //! the same code as `garmin-mcp configure`; this module only decides *what* the clients should
-//! start — the bundled sidecar by absolute path ([`locate_sidecar`]) with `--data-dir` the real
+//! start — the bundled sidecar by absolute path ([`bundled_sidecar`], through
+//! `app_bridge::sidecar::locate_sidecar`) with `--data-dir` the real
 //! account's data folder (never the demo folder), plus the row's `--demo` / `--readonly` boxes —
 //! and turns the library's answers into views.
 
 use std::path::{Path, PathBuf};
 
+use app_bridge::sidecar::{SidecarSearch, locate_sidecar};
 use client_setup::{ClientId, ClientStatus, Configured, Env, Outcome, ServerEntry, SetupError};
 use serde::Serialize;
 use tauri::State;
@@ -14,59 +16,16 @@ use tauri::State;
 use crate::error::{Error, ErrorCode, Result};
 use crate::state::Accounts;
 
-/// The sidecar's program name, from the app↔sidecar contract.
-const SIDECAR_NAME: &str = app_bridge::sidecar::PROGRAM;
-
-/// Where the bundled `garmin-mcp` was looked for, and the first place it exists.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SidecarSearch {
-    /// The program AI clients should start, when found.
-    pub found: Option<PathBuf>,
-    /// Every place looked at, in order.
-    pub looked_in: Vec<PathBuf>,
-}
-
-impl SidecarSearch {
-    /// The sidecar beside this executable ([`locate_sidecar`]; the development locations only in
-    /// debug builds). The AI clients panel, the tool check and remote access all start this one.
-    pub fn bundled() -> Self {
-        let dev_tree = cfg!(debug_assertions).then(|| Path::new(env!("CARGO_MANIFEST_DIR")));
-        match std::env::current_exe() {
-            Ok(exe) => {
-                locate_sidecar(&exe, dev_tree, env!("GARMIN_DESKTOP_TARGET"), std::env::consts::EXE_SUFFIX)
-            }
-            Err(_) => SidecarSearch { found: None, looked_in: Vec::new() },
+/// The `garmin-mcp` bundled beside this executable ([`locate_sidecar`]; the development locations
+/// only in debug builds). The AI clients panel, the tool check and remote access all start this one.
+pub fn bundled_sidecar() -> SidecarSearch {
+    let dev_tree = cfg!(debug_assertions).then(|| Path::new(env!("CARGO_MANIFEST_DIR")));
+    match std::env::current_exe() {
+        Ok(exe) => {
+            locate_sidecar(&exe, dev_tree, env!("GARMIN_DESKTOP_TARGET"), std::env::consts::EXE_SUFFIX)
         }
+        Err(_) => SidecarSearch { found: None, looked_in: Vec::new() },
     }
-}
-
-/// Finds the `garmin-mcp` the app ships, in this order:
-///
-/// 1. beside the app's executable `app_exe` (bundles, and `cargo xtask run`, where tauri-build
-///    copies it to `target/<profile>/garmin-mcp`);
-/// 2. with `dev_tree` (the `src-tauri` folder of a development build): `binaries/garmin-mcp-<triple>`,
-///    the file `cargo xtask sidecar` makes;
-/// 3. then `<workspace>/target/debug/garmin-mcp`, the plain `cargo build` output.
-///
-/// `exe_suffix` is `.exe` on Windows, else empty.
-pub fn locate_sidecar(
-    app_exe: &Path,
-    dev_tree: Option<&Path>,
-    triple: &str,
-    exe_suffix: &str,
-) -> SidecarSearch {
-    let mut looked_in = Vec::new();
-    if let Some(dir) = app_exe.parent() {
-        looked_in.push(dir.join(format!("{SIDECAR_NAME}{exe_suffix}")));
-    }
-    if let Some(tree) = dev_tree {
-        looked_in.push(tree.join("binaries").join(format!("{SIDECAR_NAME}-{triple}{exe_suffix}")));
-        let workspace = tree.parent().unwrap_or(tree);
-        looked_in.push(workspace.join("target").join("debug").join(format!("{SIDECAR_NAME}{exe_suffix}")));
-    }
-    looked_in.dedup();
-    let found = looked_in.iter().find(|path| path.is_file()).cloned();
-    SidecarSearch { found, looked_in }
 }
 
 /// The AI clients' side of the app (managed state): where client config files are (the user's
@@ -90,7 +49,7 @@ impl AiClients {
     /// This user's clients and the sidecar beside this executable ([`locate_sidecar`]; the
     /// development locations only in debug builds).
     pub fn resolve() -> Self {
-        let sidecar = SidecarSearch::bundled();
+        let sidecar = bundled_sidecar();
         AiClients { env: None, sidecar, from_appimage: std::env::var_os("APPIMAGE").is_some() }
     }
 
@@ -360,33 +319,6 @@ mod tests {
     fn touch(path: &Path) {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, b"").unwrap();
-    }
-
-    #[test]
-    fn the_sidecar_beside_the_app_wins_over_the_development_copies() {
-        let root = tempfile::tempdir().unwrap();
-        let tree = root.path().join("src-tauri");
-        let exe = root.path().join("bundle/garmin-desktop");
-        touch(&exe.with_file_name("garmin-mcp"));
-        touch(&tree.join("binaries/garmin-mcp-x86_64-unknown-linux-gnu"));
-        let search = locate_sidecar(&exe, Some(&tree), "x86_64-unknown-linux-gnu", "");
-        assert_eq!(search.found, Some(exe.with_file_name("garmin-mcp")));
-    }
-
-    #[test]
-    fn development_builds_fall_back_to_binaries_then_target_debug() {
-        let root = tempfile::tempdir().unwrap();
-        let tree = root.path().join("src-tauri");
-        let exe = root.path().join("elsewhere/garmin-desktop");
-        let copied = tree.join("binaries/garmin-mcp-aarch64-apple-darwin");
-        let built = root.path().join("target/debug/garmin-mcp");
-        touch(&built);
-        let search = locate_sidecar(&exe, Some(&tree), "aarch64-apple-darwin", "");
-        assert_eq!(search.found, Some(built.clone()), "only target/debug has one");
-        touch(&copied);
-        let search = locate_sidecar(&exe, Some(&tree), "aarch64-apple-darwin", "");
-        assert_eq!(search.found, Some(copied.clone()), "binaries/ comes before target/debug");
-        assert_eq!(search.looked_in, vec![exe.with_file_name("garmin-mcp"), copied, built]);
     }
 
     #[test]

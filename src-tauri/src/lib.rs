@@ -34,11 +34,10 @@ mod state;
 mod tool_check;
 mod writes;
 
-pub use clients::{AiClients, SidecarSearch, locate_sidecar};
+pub use clients::{AiClients, bundled_sidecar};
 pub use demo::DemoGarmin;
 pub use error::{Error, ErrorCode, Result};
 pub use models::{AccountView, CheckResult, DEMO_LABEL, SessionView, SiteChoice};
-pub use remote::{RemoteAccess, RemoteSettings, RemoteView};
 pub use signin::window::{SIGN_IN_WINDOW_PREFIX, SignInFlow};
 pub use state::{Accounts, DEMO_FOLDER};
 pub use tool_check::{ToolCheck, ToolCheckReport, ToolCheckRow, ToolOutcome, check_tools};
@@ -55,7 +54,7 @@ pub fn build<R: Runtime>(builder: Builder<R>) -> Builder<R> {
         .manage(SignInFlow::default())
         .manage(DemoGarmin::default())
         .manage(bridge::BridgeRequests::default())
-        .manage(RemoteAccess::resolve())
+        .manage(remote::bundled())
         .on_window_event(|window, event| {
             // The sign-in window must not outlive the app's window (it would keep the app running).
             if window.label() == MAIN_WINDOW && matches!(event, WindowEvent::Destroyed) {
@@ -119,7 +118,7 @@ pub fn run() {
     app.run(|app, event| {
         // The remote-access server must not outlive the app.
         if let tauri::RunEvent::Exit = event {
-            app.state::<RemoteAccess>().shutdown_now();
+            app.state::<app_bridge::remote::RemoteAccess>().shutdown_now();
         }
     });
 }

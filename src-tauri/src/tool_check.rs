@@ -12,9 +12,9 @@ use app_bridge::sidecar::{CheckReport, check_args};
 use serde::Serialize;
 use tauri::State;
 
-use crate::clients::SidecarSearch;
 use crate::error::{Error, ErrorCode, Result};
 use crate::state::Accounts;
+use app_bridge::sidecar::SidecarSearch;
 
 pub use app_bridge::sidecar::{ToolCheckRow, ToolOutcome};
 
@@ -50,9 +50,9 @@ impl ToolCheck {
         ToolCheck { sidecar, running: tokio::sync::Mutex::new(()) }
     }
 
-    /// The sidecar beside this executable, as the AI clients panel finds it ([`SidecarSearch::bundled`]).
+    /// The sidecar beside this executable, as the AI clients panel finds it ([`crate::clients::bundled_sidecar`]).
     pub fn resolve() -> Self {
-        let sidecar = SidecarSearch::bundled();
+        let sidecar = crate::clients::bundled_sidecar();
         ToolCheck::new(sidecar)
     }
 

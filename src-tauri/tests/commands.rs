@@ -379,7 +379,7 @@ fn app_for_clients(
         std::fs::create_dir_all(&install).unwrap();
         std::fs::write(&sidecar, b"#!/bin/sh\n").unwrap();
     }
-    let search = garmin_desktop::locate_sidecar(&install.join("garmin-desktop"), None, "", "");
+    let search = app_bridge::sidecar::locate_sidecar(&install.join("garmin-desktop"), None, "", "");
     let (app, window) = app(data);
     app.manage(garmin_desktop::AiClients::new(
         client_setup::Env::for_os(client_setup::Os::Linux, home),
@@ -840,7 +840,7 @@ fn the_tool_check_runs_the_sidecar_on_every_read_tool_and_marks_no_data_and_fail
     garmin.fake.push_fault(FaultRule::always(Fault::MalformedJson).on_path("gear-service"));
     let sidecar = built_sidecar();
     let (app, window) = app(dir.path());
-    app.manage(garmin_desktop::ToolCheck::new(garmin_desktop::SidecarSearch {
+    app.manage(garmin_desktop::ToolCheck::new(app_bridge::sidecar::SidecarSearch {
         found: Some(sidecar.clone()),
         looked_in: vec![sidecar.clone()],
     }));
@@ -876,7 +876,7 @@ fn the_tool_check_runs_the_sidecar_on_every_read_tool_and_marks_no_data_and_fail
 fn the_tool_check_without_a_session_is_not_signed_in() {
     let dir = tempfile::tempdir().unwrap();
     let (app, window) = app(dir.path());
-    app.manage(garmin_desktop::ToolCheck::new(garmin_desktop::SidecarSearch {
+    app.manage(garmin_desktop::ToolCheck::new(app_bridge::sidecar::SidecarSearch {
         found: Some(built_sidecar()),
         looked_in: Vec::new(),
     }));

@@ -8,7 +8,7 @@
 
 use std::ffi::OsString;
 use std::net::IpAddr;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -122,6 +122,44 @@ pub struct CheckReport {
     pub total_millis: u64,
 }
 
+/// Where the bundled `garmin-mcp` was looked for, and the first place it exists.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SidecarSearch {
+    /// The program AI clients should start, when found.
+    pub found: Option<PathBuf>,
+    /// Every place looked at, in order.
+    pub looked_in: Vec<PathBuf>,
+}
+
+/// Finds the `garmin-mcp` the app ships, in this order:
+///
+/// 1. beside the app's executable `app_exe` (bundles, and `cargo xtask run`, where tauri-build
+///    copies it to `target/<profile>/garmin-mcp`);
+/// 2. with `dev_tree` (the `src-tauri` folder of a development build): `binaries/garmin-mcp-<triple>`,
+///    the file `cargo xtask sidecar` makes;
+/// 3. then `<workspace>/target/debug/garmin-mcp`, the plain `cargo build` output.
+///
+/// `exe_suffix` is `.exe` on Windows, else empty.
+pub fn locate_sidecar(
+    app_exe: &Path,
+    dev_tree: Option<&Path>,
+    triple: &str,
+    exe_suffix: &str,
+) -> SidecarSearch {
+    let mut looked_in = Vec::new();
+    if let Some(dir) = app_exe.parent() {
+        looked_in.push(dir.join(format!("{PROGRAM}{exe_suffix}")));
+    }
+    if let Some(tree) = dev_tree {
+        looked_in.push(tree.join("binaries").join(format!("{PROGRAM}-{triple}{exe_suffix}")));
+        let workspace = tree.parent().unwrap_or(tree);
+        looked_in.push(workspace.join("target").join("debug").join(format!("{PROGRAM}{exe_suffix}")));
+    }
+    looked_in.dedup();
+    let found = looked_in.iter().find(|path| path.is_file()).cloned();
+    SidecarSearch { found, looked_in }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,5 +190,37 @@ mod tests {
         let json = serde_json::to_string(&report).unwrap();
         assert!(json.contains("\"totalMillis\":40") && json.contains("\"outcome\":\"no_data\""), "{json}");
         assert_eq!(serde_json::from_str::<CheckReport>(&json).unwrap(), report);
+    }
+
+    fn touch(path: &Path) {
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+        std::fs::write(path, b"").expect("write");
+    }
+
+    #[test]
+    fn the_sidecar_beside_the_app_wins_over_the_development_copies() {
+        let root = tempfile::tempdir().expect("temp dir");
+        let tree = root.path().join("src-tauri");
+        let exe = root.path().join("bundle/garmin-desktop");
+        touch(&exe.with_file_name("garmin-mcp"));
+        touch(&tree.join("binaries/garmin-mcp-x86_64-unknown-linux-gnu"));
+        let search = locate_sidecar(&exe, Some(&tree), "x86_64-unknown-linux-gnu", "");
+        assert_eq!(search.found, Some(exe.with_file_name("garmin-mcp")));
+    }
+
+    #[test]
+    fn development_builds_fall_back_to_binaries_then_target_debug() {
+        let root = tempfile::tempdir().expect("temp dir");
+        let tree = root.path().join("src-tauri");
+        let exe = root.path().join("elsewhere/garmin-desktop");
+        let copied = tree.join("binaries/garmin-mcp-aarch64-apple-darwin");
+        let built = root.path().join("target/debug/garmin-mcp");
+        touch(&built);
+        let search = locate_sidecar(&exe, Some(&tree), "aarch64-apple-darwin", "");
+        assert_eq!(search.found, Some(built.clone()), "only target/debug has one");
+        touch(&copied);
+        let search = locate_sidecar(&exe, Some(&tree), "aarch64-apple-darwin", "");
+        assert_eq!(search.found, Some(copied.clone()), "binaries/ comes before target/debug");
+        assert_eq!(search.looked_in, vec![exe.with_file_name("garmin-mcp"), copied, built]);
     }
 }

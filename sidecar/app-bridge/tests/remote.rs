@@ -1,15 +1,16 @@
-//! The remote-access panel's server, for real: the app's `RemoteAccess` starts the workspace's own
+//! The remote-access server, for real: `RemoteAccess` (what the app's panel runs) starts the workspace's own
 //! `garmin-mcp` (`cargo build -p garmin-mcp --bin garmin-mcp`) on a temp data folder, reads its
 //! start-up line, and the server then refuses a request without the token and accepts one with the
 //! header the panel shows; stopping it ends the process.
 
 use std::path::PathBuf;
 
-use garmin_desktop::{RemoteAccess, RemoteSettings, RemoteView, SidecarSearch};
+use app_bridge::remote::{RemoteAccess, RemoteSettings, RemoteView};
+use app_bridge::sidecar::SidecarSearch;
 
 fn workspace_garmin_mcp() -> RemoteAccess {
     let exe = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
+        .join("../..")
         .join("target")
         .join("debug")
         .join(format!("garmin-mcp{}", std::env::consts::EXE_SUFFIX));
