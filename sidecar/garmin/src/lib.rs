@@ -18,6 +18,15 @@
 //!
 //! * [`personal`] is Garmin's official, read-only Personal API (an API key instead of the web
 //!   sign-in), stored in the same session file and answering with the same [`models`].
+//! * Writing to the account: [`changes`] names each write a person can confirm (create a workout,
+//!   schedule it, add a race…), [`apply`] performs one, and [`journal`] records it so it can be
+//!   undone. [`workout_spec`] is the compact workout language the assistant and the app's editor
+//!   write (parsed, checked, previewed in words and translated to Garmin's workout JSON);
+//!   [`workout_fit`] encodes the same workout as a FIT file for a watch. They live here because a
+//!   workout is only meaningful as Garmin's JSON: both are tested against recorded Garmin bodies.
+//!
+//! In one sentence: everything about *Garmin the service* — reading it, writing to it, and the
+//! credentials that reach it — and nothing about MCP, the desktop window or analysis.
 //!
 //! The API reference this follows is `garmin-web-api.md` (kept with the project's shared notes).
 #![deny(missing_docs)]
