@@ -43,7 +43,7 @@ const EXIT_GRACE: Duration = Duration::from_secs(3);
 const OUTPUT_LINES: usize = 30;
 
 /// What the person chose in the panel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct RemoteSettings {
     /// `false`: this computer only (127.0.0.1); `true`: my network (0.0.0.0).
@@ -162,7 +162,7 @@ pub fn lan_address() -> Option<IpAddr> {
 }
 
 /// What the panel shows.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct RemoteView {
     /// The server process is running.
