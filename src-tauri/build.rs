@@ -26,6 +26,7 @@ const COMMANDS: &[&str] = &[
     "pending_proposals",
     "decide_proposal",
     "preview_workout",
+    "workout_grammar",
     "list_clients",
     "configure_client",
     "remove_client",

@@ -15,7 +15,7 @@ use crate::state::Accounts;
 pub const APP_SOURCE: &str = "Garmin MCP app";
 
 /// One fact as the UI shows it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct FactView {
     /// Its number.
@@ -66,7 +66,7 @@ impl FactView {
 
 /// A fact as the UI's form sends it. For an edit every field is sent: an empty `date` or
 /// `targetTime`, or a `0` distance or cap, removes that field.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct FactForm {
     /// The kind.

@@ -65,7 +65,7 @@ struct Pending {
 }
 
 /// A waiting request as the UI sees it (no secrets: workouts, ids and words only).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct PendingRequest {
     /// The id `decide_proposal` takes.
@@ -78,7 +78,7 @@ pub struct PendingRequest {
 }
 
 /// What is asked, tagged by `kind` (`confirm` or `sign_in`).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 #[serde(tag = "kind", rename_all = "snake_case", rename_all_fields = "camelCase")]
 pub enum AskedView {
     /// A write to confirm.
@@ -90,6 +90,7 @@ pub enum AskedView {
         /// The tool that proposed it (`create_workout`, `schedule_workout`, …).
         change_kind: &'static str,
         /// For a new workout: its spec in canonical form, for the step editor.
+        #[ts(type = "Record<string, unknown> | null")]
         spec: Option<serde_json::Value>,
         /// The AI client that asked, when it said.
         requested_by: Option<String>,

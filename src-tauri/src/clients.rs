@@ -132,7 +132,7 @@ fn parse_client(id: &str) -> Result<ClientId> {
 }
 
 /// The panel: the sidecar the entries start, the data folder they pass, and every client.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ClientsView {
     /// Which `garmin-mcp` the entries start.
@@ -144,7 +144,7 @@ pub struct ClientsView {
 }
 
 /// The `garmin-mcp` the entries start.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SidecarView {
     /// Its absolute path; `None` when it was not found (Configure is then refused).
@@ -156,7 +156,7 @@ pub struct SidecarView {
 }
 
 /// One client's row.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ClientView {
     /// Stable id (`claude-code`, `codex`, …), what the other commands take.
@@ -170,6 +170,7 @@ pub struct ClientView {
     /// The config file Configure writes; `None` when the client keeps servers inside the app.
     pub config_path: Option<String>,
     /// `yes`, `no`, `different` (an entry named `garmin` that starts something else) or `unknown`.
+    #[ts(type = "\"yes\" | \"no\" | \"different\" | \"unknown\"")]
     pub configured: &'static str,
     /// For `different` and `unknown`: why, in plain words (with the file and what to do).
     pub configured_detail: Option<String>,
@@ -206,12 +207,13 @@ impl From<ClientStatus> for ClientView {
 }
 
 /// What Configure or Remove did.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ConfigEditView {
     /// The client's id.
     pub client: &'static str,
     /// `created`, `added`, `updated`, `unchanged`, `removed` or `not_present`.
+    #[ts(type = "\"created\" | \"added\" | \"updated\" | \"unchanged\" | \"removed\" | \"not_present\"")]
     pub outcome: &'static str,
     /// The config file.
     pub path: String,
@@ -242,7 +244,7 @@ impl From<client_setup::ConfigEdit> for ConfigEditView {
 }
 
 /// The text for setting a client up by hand.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SnippetView {
     /// A whole config file holding only our server (JSON, or TOML for Codex).

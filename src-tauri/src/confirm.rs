@@ -6,7 +6,7 @@
 use app_bridge::{Proposal, Reply};
 use chrono::NaiveDate;
 use garmin::changes::Change;
-use garmin::workout_spec::{self, SpecProblem};
+use garmin::workout_spec::{self, EditorGrammar, SpecProblem};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tauri::{AppHandle, Runtime, State};
@@ -15,7 +15,7 @@ use crate::bridge::{self, Asked, BridgeRequests, PendingRequest};
 use crate::error::{Error, ErrorCode, Result};
 
 /// What the person decided about a waiting request (tagged by `kind`).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, ts_rs::TS)]
 #[serde(tag = "kind", rename_all = "snake_case", rename_all_fields = "camelCase")]
 pub enum Decision {
     /// Do it: for a new workout with the (possibly edited) `spec`, then optionally schedule it on
@@ -23,28 +23,35 @@ pub enum Decision {
     Approve {
         /// The edited workout spec; `None` keeps the change as proposed.
         #[serde(default)]
+        #[ts(optional, type = "Record<string, unknown> | null")]
         spec: Option<Value>,
         /// New workouts only: put it on the calendar on this day.
         #[serde(default)]
+        #[ts(optional = nullable)]
         schedule_on: Option<NaiveDate>,
         /// New workouts only: send it to the last used watch.
         #[serde(default)]
+        #[ts(as = "Option<bool>", optional)]
         send_to_device: bool,
     },
     /// Do not do it (or not sign in now).
     Cancel {
         /// The person's words, if any.
         #[serde(default)]
+        #[ts(optional = nullable)]
         reason: Option<String>,
     },
 }
 
 /// A workout spec checked and previewed by the `garmin` crate, for the editor's live totals.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct WorkoutPreview {
     /// The whole workout in words with totals; empty when the spec has problems.
     pub text: String,
+    /// The totals in words (`≈ 7.2 km · ≈ 0:44:00`; metres in swims and under 1 km); empty when
+    /// the spec has problems.
+    pub total: String,
     /// One line per top-level step.
     pub lines: Vec<String>,
     /// Estimated distance in metres.
@@ -85,6 +92,13 @@ pub async fn preview_workout(spec: Value) -> Result<WorkoutPreview> {
     Ok(preview_spec(&spec))
 }
 
+/// The workout spec language as the step editor needs it (types, ends, targets, aliases, defaults,
+/// templates): the editor keeps no copy of it.
+#[tauri::command]
+pub async fn workout_grammar() -> Result<EditorGrammar> {
+    Ok(workout_spec::editor_grammar())
+}
+
 fn no_longer_waiting() -> Error {
     Error::new(
         ErrorCode::Other,
@@ -112,6 +126,7 @@ pub fn preview_spec(spec: &Value) -> WorkoutPreview {
             let preview = workout_spec::preview(&parsed.to_garmin());
             WorkoutPreview {
                 text: preview.text,
+                total: preview.total,
                 lines: preview.lines,
                 distance_m: preview.distance_m,
                 duration_s: preview.duration_s,
@@ -121,6 +136,7 @@ pub fn preview_spec(spec: &Value) -> WorkoutPreview {
         }
         Err(errors) => WorkoutPreview {
             text: String::new(),
+            total: String::new(),
             lines: Vec::new(),
             distance_m: None,
             duration_s: None,
@@ -310,6 +326,11 @@ mod tests {
         assert!(d6 > d4 + 1500.0, "two more 800 m repeats: {d4} → {d6}");
         assert!(six.duration_s.unwrap() > four.duration_s.unwrap());
         assert!(four.text.contains("Repeat 4×"), "{}", four.text);
+        assert!(
+            four.text.ends_with(&format!("total {}", four.total)) && four.total.contains(" km"),
+            "{}",
+            four.total
+        );
 
         let broken = preview_spec(
             &json!({"name": "x", "sport": "run", "steps": [{"type": "interval", "pace": "fast"}]}),

@@ -10,7 +10,7 @@ use serde::Serialize;
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// What the UI does next, as a stable code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     /// No saved session: show how to sign in.
@@ -32,6 +32,36 @@ pub enum ErrorCode {
     Other,
 }
 
+impl ErrorCode {
+    /// Every code, in declaration order (the UI's `ERROR_CODES` is generated from this list).
+    pub const ALL: [ErrorCode; 8] = [
+        ErrorCode::NotSignedIn,
+        ErrorCode::SessionExpired,
+        ErrorCode::Network,
+        ErrorCode::SignInClosed,
+        ErrorCode::WrongSite,
+        ErrorCode::SignInRejected,
+        ErrorCode::InvalidInput,
+        ErrorCode::Other,
+    ];
+
+    /// The code as the UI receives it (`not_signed_in`).
+    pub fn as_str(self) -> &'static str {
+        // Exhaustive on purpose: a new code fails to compile here until it is named (add it to
+        // `ALL` too; a test checks `ALL` against these names).
+        match self {
+            ErrorCode::NotSignedIn => "not_signed_in",
+            ErrorCode::SessionExpired => "session_expired",
+            ErrorCode::Network => "network",
+            ErrorCode::SignInClosed => "sign_in_closed",
+            ErrorCode::WrongSite => "wrong_site",
+            ErrorCode::SignInRejected => "sign_in_rejected",
+            ErrorCode::InvalidInput => "invalid_input",
+            ErrorCode::Other => "other",
+        }
+    }
+}
+
 impl From<garmin::ErrorKind> for ErrorCode {
     fn from(kind: garmin::ErrorKind) -> Self {
         match kind {
@@ -45,7 +75,8 @@ impl From<garmin::ErrorKind> for ErrorCode {
 }
 
 /// A command's failure, as the UI receives it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[ts(rename = "CommandError")]
 pub struct Error {
     /// What the UI does next.
     pub code: ErrorCode,
@@ -99,6 +130,20 @@ mod tests {
         assert_eq!(Error::from(expired).code, ErrorCode::SessionExpired);
         assert_eq!(Error::from(offline).code, ErrorCode::Network);
         assert_eq!(Error::from(limited).code, ErrorCode::Other);
+    }
+
+    #[test]
+    fn every_code_is_listed_once_with_the_name_serde_sends() {
+        let names: Vec<String> = ErrorCode::ALL
+            .iter()
+            .map(|c| serde_json::to_value(c).unwrap().as_str().unwrap().to_owned())
+            .collect();
+        let listed: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+        assert_eq!(names, listed);
+        let mut unique = listed.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), listed.len(), "{listed:?}");
     }
 
     #[test]

@@ -19,6 +19,7 @@
 //! | `remote` | the remote-access panel: `garmin-mcp --http` as a child process, its token file |
 //! | `athlete` | the athlete memory card: list, add, edit, delete facts (over `garmin::athlete`) |
 //! | `models`, `error` | what crosses IPC: camelCase views and one `{code, message}` error |
+//! | [`typescript`] | the UI's TypeScript types, generated from what crosses IPC |
 
 mod athlete;
 pub mod bridge;
@@ -32,6 +33,7 @@ mod remote;
 pub mod signin;
 mod state;
 mod tool_check;
+pub mod typescript;
 mod writes;
 
 pub use clients::{AiClients, bundled_sidecar};
@@ -72,6 +74,7 @@ pub fn build<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             confirm::pending_proposals,
             confirm::decide_proposal,
             confirm::preview_workout,
+            confirm::workout_grammar,
             clients::list_clients,
             clients::configure_client,
             clients::remove_client,

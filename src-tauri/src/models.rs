@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 /// What the site picker offers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
 pub enum SiteChoice {
     /// Garmin international (connect.garmin.com): email, or a phone number outside China.
@@ -17,7 +17,7 @@ pub enum SiteChoice {
 }
 
 /// The saved session as the UI shows it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionView {
     /// `global` or `cn` (the demo account imitates `global`).
@@ -72,7 +72,7 @@ impl SessionView {
 pub const DEMO_LABEL: &str = "Demo account (sample data from a fake Garmin, not your account)";
 
 /// Who Garmin says the account is.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct AccountView {
     /// displayName.
@@ -82,7 +82,7 @@ pub struct AccountView {
 }
 
 /// The answer of `check_session`: Garmin accepted the session.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CheckResult {
     /// The account Garmin reported.

@@ -23,7 +23,7 @@ pub use app_bridge::sidecar::{ToolCheckRow, ToolOutcome};
 const CHECK_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// What the UI shows after a check.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCheckReport {
     /// The check ran against the demo account.

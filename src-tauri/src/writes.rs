@@ -25,7 +25,7 @@ use crate::state::Accounts;
 const MAX_LISTED: usize = 200;
 
 /// One change made (or a follow-up that could not be), as the UI shows it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct DoneView {
     /// Its number in the journal (`None` when it was not journaled or not done).
@@ -45,7 +45,7 @@ impl From<Done> for DoneView {
 }
 
 /// A journal entry in the recent-changes list.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ChangeRowView {
     /// Its number (what Undo takes).

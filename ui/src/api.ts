@@ -1,48 +1,43 @@
 // The one door to the app's Rust side: the only file that calls `invoke`, with one typed function per
-// command in src-tauri/src/commands.rs. Shapes mirror src-tauri/src/models.rs; failures are AppErrors.
+// command in src-tauri/src/commands.rs. The shapes are generated from the Rust types
+// (generated/bindings.ts, see src-tauri/src/typescript.rs); failures are AppErrors.
 import { invoke } from "@tauri-apps/api/core";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
+import type {
+  CheckResult,
+  ClientsView,
+  ConfigEditView,
+  Decision,
+  DoneView,
+  EditorGrammar,
+  FactForm as FactFormSent,
+  FactView,
+  PendingRequest,
+  RemoteSettings,
+  RemoteView,
+  SessionView,
+  Site,
+  SiteChoice,
+  SnippetView,
+  ToolCheckReport,
+  ChangeRowView,
+  WorkoutPreview,
+} from "./generated/bindings";
 import { toAppError } from "./errors";
 
-/** Which Garmin Connect the account lives on (the demo account imitates `global`). */
-export type Site = "global" | "cn";
+export type * from "./generated/bindings";
+export { FACT_KINDS } from "./generated/bindings";
 
-/** What the site picker offers: a Garmin site, or the demo account (offline sample data). */
-export type SiteChoice = Site | "demo";
+/** A request from an assistant to confirm a write (the `confirm` kind of PendingRequest). */
+export type ConfirmRequest = Extract<PendingRequest, { kind: "confirm" }>;
 
-/** The saved session (no secrets). Dates are ISO 8601 strings in UTC. */
-export interface SessionView {
-  site: Site;
-  /** The demo account: sample data from the fake Garmin inside the app. Label it everywhere. */
-  demo: boolean;
-  siteLabel: string;
-  connectUrl: string;
-  displayName: string | null;
-  fullName: string | null;
-  capturedAt: string;
-  lastRefreshAt: string | null;
-  refreshCount: number;
-  /** When the short-lived access token expires: a hint only, it renews automatically. */
-  accessExpiresAt: string | null;
-  /** When the sign-in itself should end: Garmin's stated expiry, or an estimate. */
-  sessionExpiresAt: string;
-  /** True when Garmin stated `sessionExpiresAt`, false when it is an estimate. */
-  sessionExpiryStated: boolean;
-}
+/** An assistant found no usable session and asks the person to sign in. */
+export type SignInRequest = Extract<PendingRequest, { kind: "sign_in" }>;
 
-/** Who Garmin says the account is. */
-export interface AccountView {
-  displayName: string;
-  fullName: string | null;
-}
+/** A fact as the form sends it: every field (for an edit, "" or 0 removes one). */
+export type FactForm = { [K in keyof FactFormSent]-?: NonNullable<FactFormSent[K]> };
 
-/** Garmin accepted the session. */
-export interface CheckResult {
-  account: AccountView;
-  session: SessionView;
-}
-
-/** Cookies copied from a signed-in browser, for the "paste cookies" fallback. */
+/** Cookies copied from a signed-in browser, for the "paste cookies" fallback (sent as the command's arguments). */
 export interface PastedCookies {
   site: Site;
   /** The `Cookie` request header, or a cookie list (JSON export or cookies.txt). */
@@ -99,68 +94,10 @@ export function signInWithCookies(pasted: PastedCookies): Promise<SessionView> {
   });
 }
 
-/** Which `garmin-mcp` the AI clients' entries start (the one bundled with the app). */
-export interface SidecarView {
-  /** Its absolute path; null when it was not found (Configure is then refused). */
-  path: string | null;
-  /** Where it was looked for, in order. */
-  lookedIn: string[];
-  /** The app runs from an AppImage, whose files vanish when it quits. */
-  fromAppimage: boolean;
-}
-
-/** Whether a client's config starts our server (`different`: a `garmin` entry starting something else). */
-export type ConfiguredState = "yes" | "no" | "different" | "unknown";
-
-/** One AI client's row. */
-export interface ClientView {
-  /** Stable id (`claude-code`, `codex`, …) the client commands take. */
-  id: string;
-  name: string;
-  installed: boolean;
-  /** How it was found, e.g. "found /home/ann/.codex". */
-  detectedBy: string | null;
-  /** The file Configure writes; null when the client keeps servers inside the app. */
-  configPath: string | null;
-  configured: ConfiguredState;
-  /** For `different` and `unknown`: why, with the file and what to do (English). */
-  configuredDetail: string | null;
-  /** Only a copyable snippet (Cherry Studio, a project's .mcp.json): no Configure / Remove. */
-  manualOnly: boolean;
-  /** The client's entry passes `--demo` (the offline demo account). */
-  demo: boolean;
-  /** The client's entry passes `--readonly` (no tool writes to Garmin). */
-  readonly: boolean;
-}
-
 /** The switches a row puts into the entry (`garmin-mcp configure --demo --readonly`); false takes one out. */
 export interface EntryOptions {
   demo: boolean;
   readonly: boolean;
-}
-
-/** The AI clients panel: the sidecar, the data folder every entry passes, and every client. */
-export interface ClientsView {
-  sidecar: SidecarView;
-  dataDir: string;
-  clients: ClientView[];
-}
-
-/** What Configure or Remove did to a client's config file. */
-export interface ConfigEditView {
-  client: string;
-  outcome: "created" | "added" | "updated" | "unchanged" | "removed" | "not_present";
-  path: string;
-  /** Where the file as it was before garmin-mcp first changed it is kept. */
-  backup: string | null;
-  /** The whole outcome in words (English). */
-  message: string;
-}
-
-/** The text to set a client up by hand, and where it goes (English). */
-export interface SnippetView {
-  snippet: string;
-  whereToPut: string;
 }
 
 /** Every known AI client: installed?, configured?, its config file. */
@@ -183,29 +120,6 @@ export function clientSnippet(id: string, options: EntryOptions): Promise<Snippe
   return call<SnippetView>("client_snippet", { id, ...options });
 }
 
-/** How one tool did in the tool check: ✅ answered, ⚠️ no data, ❌ failed, or not called. */
-export type ToolOutcome = "answered" | "no_data" | "failed" | "skipped";
-
-/** One tool's row in the tool check (mirrors src-tauri/src/tool_check.rs). */
-export interface ToolCheckRow {
-  tool: string;
-  title: string | null;
-  outcome: ToolOutcome;
-  /** From call to answer; 0 when skipped. */
-  millis: number;
-  /** The first sentence of the answer, or why it failed or was skipped (English). */
-  summary: string;
-}
-
-/** The tool check's table: every read-only tool of the bundled garmin-mcp, in the server's order. */
-export interface ToolCheckReport {
-  demo: boolean;
-  /** The garmin-mcp program that was started. */
-  sidecar: string;
-  rows: ToolCheckRow[];
-  totalMillis: number;
-}
-
 /**
  * Starts the bundled garmin-mcp as an MCP client on the account shown and calls each read-only tool
  * once; rejects with `not_signed_in` without a session.
@@ -216,57 +130,6 @@ export function runToolCheck(): Promise<ToolCheckReport> {
 
 /** A workout spec as the `garmin` crate reads it (`name`, `sport`, `steps`; see its workout_spec docs). */
 export type WorkoutSpec = Record<string, unknown> & { name?: unknown; sport?: unknown; steps?: unknown };
-
-/** One problem in a workout spec: where, what was expected, what was found (English). */
-export interface SpecProblem {
-  path: string;
-  expected: string;
-  found: string;
-}
-
-/** A spec checked and described by the Rust core; totals are estimates. */
-export interface WorkoutPreview {
-  /** The whole workout in words with totals; empty when there are problems. */
-  text: string;
-  lines: string[];
-  distanceM: number | null;
-  durationS: number | null;
-  /** The totals lean on assumptions (open steps, steps without a pace). */
-  estimated: boolean;
-  problems: SpecProblem[];
-}
-
-/** A write an AI assistant proposed, waiting for the person. */
-export interface ConfirmRequest {
-  kind: "confirm";
-  id: number;
-  receivedAt: string;
-  title: string;
-  preview: string;
-  /** The tool that proposed it: `create_workout`, `schedule_workout`, … */
-  changeKind: string;
-  /** For a new workout: the editable spec (canonical form: seconds, metres, pace ranges). */
-  spec: WorkoutSpec | null;
-  /** The AI client that asked, when it said. */
-  requestedBy: string | null;
-  demo: boolean;
-}
-
-/** An AI assistant found no usable session and asks the person to sign in. */
-export interface SignInRequest {
-  kind: "sign_in";
-  id: number;
-  receivedAt: string;
-  reason: string;
-}
-
-/** A request from an AI assistant (through `garmin-mcp`) waiting for the person. */
-export type PendingRequest = ConfirmRequest | SignInRequest;
-
-/** What the person decided: approve (with the edited spec and follow-ups for a new workout) or cancel. */
-export type Decision =
-  | { kind: "approve"; spec?: WorkoutSpec | null; scheduleOn?: string | null; sendToDevice?: boolean }
-  | { kind: "cancel"; reason?: string | null };
 
 /** The requests waiting for the person, oldest first. */
 export function pendingProposals(): Promise<PendingRequest[]> {
@@ -283,39 +146,14 @@ export function previewWorkout(spec: WorkoutSpec): Promise<WorkoutPreview> {
   return call<WorkoutPreview>("preview_workout", { spec });
 }
 
+/** The workout spec language as the step editor needs it (types, ends, targets, defaults, templates). */
+export function workoutGrammar(): Promise<EditorGrammar> {
+  return call<EditorGrammar>("workout_grammar");
+}
+
 /** Calls `handler` with the new list whenever requests arrive or are answered. */
 export function onPendingChanged(handler: (requests: PendingRequest[]) => void): Promise<UnlistenFn> {
   return listen<PendingRequest[]>("pending-requests-changed", (event) => handler(event.payload));
-}
-
-/** What the remote-access panel starts the server with. */
-export interface RemoteSettings {
-  /** false: this computer only (127.0.0.1); true: my network (0.0.0.0). */
-  network: boolean;
-  port: number;
-  /** Hide every tool that writes to Garmin (on by default). */
-  readOnly: boolean;
-}
-
-/** The remote-access server: running?, where clients reach it, how the last run ended. */
-export interface RemoteView {
-  running: boolean;
-  /** The current (or last) run's settings; the defaults before the first. */
-  settings: RemoteSettings;
-  /** The URL clients use, once the server says where it listens. */
-  clientUrl: string | null;
-  /** Why the URL needs care (no network address found), in words (English). */
-  urlNote: string | null;
-  /** `Authorization: Bearer …` for clients to send, while running. */
-  authorizationHeader: string | null;
-  /** The server's start-up line (English). */
-  startupLine: string | null;
-  /** The server's last lines of output. */
-  output: string[];
-  /** How the last run ended ("stopped", "exited with code 1", …). */
-  exit: string | null;
-  /** Why the server cannot be started: the bundled program is missing (English). */
-  sidecarMissing: string | null;
 }
 
 /** The remote-access server's state. */
@@ -331,30 +169,6 @@ export function startRemote(settings: RemoteSettings): Promise<RemoteView> {
 /** Stops the remote-access server (calls in progress finish first, up to 10 s). */
 export function stopRemote(): Promise<RemoteView> {
   return call<RemoteView>("stop_remote");
-}
-
-/** One change the app made (or a follow-up that could not be made: no `changeId`). */
-export interface DoneView {
-  /** Its number in the journal (what Undo takes); null when not journaled or not done. */
-  changeId: number | null;
-  /** What was done, in words (English); "Not done: …" for a failed follow-up. */
-  summary: string;
-  /** Ids created or touched (`workout_id`, `schedule_id`, …). */
-  ids: Record<string, number>;
-  canUndo: boolean;
-}
-
-/** A change in the journal shared with every garmin-mcp of this account, newest first. */
-export interface ChangeRowView {
-  id: number;
-  time: string;
-  /** An MCP tool's name, or `app: …` when the app's buttons made it. */
-  tool: string;
-  /** What was done, in words (English). */
-  summary: string;
-  /** `done`, `undone` or `undo of #n`. */
-  state: string;
-  canUndo: boolean;
 }
 
 /**
@@ -377,50 +191,6 @@ export function recentChanges(limit?: number): Promise<ChangeRowView[]> {
 /** Takes change `id` back on Garmin (journaled as an undo). */
 export function undoChange(id: number): Promise<DoneView[]> {
   return call<DoneView[]>("undo_change", { id });
-}
-
-/** What kind of remembered fact (Rust `garmin::athlete::FactKind`). */
-export type FactKind = "goal_race" | "injury" | "constraint" | "preference" | "volume_cap" | "equipment" | "other";
-
-/** Every kind, in the order the memory lists them. */
-export const FACT_KINDS: readonly FactKind[] = [
-  "goal_race",
-  "injury",
-  "constraint",
-  "volume_cap",
-  "preference",
-  "equipment",
-  "other",
-];
-
-/** One fact of the athlete memory (`athlete.json`, shared with every garmin-mcp of the account). */
-export interface FactView {
-  id: number;
-  kind: FactKind;
-  text: string;
-  /** `YYYY-MM-DD`: a goal race's day, or since when an injury hurts. */
-  date: string | null;
-  /** For a goal race: days from today (negative once past). */
-  daysToRace: number | null;
-  distanceKm: number | null;
-  /** `h:mm:ss`. */
-  targetTime: string | null;
-  weeklyKmCap: number | null;
-  created: string;
-  updated: string;
-  /** The AI client (its MCP name) or the app that remembered it. */
-  source: string;
-  updatedBy: string | null;
-}
-
-/** A fact as the form sends it: for an edit, "" or 0 removes a field. */
-export interface FactForm {
-  kind: FactKind;
-  text: string;
-  date: string;
-  distanceKm: number;
-  targetTime: string;
-  weeklyKmCap: number;
 }
 
 /** Everything remembered about the athlete of the account shown. */

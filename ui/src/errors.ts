@@ -1,21 +1,11 @@
-// Mirror of src-tauri/src/error.rs: every command rejects with `{ code, message }`. The codes are the
-// ones the UI branches on; add one here only together with the Rust side. `message` is the app's
-// own words in English (the details); the headline and next step come from the i18n strings.
+// Every command rejects with `{ code, message }` (src-tauri/src/error.rs). The codes and their type
+// are generated from Rust's `ErrorCode` (generated/bindings.ts); a new code fails the build here
+// until it has a headline and a next step. `message` is the app's own words in English (the
+// details); the headline and next step come from the i18n strings.
+import { ERROR_CODES, type ErrorCode } from "./generated/bindings";
 import { t } from "./i18n.svelte";
 
-export const ERROR_CODES = [
-  "not_signed_in",
-  "session_expired",
-  "network",
-  "sign_in_closed",
-  "wrong_site",
-  "sign_in_rejected",
-  "invalid_input",
-  "other",
-] as const;
-
-/** What the UI does next, as a stable code (Rust `ErrorCode`). */
-export type ErrorCode = (typeof ERROR_CODES)[number];
+export { ERROR_CODES, type ErrorCode };
 
 /** A command's failure: `message` says what happened and what to do. */
 export class AppError extends Error {

@@ -6,7 +6,7 @@
 //!   `bundle.externalBin` (the app crate does not compile without it). It cannot be done from the
 //!   app's `build.rs`: a nested cargo on the same target dir deadlocks on the build lock.
 //! * `run` — builds the UI and the sidecar, then starts the desktop app.
-//! * `test` — everything CI checks: UI build, `cargo fmt --check`, clippy with warnings denied, and
+//! * `test` — everything CI checks: UI build and the UI's unit tests (`npm test`), `cargo fmt --check`, clippy with warnings denied, and
 //!   every test of the workspace. Clippy and tests run with the sidecar entry removed from the
 //!   Tauri config (`TAURI_CONFIG`), so they neither need nor overwrite a copied sidecar binary.
 //!   Then the MCP interop checks against `garmin-mcp --demo --http`: the protocol scenarios of the
@@ -205,6 +205,7 @@ fn check_deb(deb_dir: &Path) -> Result<(), String> {
 fn test() -> Result<(), String> {
     let root = workspace_root();
     build_ui(&root)?;
+    test_ui(&root)?;
     run(Command::new(cargo()).current_dir(&root).args(["fmt", "--all", "--", "--check"]))?;
     let cargo_no_sidecar = |args: &[&str]| {
         let mut command = Command::new(cargo());
@@ -430,6 +431,15 @@ fn build_ui(root: &Path) -> Result<(), String> {
         run(Command::new("npm").current_dir(&ui).args(["ci", "--no-audit", "--no-fund"]))?;
     }
     run(Command::new("npm").current_dir(&ui).args(["run", "build"]))
+}
+
+/// The UI's unit tests (Vitest): `npm test`, after `npm ci` when the installed packages predate it.
+fn test_ui(root: &Path) -> Result<(), String> {
+    let ui = root.join("ui");
+    if !ui.join("node_modules").join("vitest").is_dir() {
+        run(Command::new("npm").current_dir(&ui).args(["ci", "--no-audit", "--no-fund"]))?;
+    }
+    run(Command::new("npm").current_dir(&ui).args(["test"]))
 }
 
 /// The workspace folder (this crate lives in `<root>/xtask`).

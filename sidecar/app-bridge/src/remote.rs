@@ -56,6 +56,7 @@ const OUTPUT_LINES: usize = 30;
 
 /// What the person chose in the panel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct RemoteSettings {
     /// `false`: this computer only (127.0.0.1); `true`: my network (0.0.0.0).
@@ -172,6 +173,7 @@ pub fn lan_address() -> Option<IpAddr> {
 
 /// What the panel shows.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct RemoteView {
     /// The server process is running.

@@ -83,6 +83,7 @@ impl HttpServerArgs<'_> {
 
 /// How one tool did in the tool check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ToolOutcome {
     /// It answered (✅).
@@ -98,6 +99,7 @@ pub enum ToolOutcome {
 
 /// One row of the tool check's table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCheckRow {
     /// The tool's name (`get_profile`).

@@ -21,6 +21,7 @@ pub const SSO_URL_ENV: &str = "GARMIN_SSO_URL";
 
 /// Which Garmin Connect the account lives on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Site {
     /// Garmin Connect international: connect.garmin.com, sso.garmin.com.

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 /// One problem in a workout spec.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SpecProblem {
     /// Where: `name`, `steps[1].steps[0].pace`…; empty for the spec as a whole.

@@ -9,6 +9,8 @@
 //!   repeat groups with one depth-first `stepOrder` counter and the count on both iteration fields.
 //! * [`preview`] describes any Garmin workout in plain words with estimated totals.
 //! * [`spec_from_garmin`] turns a Garmin workout back into a spec for the editor (best effort).
+//! * [`editor_grammar`] is the language as a step editor needs it (types, ends, targets, aliases,
+//!   defaults, templates), so the app's editor keeps no copy of it.
 //!
 //! # The spec
 //!
@@ -46,6 +48,7 @@
 
 mod errors;
 mod from_garmin;
+mod grammar;
 mod ids;
 mod json;
 mod pace;
@@ -55,6 +58,7 @@ mod translate;
 
 pub use errors::{SpecErrors, SpecProblem};
 pub use from_garmin::spec_from_garmin;
+pub use grammar::{EditorGrammar, FieldGroup, FieldKey, HR_ZONES, PerSport, Template, editor_grammar};
 pub use parse::parse_spec;
 pub use preview::{Preview, PreviewEnd, PreviewStep, PreviewTarget, preview};
 

@@ -17,7 +17,7 @@ use super::{
 /// Fields of the workout object.
 const WORKOUT_FIELDS: &[&str] = &["name", "sport", "description", "notes", "pool_length_m", "steps"];
 /// End fields of a step, in the order a conflict is reported.
-const END_FIELDS: &[&str] = &[
+pub(super) const END_FIELDS: &[&str] = &[
     "distance_m",
     "distance_km",
     "duration_min",
@@ -28,7 +28,7 @@ const END_FIELDS: &[&str] = &[
     "until_hr_above",
 ];
 /// Target fields of a step.
-const TARGET_FIELDS: &[&str] = &[
+pub(super) const TARGET_FIELDS: &[&str] = &[
     "pace",
     "pace_range",
     "speed_range",

@@ -35,6 +35,9 @@ pub struct Preview {
     pub lines: Vec<String>,
     /// The steps in order, a repeat holding its own; empty when there are none.
     pub steps: Vec<PreviewStep>,
+    /// The totals in words, as `text` ends with them: `≈ 7.2 km · ≈ 0:44:00` (metres in swims and
+    /// under 1 km; `≈` only where a total leans on an estimate); empty when there are no steps.
+    pub total: String,
     /// Estimated total distance in metres; `None` for sports without distance (strength…) or no steps.
     pub distance_m: Option<f64>,
     /// Estimated total time in seconds; `None` when there are no steps.
@@ -159,6 +162,7 @@ pub fn preview(workout: &Workout) -> Preview {
     if !any_step {
         return Preview {
             text: "No steps".to_owned(),
+            total: String::new(),
             lines,
             steps,
             distance_m: None,
@@ -177,8 +181,9 @@ pub fn preview(workout: &Workout) -> Preview {
     if let Some(seconds) = duration_s {
         totals.push(format!("{}{}", approx(total.time_exact), display::duration_hms(seconds)));
     }
-    let text = format!("{} — total {}", lines.join(" / "), totals.join(" · "));
-    Preview { text, lines, steps, distance_m, duration_s, estimated: total.assumed }
+    let total_words = totals.join(" · ");
+    let text = format!("{} — total {total_words}", lines.join(" / "));
+    Preview { text, total: total_words, lines, steps, distance_m, duration_s, estimated: total.assumed }
 }
 
 /// What a segment's steps are estimated with.
@@ -675,6 +680,25 @@ mod tests {
             ..WorkoutStep::default()
         };
         target_of(&s, false, sport).map(|t| t.text)
+    }
+
+    #[test]
+    fn the_totals_in_words_are_what_the_text_ends_with_in_metres_for_swims_and_short_workouts() {
+        let of = |spec: Value| preview(&crate::workout_spec::parse_spec(&spec).unwrap().to_garmin());
+        let swim = of(json!({"name": "s", "sport": "swim", "steps": [
+            {"type": "interval", "distance_m": 1500, "pace": "2:00"}]}));
+        assert_eq!(swim.total, "1500 m · ≈ 0:30:00");
+        let short = of(json!({"name": "r", "sport": "run", "steps": [
+            {"type": "interval", "distance_m": 800, "pace": "5:00"}]}));
+        assert_eq!(short.total, "800 m · ≈ 0:04:00");
+        let long = of(json!({"name": "r", "sport": "run", "steps": [
+            {"type": "interval", "duration_min": 30}]}));
+        assert_eq!(long.total, "≈ 4.3 km · 0:30:00");
+        for shown in [&swim, &short, &long] {
+            assert!(shown.text.ends_with(&format!(" — total {}", shown.total)), "{}", shown.text);
+        }
+        let empty = preview(&Workout::default());
+        assert_eq!((empty.text.as_str(), empty.total.as_str()), ("No steps", ""));
     }
 
     #[test]

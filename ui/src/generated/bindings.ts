@@ -1,0 +1,728 @@
+// Generated from the Rust types by src-tauri/src/typescript.rs (ts-rs): do not edit.
+// Regenerate with `UPDATE_TS_BINDINGS=1 cargo test -p garmin-desktop --test typescript`.
+
+/**
+ * What the UI does next, as a stable code.
+ */
+export type ErrorCode = "not_signed_in" | "session_expired" | "network" | "sign_in_closed" | "wrong_site" | "sign_in_rejected" | "invalid_input" | "other";
+
+/**
+ * A command's failure, as the UI receives it.
+ */
+export type CommandError = {
+/**
+ * What the UI does next.
+ */
+code: ErrorCode,
+/**
+ * What happened and what to do, in plain words.
+ */
+message: string, };
+
+/**
+ * Which Garmin Connect the account lives on.
+ */
+export type Site = "global" | "cn";
+
+/**
+ * What the site picker offers.
+ */
+export type SiteChoice = "global" | "cn" | "demo";
+
+/**
+ * The saved session as the UI shows it.
+ */
+export type SessionView = {
+/**
+ * `global` or `cn` (the demo account imitates `global`).
+ */
+site: Site,
+/**
+ * True for the demo account (sample data, not a Garmin account): label it as such.
+ */
+demo: boolean,
+/**
+ * How people recognise the site, e.g. "Garmin Connect China (connect.garmin.cn)".
+ */
+siteLabel: string,
+/**
+ * The Connect origin in use.
+ */
+connectUrl: string,
+/**
+ * Account displayName, once known.
+ */
+displayName: string | null,
+/**
+ * Account full name, once known.
+ */
+fullName: string | null,
+/**
+ * When the session was captured (signed in).
+ */
+capturedAt: string,
+/**
+ * When it was last renewed.
+ */
+lastRefreshAt: string | null,
+/**
+ * How many renewals since sign-in.
+ */
+refreshCount: number,
+/**
+ * When the access cookie says it expires; a hint only (renewal is automatic).
+ */
+accessExpiresAt: string | null,
+/**
+ * When the sign-in itself is expected to end: the `session` cookie's expiry, else about three
+ * months after sign-in. An estimate; see `session_expiry_stated`.
+ */
+sessionExpiresAt: string,
+/**
+ * True when Garmin stated `session_expires_at` (the cookie's expiry), false when estimated.
+ */
+sessionExpiryStated: boolean, };
+
+/**
+ * Who Garmin says the account is.
+ */
+export type AccountView = {
+/**
+ * displayName.
+ */
+displayName: string,
+/**
+ * Full name, when Garmin gives one.
+ */
+fullName: string | null, };
+
+/**
+ * The answer of `check_session`: Garmin accepted the session.
+ */
+export type CheckResult = {
+/**
+ * The account Garmin reported.
+ */
+account: AccountView,
+/**
+ * The session after the check (it may have been renewed on the way).
+ */
+session: SessionView, };
+
+/**
+ * The `garmin-mcp` the entries start.
+ */
+export type SidecarView = {
+/**
+ * Its absolute path; `None` when it was not found (Configure is then refused).
+ */
+path: string | null,
+/**
+ * Where it was looked for, in order.
+ */
+lookedIn: Array<string>,
+/**
+ * The app runs from an AppImage: a path inside it breaks once the app quits.
+ */
+fromAppimage: boolean, };
+
+/**
+ * One client's row.
+ */
+export type ClientView = {
+/**
+ * Stable id (`claude-code`, `codex`, …), what the other commands take.
+ */
+id: string,
+/**
+ * The name people know.
+ */
+name: string,
+/**
+ * Something of the client was found on this computer.
+ */
+installed: boolean,
+/**
+ * How it was found, e.g. "found /home/ann/.codex".
+ */
+detectedBy: string | null,
+/**
+ * The config file Configure writes; `None` when the client keeps servers inside the app.
+ */
+configPath: string | null,
+/**
+ * `yes`, `no`, `different` (an entry named `garmin` that starts something else) or `unknown`.
+ */
+configured: "yes" | "no" | "different" | "unknown",
+/**
+ * For `different` and `unknown`: why, in plain words (with the file and what to do).
+ */
+configuredDetail: string | null,
+/**
+ * Only a copyable snippet (Cherry Studio, a project's `.mcp.json`): no Configure / Remove.
+ */
+manualOnly: boolean,
+/**
+ * The client's entry passes `--demo` (the offline demo account).
+ */
+demo: boolean,
+/**
+ * The client's entry passes `--readonly` (no tool writes to Garmin).
+ */
+readonly: boolean, };
+
+/**
+ * The panel: the sidecar the entries start, the data folder they pass, and every client.
+ */
+export type ClientsView = {
+/**
+ * Which `garmin-mcp` the entries start.
+ */
+sidecar: SidecarView,
+/**
+ * The `--data-dir` every entry passes: the real account's folder.
+ */
+dataDir: string,
+/**
+ * One row per client, in `ClientId::ALL` order.
+ */
+clients: Array<ClientView>, };
+
+/**
+ * What Configure or Remove did.
+ */
+export type ConfigEditView = {
+/**
+ * The client's id.
+ */
+client: string,
+/**
+ * `created`, `added`, `updated`, `unchanged`, `removed` or `not_present`.
+ */
+outcome: "created" | "added" | "updated" | "unchanged" | "removed" | "not_present",
+/**
+ * The config file.
+ */
+path: string,
+/**
+ * Where the file as it was before garmin-mcp first changed it is kept, if it existed.
+ */
+backup: string | null,
+/**
+ * The whole outcome in words (file, backup, restart the client).
+ */
+message: string, };
+
+/**
+ * The text for setting a client up by hand.
+ */
+export type SnippetView = {
+/**
+ * A whole config file holding only our server (JSON, or TOML for Codex).
+ */
+snippet: string,
+/**
+ * Where it goes and what to restart.
+ */
+whereToPut: string, };
+
+/**
+ * How one tool did in the tool check.
+ */
+export type ToolOutcome = "answered" | "no_data" | "failed" | "skipped";
+
+/**
+ * One row of the tool check's table.
+ */
+export type ToolCheckRow = {
+/**
+ * The tool's name (`get_profile`).
+ */
+tool: string,
+/**
+ * Its human title, when the server gives one.
+ */
+title: string | null,
+/**
+ * How it did.
+ */
+outcome: ToolOutcome,
+/**
+ * Time from call to answer, in milliseconds (0 when skipped).
+ */
+millis: number,
+/**
+ * The first sentence of its answer, or why it failed or was skipped.
+ */
+summary: string, };
+
+/**
+ * What the UI shows after a check.
+ */
+export type ToolCheckReport = {
+/**
+ * The check ran against the demo account.
+ */
+demo: boolean,
+/**
+ * The `garmin-mcp` program that was started.
+ */
+sidecar: string,
+/**
+ * One row per read-only tool, in the server's order.
+ */
+rows: Array<ToolCheckRow>,
+/**
+ * The whole check, start-up included, in milliseconds.
+ */
+totalMillis: number, };
+
+/**
+ * What is asked, tagged by `kind` (`confirm` or `sign_in`).
+ */
+export type AskedView = { "kind": "confirm",
+/**
+ * One line, e.g. "Create the workout '800m x4' in your Garmin library".
+ */
+title: string,
+/**
+ * The plain-words preview with totals.
+ */
+preview: string,
+/**
+ * The tool that proposed it (`create_workout`, `schedule_workout`, …).
+ */
+changeKind: string,
+/**
+ * For a new workout: its spec in canonical form, for the step editor.
+ */
+spec: Record<string, unknown> | null,
+/**
+ * The AI client that asked, when it said.
+ */
+requestedBy: string | null,
+/**
+ * True when the sidecar serves the demo account.
+ */
+demo: boolean, } | { "kind": "sign_in",
+/**
+ * Why, in the sidecar's words.
+ */
+reason: string, };
+
+/**
+ * A waiting request as the UI sees it (no secrets: workouts, ids and words only).
+ */
+export type PendingRequest = {
+/**
+ * The id `decide_proposal` takes.
+ */
+id: number,
+/**
+ * When the request arrived.
+ */
+receivedAt: string, } & ({ "kind": "confirm",
+/**
+ * One line, e.g. "Create the workout '800m x4' in your Garmin library".
+ */
+title: string,
+/**
+ * The plain-words preview with totals.
+ */
+preview: string,
+/**
+ * The tool that proposed it (`create_workout`, `schedule_workout`, …).
+ */
+changeKind: string,
+/**
+ * For a new workout: its spec in canonical form, for the step editor.
+ */
+spec: Record<string, unknown> | null,
+/**
+ * The AI client that asked, when it said.
+ */
+requestedBy: string | null,
+/**
+ * True when the sidecar serves the demo account.
+ */
+demo: boolean, } | { "kind": "sign_in",
+/**
+ * Why, in the sidecar's words.
+ */
+reason: string, });
+
+/**
+ * What the person decided about a waiting request (tagged by `kind`).
+ */
+export type Decision = { "kind": "approve",
+/**
+ * The edited workout spec; `None` keeps the change as proposed.
+ */
+spec?: Record<string, unknown> | null,
+/**
+ * New workouts only: put it on the calendar on this day.
+ */
+scheduleOn?: string | null,
+/**
+ * New workouts only: send it to the last used watch.
+ */
+sendToDevice?: boolean, } | { "kind": "cancel",
+/**
+ * The person's words, if any.
+ */
+reason?: string | null, };
+
+/**
+ * One problem in a workout spec.
+ */
+export type SpecProblem = {
+/**
+ * Where: `name`, `steps[1].steps[0].pace`…; empty for the spec as a whole.
+ */
+path: string,
+/**
+ * What the spec language wants there (with an example or a "did you mean").
+ */
+expected: string,
+/**
+ * What was there instead (`"5:7x"`, `12`, `nothing`…).
+ */
+found: string, };
+
+/**
+ * A workout spec checked and previewed by the `garmin` crate, for the editor's live totals.
+ */
+export type WorkoutPreview = {
+/**
+ * The whole workout in words with totals; empty when the spec has problems.
+ */
+text: string,
+/**
+ * The totals in words (`≈ 7.2 km · ≈ 0:44:00`; metres in swims and under 1 km); empty when
+ * the spec has problems.
+ */
+total: string,
+/**
+ * One line per top-level step.
+ */
+lines: Array<string>,
+/**
+ * Estimated distance in metres.
+ */
+distanceM: number | null,
+/**
+ * Estimated time in seconds.
+ */
+durationS: number | null,
+/**
+ * True when the totals lean on assumptions (open steps, steps without a pace).
+ */
+estimated: boolean,
+/**
+ * Every problem in the spec (path, expected, found); empty when it is valid.
+ */
+problems: Array<SpecProblem>, };
+
+/**
+ * What a step editor needs to know about the spec language.
+ */
+export type EditorGrammar = {
+/**
+ * Types of a step to do, canonical names in the order an editor offers them (`repeat` is
+ * the other step type, edited as a group).
+ */
+stepKinds: Array<string>,
+/**
+ * How a step can end, in the order an editor offers them; the last group (`other`) is kept
+ * as it is but not offered. A step with no end ends at the lap button.
+ */
+ends: Array<FieldGroup>,
+/**
+ * What a step can aim at: the groups an editor edits (`pace`, `hr`), then `other` (kept as
+ * they are, shown as text).
+ */
+targets: Array<FieldGroup>,
+/**
+ * Heart-rate zones are 1 to this.
+ */
+hrZones: number,
+/**
+ * Most repetitions of a repeat.
+ */
+maxRepeatTimes: number,
+/**
+ * The step "add a step" appends.
+ */
+newStep: Record<string, unknown>,
+/**
+ * The repeat "add a repeat" appends.
+ */
+newRepeat: Record<string, unknown>,
+/**
+ * A plain workout to start from, one per sport (run, bike, swim), canonical.
+ */
+templates: Array<Template>, };
+
+/**
+ * Keys of a spec step that say one thing (an end, or a target), in their different units.
+ */
+export type FieldGroup = {
+/**
+ * `distance`, `time`, `lap`, `other` (ends); `pace`, `hr`, `other` (targets).
+ */
+kind: string,
+/**
+ * Every key of the group, the canonical one first.
+ */
+keys: Array<FieldKey>,
+/**
+ * What the canonical key is set to when the person picks this group, per sport; `None` for
+ * `other`, which an editor keeps but does not offer.
+ */
+default: PerSport | null, };
+
+/**
+ * One key of a [`FieldGroup`].
+ */
+export type FieldKey = {
+/**
+ * The key in the spec (`distance_km`).
+ */
+key: string,
+/**
+ * For a number: how many of the group's canonical unit one of this key is (`distance_km`:
+ * 1000 m); `None` for text (a single `pace` is shown as it is, and edited into `pace_range`).
+ */
+factor: number | null, };
+
+/**
+ * A value for each sport.
+ */
+export type PerSport = {
+/**
+ * Running.
+ */
+run: unknown,
+/**
+ * Cycling.
+ */
+bike: unknown,
+/**
+ * Pool swimming.
+ */
+swim: unknown, };
+
+/**
+ * A workout to start from.
+ */
+export type Template = {
+/**
+ * `run`, `bike` or `swim`.
+ */
+sport: string,
+/**
+ * The spec, canonical (its `name` is English; an editor may show its own).
+ */
+spec: Record<string, unknown>, };
+
+/**
+ * What the person chose in the panel.
+ */
+export type RemoteSettings = {
+/**
+ * `false`: this computer only (127.0.0.1); `true`: my network (0.0.0.0).
+ */
+network: boolean,
+/**
+ * The port to listen on.
+ */
+port: number,
+/**
+ * Hide every tool that writes to Garmin.
+ */
+readOnly: boolean, };
+
+/**
+ * What the panel shows.
+ */
+export type RemoteView = {
+/**
+ * The server process is running.
+ */
+running: boolean,
+/**
+ * The settings of the current (or last) run; the defaults before the first.
+ */
+settings: RemoteSettings,
+/**
+ * What clients put as the server's URL, once the server says where it listens.
+ */
+clientUrl: string | null,
+/**
+ * Why the URL needs editing (the network address could not be found), in plain words.
+ */
+urlNote: string | null,
+/**
+ * The header clients must send, `Authorization: Bearer …`, while a run has a token.
+ */
+authorizationHeader: string | null,
+/**
+ * The server's start-up line, when it printed one.
+ */
+startupLine: string | null,
+/**
+ * The server's last lines of output.
+ */
+output: Array<string>,
+/**
+ * How the last run ended, when it has.
+ */
+exit: string | null,
+/**
+ * Why the server cannot be started: the bundled program was not found.
+ */
+sidecarMissing: string | null, };
+
+/**
+ * One change made (or a follow-up that could not be), as the UI shows it.
+ */
+export type DoneView = {
+/**
+ * Its number in the journal (`None` when it was not journaled or not done).
+ */
+changeId: number | null,
+/**
+ * What was done, in words (English).
+ */
+summary: string,
+/**
+ * Ids created or touched (`workout_id`, `schedule_id`, …).
+ */
+ids: { [key in string]: number },
+/**
+ * Whether Undo can take it back.
+ */
+canUndo: boolean, };
+
+/**
+ * A journal entry in the recent-changes list.
+ */
+export type ChangeRowView = {
+/**
+ * Its number (what Undo takes).
+ */
+id: number,
+/**
+ * When Garmin accepted it.
+ */
+time: string,
+/**
+ * Who made it: an MCP tool's name, or `app: …` for the app's buttons.
+ */
+tool: string,
+/**
+ * What was done, in words (English).
+ */
+summary: string,
+/**
+ * `done`, `undone` or `undo of #n`.
+ */
+state: string,
+/**
+ * Whether Undo can take it back now.
+ */
+canUndo: boolean, };
+
+/**
+ * What kind of fact it is.
+ */
+export type FactKind = "goal_race" | "injury" | "constraint" | "preference" | "volume_cap" | "equipment" | "other";
+
+/**
+ * One fact as the UI shows it.
+ */
+export type FactView = {
+/**
+ * Its number.
+ */
+id: number,
+/**
+ * `goal_race`, `injury`, `constraint`, `preference`, `volume_cap`, `equipment`, `other`.
+ */
+kind: FactKind,
+/**
+ * The fact in words.
+ */
+text: string,
+/**
+ * `YYYY-MM-DD`.
+ */
+date: string | null,
+/**
+ * For a goal race: days from today (negative once past).
+ */
+daysToRace: number | null,
+/**
+ * km.
+ */
+distanceKm: number | null,
+/**
+ * `h:mm:ss`.
+ */
+targetTime: string | null,
+/**
+ * km a week.
+ */
+weeklyKmCap: number | null,
+/**
+ * When it was remembered (RFC 3339, UTC).
+ */
+created: string,
+/**
+ * When it last changed.
+ */
+updated: string,
+/**
+ * The client or the app that remembered it.
+ */
+source: string,
+/**
+ * Who changed it last.
+ */
+updatedBy: string | null, };
+
+/**
+ * A fact as the UI's form sends it. For an edit every field is sent: an empty `date` or
+ * `targetTime`, or a `0` distance or cap, removes that field.
+ */
+export type FactForm = {
+/**
+ * The kind.
+ */
+kind: FactKind | null,
+/**
+ * The fact in words.
+ */
+text: string | null,
+/**
+ * `YYYY-MM-DD`.
+ */
+date: string | null,
+/**
+ * km.
+ */
+distanceKm: number | null,
+/**
+ * `h:mm:ss` or `h:mm`.
+ */
+targetTime: string | null,
+/**
+ * km a week.
+ */
+weeklyKmCap: number | null, };
+
+/** Every error code, in the order Rust declares them. */
+export const ERROR_CODES: readonly ErrorCode[] = ["not_signed_in", "session_expired", "network", "sign_in_closed", "wrong_site", "sign_in_rejected", "invalid_input", "other"];
+
+/** Every kind of remembered fact, in the order the memory lists them. */
+export const FACT_KINDS: readonly FactKind[] = ["goal_race", "injury", "constraint", "volume_cap", "preference", "equipment", "other"];
