@@ -260,3 +260,43 @@ async fn status_and_check_show_both_credentials_and_which_tools_each_serves() {
     );
     assert!(!json.contains(&key) && !table.contains(&key) && !status.contains(&key));
 }
+
+/// `login --api-key` at a real terminal (a pseudo-terminal made by util-linux `script`): the key
+/// typed after the prompt is not echoed, and is accepted and saved. Echo is turned off before the
+/// prompt shows, so typing once the prompt is seen cannot race it. Skipped where `script` is absent.
+#[tokio::test]
+async fn the_key_typed_at_a_terminal_is_not_echoed() {
+    use tokio::io::AsyncReadExt as _;
+    if std::process::Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: util-linux `script` is not installed");
+        return;
+    }
+    let fake = fake().await;
+    let dir = tempfile::tempdir().unwrap();
+    let key = fake.mint_personal_api_key(Duration::from_secs(90 * 86_400)).key;
+    let inner = format!("'{BIN}' --data-dir '{}' login --api-key", dir.path().display());
+    let mut cmd = Command::new("script");
+    cmd.args(["-qec", &inner, "/dev/null"]);
+    cmd.env_remove("GARMIN_MCP_HOME").env_remove("GARMIN_PERSONAL_API_KEY");
+    cmd.env("GARMIN_PERSONAL_API_URL", fake.base_url());
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let mut seen = String::new();
+    let mut buf = [0u8; 4096];
+    while !seen.contains("Paste the key:") {
+        let n = tokio::time::timeout(Duration::from_secs(30), out.read(&mut buf)).await.unwrap().unwrap();
+        assert!(n > 0, "no prompt: {seen}");
+        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(format!("{key}\n").as_bytes()).await.unwrap();
+    let mut rest = String::new();
+    tokio::time::timeout(Duration::from_secs(30), out.read_to_string(&mut rest)).await.unwrap().unwrap();
+    drop(stdin);
+    let _ = child.wait().await;
+    let all = format!("{seen}{rest}");
+    assert!(all.contains("accepted"), "{all}");
+    assert!(!all.contains(&key), "the typed key was echoed: {all}");
+    assert!(std::fs::read_to_string(dir.path().join("session.json")).unwrap().contains(&key));
+}

@@ -84,14 +84,13 @@ fn read_key(file: Option<&Path>) -> Result<String, String> {
     } else if let Some(key) = std::env::var(PERSONAL_API_KEY_ENV).ok().filter(|k| !k.trim().is_empty()) {
         key
     } else {
-        let stdin = std::io::stdin();
-        if stdin.is_terminal() {
-            eprint!(
+        let read = if std::io::stdin().is_terminal() {
+            read_hidden_line(&format!(
                 "Create a key on Garmin Connect (signed in at {KEY_PAGE_URL}: Create Key, accept the terms, choose how long it lasts, copy it).\nPaste the key: "
-            );
-            let _ = std::io::stderr().flush();
-        }
-        let read = if stdin.is_terminal() { read_hidden_line() } else { read_line() };
+            ))
+        } else {
+            read_line()
+        };
         read.map_err(|e| format!("could not read the key: {e}"))?
     };
     let key = key.trim().to_owned();
@@ -110,10 +109,10 @@ fn read_line() -> std::io::Result<String> {
     Ok(line)
 }
 
-/// One line typed at the terminal with echo off (the newline still shows), the terminal's modes
-/// put back afterwards, also when reading fails.
+/// Shows `prompt` on stderr once echo is off, then reads one line typed at the terminal (the
+/// newline still shows); the terminal's modes are put back afterwards, also when reading fails.
 #[cfg(unix)]
-fn read_hidden_line() -> std::io::Result<String> {
+fn read_hidden_line(prompt: &str) -> std::io::Result<String> {
     use rustix::termios::{LocalModes, OptionalActions, tcgetattr, tcsetattr};
     use std::os::fd::AsFd;
 
@@ -133,13 +132,20 @@ fn read_hidden_line() -> std::io::Result<String> {
     quiet.local_modes.insert(LocalModes::ECHONL);
     tcsetattr(fd, OptionalActions::Now, &quiet)?;
     let _restore = Restore(fd, saved);
+    show_prompt(prompt);
     read_line()
 }
 
 /// Elsewhere the terminal's echo stays on.
 #[cfg(not(unix))]
-fn read_hidden_line() -> std::io::Result<String> {
+fn read_hidden_line(prompt: &str) -> std::io::Result<String> {
+    show_prompt(prompt);
     read_line()
+}
+
+fn show_prompt(prompt: &str) {
+    eprint!("{prompt}");
+    let _ = std::io::stderr().flush();
 }
 
 /// A key file's text, refused when group or others may read it.
