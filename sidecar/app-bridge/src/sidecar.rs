@@ -112,6 +112,10 @@ pub struct ToolCheckRow {
     pub millis: u64,
     /// The first sentence of its answer, or why it failed or was skipped.
     pub summary: String,
+    /// Which credentials served its answer (`personal_api`, `web_session`), as the answer's
+    /// `_meta["garmin_mcp/source"]` says; empty when it made no Garmin read or failed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<String>,
 }
 
 /// What `garmin-mcp check --json` prints: one row per read-only tool, in the server's order.
@@ -186,6 +190,7 @@ mod tests {
                 outcome: ToolOutcome::NoData,
                 millis: 12,
                 summary: "No devices are registered on your Garmin account.".into(),
+                sources: vec!["web_session".into()],
             }],
             total_millis: 40,
         };

@@ -126,6 +126,7 @@ fn skipped(tool: &Tool, why: String) -> ToolCheckRow {
         outcome: ToolOutcome::Skipped,
         millis: 0,
         summary: why,
+        sources: Vec::new(),
     }
 }
 
@@ -198,8 +199,22 @@ async fn call(
             (outcome, halt, first_sentence(&answer_text(&result)), Some(result))
         }
     };
-    let row = ToolCheckRow { tool: tool.name.to_string(), title: title(tool), outcome, millis, summary };
+    let sources = result.as_ref().map(served_by).unwrap_or_default();
+    let row =
+        ToolCheckRow { tool: tool.name.to_string(), title: title(tool), outcome, millis, summary, sources };
     (row, halt, result)
+}
+
+/// The credentials an answer's `_meta` says served it ([`crate::sources::META_KEY`]).
+fn served_by(result: &CallToolResult) -> Vec<String> {
+    result
+        .meta
+        .as_ref()
+        .and_then(|m| m.get(crate::sources::META_KEY))
+        .and_then(|v| v.get("sources"))
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+        .unwrap_or_default()
 }
 
 /// ✅ for an answer, ⚠️ for a failed result of kind `no_data`, ❌ for any other; a `sign_in_needed`

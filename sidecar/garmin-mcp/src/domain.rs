@@ -5,7 +5,12 @@
 //! another tool module: what two tools share lives here.
 //!
 //! - [`activity`]: sport families and filters, activity rows and titles, the list's page size.
+//! - [`activity_parts`]: one activity's summary, laps, zones, weather and series from whichever
+//!   source serves each (the Personal API's through the original FIT file).
 //! - [`dates`]: the one parser of date arguments, with its friendly message.
+//! - [`fit_series`]: the one reader of an activity's original FIT file (samples, laps, totals),
+//!   and what is derived from it (time in heart-rate zones, chart rows) where Garmin's JSON is
+//!   not available (the Personal API has no splits, series or zone times).
 //! - [`load`]: the acute:chronic workload ratio and its bands.
 //! - [`session_load`]: the athlete's load profile and each stored session's loads (TSS, hrTSS,
 //!   Garmin's), for the fitness trend and the analyses.
@@ -18,7 +23,9 @@
 
 pub mod account;
 pub mod activity;
+pub mod activity_parts;
 pub mod dates;
+pub mod fit_series;
 pub mod load;
 pub mod parts;
 pub mod session_load;

@@ -179,7 +179,16 @@ impl GarminMcp {
     }
 
     /// The Garmin client, built from the shared session on first use (and again after a sign-in).
+    /// A tool that asks for it is served by the web session, and its answer says so.
     pub(crate) async fn garmin(&self) -> Result<Client, ToolError> {
+        let client = self.web_client().await?;
+        crate::sources::note_web_session();
+        Ok(client)
+    }
+
+    /// [`Self::garmin`] without noting the web session as a source ([`Self::reads`] notes each
+    /// read's real source).
+    async fn web_client(&self) -> Result<Client, ToolError> {
         let mut slot = self.ctx.client.lock().await;
         if let Some(client) = slot.as_ref() {
             return Ok(client.clone());
@@ -214,8 +223,8 @@ impl GarminMcp {
     /// key this is the web session exactly as before, failing as [`Self::garmin`] does.
     pub(crate) async fn reads(&self) -> Result<crate::sources::Reads, ToolError> {
         match self.personal().await {
-            Some(personal) => Ok(crate::sources::Reads::new(Some(personal), self.garmin().await.ok())),
-            None => Ok(crate::sources::Reads::new(None, Some(self.garmin().await?))),
+            Some(personal) => Ok(crate::sources::Reads::new(Some(personal), self.web_client().await.ok())),
+            None => Ok(crate::sources::Reads::new(None, Some(self.web_client().await?))),
         }
     }
 

@@ -17,17 +17,29 @@ use std::sync::{Arc, Mutex};
 
 use chrono::NaiveDate;
 use garmin::api::ActivitySearch;
-use garmin::models::activities::ActivitySummary;
+use garmin::models::activities::{
+    Activity, ActivityDetails, ActivitySplits, ActivitySummary, ActivityWeather, TimeInZone,
+};
 use garmin::models::common::DatedValue;
+use garmin::models::downloads::{DownloadedFile, ExportFormat, OriginalFile};
+use garmin::models::metrics::{FitnessAge, HrZones};
+use garmin::models::profile::ProfileSettings;
 use garmin::models::wellness::{
     BloodPressureRange, BodyBatteryReport, DailyStress, DailySummary, Hrv, HrvSummary, Hydration,
-    IntensityMinutesDay, Sleep, SleepStatsDay, StepsDay, StressDay, WeightRange,
+    IntensityMinutesDay, Sleep, SleepStatsDay, Spo2, StepsDay, StressDay, WeightRange,
 };
 use garmin::{Client, Error, PersonalClient};
 use serde::Serialize;
 
 /// The tools whose reads the Personal API serves (status, the tool check and the README say so).
-pub const PERSONAL_API_TOOLS: &[&str] = &["list_activities", "get_daily_health", "get_period_stats"];
+pub const PERSONAL_API_TOOLS: &[&str] = &[
+    "list_activities",
+    "get_activity",
+    "export_activity",
+    "render_chart",
+    "get_daily_health",
+    "get_period_stats",
+];
 /// The `_meta` key of an answer's source.
 pub const META_KEY: &str = "garmin_mcp/source";
 
@@ -60,6 +72,11 @@ pub async fn recording<F: Future>(call: F) -> (F::Output, BTreeSet<Source>) {
     let out = SERVED.scope(served.clone(), call).await;
     let set = served.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
     (out, set)
+}
+
+/// Notes that the current tool call used the web session directly (a web-only tool).
+pub fn note_web_session() {
+    note(Source::WebSession);
 }
 
 fn note(source: Source) {
@@ -126,6 +143,72 @@ impl Reads {
 
     fn web(&self, what: &str) -> Result<&Client, Error> {
         self.web.as_ref().ok_or_else(|| Error::WebSignInNeeded { what: what.to_owned() })
+    }
+
+    /// True when a Personal API key is in use: reads it serves go there first.
+    pub fn has_key(&self) -> bool {
+        self.personal.is_some()
+    }
+
+    /// True when a web session is there to ask.
+    pub fn has_web(&self) -> bool {
+        self.web.is_some()
+    }
+
+    /// One activity's summary.
+    pub async fn activity(&self, id: u64) -> Result<Activity, Error> {
+        personal_first!(self, p => p.activity(id), w => w.activities().get(id))
+    }
+
+    /// The activity's original file (FIT, or the GPX/TCX it was uploaded as).
+    pub async fn original_file(&self, id: u64) -> Result<OriginalFile, Error> {
+        personal_first!(self, p => p.original_file(id), w => w.downloads().activity_original(id))
+    }
+
+    /// Garmin's conversion of an activity to GPX, TCX, KML or CSV (web session only: the Personal
+    /// API serves only the original file).
+    pub async fn export(&self, id: u64, format: ExportFormat) -> Result<Option<DownloadedFile>, Error> {
+        web_only!(self, "Garmin's GPX/TCX/KML/CSV conversion of an activity (the original FIT file works with the key alone)", w => w.downloads().export(id, format))
+    }
+
+    /// Heart-rate zone floors per sport.
+    pub async fn hr_zones(&self) -> Result<Vec<HrZones>, Error> {
+        personal_first!(self, p => p.hr_zones(), w => w.metrics().hr_zones())
+    }
+
+    /// The day's blood oxygen.
+    pub async fn spo2(&self, date: NaiveDate) -> Result<Option<Spo2>, Error> {
+        personal_first!(self, p => p.spo2(date), w => w.wellness().spo2(date))
+    }
+
+    /// Fitness age on a day.
+    pub async fn fitness_age(&self, date: NaiveDate) -> Result<Option<FitnessAge>, Error> {
+        personal_first!(self, p => p.fitness_age(date), w => w.metrics().fitness_age(date))
+    }
+
+    /// Locale, units and time zone.
+    pub async fn settings(&self) -> Result<ProfileSettings, Error> {
+        personal_first!(self, p => p.settings(), w => w.profile().settings())
+    }
+
+    /// An activity's laps (web session only: the Personal API's come from the FIT file).
+    pub async fn splits(&self, id: u64) -> Result<ActivitySplits, Error> {
+        web_only!(self, "the activity's laps as Garmin computed them", w => w.activities().splits(id))
+    }
+
+    /// An activity's time in heart-rate zones (web session only).
+    pub async fn hr_time_in_zones(&self, id: u64) -> Result<Vec<TimeInZone>, Error> {
+        web_only!(self, "the activity's time in zones as Garmin computed it", w => w.activities().hr_time_in_zones(id))
+    }
+
+    /// The weather during an activity (web session only: not in the Personal API).
+    pub async fn weather(&self, id: u64) -> Result<Option<ActivityWeather>, Error> {
+        web_only!(self, "the weather of an activity", w => w.activities().weather(id))
+    }
+
+    /// An activity's chart rows (web session only).
+    pub async fn details(&self, id: u64, rows: u32) -> Result<Option<ActivityDetails>, Error> {
+        web_only!(self, "the activity's recorded series as Garmin charts it", w => w.activities().details(id, rows))
     }
 
     /// One page of the activity search.

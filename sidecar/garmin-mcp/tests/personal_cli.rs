@@ -131,3 +131,172 @@ async fn eight_processes_needing_a_token_at_once_present_the_key_exactly_once() 
     }
     assert_eq!(fake.personal_api_exchanges().values().copied().collect::<Vec<_>>(), vec![2]);
 }
+
+/// Every file under `dir`, recursively.
+fn files_under(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for entry in std::fs::read_dir(&d).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() { todo.push(path) } else { found.push(path) }
+        }
+    }
+    found
+}
+
+/// The real `garmin-mcp` over stdio at `-vv` with only a key: several tools answer through the
+/// Personal API, and neither the key nor its bearer token appears in the server's stderr, in any
+/// answer, or in any file under the data folder but `session.json`.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_key_never_appears_in_stderr_at_vv_in_answers_or_in_any_file_but_the_session_file() {
+    use rmcp::ServiceExt as _;
+    use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation};
+    use rmcp::transport::TokioChildProcess;
+    use tokio::io::AsyncReadExt as _;
+
+    let fake = fake().await;
+    let dir = tempfile::tempdir().unwrap();
+    let key = fake.mint_personal_api_key(Duration::from_secs(90 * 86_400)).key;
+    let (out, stdout, stderr) =
+        run(command(&fake, dir.path(), &["login", "--api-key"]), &format!("{key}\n")).await;
+    assert!(out.status.success(), "{stdout}{stderr}");
+
+    let exports = dir.path().join("exports");
+    std::fs::create_dir(&exports).unwrap();
+    let cmd = command(&fake, dir.path(), &["-vv", "--today", "2026-11-15"]);
+    let (transport, stderr) = TokioChildProcess::builder(cmd).stderr(Stdio::piped()).spawn().unwrap();
+    let mut stderr = stderr.unwrap();
+    let log = tokio::spawn(async move {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text).await;
+        text
+    });
+    let info = ClientConfig::new(ClientCapabilities::default(), Implementation::new("leak-check", "1.0"));
+    let client = info.serve(transport).await.unwrap();
+    let call = |name: &str, args: serde_json::Value| {
+        let params =
+            CallToolRequestParams::new(name.to_owned()).with_arguments(args.as_object().cloned().unwrap());
+        client.call_tool(params)
+    };
+    let mut answers = Vec::new();
+    let list =
+        call("list_activities", serde_json::json!({"start_date": "2026-11-01", "end_date": "2026-11-14"}))
+            .await
+            .unwrap();
+    assert_ne!(list.is_error, Some(true), "{:?}", list.content);
+    let id = list.structured_content.as_ref().unwrap()["activities"][0]["activity_id"].as_u64().unwrap();
+    answers.push(list);
+    let folder = exports.display().to_string();
+    for (name, args) in [
+        ("get_daily_health", serde_json::json!({"start_date": "2026-11-01", "end_date": "2026-11-14"})),
+        ("get_daily_health", serde_json::json!({"date": "2026-11-10", "detail": "full"})),
+        ("get_period_stats", serde_json::json!({"period": "month", "date": "2026-11-10"})),
+        ("get_activity", serde_json::json!({"activity_id": id, "include_series": true})),
+        ("export_activity", serde_json::json!({"activity_id": id, "format": "fit", "folder": folder})),
+        ("render_chart", serde_json::json!({"kind": "activity", "activity_id": id, "folder": folder})),
+        ("get_training_status", serde_json::json!({})),
+    ] {
+        answers.push(call(name, args).await.unwrap());
+    }
+    let served = answers.iter().filter(|a| a.is_error != Some(true)).count();
+    assert!(served >= 7, "the Personal API tools answered: {served}");
+    client.cancel().await.unwrap();
+    let stderr = log.await.unwrap();
+    assert!(stderr.contains("DEBUG") || stderr.contains("TRACE"), "-vv logs: {stderr}");
+
+    let session = dir.path().join("session.json");
+    let saved: serde_json::Value = serde_json::from_slice(&std::fs::read(&session).unwrap()).unwrap();
+    let token = saved["personal_api"]["token"].as_str().expect("a token was cached").to_owned();
+    for secret in [&key, &token] {
+        assert!(!stderr.contains(secret.as_str()), "a secret in stderr");
+        for answer in &answers {
+            assert!(
+                !serde_json::to_string(answer).unwrap().contains(secret.as_str()),
+                "a secret in an answer"
+            );
+        }
+        for file in files_under(dir.path()).into_iter().filter(|f| *f != session) {
+            let bytes = std::fs::read(&file).unwrap();
+            let found = bytes.windows(secret.len()).any(|w| w == secret.as_bytes());
+            assert!(!found, "a secret in {}", file.display());
+        }
+    }
+    assert!(files_under(&exports).iter().any(|f| f.extension().is_some_and(|e| e == "fit")));
+}
+
+/// `status` and `check` with both credentials: status shows the key's tools and that the web
+/// session serves the rest; the tool check names, per tool, the credential that served it (the
+/// Personal API for its reads, the web session for the others) and lists each credential's tools.
+#[tokio::test(flavor = "multi_thread")]
+async fn status_and_check_show_both_credentials_and_which_tools_each_serves() {
+    let fake = fake().await;
+    let dir = tempfile::tempdir().unwrap();
+    let store = garmin::SessionStore::new(dir.path());
+    garmin_mcp::demo::sign_in(&fake, "Mozilla/5.0 GarminMcpPersonalCli/1.0", &store).unwrap();
+    let key = fake.mint_personal_api_key(Duration::from_secs(90 * 86_400)).key;
+    let (out, stdout, stderr) =
+        run(command(&fake, dir.path(), &["login", "--api-key"]), &format!("{key}\n")).await;
+    assert!(out.status.success(), "{stdout}{stderr}");
+
+    let (out, status, err) = run(command(&fake, dir.path(), &["status"]), "").await;
+    assert!(out.status.success(), "{status}{err}");
+    assert!(status.contains("Personal API key: works") && status.contains("get_activity"), "{status}");
+    assert!(status.contains("Served by the web session"), "{status}");
+
+    let (out, json, err) = run(command(&fake, dir.path(), &["check", "--json"]), "").await;
+    assert!(out.status.success(), "{json}{err}");
+    let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let sources = |tool: &str| {
+        report["rows"].as_array().unwrap().iter().find(|r| r["tool"] == tool).map(|r| r["sources"].clone())
+    };
+    assert_eq!(sources("list_activities"), Some(serde_json::json!(["personal_api"])), "{json}");
+    assert_eq!(sources("get_workouts"), Some(serde_json::json!(["web_session"])), "{json}");
+    let (_, table, _) = run(command(&fake, dir.path(), &["check"]), "").await;
+    assert!(table.contains("[via personal api]") && table.contains("[via web session]"), "{table}");
+    assert!(
+        table.contains("Served by Garmin's Personal API (the key): ") && table.contains("list_activities"),
+        "{table}"
+    );
+    assert!(!json.contains(&key) && !table.contains(&key) && !status.contains(&key));
+}
+
+/// `login --api-key` at a real terminal (a pseudo-terminal made by util-linux `script`): the key
+/// typed after the prompt is not echoed, and is accepted and saved. Echo is turned off before the
+/// prompt shows, so typing once the prompt is seen cannot race it. Skipped where `script` is absent.
+#[tokio::test]
+async fn the_key_typed_at_a_terminal_is_not_echoed() {
+    use tokio::io::AsyncReadExt as _;
+    if std::process::Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: util-linux `script` is not installed");
+        return;
+    }
+    let fake = fake().await;
+    let dir = tempfile::tempdir().unwrap();
+    let key = fake.mint_personal_api_key(Duration::from_secs(90 * 86_400)).key;
+    let inner = format!("'{BIN}' --data-dir '{}' login --api-key", dir.path().display());
+    let mut cmd = Command::new("script");
+    cmd.args(["-qec", &inner, "/dev/null"]);
+    cmd.env_remove("GARMIN_MCP_HOME").env_remove("GARMIN_PERSONAL_API_KEY");
+    cmd.env("GARMIN_PERSONAL_API_URL", fake.base_url());
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let mut seen = String::new();
+    let mut buf = [0u8; 4096];
+    while !seen.contains("Paste the key:") {
+        let n = tokio::time::timeout(Duration::from_secs(30), out.read(&mut buf)).await.unwrap().unwrap();
+        assert!(n > 0, "no prompt: {seen}");
+        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(format!("{key}\n").as_bytes()).await.unwrap();
+    let mut rest = String::new();
+    tokio::time::timeout(Duration::from_secs(30), out.read_to_string(&mut rest)).await.unwrap().unwrap();
+    drop(stdin);
+    let _ = child.wait().await;
+    let all = format!("{seen}{rest}");
+    assert!(all.contains("accepted"), "{all}");
+    assert!(!all.contains(&key), "the typed key was echoed: {all}");
+    assert!(std::fs::read_to_string(dir.path().join("session.json")).unwrap().contains(&key));
+}

@@ -15,7 +15,7 @@ mod activities;
 mod calendar;
 mod challenges;
 mod devices;
-mod downloads;
+pub(crate) mod downloads;
 mod events;
 mod gear;
 mod metrics;

@@ -215,3 +215,93 @@ async fn the_key_and_token_never_appear_in_debug_output_errors_the_request_log_o
         }
     }
 }
+
+#[tokio::test]
+async fn the_remaining_endpoints_answer_what_the_web_reads_answer_for_the_same_athlete() {
+    let rig = support::Rig::start(Duration::from_secs(3600)).await;
+    let fake = &rig.fake;
+    let key = fake.mint_personal_api_key(Duration::from_secs(86_400));
+    rig.store.lock().unwrap().write_personal(Some(&PersonalApiKey::new(&key.key, None))).unwrap();
+    let personal = PersonalClient::new(rig.store.clone(), fake.base_url()).unwrap();
+    let web = rig.client();
+    let date = NaiveDate::from_ymd_opt(2026, 11, 10).unwrap();
+
+    // E13 heart-rate zones, E17 SpO2, E19 fitness age, E26 settings: the web's figures.
+    assert_eq!(personal.hr_zones().await.unwrap(), web.metrics().hr_zones().await.unwrap());
+    let (p, w) =
+        (personal.spo2(date).await.unwrap().unwrap(), web.wellness().spo2(date).await.unwrap().unwrap());
+    assert_eq!(p, w);
+    assert!(p.average_spo2.is_some());
+    assert_eq!(personal.fitness_age(date).await.unwrap(), web.metrics().fitness_age(date).await.unwrap());
+    assert_eq!(personal.settings().await.unwrap(), web.profile().settings().await.unwrap());
+
+    // E4 the original file: the same FIT bytes as the web download.
+    let id = web.activities().search(&garmin::api::ActivitySearch::new().limit(1)).await.unwrap()[0]
+        .activity_id
+        .unwrap();
+    let (p, w) =
+        (personal.original_file(id).await.unwrap(), web.downloads().activity_original(id).await.unwrap());
+    assert_eq!((p.format, p.file.bytes.len()), (w.format, w.file.bytes.len()));
+    assert_eq!(p.file.bytes, w.file.bytes);
+    assert!(
+        fake.requests()
+            .iter()
+            .any(|r| r.path == format!("/download-service/files/activity/{id}") && r.status == 200),
+        "read on the Personal API's path, without /gc-api"
+    );
+
+    // E22 the weight goal is the web goal list's (grams); E3, E18 empty for this athlete; E23 the
+    // day's goals without meals; E24/E25 nothing (no cycle tracked).
+    let goals = personal.weight_goals(date - chrono::Duration::days(30), date).await.unwrap();
+    assert_eq!(goals.len(), 1);
+    assert_eq!(goals[0].goal_value, Some(69_000.0));
+    assert!(personal.activity_workouts(id).await.unwrap().is_empty());
+    assert!(personal.wellness_activities(date, date).await.unwrap().is_empty());
+    let food = personal.nutrition_log(date).await.unwrap().unwrap();
+    assert_eq!(food["mealDetails"], serde_json::json!([]));
+    assert!(personal.cycle_summary(date).await.unwrap().is_none());
+    assert!(personal.cycle_day(date).await.unwrap().is_none());
+    // Every one of those went to the Personal API's paths with a bearer token, none over 2 at once.
+    assert!(fake.requests().iter().all(|r| r.status != 429));
+}
+
+#[tokio::test]
+async fn the_original_file_needs_a_zip_accept_and_the_raw_weigh_in_list_is_400_as_garmin_answers() {
+    let fake = fake().await;
+    let key = fake.mint_personal_api_key(Duration::from_secs(86_400));
+    let token = PersonalClient::exchange_key(&fake.base_url(), &key.key).await.unwrap().token;
+    let http = reqwest::Client::new();
+    let get = |path: String, accept: &'static str| {
+        http.get(format!("{}{path}", fake.base_url())).bearer_auth(&token).header("accept", accept).send()
+    };
+    let id = fake_first_activity(&fake, &get).await;
+    let octet =
+        get(format!("/download-service/files/activity/{id}"), "application/octet-stream").await.unwrap();
+    assert_eq!(octet.status().as_u16(), 406, "application/octet-stream alone is refused");
+    let zip =
+        get(format!("/download-service/files/activity/{id}"), "application/x-zip-compressed").await.unwrap();
+    assert_eq!(zip.status().as_u16(), 200);
+    let all =
+        get("/weight-service/weight/all/2026-11-01/2026-11-10".into(), "application/json").await.unwrap();
+    assert_eq!(all.status().as_u16(), 400);
+    // Without a bearer token, every data path is 401.
+    let bare =
+        http.get(format!("{}/biometric-service/heartRateZones/v2", fake.base_url())).send().await.unwrap();
+    assert_eq!(bare.status().as_u16(), 401);
+}
+
+/// The newest activity's id, read through the Personal API's search.
+async fn fake_first_activity<F, Fut>(_fake: &FakeGarmin, get: &F) -> u64
+where
+    F: Fn(String, &'static str) -> Fut,
+    Fut: std::future::Future<Output = reqwest::Result<reqwest::Response>>,
+{
+    let list: serde_json::Value =
+        get("/activitylist-service/activities/search/activities?start=0&limit=1".into(), "application/json")
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+    list[0]["activityId"].as_u64().unwrap()
+}

@@ -80,7 +80,7 @@ fn zipped(name: &str, bytes: &[u8], modified: NaiveDateTime, filename: &str) -> 
 
 /// `GET /download-service/files/activity/{id}` → zip with `{id}_ACTIVITY.fit`, or with the
 /// uploaded `.gpx`/`.tcx`; 404 for a manual entry (garmin-connect-export).
-async fn activity_zip(State(state): State<AppState>, Path(raw): Path<String>) -> Response {
+pub(super) async fn activity_zip(State(state): State<AppState>, Path(raw): Path<String>) -> Response {
     let d = read(&state);
     let Some(a) = id(&raw).ok().and_then(|i| d.activity(i)) else { return not_found() };
     let zip_name = format!("{}.zip", a.id);

@@ -201,7 +201,7 @@ async fn running_tolerance(State(state): State<AppState>, q: Query) -> Response 
 }
 
 /// `GET /fitnessage-service/fitnessage/{date}`
-async fn fitness_age(State(state): State<AppState>, Path(raw): Path<String>) -> Response {
+pub(super) async fn fitness_age(State(state): State<AppState>, Path(raw): Path<String>) -> Response {
     let day = match date(&raw) {
         Ok(x) => x,
         Err(e) => return e.into(),
@@ -238,7 +238,7 @@ fn zone_row(sport: &str) -> Value {
 }
 
 /// `GET /biometric-service/heartRateZones` (`hr_zones.json`).
-async fn hr_zones() -> Response {
+pub(super) async fn hr_zones() -> Response {
     ok(json!([zone_row("DEFAULT"), zone_row("RUNNING"), zone_row("CYCLING")]))
 }
 

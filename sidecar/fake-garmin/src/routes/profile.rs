@@ -100,7 +100,7 @@ async fn put_user_settings(body: Bytes) -> Response {
 }
 
 /// `GET /userprofile-service/userprofile/settings` (locale and units).
-async fn settings(State(state): State<AppState>) -> Response {
+pub(super) async fn settings(State(state): State<AppState>) -> Response {
     let d = read(&state);
     ok(Obj::new()
         .set("id", d.profile_id)

@@ -110,7 +110,7 @@ async fn respiration(State(state): State<AppState>, Path(raw): Path<String>) -> 
 }
 
 /// `GET /wellness-service/wellness/daily/spo2/{date}`
-async fn spo2(State(state): State<AppState>, Path(raw): Path<String>) -> Response {
+pub(super) async fn spo2(State(state): State<AppState>, Path(raw): Path<String>) -> Response {
     let day = match date(&raw) {
         Ok(x) => x,
         Err(e) => return e.into(),

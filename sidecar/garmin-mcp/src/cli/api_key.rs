@@ -1,7 +1,8 @@
 //! `garmin-mcp login --api-key`: add Garmin's official Personal API key (docs/garmin-personal-api.md)
 //! for machines without the desktop app. The key comes from `--api-key-file` (refused when other
 //! users can read it), else `GARMIN_PERSONAL_API_KEY`, else the terminal (or stdin); it is checked
-//! with one token exchange before it is saved in the session file, and never echoed back.
+//! with one token exchange before it is saved in the session file, and never echoed back: typed at a
+//! terminal it is read with echo off (rustix's termios), piped on stdin it is read as a line.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
@@ -83,16 +84,14 @@ fn read_key(file: Option<&Path>) -> Result<String, String> {
     } else if let Some(key) = std::env::var(PERSONAL_API_KEY_ENV).ok().filter(|k| !k.trim().is_empty()) {
         key
     } else {
-        let stdin = std::io::stdin();
-        if stdin.is_terminal() {
-            eprint!(
+        let read = if std::io::stdin().is_terminal() {
+            read_hidden_line(&format!(
                 "Create a key on Garmin Connect (signed in at {KEY_PAGE_URL}: Create Key, accept the terms, choose how long it lasts, copy it).\nPaste the key: "
-            );
-            let _ = std::io::stderr().flush();
-        }
-        let mut line = String::new();
-        stdin.lock().read_line(&mut line).map_err(|e| format!("could not read the key: {e}"))?;
-        line
+            ))
+        } else {
+            read_line()
+        };
+        read.map_err(|e| format!("could not read the key: {e}"))?
     };
     let key = key.trim().to_owned();
     if key.is_empty() {
@@ -101,6 +100,52 @@ fn read_key(file: Option<&Path>) -> Result<String, String> {
         ));
     }
     Ok(key)
+}
+
+/// One line of stdin.
+fn read_line() -> std::io::Result<String> {
+    let mut line = String::new();
+    std::io::stdin().lock().read_line(&mut line)?;
+    Ok(line)
+}
+
+/// Shows `prompt` on stderr once echo is off, then reads one line typed at the terminal (the
+/// newline still shows); the terminal's modes are put back afterwards, also when reading fails.
+#[cfg(unix)]
+fn read_hidden_line(prompt: &str) -> std::io::Result<String> {
+    use rustix::termios::{LocalModes, OptionalActions, tcgetattr, tcsetattr};
+    use std::os::fd::AsFd;
+
+    /// Puts the saved modes back when dropped.
+    struct Restore<'a>(std::os::fd::BorrowedFd<'a>, rustix::termios::Termios);
+    impl Drop for Restore<'_> {
+        fn drop(&mut self) {
+            let _ = tcsetattr(self.0, OptionalActions::Now, &self.1);
+        }
+    }
+
+    let stdin = std::io::stdin();
+    let fd = stdin.as_fd();
+    let saved = tcgetattr(fd)?;
+    let mut quiet = saved.clone();
+    quiet.local_modes.remove(LocalModes::ECHO);
+    quiet.local_modes.insert(LocalModes::ECHONL);
+    tcsetattr(fd, OptionalActions::Now, &quiet)?;
+    let _restore = Restore(fd, saved);
+    show_prompt(prompt);
+    read_line()
+}
+
+/// Elsewhere the terminal's echo stays on.
+#[cfg(not(unix))]
+fn read_hidden_line(prompt: &str) -> std::io::Result<String> {
+    show_prompt(prompt);
+    read_line()
+}
+
+fn show_prompt(prompt: &str) {
+    eprint!("{prompt}");
+    let _ = std::io::stderr().flush();
 }
 
 /// A key file's text, refused when group or others may read it.

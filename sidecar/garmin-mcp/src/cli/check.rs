@@ -85,7 +85,24 @@ fn print_table(report: &CheckReport) {
             ToolOutcome::Failed => "FAILED ",
             ToolOutcome::Skipped => "skipped",
         };
-        println!("{mark}  {:<width$}  {:>6} ms  {}", row.tool, row.millis, row.summary);
+        let via = match row.sources.as_slice() {
+            [] => String::new(),
+            sources => format!("[via {}] ", sources.join(" + ").replace('_', " ")),
+        };
+        println!("{mark}  {:<width$}  {:>6} ms  {via}{}", row.tool, row.millis, row.summary);
+    }
+    for (source, words) in
+        [("personal_api", "Garmin's Personal API (the key)"), ("web_session", "the web session")]
+    {
+        let served: Vec<&str> = report
+            .rows
+            .iter()
+            .filter(|r| r.sources.iter().any(|s| s == source))
+            .map(|r| r.tool.as_str())
+            .collect();
+        if !served.is_empty() {
+            println!("Served by {words}: {}.", served.join(", "));
+        }
     }
     let count = |outcome| report.rows.iter().filter(|row| row.outcome == outcome).count();
     println!(

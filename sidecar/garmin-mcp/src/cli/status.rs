@@ -154,6 +154,9 @@ pub async fn run(args: StatusArgs, store: &SessionStore) -> ExitCode {
                 print_sentences(&healthy);
                 if let Some(p) = &personal {
                     print_personal(p);
+                    println!(
+                        "Served by the web session: every other tool, and the ones above when the Personal API fails for a reason other than a refused key."
+                    );
                 }
             }
             ExitCode::SUCCESS

@@ -25,6 +25,7 @@ use self::overview::{describe, overview, weather_row, zone_rows};
 use self::series::build_series;
 use self::splits::build_splits;
 use crate::domain::activity::{ActivityRow, Family, SportFilter, activity_title, count_noun, distance_m};
+use crate::domain::activity_parts::{ActivityParts, gather};
 use crate::domain::dates::{DateRange, parse_opt_date};
 use crate::domain::parts::shaped_part;
 use crate::domain::words::whole_u32;
@@ -169,11 +170,9 @@ impl GarminMcp {
                 "max_points must be between {MIN_POINTS} and {MAX_POINTS}, got {max_points}"
             )));
         }
-        let client = self.garmin().await?;
-        let api = client.activities();
-        let details = async { if include_series { Some(api.details(id, CHART_ROWS).await) } else { None } };
-        let (activity, splits, zones, weather, details) =
-            futures::join!(api.get(id), api.splits(id), api.hr_time_in_zones(id), api.weather(id), details);
+        let reads = self.reads().await?;
+        let parts = gather(&reads, id, include_series.then_some(CHART_ROWS)).await;
+        let ActivityParts { activity, splits, zones, weather, details } = parts;
         let activity = match activity {
             Ok(a) => a,
             Err(garmin::Error::NotFound { .. }) => {

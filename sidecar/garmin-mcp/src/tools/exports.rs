@@ -20,7 +20,7 @@ use display::capitalise;
 use garmin::models::activities::Activity;
 use garmin::models::downloads::{ExportFormat, OriginalFormat};
 use garmin::models::workouts::Workout;
-use garmin::{Client, workout_fit};
+use garmin::workout_fit;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
@@ -28,6 +28,7 @@ use serde::{Deserialize, Serialize};
 use crate::files::{self, Saved};
 use crate::output::Answer;
 use crate::server::GarminMcp;
+use crate::sources::Reads;
 use crate::tool_error::ToolError;
 
 /// File formats of `export_activity`.
@@ -211,9 +212,8 @@ impl GarminMcp {
         let format = ActivityFileFormat::parse(&args.format)?;
         let dir = export_folder(args.folder.as_deref())?;
         let id = args.activity_id;
-        let client = self.garmin().await?;
-        let (file, summary) =
-            futures::join!(download(&client, id, format), async { client.activities().get(id).await });
+        let reads = self.reads().await?;
+        let (file, summary) = futures::join!(download(&reads, id, format), reads.activity(id));
         let summary = match (file.is_ok(), summary) {
             (_, Err(garmin::Error::NotFound { .. })) => return Err(no_activity(id)),
             (true, Err(other)) => return Err(other.into()),
@@ -368,14 +368,13 @@ enum Fetched {
 
 /// The activity file: the original (unpacked by the client; a FIT, or the GPX/TCX an uploaded
 /// activity came as) or Garmin's export, which must look like what was asked for.
-async fn download(client: &Client, id: u64, format: ActivityFileFormat) -> Result<Fetched, garmin::Error> {
-    let downloads = client.downloads();
+async fn download(reads: &Reads, id: u64, format: ActivityFileFormat) -> Result<Fetched, garmin::Error> {
     let Some(export) = format.garmin_export() else {
-        let original = downloads.activity_original(id).await?;
+        let original = reads.original_file(id).await?;
         let format = ActivityFileFormat::of_original(original.format);
         return Ok(Fetched::File { bytes: original.file.bytes, format });
     };
-    let Some(file) = downloads.export(id, export).await? else { return Ok(Fetched::Nothing) };
+    let Some(file) = reads.export(id, export).await? else { return Ok(Fetched::Nothing) };
     let text = file.bytes.strip_prefix(b"\xEF\xBB\xBF".as_slice()).unwrap_or(&file.bytes);
     let first = text.iter().find(|b| !b.is_ascii_whitespace());
     let plausible = match export {

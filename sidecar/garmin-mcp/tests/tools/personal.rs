@@ -158,3 +158,281 @@ async fn requests_and_wall_time_at_80_ms_per_request_through_each_source() {
         }
     }
 }
+
+/// Per-request day caps of the Personal API's range endpoints (docs/garmin-personal-api.md §4.2),
+/// as the fake enforces them: (path prefix, cap).
+const CAPS: &[(&str, i64)] = &[
+    ("/usersummary-service/stats/steps/daily/", 28),
+    ("/usersummary-service/stats/stress/daily/", 28),
+    ("/usersummary-service/stats/hydration/daily/", 31),
+    ("/sleep-service/sleep/dailySleepSummariesByDate", 31),
+    ("/wellness-service/wellness/bodyBattery/reports/daily", 31),
+    ("/usersummary-service/v2/dailysummaries", 31),
+    ("/hrv-service/hrv/daily/", 365),
+    ("/weight-service/weight/range/", 366),
+];
+
+/// Every Personal API request the fake saw asked for a range within its endpoint's cap, and none
+/// was refused for its range.
+fn assert_windows_within_caps(h: &Harness) {
+    for r in
+        h.fake.requests().iter().filter(|r| !r.path.starts_with("/gc-api") && !r.path.starts_with("/__fake"))
+    {
+        assert!(!r.note.as_deref().unwrap_or_default().contains("over the cap"), "{} {:?}", r.path, r.note);
+        let Some((_, cap)) = CAPS.iter().find(|(prefix, _)| r.path.starts_with(prefix)) else { continue };
+        let query: std::collections::HashMap<&str, &str> =
+            r.query.as_deref().unwrap_or_default().split('&').filter_map(|p| p.split_once('=')).collect();
+        let mut segments = r.path.rsplit('/');
+        let (end, start) = (segments.next().unwrap_or_default(), segments.next().unwrap_or_default());
+        let dates = match (start.parse::<chrono::NaiveDate>(), end.parse::<chrono::NaiveDate>()) {
+            (Ok(s), Ok(e)) => (s, e),
+            _ => (query["startDate"].parse().unwrap(), query["endDate"].parse().unwrap()),
+        };
+        let days = (dates.1 - dates.0).num_days() + 1;
+        assert!(days <= *cap, "{} asked {days} days, over its cap of {cap}", r.path);
+    }
+}
+
+/// Personal API requests (paths without `/gc-api`) and web requests (with it) the fake saw.
+fn split_log(h: &Harness) -> (Vec<String>, Vec<String>) {
+    let (mut personal, mut web) = (Vec::new(), Vec::new());
+    for r in h.fake.requests() {
+        if r.path.starts_with("/__fake") || r.path.starts_with("/personalapitoken-service") {
+            continue;
+        }
+        if r.path.starts_with("/gc-api") { web.push(r.path) } else { personal.push(r.path) }
+    }
+    (personal, web)
+}
+
+/// The newest device-recorded run of the fake athlete in November (its original is a FIT file).
+async fn a_run(h: &Harness) -> u64 {
+    let (_, list) = h
+        .call_ok(
+            "list_activities",
+            json!({"start_date": "2026-11-01", "end_date": "2026-11-14", "activity_type": "running", "limit": 20}),
+        )
+        .await;
+    list["activities"][0]["activity_id"].as_u64().unwrap_or_else(|| panic!("no run in {list}"))
+}
+
+/// An answer's record: its structured content, or (render_chart, which answers with content only)
+/// the JSON text after the summary.
+fn data_of(result: &rmcp::model::CallToolResult) -> Value {
+    assert_ne!(result.is_error, Some(true), "{}", all_text(result));
+    result.structured_content.clone().unwrap_or_else(|| {
+        let json = result.content.iter().filter_map(|c| c.as_text()).nth(1).expect("the record as JSON text");
+        serde_json::from_str(&json.text).expect("the record is JSON")
+    })
+}
+
+/// Issue #15's parity table: each routed tool answers the same figures through the Personal API (a
+/// key-only server) and through the web session (a web-only server) for the same athlete and
+/// dates; the key-only answers name the Personal API as their source.
+#[tokio::test]
+async fn each_routed_tool_answers_the_same_figures_through_the_personal_api_and_the_web_session() {
+    let (keyed, _) = Harness::with_key(false).await;
+    let web = Harness::start().await;
+    let id = a_run(&web).await;
+    let folder_k = tempfile::tempdir().unwrap();
+    let folder_w = tempfile::tempdir().unwrap();
+    let day = json!({"date": "2026-11-10"});
+    let full_day = json!({"date": "2026-11-10", "detail": "full"});
+    // (tool, arguments for the key, arguments for the web, the figures that must agree)
+    let table: Vec<(&str, Value, Value, &[&str])> = vec![
+        (
+            "list_activities",
+            json!({"start_date": "2026-10-01", "end_date": "2026-10-31"}),
+            json!({"start_date": "2026-10-01", "end_date": "2026-10-31"}),
+            &["/activities", "/totals"],
+        ),
+        (
+            "get_activity",
+            json!({"activity_id": id}),
+            json!({"activity_id": id}),
+            &["/name", "/location", "/start", "/overview"],
+        ),
+        (
+            "export_activity",
+            json!({"activity_id": id, "format": "fit", "folder": folder_k.path()}),
+            json!({"activity_id": id, "format": "fit", "folder": folder_w.path()}),
+            &["/file_name", "/size_bytes", "/format", "/activity_name", "/date", "/distance_km"],
+        ),
+        (
+            "render_chart",
+            json!({"kind": "activity", "activity_id": id, "folder": folder_k.path()}),
+            json!({"kind": "activity", "activity_id": id, "folder": folder_w.path()}),
+            &["/kind", "/title", "/activity_id"],
+        ),
+        (
+            "get_daily_health",
+            day.clone(),
+            day,
+            &[
+                "/day/activity",
+                "/day/heart_rate",
+                "/day/stress",
+                "/day/body_battery",
+                "/day/spo2",
+                "/day/hrv",
+                "/day/body_composition",
+                "/day/hydration",
+                "/day/sleep/score",
+            ],
+        ),
+        ("get_daily_health", full_day.clone(), full_day, &["/day/spo2", "/day/activity", "/day/hrv"]),
+        (
+            "get_daily_health",
+            json!({"start_date": "2026-11-01", "end_date": "2026-11-14"}),
+            json!({"start_date": "2026-11-01", "end_date": "2026-11-14"}),
+            &["/days", "/averages"],
+        ),
+        (
+            "get_period_stats",
+            json!({"period": "year", "date": "2026-06-01"}),
+            json!({"period": "year", "date": "2026-06-01"}),
+            &["/totals", "/breakdown", "/change"],
+        ),
+    ];
+    for (tool, key_args, web_args, figures) in table {
+        keyed.fake.clear_requests();
+        let through_key = keyed.call(tool, key_args.clone()).await;
+        assert_ne!(through_key.is_error, Some(true), "{tool} {key_args}: {}", all_text(&through_key));
+        assert!(
+            source_meta(&through_key)["sources"]
+                .as_array()
+                .is_some_and(|s| s.contains(&json!("personal_api"))),
+            "{tool}: {}",
+            source_meta(&through_key)
+        );
+        let (personal, web_paths) = split_log(&keyed);
+        assert!(!personal.is_empty() && web_paths.is_empty(), "{tool}: {personal:?} {web_paths:?}");
+        assert_windows_within_caps(&keyed);
+        let through_web = data_of(&web.call(tool, web_args).await);
+        let through_key = data_of(&through_key);
+        if tool == "render_chart" {
+            assert_eq!(through_key["series_source"], "fit_file", "the chart read the original FIT file");
+        }
+        for pointer in figures {
+            let (a, b) = (through_key.pointer(pointer), through_web.pointer(pointer));
+            assert!(a.is_some(), "{tool}{pointer} missing through the key: {through_key}");
+            assert_eq!(a, b, "{tool}{pointer}");
+        }
+    }
+    // The exported originals are the same bytes.
+    let file = |dir: &tempfile::TempDir| {
+        let entry = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.extension().is_some_and(|e| e == "fit"));
+        std::fs::read(entry.unwrap()).unwrap()
+    };
+    assert_eq!(file(&folder_k), file(&folder_w));
+}
+
+/// With a key, `get_activity`'s splits, series and time in zones come from the original FIT file
+/// (the Personal API has none of them as JSON), read through the Personal API's download with a
+/// zip `Accept`; the weather needs the web sign-in and is named as missing, not fatal.
+#[tokio::test]
+async fn get_activity_with_only_a_key_takes_splits_series_and_zones_from_the_original_fit_file() {
+    let (h, key) = Harness::with_key(false).await;
+    let web = Harness::start().await;
+    let id = a_run(&web).await;
+    h.fake.clear_requests();
+    let result = h.call("get_activity", json!({"activity_id": id, "include_series": true})).await;
+    assert_ne!(result.is_error, Some(true), "{}", all_text(&result));
+    let data = result.structured_content.clone().unwrap();
+    assert!(data["splits"]["rows"].as_array().is_some_and(|r| !r.is_empty()), "{}", data["splits"]);
+    assert!(data["series"]["points"].as_u64().unwrap() > 5, "{}", data["series"]);
+    assert!(data["hr_zones"].as_array().is_some_and(|z| !z.is_empty()), "{}", data["hr_zones"]);
+    assert!(data["missing"].to_string().contains("weather"), "{}", data["missing"]);
+    let log = h.fake.requests();
+    let download = log.iter().find(|r| r.path == format!("/download-service/files/activity/{id}")).unwrap();
+    assert_eq!(download.status, 200);
+    assert!(download.accept.as_deref().unwrap().contains("zip"), "{:?}", download.accept);
+    assert!(log.iter().any(|r| r.path == "/biometric-service/heartRateZones/v2"));
+    assert!(log.iter().all(|r| !r.path.starts_with("/gc-api")));
+    assert!(!data.to_string().contains(&key) && !all_text(&result).contains(&key));
+}
+
+#[tokio::test]
+async fn a_web_only_server_never_calls_the_personal_api() {
+    let h = Harness::start().await;
+    h.call_ok("get_daily_health", json!({"start_date": "2026-11-01", "end_date": "2026-11-14"})).await;
+    let id = a_run(&h).await;
+    h.call_ok("get_activity", json!({"activity_id": id})).await;
+    let result = h.call("list_activities", json!({})).await;
+    assert_eq!(source_meta(&result)["sources"], json!(["web_session"]));
+    let (personal, web) = split_log(&h);
+    assert!(personal.is_empty(), "{personal:?}");
+    assert!(!web.is_empty());
+}
+
+#[tokio::test]
+async fn with_both_credentials_the_key_serves_its_reads_and_the_web_session_only_the_rest() {
+    let (h, _) = Harness::with_key(true).await;
+    let web = Harness::start().await;
+    let id = a_run(&web).await;
+    h.fake.clear_requests();
+    let result = h.call("get_activity", json!({"activity_id": id})).await;
+    assert_ne!(result.is_error, Some(true), "{}", all_text(&result));
+    assert_eq!(source_meta(&result)["sources"], json!(["personal_api", "web_session"]));
+    let (personal, web_paths) = split_log(&h);
+    assert!(personal.contains(&format!("/activity-service/activity/{id}")), "{personal:?}");
+    // Only the weather went to the web session.
+    assert!(web_paths.iter().all(|p| p.ends_with("/weather")), "{web_paths:?}");
+    assert!(result.structured_content.unwrap()["weather"].is_object());
+    h.fake.clear_requests();
+    h.call_ok("get_daily_health", json!({"start_date": "2026-11-01", "end_date": "2026-11-14"})).await;
+    assert_windows_within_caps(&h);
+}
+
+#[tokio::test]
+async fn an_expired_key_is_refused_with_how_to_make_a_new_one_and_the_web_session_does_not_hide_it() {
+    let (h, key) = Harness::with_key(true).await;
+    h.call_ok("list_activities", json!({})).await;
+    h.fake.expire_personal_api_key(&key);
+    h.fake.clear_requests();
+    // The web session answers only what the key never served (blood pressure…): each part the key
+    // serves says the key was refused and how to make a new one.
+    let result = h.call("get_daily_health", json!({"date": "2026-11-10"})).await;
+    let text = all_text(&result);
+    assert!(text.contains("refused your Personal API key") && text.contains("personalApiToken"), "{text}");
+    assert!(text.contains("sleep: Garmin refused your Personal API key"), "{text}");
+    assert!(!text.contains(&key));
+    let list = h.call_err("list_activities", json!({})).await;
+    assert!(list.contains("refused your Personal API key"), "{list}");
+    let log = h.fake.requests();
+    let exchanges: Vec<u16> = log
+        .iter()
+        .filter(|r| r.path == "/personalapitoken-service/personal-api/personal-api-key/token")
+        .map(|r| r.status)
+        .collect();
+    assert!(exchanges.contains(&403), "the exchange was refused as expired: {exchanges:?}");
+    assert!(
+        log.iter().any(|r| !r.path.starts_with("/gc-api") && r.status == 401),
+        "the stale token was refused"
+    );
+}
+
+/// A burst: the fake allows one request in flight and the client keeps two, so some are answered
+/// 429 with `Retry-After: 1`; the client waits as told, and the answer still comes, within the caps.
+#[tokio::test]
+async fn a_burst_answered_429_is_waited_out_as_retry_after_says_and_the_answer_still_comes() {
+    let (h, _) = Harness::with_key(false).await;
+    h.fake.set_personal_options(fake_garmin::PersonalOptions {
+        max_in_flight: 1,
+        retry_after_secs: 1,
+        latency_ms: 40,
+    });
+    let started = std::time::Instant::now();
+    let result =
+        h.call("get_daily_health", json!({"start_date": "2026-11-01", "end_date": "2026-11-14"})).await;
+    assert_ne!(result.is_error, Some(true), "{}", all_text(&result));
+    let log = h.fake.requests();
+    let refused: Vec<_> = log.iter().filter(|r| r.status == 429).collect();
+    assert!(!refused.is_empty(), "two in flight against a limit of one gets 429s");
+    assert!(started.elapsed() >= std::time::Duration::from_secs(1), "Retry-After was honoured");
+    assert_eq!(source_meta(&result)["sources"], json!(["personal_api"]));
+    assert_windows_within_caps(&h);
+}

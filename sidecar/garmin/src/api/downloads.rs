@@ -94,7 +94,10 @@ fn decode(endpoint: &str, message: impl Into<String>) -> Error {
 
 /// The original file (its member name, format and bytes) from what the download answered: a zip
 /// holding a `.fit` member (preferred), else a `.gpx` or `.tcx` one; or — tolerated — a bare FIT.
-fn original_from_download(bytes: &[u8], endpoint: &str) -> Result<(Option<String>, OriginalFormat, Vec<u8>)> {
+pub(crate) fn original_from_download(
+    bytes: &[u8],
+    endpoint: &str,
+) -> Result<(Option<String>, OriginalFormat, Vec<u8>)> {
     if is_fit(bytes) {
         return Ok((None, OriginalFormat::Fit, bytes.to_vec()));
     }

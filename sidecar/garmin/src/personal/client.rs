@@ -217,13 +217,24 @@ impl PersonalClient {
     }
 
     /// `GET` a Personal API path as JSON; `None` for 204, an empty body or `null` (reference §3.1).
-    /// A 401 renews the token once and repeats once; 429 and 5xx are repeated within the retry
-    /// policy, honouring `Retry-After`; any other 4xx is answered at once.
     pub(crate) async fn get_json<T: DeserializeOwned>(
         &self,
         path: &str,
         query: &[(&str, String)],
     ) -> Result<Option<T>> {
+        let (status, body) = self.get(path, query, "application/json").await?;
+        decode_body(&format!("GET {path} (Personal API)"), status, &body)
+    }
+
+    /// `GET` a Personal API path with `accept`, answering its 2xx status and body. A 401 renews the
+    /// token once and repeats once; 429 and 5xx are repeated within the retry policy, honouring
+    /// `Retry-After`; any other 4xx is answered at once.
+    pub(crate) async fn get(
+        &self,
+        path: &str,
+        query: &[(&str, String)],
+        accept: &str,
+    ) -> Result<(u16, Vec<u8>)> {
         let endpoint = format!("GET {path} (Personal API)");
         let _slot = SLOTS
             .acquire()
@@ -240,7 +251,7 @@ impl PersonalClient {
                 .get(&url)
                 .query(query)
                 .bearer_auth(&token)
-                .header(header::ACCEPT, "application/json")
+                .header(header::ACCEPT, accept)
                 .send()
                 .await
                 .map_err(|e| network("GET", path, &e))?;
@@ -248,7 +259,7 @@ impl PersonalClient {
             let retry_after = retry_after(&res);
             let body = res.bytes().await.map_err(|e| network("GET", path, &e))?;
             match status {
-                200..=299 => return decode_body(&endpoint, status, &body),
+                200..=299 => return Ok((status, body.to_vec())),
                 401 if stale.is_none() => stale = Some(token),
                 401 => {
                     return Err(Error::ApiKeyRejected {

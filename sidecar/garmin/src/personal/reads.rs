@@ -1,5 +1,5 @@
-//! The Personal API's reads (reference §3.2: E1, E2, E5–E12, E14–E16, E20), answering with the web
-//! client's models so a tool reads the same types from either source. Range reads are split into
+//! The Personal API's reads (reference §3.2: all 26 but E21, which Garmin answers 400 for every
+//! input, §3.8 `[1]`), answering with the web client's models so a tool reads the same types from either source. Range reads are split into
 //! windows within each endpoint's per-request cap ([`caps`], reference §4.2) and fetched through
 //! the process-wide limit of two requests in flight.
 
@@ -8,13 +8,18 @@ use serde::Deserialize;
 
 use super::PersonalClient;
 use crate::Result;
+use crate::api::downloads::original_from_download;
 use crate::api::paging::fetch_chunked;
 use crate::api::{ActivitySearch, check_range, required, ymd};
 use crate::models::activities::{Activity, ActivitySummary};
+use crate::models::challenges::Goal;
 use crate::models::common::DatedValue;
+use crate::models::downloads::{DownloadedFile, OriginalFile};
+use crate::models::metrics::{FitnessAge, HrZones};
+use crate::models::profile::ProfileSettings;
 use crate::models::wellness::{
     BodyBatteryReport, DailySleep, DailySummary, HeartRateDay, Hrv, HrvRange, HrvSummary, Hydration, Sleep,
-    SleepStatsDay, SleepStatsValues, StepsDay, StressDay, WeightRange,
+    SleepStatsDay, SleepStatsValues, Spo2, StepsDay, StressDay, WeightRange,
 };
 
 /// Most days per request of each range endpoint (reference §4.2; inclusive days).
@@ -37,6 +42,17 @@ pub mod caps {
     /// E20 weight: about a year `[S]`; kept whole when shorter, since its average covers the
     /// range `[1]`.
     pub const WEIGHT: u32 = 365;
+}
+
+/// `Accept` of the original-file download: what Garmin's own client sends (reference §3.3 E4
+/// `[G]`); `application/octet-stream` alone is refused with 406 (`[1]` gcpapi).
+const ZIP_ACCEPT: &str = "application/zip, application/x-zip-compressed, application/octet-stream";
+
+/// E22's envelope.
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct UserGoals {
+    user_goals: Vec<Goal>,
 }
 
 /// E6's envelope.
@@ -264,5 +280,94 @@ impl PersonalClient {
             merged.daily_weight_summaries.extend(w.daily_weight_summaries);
         }
         Ok(merged)
+    }
+
+    /// E3 `GET /activity-service/activity/{id}/workouts` — the workouts done in an activity, as
+    /// sent (reference §3.3 `[O]`: name, sport, steps with targets).
+    pub async fn activity_workouts(&self, activity_id: u64) -> Result<Vec<serde_json::Value>> {
+        self.list(format!("/activity-service/activity/{activity_id}/workouts"), vec![]).await
+    }
+
+    /// E4 `GET /download-service/files/activity/{id}` — the original file, unpacked from Garmin's
+    /// zip exactly as the web download is (`.fit`, or the `.gpx`/`.tcx` of an upload).
+    pub async fn original_file(&self, activity_id: u64) -> Result<OriginalFile> {
+        let path = format!("/download-service/files/activity/{activity_id}");
+        let endpoint = format!("GET {path} (Personal API)");
+        let (_, bytes) = self.get(&path, &[], ZIP_ACCEPT).await?;
+        if bytes.is_empty() {
+            return Err(crate::Error::Decode { endpoint, field: ".".into(), message: "empty file".into() });
+        }
+        let (name, format, content) = original_from_download(&bytes, &endpoint)?;
+        let file_name = name.unwrap_or_else(|| format!("{activity_id}_ACTIVITY.{}", format.extension()));
+        let file = DownloadedFile { file_name, content_type: format.content_type(), bytes: content };
+        Ok(OriginalFile { format, file })
+    }
+
+    /// E13 `GET /biometric-service/heartRateZones/v2` — heart-rate zone floors per sport.
+    pub async fn hr_zones(&self) -> Result<Vec<HrZones>> {
+        self.list("/biometric-service/heartRateZones/v2".to_owned(), vec![]).await
+    }
+
+    /// E17 `GET /wellness-service/wellness/daily/spo2acclimation/{D}` — the day's blood oxygen
+    /// (same fields as the web's `daily/spo2`, reference §3.7).
+    pub async fn spo2(&self, date: NaiveDate) -> Result<Option<Spo2>> {
+        self.get_json(&format!("/wellness-service/wellness/daily/spo2acclimation/{}", ymd(date)), &[]).await
+    }
+
+    /// E18 `GET /wellnessactivity-service/activity/summary/range/{S}/{E}` — breathing and
+    /// health-monitoring sessions, as sent (reference §3.7 `[O]`; no documented cap).
+    pub async fn wellness_activities(
+        &self,
+        start: NaiveDate,
+        end: NaiveDate,
+    ) -> Result<Vec<serde_json::Value>> {
+        check_range(start, end)?;
+        self.list(
+            format!("/wellnessactivity-service/activity/summary/range/{}/{}", ymd(start), ymd(end)),
+            vec![],
+        )
+        .await
+    }
+
+    /// E19 `GET /fitnessage-service/fitnessage/v2/{D}` — fitness age (one object live, although
+    /// the spec says an array: reference §3.7 `[1]`).
+    pub async fn fitness_age(&self, date: NaiveDate) -> Result<Option<FitnessAge>> {
+        let age: Option<FitnessAge> =
+            self.get_json(&format!("/fitnessage-service/fitnessage/v2/{}", ymd(date)), &[]).await?;
+        Ok(age.filter(|a| a.fitness_age.is_some() || a.chronological_age.is_some()))
+    }
+
+    /// E22 `GET /goal-service/goal/user/effective/weightgoal/{S}/{E}` — the weight goals in effect
+    /// (grams).
+    pub async fn weight_goals(&self, start: NaiveDate, end: NaiveDate) -> Result<Vec<Goal>> {
+        check_range(start, end)?;
+        let path = format!("/goal-service/goal/user/effective/weightgoal/{}/{}", ymd(start), ymd(end));
+        let goals: Option<UserGoals> = self.get_json(&path, &[]).await?;
+        Ok(goals.unwrap_or_default().user_goals)
+    }
+
+    /// E23 `GET /nutrition-service/food/logs/{D}` — the day's food log with goals, as sent.
+    pub async fn nutrition_log(&self, date: NaiveDate) -> Result<Option<serde_json::Value>> {
+        let query = [("includeGoals", "true".to_owned()), ("includeNutrition", "true".to_owned())];
+        self.get_json(&format!("/nutrition-service/food/logs/{}", ymd(date)), &query).await
+    }
+
+    /// E24 `GET /periodichealth-service/menstrualcycle/summary/{D}` — the cycle summary, as sent;
+    /// `None` when the person does not track one (reference §3.8 `[S]`).
+    pub async fn cycle_summary(&self, date: NaiveDate) -> Result<Option<serde_json::Value>> {
+        self.get_json(&format!("/periodichealth-service/menstrualcycle/summary/{}", ymd(date)), &[]).await
+    }
+
+    /// E25 `GET /periodichealth-service/menstrualcycle/dayview/{D}?todayDate=D` — the day's cycle
+    /// log, as sent (Garmin's client always sends `todayDate`, reference §3.2); `None` when not
+    /// tracked.
+    pub async fn cycle_day(&self, date: NaiveDate) -> Result<Option<serde_json::Value>> {
+        let path = format!("/periodichealth-service/menstrualcycle/dayview/{}", ymd(date));
+        self.get_json(&path, &[("todayDate", ymd(date))]).await
+    }
+
+    /// E26 `GET /userprofile-service/userprofile/settings` — locale, units and time zone.
+    pub async fn settings(&self) -> Result<ProfileSettings> {
+        Ok(self.get_json("/userprofile-service/userprofile/settings", &[]).await?.unwrap_or_default())
     }
 }

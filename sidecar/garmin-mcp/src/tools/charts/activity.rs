@@ -4,14 +4,16 @@
 //! its time in heart-rate zones (whose floors are the zone bands of the activity chart).
 
 use garmin::api::ActivitySearch;
-use garmin::models::activities::{Activity, ActivityDetails, TimeInZone};
+use garmin::models::activities::{Activity, ActivityDetails, ActivitySplits, TimeInZone};
 use garmin::models::downloads::OriginalFormat;
 use garmin_charts::{
     ActivityChart, ActivityLap, ActivitySample, ChartOptions, HrZoneFloor, HrZonesChart, SpeedUnit, ZoneTime,
 };
 
-use super::{Drawn, draw_off_thread, fit_series};
+use super::{Drawn, draw_off_thread};
 use crate::domain::activity::{Family, activity_title};
+use crate::domain::activity_parts::zone_floors;
+use crate::domain::fit_series;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
 
@@ -168,8 +170,7 @@ impl GarminMcp {
         if let Some(id) = id {
             return Ok(id);
         }
-        let client = self.garmin().await?;
-        let newest = client.activities().search(&ActivitySearch::new().limit(1)).await?;
+        let newest = self.reads().await?.search(&ActivitySearch::new().limit(1)).await?;
         newest
             .first()
             .and_then(|a| a.activity_id)
@@ -178,8 +179,7 @@ impl GarminMcp {
 
     /// The activity itself, or "no such activity".
     async fn activity_facts(&self, id: u64) -> Result<Facts, ToolError> {
-        let client = self.garmin().await?;
-        match client.activities().get(id).await {
+        match self.reads().await?.activity(id).await {
             Ok(a) => Ok(Facts::of(&a, id)),
             Err(garmin::Error::NotFound { .. }) => {
                 Err(ToolError::NoData(format!("No activity {id} in your Garmin account.")))
@@ -195,32 +195,40 @@ impl GarminMcp {
         options: ChartOptions,
     ) -> Result<Drawn, ToolError> {
         let id = self.activity_id_or_newest(id).await?;
-        let client = self.garmin().await?;
-        let api = client.activities();
-        let (facts, details, zones, laps) = futures::join!(
-            self.activity_facts(id),
-            api.details(id, DETAIL_ROWS),
-            api.hr_time_in_zones(id),
-            api.splits(id)
-        );
+        let reads = self.reads().await?;
+        // With a Personal API key the samples, laps and zones come from the original FIT file (the
+        // API has no chart rows, laps or zone times as JSON; docs/garmin-personal-api.md §5).
+        let fit_first = reads.has_key();
+        let web = async {
+            if fit_first {
+                (Ok(None), Ok(Vec::new()), Ok(Default::default()), reads.hr_zones().await.ok())
+            } else {
+                let (d, z, l) = futures::join!(
+                    reads.details(id, DETAIL_ROWS),
+                    reads.hr_time_in_zones(id),
+                    reads.splits(id)
+                );
+                (d, z, l, None)
+            }
+        };
+        let (facts, (details, zones, laps, floors)) = futures::join!(self.activity_facts(id), web);
         let facts = facts?;
         // Laps make the split bars (and a pool swim's pace); without them the samples are split.
-        let laps: Vec<ActivityLap> = laps
-            .map(|s| {
-                s.laps
-                    .iter()
-                    .map(|l| ActivityLap {
-                        distance_m: l.distance.filter(|d| d.is_finite()).unwrap_or(0.0),
-                        duration_s: l
-                            .duration
-                            .or(l.elapsed_duration)
-                            .or(l.moving_duration)
-                            .filter(|d| d.is_finite())
-                            .unwrap_or(0.0),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+        let to_bars = |laps: &[garmin::models::activities::Lap]| -> Vec<ActivityLap> {
+            laps.iter()
+                .map(|l| ActivityLap {
+                    distance_m: l.distance.filter(|d| d.is_finite()).unwrap_or(0.0),
+                    duration_s: l
+                        .duration
+                        .or(l.elapsed_duration)
+                        .or(l.moving_duration)
+                        .filter(|d| d.is_finite())
+                        .unwrap_or(0.0),
+                })
+                .collect()
+        };
+        let mut laps: Vec<ActivityLap> = laps.map(|s: ActivitySplits| to_bars(&s.laps)).unwrap_or_default();
+        let mut zones = zones;
         let from_details = match &details {
             Ok(Some(d)) => samples_from_details(d),
             _ => Vec::new(),
@@ -231,7 +239,7 @@ impl GarminMcp {
             // Garmin's details lack the series: read the original FIT file instead. An activity
             // uploaded as GPX or TCX has that file as its original, not a FIT (docs/garmin-web-api.md
             // §0): say so rather than read it as one.
-            let original = client.downloads().activity_original(id).await.map_err(ToolError::from);
+            let original = reads.original_file(id).await.map_err(ToolError::from);
             let fit = match original {
                 Err(e) => Err(e),
                 Ok(original) if original.format != OriginalFormat::Fit => Err(ToolError::NoData(format!(
@@ -254,6 +262,11 @@ impl GarminMcp {
             match fit {
                 Ok(fit) if !fit.samples.is_empty() => {
                     let totals = (fit.distance_m, fit.timer_s, fit.avg_hr);
+                    if fit_first {
+                        laps = to_bars(&fit.laps);
+                        let floors = floors.as_deref().and_then(|f| zone_floors(f, facts.family));
+                        zones = Ok(floors.map(|f| fit.time_in_zones(f)).unwrap_or_default());
+                    }
                     (fit.samples, Source::Fit, Some(totals))
                 }
                 Ok(_) | Err(_) if !from_details.is_empty() => (from_details, Source::Details, None),
@@ -328,9 +341,8 @@ impl GarminMcp {
         options: ChartOptions,
     ) -> Result<Drawn, ToolError> {
         let id = self.activity_id_or_newest(id).await?;
-        let client = self.garmin().await?;
-        let api = client.activities();
-        let (facts, zones) = futures::join!(self.activity_facts(id), api.hr_time_in_zones(id));
+        let reads = self.reads().await?;
+        let (facts, zones) = futures::join!(self.activity_facts(id), reads.hr_time_in_zones(id));
         let facts = facts?;
         let rows = zone_rows(&zones?);
         let total: f64 = rows.iter().map(|z| z.seconds).sum();

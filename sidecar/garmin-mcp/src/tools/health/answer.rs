@@ -242,6 +242,12 @@ pub struct DaySpo2 {
     /// Lowest.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lowest_pct: Option<f64>,
+    /// The latest reading (`detail: full`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latest_pct: Option<f64>,
+    /// The average of the last seven days (`detail: full`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seven_day_avg_pct: Option<f64>,
 }
 
 /// Overnight HRV (ms).

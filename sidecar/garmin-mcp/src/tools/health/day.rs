@@ -3,8 +3,8 @@
 
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use garmin::models::wellness::{
-    BloodPressureRange, DailyStress, DailySummary, Hrv, Hydration, IntensityMinutesDay, Sleep, StressDay,
-    WeightEntry, WeightRange,
+    BloodPressureRange, DailyStress, DailySummary, Hrv, Hydration, IntensityMinutesDay, Sleep, Spo2,
+    StressDay, WeightEntry, WeightRange,
 };
 
 use super::Detail;
@@ -31,7 +31,8 @@ impl GarminMcp {
         let w = self.reads().await?;
         let full = detail == Detail::Full;
         let series = async { if full { Some(w.stress(date).await) } else { None } };
-        let (summary, sleep, hrv, im, weight, bp, hydration, stress_day, series) = tokio::join!(
+        let spo2 = async { if full { Some(w.spo2(date).await) } else { None } };
+        let (summary, sleep, hrv, im, weight, bp, hydration, stress_day, series, spo2) = tokio::join!(
             w.daily_summary(date),
             w.sleep(date, full),
             w.hrv(date),
@@ -41,6 +42,7 @@ impl GarminMcp {
             w.hydration(date),
             w.stress_daily(date, date),
             series,
+            spo2,
         );
         let mut failures = Failures::default();
         let summary = failures.take(Request::Summary, summary).flatten();
@@ -64,8 +66,9 @@ impl GarminMcp {
             None => None,
         };
         let stress_day = stress_day.into_iter().find(|d| d.calendar_date == Some(date));
+        let spo2 = spo2.and_then(|r| failures.take(Request::Spo2, r)).flatten();
         let parts =
-            DayParts { date, summary, sleep, hrv, im, weight, bp, hydration, stress_day, series, full };
+            DayParts { date, summary, sleep, hrv, im, weight, bp, hydration, stress_day, series, spo2, full };
         let (day, absent) = parts.build();
         if absent.len() == PART_NAMES.len() && failures.reasons.is_empty() {
             return Err(ToolError::NoData(format!("No health data recorded for {date}")));
@@ -91,6 +94,7 @@ enum Request {
     Hydration,
     StressStats,
     StressSeries,
+    Spo2,
 }
 
 impl Request {
@@ -108,6 +112,7 @@ impl Request {
             Request::Hydration => part == "hydration",
             Request::StressStats => part == "stress",
             Request::StressSeries => ["stress", "body_battery"].contains(&part),
+            Request::Spo2 => part == "spo2",
         }
     }
 }
@@ -177,6 +182,8 @@ struct DayParts {
     hydration: Option<Hydration>,
     stress_day: Option<StressDay>,
     series: Option<DailyStress>,
+    /// The day's blood-oxygen read (full detail only).
+    spo2: Option<Spo2>,
     full: bool,
 }
 
@@ -294,9 +301,16 @@ impl DayParts {
         let respiration = (respiration.avg_waking_brpm.is_some() || respiration.avg_sleeping_brpm.is_some())
             .then_some(respiration);
 
+        let day_spo2 = self.spo2.as_ref();
         let spo2 = DaySpo2 {
-            avg_pct: field(|x| x.average_spo2).or_else(|| sleep_dto.and_then(|d| d.average_spo2_value)),
-            lowest_pct: field(|x| x.lowest_spo2).or_else(|| sleep_dto.and_then(|d| d.lowest_spo2_value)),
+            avg_pct: field(|x| x.average_spo2)
+                .or_else(|| day_spo2.and_then(|x| x.average_spo2))
+                .or_else(|| sleep_dto.and_then(|d| d.average_spo2_value)),
+            lowest_pct: field(|x| x.lowest_spo2)
+                .or_else(|| day_spo2.and_then(|x| x.lowest_spo2))
+                .or_else(|| sleep_dto.and_then(|d| d.lowest_spo2_value)),
+            latest_pct: day_spo2.and_then(|x| x.latest_spo2),
+            seven_day_avg_pct: day_spo2.and_then(|x| x.last_seven_days_avg_spo2),
         };
         let spo2 = (spo2.avg_pct.is_some() || spo2.lowest_pct.is_some()).then_some(spo2);
 
