@@ -254,7 +254,12 @@ millis: number,
 /**
  * The first sentence of its answer, or why it failed or was skipped.
  */
-summary: string, };
+summary: string,
+/**
+ * Which credentials served its answer (`personal_api`, `web_session`), as the answer's
+ * `_meta["garmin_mcp/source"]` says; empty when it made no Garmin read or failed.
+ */
+sources?: Array<string>, };
 
 /**
  * What the UI shows after a check.
