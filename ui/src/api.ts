@@ -355,6 +355,8 @@ export interface ChangeRowView {
   /** `done`, `undone` or `undo of #n`. */
   state: string;
   canUndo: boolean;
+  /** How the person confirmed it: in the app, in the chat (MCP elicitation), or `GARMIN_ALLOW_WRITE`; null in old journals. */
+  confirmedBy: "app" | "elicitation" | "allow_write" | "other" | null;
 }
 
 /**
@@ -441,4 +443,118 @@ export function editAthleteFact(id: number, fact: FactForm): Promise<FactView> {
 /** Deletes fact `id` for every assistant. */
 export function deleteAthleteFact(id: number): Promise<FactView> {
   return call<FactView>("delete_athlete_fact", { id });
+}
+
+/** What the local history (`history.sqlite3`, shared with every garmin-mcp) holds. Days are `YYYY-MM-DD`. */
+export interface HistoryView {
+  exists: boolean;
+  firstDay: string | null;
+  /** Last day covered (a day that was over when it was read; today is always read live). */
+  lastDay: string | null;
+  activities: number;
+  days: number;
+  /** When it was last synced, by the app or any garmin-mcp. */
+  lastSyncedAt: string | null;
+  path: string;
+}
+
+/** Where a sync is: days handled of the days to handle, requests sent, what is read (English). */
+export interface SyncProgressView {
+  done: number;
+  total: number;
+  requests: number;
+  message: string;
+}
+
+/** How a sync ended (Rust `history_sync::SyncEnd`). */
+export type SyncEnd = "complete" | "rate_limited" | "budget" | "failed";
+
+/** The end of the last sync since the app started. */
+export interface SyncOutcomeView {
+  end: SyncEnd;
+  finishedAt: string;
+  /** For `rate_limited`: when to run it again (nothing read is lost). */
+  resumeAfter: string | null;
+  /** What was read and what to do next (English); null when it failed. */
+  summary: string | null;
+  /** For `failed`: the one error shape. */
+  error: { code: string; message: string } | null;
+  daysRead: number;
+  activitiesAdded: number;
+  requests: number;
+}
+
+/** The sync of one account (`demo` says which: ignore events of the other). */
+export interface SyncView {
+  demo: boolean;
+  running: boolean;
+  progress: SyncProgressView | null;
+  last: SyncOutcomeView | null;
+}
+
+/** The history card: what the history holds and where its sync is. */
+export interface HistoryStatusView {
+  history: HistoryView;
+  sync: SyncView;
+}
+
+/** What the local history of the account shown holds, and where its sync is. */
+export function historyStatus(): Promise<HistoryStatusView> {
+  return call<HistoryStatusView>("history_status");
+}
+
+/**
+ * Starts syncing the history in the background (progress arrives through `onHistorySync`). A sync
+ * already running is left alone. `firstOnly`: only when the history was never synced (after sign-in).
+ */
+export function startHistorySync(firstOnly = false): Promise<SyncView> {
+  return call<SyncView>("start_history_sync", { firstOnly });
+}
+
+/** Calls `handler` as a sync progresses and when it ends. */
+export function onHistorySync(handler: (sync: SyncView) => void): Promise<UnlistenFn> {
+  return listen<SyncView>("history-sync", (event) => handler(event.payload));
+}
+
+/** Garmin's official Personal API key of the account shown (never the key itself). */
+export interface PersonalKeyView {
+  /** False for Garmin Connect China accounts: the Personal API is not offered there. */
+  offered: boolean;
+  /** Why not, in plain words (English). */
+  notOffered: string | null;
+  saved: boolean;
+  addedAt: string | null;
+  /** When the key stops working, when known. */
+  keyExpiresAt: string | null;
+  /** Whole days left (negative: expired). */
+  daysLeft: number | null;
+  /** Expires within 14 days: make a new key. */
+  expiresSoon: boolean;
+  expired: boolean;
+}
+
+/** The lifetimes Garmin's key page offers, in days. */
+export const KEY_DAYS: readonly number[] = [30, 90, 180, 365];
+
+/** The Personal API key of the account shown. */
+export function personalKeyStatus(): Promise<PersonalKeyView> {
+  return call<PersonalKeyView>("personal_key_status");
+}
+
+/** Opens Garmin's key page, signed in, in a separate window titled `windowTitle`. */
+export function openPersonalKeyPage(windowTitle: string): Promise<void> {
+  return call<void>("open_personal_key_page", { windowTitle });
+}
+
+/**
+ * Checks the pasted key with Garmin (one token exchange) and saves it; `validDays` is the lifetime
+ * chosen on Garmin's page, null when unknown. Rejects with `invalid_input` when Garmin refuses it.
+ */
+export function addPersonalKey(key: string, validDays: number | null): Promise<PersonalKeyView> {
+  return call<PersonalKeyView>("add_personal_key", { key, validDays });
+}
+
+/** Removes the saved key (the web sign-in stays). */
+export function removePersonalKey(): Promise<PersonalKeyView> {
+  return call<PersonalKeyView>("remove_personal_key");
 }
