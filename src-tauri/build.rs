@@ -42,6 +42,12 @@ const COMMANDS: &[&str] = &[
     "add_athlete_fact",
     "edit_athlete_fact",
     "delete_athlete_fact",
+    "history_status",
+    "start_history_sync",
+    "personal_key_status",
+    "open_personal_key_page",
+    "add_personal_key",
+    "remove_personal_key",
 ];
 
 fn main() {

@@ -18,6 +18,8 @@
 //! | `writes` | the app's own writes: a workout created by hand, Undo of a journaled change |
 //! | `remote` | the remote-access panel: `garmin-mcp --http` as a child process, its token file |
 //! | `athlete` | the athlete memory card: list, add, edit, delete facts (over `garmin::athlete`) |
+//! | `history_sync` | the history card: the Sync button's background sync and what the history holds |
+//! | `personal_key` | Garmin's official Personal API key: key page, paste, check, expiry, remove |
 //! | `models`, `error` | what crosses IPC: camelCase views and one `{code, message}` error |
 //! | [`typescript`] | the UI's TypeScript types, generated from what crosses IPC |
 
@@ -28,7 +30,9 @@ mod commands;
 mod confirm;
 mod demo;
 mod error;
+mod history_sync;
 mod models;
+mod personal_key;
 mod remote;
 pub mod signin;
 mod state;
@@ -39,6 +43,7 @@ mod writes;
 pub use clients::{AiClients, bundled_sidecar};
 pub use demo::DemoGarmin;
 pub use error::{Error, ErrorCode, Result};
+pub use history_sync::{HistorySync, SYNC_EVENT};
 pub use models::{AccountView, CheckResult, DEMO_LABEL, SessionView, SiteChoice};
 pub use signin::window::{SIGN_IN_WINDOW_PREFIX, SignInFlow};
 pub use state::{Accounts, DEMO_FOLDER};
@@ -57,6 +62,7 @@ pub fn build<R: Runtime>(builder: Builder<R>) -> Builder<R> {
         .manage(DemoGarmin::default())
         .manage(bridge::BridgeRequests::default())
         .manage(remote::bundled())
+        .manage(HistorySync::default())
         .on_window_event(|window, event| {
             // The sign-in window must not outlive the app's window (it would keep the app running).
             if window.label() == MAIN_WINDOW && matches!(event, WindowEvent::Destroyed) {
@@ -90,6 +96,12 @@ pub fn build<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             athlete::add_athlete_fact,
             athlete::edit_athlete_fact,
             athlete::delete_athlete_fact,
+            history_sync::history_status,
+            history_sync::start_history_sync,
+            personal_key::personal_key_status,
+            personal_key::open_personal_key_page,
+            personal_key::add_personal_key,
+            personal_key::remove_personal_key,
         ])
 }
 

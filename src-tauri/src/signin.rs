@@ -12,10 +12,12 @@
 //! | [`target`](self::target) | the site, its origins and sign-in URL; which page means "signed in" |
 //! | [`capture`](self::capture) | webview cookies + the Connect page's CSRF/User-Agent → `garmin::Session` |
 //! | [`complete`](self::complete) | one authenticated call, then the shared session store |
+//! | [`key_page`](self::key_page) | Garmin's Personal API key page, opened signed in through the SSO |
 //! | [`window`](self::window) | the capability-less second webview on Garmin's sign-in page |
 
 mod capture;
 mod complete;
+pub mod key_page;
 mod target;
 pub mod window;
 

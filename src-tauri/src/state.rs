@@ -26,6 +26,7 @@ pub struct Accounts {
     data_dir: PathBuf,
     demo_dir: PathBuf,
     garmin_origins: Option<Origins>,
+    personal_origin: Option<String>,
     demo_active: AtomicBool,
 }
 
@@ -34,7 +35,13 @@ impl Accounts {
     pub fn new(data_dir: impl Into<PathBuf>) -> Self {
         let data_dir = data_dir.into();
         let demo_dir = data_dir.join(DEMO_FOLDER);
-        Accounts { data_dir, demo_dir, garmin_origins: None, demo_active: AtomicBool::new(false) }
+        Accounts {
+            data_dir,
+            demo_dir,
+            garmin_origins: None,
+            personal_origin: None,
+            demo_active: AtomicBool::new(false),
+        }
     }
 
     /// `GARMIN_MCP_HOME`, else the platform folder `garmin-mcp` uses, else Tauri's `app_data_dir()`.
@@ -50,6 +57,18 @@ impl Accounts {
     pub fn with_garmin_origins(mut self, origins: Origins) -> Self {
         self.garmin_origins = Some(origins);
         self
+    }
+
+    /// Sends Personal API requests to `origin` instead of Garmin's (tests point it at a fake).
+    /// Without it `GARMIN_PERSONAL_API_URL` or Garmin's own origin applies.
+    pub fn with_personal_api_origin(mut self, origin: impl Into<String>) -> Self {
+        self.personal_origin = Some(origin.into());
+        self
+    }
+
+    /// The Personal API origin a new key of the real account is checked against.
+    pub fn personal_origin(&self) -> String {
+        self.personal_origin.clone().unwrap_or_else(garmin::personal::origin_from_env)
     }
 
     /// The origins a sign-in to `site` uses.

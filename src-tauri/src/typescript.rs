@@ -17,7 +17,11 @@ use crate::bridge::{AskedView, PendingRequest};
 use crate::clients::{ClientView, ClientsView, ConfigEditView, SidecarView, SnippetView};
 use crate::confirm::{Decision, WorkoutPreview};
 use crate::error::{Error, ErrorCode};
+use crate::history_sync::{
+    HistoryStatusView, HistoryView, SyncEnd, SyncOutcomeView, SyncProgressView, SyncView,
+};
 use crate::models::{AccountView, CheckResult, SessionView, SiteChoice};
+use crate::personal_key::PersonalKeyView;
 use crate::tool_check::{ToolCheckReport, ToolCheckRow, ToolOutcome};
 use crate::writes::{ChangeRowView, DoneView};
 use app_bridge::remote::{RemoteSettings, RemoteView};
@@ -89,6 +93,16 @@ fn exported(cfg: &Config) -> Vec<Declared> {
         // The app's own writes and the journal.
         declare::<DoneView>(cfg),
         declare::<ChangeRowView>(cfg),
+        declare::<garmin::journal::ConfirmedBy>(cfg),
+        // The local history and its sync.
+        declare::<HistoryView>(cfg),
+        declare::<SyncProgressView>(cfg),
+        declare::<SyncEnd>(cfg),
+        declare::<SyncOutcomeView>(cfg),
+        declare::<SyncView>(cfg),
+        declare::<HistoryStatusView>(cfg),
+        // Garmin's official Personal API key.
+        declare::<PersonalKeyView>(cfg),
         // The athlete memory.
         declare::<FactKind>(cfg),
         declare::<FactView>(cfg),

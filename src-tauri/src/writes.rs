@@ -60,6 +60,9 @@ pub struct ChangeRowView {
     pub state: String,
     /// Whether Undo can take it back now.
     pub can_undo: bool,
+    /// How the person confirmed it: `app`, `elicitation` (in the chat) or `allow_write`
+    /// (`GARMIN_ALLOW_WRITE`); `None` in journals written before this was recorded.
+    pub confirmed_by: Option<garmin::journal::ConfirmedBy>,
 }
 
 /// Creates the workout `spec` in the account shown, then optionally schedules it on `schedule_on`
@@ -120,6 +123,7 @@ pub fn recent(store: &SessionStore, limit: usize) -> Result<Vec<ChangeRowView>> 
             summary: item.entry.summary,
             state: item.state.to_string(),
             can_undo: item.can_undo,
+            confirmed_by: item.entry.confirmed_by,
         })
         .collect())
 }

@@ -921,6 +921,7 @@ fn a_workout_created_by_hand_reaches_garmin_journaled_as_the_apps_and_undo_takes
     assert_eq!(scheduled.calendar_date, chrono::NaiveDate::from_ymd_opt(2026, 12, 3));
 
     let rows = invoke_with(&window, "recent_changes", json!({})).unwrap();
+    assert!(rows.as_array().unwrap().iter().all(|r| r["confirmedBy"] == "app"), "who confirmed: {rows}");
     let rows: Vec<(String, bool)> = rows
         .as_array()
         .unwrap()
@@ -1018,4 +1019,256 @@ fn the_athlete_memory_is_listed_edited_added_to_and_deleted_from_the_app() {
     assert_eq!(gone["code"], "invalid_input");
     let texts: Vec<String> = memory.facts().unwrap().into_iter().map(|f| f.text).collect();
     assert_eq!(texts, ["no running on Mondays"], "what garmin-mcp reads");
+}
+
+/// Collects the `history-sync` events the app emits, in order.
+fn sync_events(app: &App<MockRuntime>) -> std::sync::Arc<std::sync::Mutex<Vec<Value>>> {
+    use tauri::Listener as _;
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let sink = seen.clone();
+    app.listen_any(garmin_desktop::SYNC_EVENT, move |event| {
+        let payload: Value = serde_json::from_str(event.payload()).expect("JSON payload");
+        sink.lock().unwrap().push(payload);
+    });
+    seen
+}
+
+/// Waits (at most 2 minutes) for the event that says the sync ended, and returns every event.
+fn until_sync_ends(seen: &std::sync::Mutex<Vec<Value>>) -> Vec<Value> {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let events = seen.lock().unwrap().clone();
+        if events.last().is_some_and(|e| e["running"] == false) {
+            return events;
+        }
+        assert!(Instant::now() < deadline, "the sync did not end within 2 minutes: {events:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn the_sync_button_runs_in_the_background_with_progress_events_and_a_second_click_starts_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let garmin = fake_garmin();
+    save_fake_session(dir.path(), &garmin, false);
+    let (app, window) = app(dir.path());
+    let seen = sync_events(&app);
+
+    let before = invoke(&window, "history_status").unwrap();
+    assert_eq!(before["history"]["exists"], false, "{before}");
+    assert_eq!(before["sync"]["running"], false);
+
+    let started = invoke(&window, "start_history_sync").unwrap();
+    assert_eq!(
+        (started["running"].clone(), started["demo"].clone()),
+        (json!(true), json!(false)),
+        "{started}"
+    );
+    // A second click while it runs reports the same sync and starts no other.
+    let again = invoke(&window, "start_history_sync").unwrap();
+    assert_eq!(again["running"], true, "{again}");
+
+    let events = until_sync_ends(&seen);
+    let progress: Vec<(u64, u64)> = events
+        .iter()
+        .filter_map(|e| Some((e["progress"]["done"].as_u64()?, e["progress"]["total"].as_u64()?)))
+        .collect();
+    assert!(progress.len() >= 2, "progress was reported as it went: {events:?}");
+    assert!(progress.windows(2).all(|w| w[0].0 <= w[1].0), "progress never goes back: {progress:?}");
+    let total = progress.last().unwrap().1;
+    assert!(total >= 365, "a year of days: {total}");
+    let last = events.last().unwrap();
+    assert_eq!(last["last"]["end"], "complete", "{last}");
+    assert!(last["last"]["activitiesAdded"].as_u64().unwrap() > 50, "{last}");
+
+    // One sync ran: every block's activity list was asked for exactly once.
+    let lists: Vec<String> = garmin
+        .fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.path.ends_with("/activitylist-service/activities/search/activities"))
+        .map(|r| r.query.unwrap_or_default())
+        .collect();
+    let mut unique = lists.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(lists.len(), unique.len(), "no block was read twice: {lists:?}");
+
+    let after = invoke(&window, "history_status").unwrap();
+    let history = &after["history"];
+    assert_eq!(history["exists"], true);
+    assert_eq!(history["activities"], last["last"]["activitiesAdded"], "{after}");
+    assert!(history["days"].as_u64().unwrap() >= 365, "{after}");
+    assert!(history["firstDay"].is_string() && history["lastDay"].is_string(), "{after}");
+    assert!(history["lastSyncedAt"].is_string(), "{after}");
+    assert_eq!(after["sync"]["last"]["end"], "complete");
+
+    // The automatic first sync after a sign-in does nothing once the history was synced.
+    let requests = garmin.fake.requests().len();
+    let first_only = invoke_with(&window, "start_history_sync", json!({ "firstOnly": true })).unwrap();
+    assert_eq!(first_only["running"], false, "{first_only}");
+    assert_eq!(garmin.fake.requests().len(), requests, "no request to Garmin");
+}
+
+#[test]
+fn a_sync_garmin_rate_limits_stops_politely_and_says_when_to_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let garmin = fake_garmin();
+    save_fake_session(dir.path(), &garmin, false);
+    // Garmin answers every daily summary with 429, asking for ten minutes.
+    garmin.fake.push_fault(
+        fake_garmin::faults::FaultRule::always(fake_garmin::faults::Fault::RateLimited {
+            retry_after_secs: Some(600),
+        })
+        .on_path("/usersummary/daily/"),
+    );
+    let (app, window) = app(dir.path());
+    let seen = sync_events(&app);
+    let asked = chrono::Utc::now();
+    invoke(&window, "start_history_sync").unwrap();
+    let events = until_sync_ends(&seen);
+    let last = &events.last().unwrap()["last"];
+    assert_eq!(last["end"], "rate_limited", "{last}");
+    let resume: chrono::DateTime<chrono::Utc> = last["resumeAfter"].as_str().unwrap().parse().unwrap();
+    assert!(resume >= asked + chrono::Duration::seconds(590), "{resume}");
+    assert!(last["summary"].as_str().unwrap().contains("Resume after"), "{last}");
+    assert!(last["error"].is_null(), "a polite stop is not a failure: {last}");
+}
+
+#[test]
+fn a_sync_without_a_session_is_refused_as_not_signed_in_and_one_garmin_refuses_fails_in_the_error_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_app, window) = app(dir.path());
+    let refused = invoke(&window, "start_history_sync").unwrap_err();
+    assert_eq!(refused["code"], "not_signed_in", "{refused}");
+    assert!(!dir.path().join("history.sqlite3").exists(), "nothing was created");
+
+    // A session Garmin refuses: the background sync ends as failed, with the code to sign in again.
+    let dir = tempfile::tempdir().unwrap();
+    let garmin = fake_garmin();
+    save_fake_session(dir.path(), &garmin, true);
+    let (app, window) = app(dir.path());
+    let seen = sync_events(&app);
+    invoke(&window, "start_history_sync").unwrap();
+    let events = until_sync_ends(&seen);
+    let last = &events.last().unwrap()["last"];
+    assert_eq!(last["end"], "failed", "{last}");
+    assert_eq!(last["error"]["code"], "session_expired", "{last}");
+    assert!(last["error"]["message"].as_str().is_some_and(|m| !m.is_empty()), "{last}");
+}
+
+/// The app with a global session on the fake and the Personal API pointed at it.
+fn app_with_personal_api(dir: &Path, garmin: &Garmin) -> (App<MockRuntime>, WebviewWindow<MockRuntime>) {
+    save_fake_session(dir, garmin, false);
+    app_with(Accounts::new(dir).with_personal_api_origin(garmin.fake.base_url()))
+}
+
+fn exchanges(garmin: &Garmin) -> u32 {
+    garmin.fake.personal_api_exchanges().values().sum()
+}
+
+#[test]
+fn a_pasted_personal_api_key_is_checked_with_one_exchange_saved_0600_shown_with_its_expiry_and_removable() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let garmin = fake_garmin();
+    let (_app, window) = app_with_personal_api(dir.path(), &garmin);
+    let before = invoke(&window, "personal_key_status").unwrap();
+    assert_eq!((before["offered"].clone(), before["saved"].clone()), (json!(true), json!(false)), "{before}");
+
+    let minted = garmin.fake.mint_personal_api_key(Duration::from_secs(30 * 24 * 3600));
+    let pasted = format!("  {}\n", minted.key);
+    let view = invoke_with(&window, "add_personal_key", json!({ "key": pasted, "validDays": 30 })).unwrap();
+    assert_eq!(view["saved"], true, "{view}");
+    assert!(matches!(view["daysLeft"].as_i64(), Some(29 | 30)), "{view}");
+    assert_eq!((view["expiresSoon"].clone(), view["expired"].clone()), (json!(false), json!(false)));
+    assert!(!view.to_string().contains(&minted.key), "the key never goes back to the window");
+    assert_eq!(exchanges(&garmin), 1, "checked with exactly one token exchange");
+
+    let file = dir.path().join("session.json");
+    assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
+    let saved = garmin::SessionStore::new(dir.path()).load_personal().unwrap().unwrap();
+    assert_eq!(saved.key, minted.key, "saved trimmed");
+    assert_eq!(saved.origin.as_deref(), Some(garmin.fake.base_url().as_str()));
+    assert!(invoke(&window, "session_status").is_ok(), "the web session stays beside the key");
+
+    let removed = invoke(&window, "remove_personal_key").unwrap();
+    assert_eq!(removed["saved"], false, "{removed}");
+    assert!(garmin::SessionStore::new(dir.path()).load_personal().unwrap().is_none());
+    assert!(invoke(&window, "session_status").is_ok(), "removing the key keeps the web sign-in");
+}
+
+#[test]
+fn a_key_garmin_refuses_or_a_lifetime_garmin_does_not_offer_is_invalid_input_and_nothing_is_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let garmin = fake_garmin();
+    let (_app, window) = app_with_personal_api(dir.path(), &garmin);
+    let wrong =
+        invoke_with(&window, "add_personal_key", json!({ "key": "gcpak_not_a_key", "validDays": 90 }))
+            .unwrap_err();
+    assert_eq!(wrong["code"], "invalid_input", "{wrong}");
+    assert!(wrong["message"].as_str().unwrap().contains("does not accept this key"), "{wrong}");
+    assert!(!wrong.to_string().contains("gcpak_not_a_key"), "the key is never echoed: {wrong}");
+
+    let minted = garmin.fake.mint_personal_api_key(Duration::from_secs(90 * 24 * 3600));
+    let exchanged = exchanges(&garmin);
+    let odd =
+        invoke_with(&window, "add_personal_key", json!({ "key": minted.key, "validDays": 45 })).unwrap_err();
+    assert_eq!(odd["code"], "invalid_input", "{odd}");
+    assert!(odd["message"].as_str().unwrap().contains("45 days"), "{odd}");
+    assert_eq!(exchanges(&garmin), exchanged, "refused before asking Garmin");
+
+    garmin.fake.revoke_personal_api_key(&minted.key);
+    let deleted =
+        invoke_with(&window, "add_personal_key", json!({ "key": minted.key, "validDays": 90 })).unwrap_err();
+    assert_eq!(deleted["code"], "invalid_input", "{deleted}");
+    assert!(garmin::SessionStore::new(dir.path()).load_personal().unwrap().is_none(), "nothing saved");
+    assert_eq!(invoke(&window, "personal_key_status").unwrap()["saved"], false);
+}
+
+#[test]
+fn china_accounts_are_told_the_personal_api_is_not_offered_and_no_key_is_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let garmin = fake_garmin();
+    // A Garmin China session (connect.garmin.cn).
+    save_session(dir.path(), &garmin.fake.base_url());
+    let (_app, window) = app_with(Accounts::new(dir.path()).with_personal_api_origin(garmin.fake.base_url()));
+    let view = invoke(&window, "personal_key_status").unwrap();
+    assert_eq!(view["offered"], false, "{view}");
+    assert!(view["notOffered"].as_str().unwrap().contains("connect.garmin.cn"), "{view}");
+
+    let minted = garmin.fake.mint_personal_api_key(Duration::from_secs(30 * 24 * 3600));
+    let refused =
+        invoke_with(&window, "add_personal_key", json!({ "key": minted.key, "validDays": 30 })).unwrap_err();
+    assert_eq!(refused["code"], "invalid_input", "{refused}");
+    assert!(refused["message"].as_str().unwrap().contains("not offered"), "{refused}");
+    assert_eq!(exchanges(&garmin), 0, "no key exchange was tried");
+    let page = invoke_with(&window, "open_personal_key_page", json!({ "windowTitle": "Key" })).unwrap_err();
+    assert_eq!(page["code"], "invalid_input", "{page}");
+    assert!(garmin::SessionStore::new(dir.path()).load_personal().unwrap().is_none());
+}
+
+#[test]
+fn the_key_page_opens_in_a_capability_less_sign_in_window_and_needs_a_web_sign_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_app, window) = app(dir.path());
+    let refused =
+        invoke_with(&window, "open_personal_key_page", json!({ "windowTitle": "Key" })).unwrap_err();
+    assert_eq!(refused["code"], "not_signed_in", "{refused}");
+
+    let garmin = fake_garmin();
+    let (app, window) = app_with_personal_api(dir.path(), &garmin);
+    invoke_with(&window, "open_personal_key_page", json!({ "windowTitle": "Garmin Personal API key" }))
+        .unwrap();
+    let label = garmin_desktop::signin::window::KEY_PAGE_WINDOW;
+    let key_window = app.get_webview_window(label).expect("the key page window is open");
+    assert!(label.starts_with(SIGN_IN_WINDOW_PREFIX), "a sign-in window: no capability");
+    // Nothing it loads can call the app.
+    let blocked =
+        invoke_from(&key_window, &garmin.fake.base_url(), "add_personal_key", json!({ "key": "k" }));
+    assert!(blocked.is_err(), "{blocked:?}");
+    // Opening it again replaces it rather than stacking windows.
+    invoke_with(&window, "open_personal_key_page", json!({ "windowTitle": "Again" })).unwrap();
+    let open = app.webview_windows().keys().filter(|l| l.as_str() == label).count();
+    assert_eq!(open, 1);
 }

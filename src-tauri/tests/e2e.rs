@@ -9,7 +9,11 @@
 //! sign-in pages fill themselves in and submit (`BrowserOptions::auto_sign_in`), while the app reads
 //! the window's cookies and page exactly as it does with Garmin. After each sign-in the test checks
 //! that the session file holds the HttpOnly cookies with mode 0600, in the right folder, and that
-//! the home window shows the account. Then, in the AI clients panel, it clicks Configure for Claude
+//! the home window shows the account. In the demo, the Sync button fills the local history with a
+//! progress bar and the history card shows what it holds; on "Garmin international" Garmin's
+//! official API key is added: the key page opens, signed in, in a sign-in window (the fake's log
+//! shows it served to a session), the key is pasted, checked with one exchange, saved 0600 and its
+//! expiry shown. Then, in the AI clients panel, it clicks Configure for Claude
 //! Code and Codex and reads their config files in the app's temporary HOME. Last, an AI assistant's
 //! proposed workout (sent on the app's local channel as `garmin-mcp` sends it) is edited and
 //! confirmed with "Create in Garmin", and the approved workout is made on the fake; a workout is made
@@ -40,6 +44,7 @@ const WHOLE_RUN_TIMEOUT: Duration = Duration::from_secs(300);
 /// The sign-in windows' titles, as the UI sets them in English.
 const DEMO_WINDOW_TITLE: &str = "Demo sign-in (fake Garmin, sample data)";
 const GARMIN_WINDOW_TITLE: &str = "Sign in to Garmin international (connect.garmin.com)";
+const KEY_WINDOW_TITLE: &str = "Garmin Personal API key";
 /// A captured window smaller than this (as PNG) is still blank.
 const BLANK_PNG_BYTES: u64 = 2 * 1024;
 /// The fakes' account.
@@ -85,6 +90,8 @@ async fn run() {
     assert!(title.contains("Garmin 账户"), "the picker did not switch to Chinese: {title}");
     ui.screenshot("02-site-picker-chinese").await;
     ui.choose_language("en").await;
+    // The Sync button is tested by hand below; no automatic first sync after these sign-ins.
+    ui.script("localStorage.setItem('garmin-mcp.autoSync', 'off'); return null").await;
 
     // 1. The demo account.
     step("signing in to the demo account");
@@ -118,6 +125,9 @@ async fn run() {
     ui.script("document.querySelector('[data-testid=tool-check]').scrollIntoView(); return null").await;
     ui.screenshot("05-home-demo-tool-check").await;
 
+    // The Sync button: the demo's year of history in the background, with a progress bar.
+    sync_the_history(&ui, &data_dir.join(garmin_desktop::DEMO_FOLDER)).await;
+
     ui.click("[data-testid=sign-out]").await;
     ui.click("[data-testid=confirm-sign-out]").await;
     ui.wait_for("[data-testid=site-picker]", "the site picker after leaving the demo").await;
@@ -143,6 +153,9 @@ async fn run() {
             && r.user_agent.as_deref() == session["user_agent"].as_str()
     });
     assert!(checked, "the app checked the session with Garmin using the sign-in window's User-Agent");
+
+    // 2b. Garmin's official API key: the key page in the signed-in sign-in window, the key pasted.
+    add_a_personal_api_key(&ui, &data_dir, &garmin, &display.name, &shots).await;
 
     // 3. One click per AI client, in the app's temporary HOME.
     configure_two_clients(&ui, home.path(), &data_dir).await;
@@ -349,6 +362,86 @@ async fn sign_in_on_request(ui: &WebDriver<'_>, data_dir: &Path, display: &str, 
     assert_eq!(reply, app_bridge::Reply::SignedIn { display_name: Some(DISPLAY_NAME.into()) });
     ui.wait_for("[data-testid=account-name]", "the home window after the requested sign-in").await;
     assert!(ui.find("[data-testid=sign-in-request]").await.is_none(), "the request is answered");
+}
+
+/// Clicks Sync on the home window, checks a progress bar showed while it ran (a DOM observer set
+/// up before the click records it: against the in-app fake a year takes seconds) and that the
+/// history card then shows what the history holds; the file is private in `data_dir`.
+async fn sync_the_history(ui: &WebDriver<'_>, data_dir: &Path) {
+    use std::os::unix::fs::PermissionsExt as _;
+    step("syncing the history with the Sync button");
+    ui.wait_for("[data-testid=history-empty]", "the history card before the first sync").await;
+    ui.script(
+        "window.__syncProgress = []; \
+         new MutationObserver(() => { const p = document.querySelector('[data-testid=sync-progress]'); \
+           if (p) window.__syncProgress.push(Number(p.value)); }) \
+           .observe(document.body, { subtree: true, childList: true, attributes: true }); \
+         document.querySelector('[data-testid=history]').scrollIntoView(); return null",
+    )
+    .await;
+    ui.click("[data-testid=sync-now]").await;
+    ui.wait_for("[data-testid=history-summary]", "the history summary after the sync").await;
+    ui.wait_for("[data-testid=sync-done]", "\"Synced\" after the sync").await;
+    let seen = ui.script("return window.__syncProgress").await;
+    let seen: Vec<f64> =
+        seen.as_array().map(|v| v.iter().filter_map(Value::as_f64).collect()).unwrap_or_default();
+    assert!(!seen.is_empty(), "the progress bar showed while the sync ran");
+    assert!(seen.iter().any(|v| *v > 0.0), "the progress bar moved: {seen:?}");
+    let counts = ui.text("[data-testid=history-counts]").await;
+    assert!(counts.contains("activities") && !counts.starts_with("0 "), "{counts}");
+    ui.screenshot("05b-history-synced").await;
+    let file = data_dir.join("history.sqlite3");
+    let mode = std::fs::metadata(&file).expect("the history file").permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "{} is private", file.display());
+}
+
+/// Adds Garmin's official API key on the home window: the key page opens, signed in, in a sign-in
+/// window (the fake's log shows the page served to a session); the key the person makes there
+/// (minted on the fake: WebDriver does not reach that window) is pasted with its lifetime, checked
+/// with one token exchange, saved 0600 in the session file, and its expiry shown.
+async fn add_a_personal_api_key(
+    ui: &WebDriver<'_>,
+    data_dir: &Path,
+    garmin: &FakeGarmin,
+    display: &str,
+    shots: &Screenshots,
+) {
+    use std::os::unix::fs::PermissionsExt as _;
+    step("adding Garmin's official API key");
+    ui.script("document.querySelector('[data-testid=personal-key]').scrollIntoView(); return null").await;
+    ui.click("[data-testid=add-personal-key]").await;
+    let key_page = fake_garmin::key_page::KEY_PAGE_PATH;
+    let deadline = Instant::now() + STEP_TIMEOUT;
+    while !garmin.requests().iter().any(|r| r.path == key_page && r.status == 200) {
+        assert!(Instant::now() < deadline, "the key page was not served signed in to the sign-in window");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    tokio::task::block_in_place(|| {
+        capture_sign_in_window(display, shots, "07b-key-page-window", KEY_WINDOW_TITLE)
+    });
+    let minted = garmin.mint_personal_api_key(Duration::from_secs(30 * 24 * 3600));
+    ui.wait_for("[data-testid=personal-key-form]", "the form to paste the key").await;
+    ui.script(&format!(
+        "const i = document.querySelector('[data-testid=personal-key-input]'); i.value = '{}'; \
+         i.dispatchEvent(new Event('input', {{ bubbles: true }})); \
+         const d = document.querySelector('[data-testid=personal-key-days]'); d.value = '30'; \
+         d.dispatchEvent(new Event('change', {{ bubbles: true }})); return null",
+        minted.key
+    ))
+    .await;
+    ui.screenshot("07c-key-pasted").await;
+    ui.click("[data-testid=personal-key-save]").await;
+    ui.wait_for("[data-testid=personal-key-ok]", "\"Garmin accepted the key\"").await;
+    let expiry = ui.text("[data-testid=personal-key-expiry]").await;
+    assert!(expiry.contains("days left"), "the expiry is shown: {expiry}");
+    ui.screenshot("07d-key-saved").await;
+    let file = data_dir.join("session.json");
+    assert_eq!(std::fs::metadata(&file).expect("session file").permissions().mode() & 0o777, 0o600);
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).expect("readable")).expect("JSON");
+    assert_eq!(saved["personal_api"]["key"], minted.key.as_str(), "the key is in the session file");
+    assert!(saved["personal_api"]["key_expires_at"].is_string(), "with its expiry");
+    assert_eq!(garmin.personal_api_exchanges().values().sum::<u32>(), 1, "checked with one exchange");
 }
 
 fn step(what: &str) {
@@ -578,6 +671,8 @@ impl TauriDriver {
                 .env("XDG_CONFIG_HOME", home.join("xdg-config"))
                 .env("XDG_CACHE_HOME", home.join("xdg-cache"))
                 .env("GARMIN_CONNECT_URL", garmin)
+                // The same fake plays Garmin's Personal API (the key the test adds is checked there).
+                .env("GARMIN_PERSONAL_API_URL", garmin)
                 .env_remove("GARMIN_SSO_URL")
                 .env("LANG", "C.UTF-8")
                 .env("LANGUAGE", "en")

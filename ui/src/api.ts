@@ -21,6 +21,9 @@ import type {
   SnippetView,
   ToolCheckReport,
   ChangeRowView,
+  HistoryStatusView,
+  PersonalKeyView,
+  SyncView,
   WorkoutPreview,
 } from "./generated/bindings";
 import { toAppError } from "./errors";
@@ -211,4 +214,48 @@ export function editAthleteFact(id: number, fact: FactForm): Promise<FactView> {
 /** Deletes fact `id` for every assistant. */
 export function deleteAthleteFact(id: number): Promise<FactView> {
   return call<FactView>("delete_athlete_fact", { id });
+}
+
+/** What the local history of the account shown holds, and where its sync is. */
+export function historyStatus(): Promise<HistoryStatusView> {
+  return call<HistoryStatusView>("history_status");
+}
+
+/**
+ * Starts syncing the history in the background (progress arrives through `onHistorySync`). A sync
+ * already running is left alone. `firstOnly`: only when the history was never synced (after sign-in).
+ */
+export function startHistorySync(firstOnly = false): Promise<SyncView> {
+  return call<SyncView>("start_history_sync", { firstOnly });
+}
+
+/** Calls `handler` as a sync progresses and when it ends. */
+export function onHistorySync(handler: (sync: SyncView) => void): Promise<UnlistenFn> {
+  return listen<SyncView>("history-sync", (event) => handler(event.payload));
+}
+
+/** The lifetimes Garmin's key page offers, in days. */
+export const KEY_DAYS: readonly number[] = [30, 90, 180, 365];
+
+/** The Personal API key of the account shown. */
+export function personalKeyStatus(): Promise<PersonalKeyView> {
+  return call<PersonalKeyView>("personal_key_status");
+}
+
+/** Opens Garmin's key page, signed in, in a separate window titled `windowTitle`. */
+export function openPersonalKeyPage(windowTitle: string): Promise<void> {
+  return call<void>("open_personal_key_page", { windowTitle });
+}
+
+/**
+ * Checks the pasted key with Garmin (one token exchange) and saves it; `validDays` is the lifetime
+ * chosen on Garmin's page, null when unknown. Rejects with `invalid_input` when Garmin refuses it.
+ */
+export function addPersonalKey(key: string, validDays: number | null): Promise<PersonalKeyView> {
+  return call<PersonalKeyView>("add_personal_key", { key, validDays });
+}
+
+/** Removes the saved key (the web sign-in stays). */
+export function removePersonalKey(): Promise<PersonalKeyView> {
+  return call<PersonalKeyView>("remove_personal_key");
 }

@@ -18,6 +18,13 @@ export function formatDate(iso: string): string {
   return new Intl.DateTimeFormat(intlLocale(), { dateStyle: "medium" }).format(new Date(iso));
 }
 
+/** A calendar day `YYYY-MM-DD` as a local date, never shifted by the time zone. */
+export function formatDay(ymd: string): string {
+  const [y, m, d] = ymd.split("-").map(Number);
+  if (!y || !m || !d) return ymd;
+  return new Intl.DateTimeFormat(intlLocale(), { dateStyle: "medium" }).format(new Date(y, m - 1, d));
+}
+
 /** A time of day, e.g. "14:05:09". */
 export function formatTime(at: Date): string {
   return new Intl.DateTimeFormat(intlLocale(), { timeStyle: "medium" }).format(at);

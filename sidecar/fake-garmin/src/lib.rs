@@ -15,6 +15,7 @@
 //! | [`faults`], [`log`], `admin` | switchable faults, request log, `/__fake/` control API (feature `control`) |
 //! | [`data`], [`routes`] | the generated account and the `/gc-api` endpoints |
 //! | [`personal`] | Garmin's official Personal API: keys, token exchange, bearer gate, 429 on bursts |
+//! | [`key_page`] | the Personal API Key page on the Connect host: create a key, shown once |
 //!
 //! ```no_run
 //! # async fn demo() -> std::io::Result<()> {
@@ -32,6 +33,7 @@ pub mod auth;
 pub mod config;
 pub mod data;
 pub mod faults;
+pub mod key_page;
 pub mod log;
 pub mod personal;
 pub mod routes;

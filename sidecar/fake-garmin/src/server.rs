@@ -30,6 +30,7 @@ pub fn router(state: AppState) -> Router {
         .route("/app", get(sso::app_page))
         .route("/app/", get(sso::app_page))
         .route("/app/{*rest}", get(sso::app_page))
+        .route(crate::key_page::KEY_PAGE_PATH, get(sso::app_page).post(crate::key_page::create))
         .route("/modern", get(sso::app_page))
         .route("/modern/", get(sso::app_page))
         .route("/portal/sso/{locale}/sign-in", get(sso::sign_in_page).post(sso::sign_in_submit))

@@ -185,6 +185,13 @@ pub async fn app_page(
         }
         return res;
     };
+    if uri.path() == crate::key_page::KEY_PAGE_PATH {
+        let mut res = Html(crate::key_page::page(&visit.csrf, None, None)).into_response();
+        if let Some(jwt) = visit.new_jwt {
+            set_cookie(res.headers_mut(), &format!("JWT_WEB={jwt}; Path=/; HttpOnly{secure}"));
+        }
+        return res;
+    }
     let profile = serde_json::json!({
         "displayName": config.display_name,
         "profileId": config.profile_id,
@@ -315,7 +322,7 @@ fn query_param(query: Option<&str>, name: &str) -> Option<String> {
 }
 
 /// Minimal HTML escaping for text and attribute values.
-fn escape(s: &str) -> String {
+pub(crate) fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

@@ -33,6 +33,7 @@ const LOCK_NAME: &str = "changes.lock";
 /// How the person confirmed a change before it was written (the journal's `confirmed_by`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ConfirmedBy {
     /// In the Garmin MCP desktop app: its confirmation window, or its own buttons.

@@ -15,6 +15,7 @@
 //! * A wrong, expired or deleted key is [`crate::Error::ApiKeyRejected`], which says how to make a
 //!   new key.
 
+mod add;
 mod client;
 mod reads;
 
@@ -23,6 +24,7 @@ use std::fmt;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+pub use add::{add_key, remove_key};
 pub use client::{MAX_IN_FLIGHT, PersonalClient};
 
 /// Environment variable overriding the Personal API origin (tests, the demo, proxies), like
@@ -32,6 +34,8 @@ pub const PERSONAL_API_URL_ENV: &str = "GARMIN_PERSONAL_API_URL";
 pub const PERSONAL_API_KEY_ENV: &str = "GARMIN_PERSONAL_API_KEY";
 /// The Personal API's origin (reference §3.1 `[G]`).
 pub const PERSONAL_API_ORIGIN: &str = "https://personal.connectapi.garmin.com";
+/// The key page's path on the Connect host (reference §1 `[S]`).
+pub const KEY_PAGE_PATH: &str = "/app/settings/personalApiToken";
 /// Where the person makes a key, signed in to Garmin Connect web (reference §1 `[S]`).
 pub const KEY_PAGE_URL: &str = "https://connect.garmin.com/app/settings/personalApiToken";
 /// Why the China site is not offered: its token exchange failed in the only test on record

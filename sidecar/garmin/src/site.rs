@@ -61,9 +61,20 @@ impl Site {
 
     /// The URL of Garmin's own sign-in page for this site, returning to the Connect app.
     pub fn sign_in_url(self, origins: &Origins) -> String {
-        let (locale, service) = match self {
-            Site::Global => ("en-US", format!("{}/app/", origins.connect)),
-            Site::Cn => ("zh-CN", format!("{}/app", origins.connect)),
+        let service = match self {
+            Site::Global => format!("{}/app/", origins.connect),
+            Site::Cn => format!("{}/app", origins.connect),
+        };
+        self.sign_in_url_returning_to(origins, &service)
+    }
+
+    /// The URL of Garmin's own sign-in page for this site, returning to `service` (a page of the
+    /// Connect app, e.g. the Personal API key page). A browser still holding the SSO's `CASTGC`
+    /// is sent straight on to `service`, signed in.
+    pub fn sign_in_url_returning_to(self, origins: &Origins, service: &str) -> String {
+        let locale = match self {
+            Site::Global => "en-US",
+            Site::Cn => "zh-CN",
         };
         let service: String = url::form_urlencoded::byte_serialize(service.as_bytes()).collect();
         format!("{}/portal/sso/{locale}/sign-in?clientId=GarminConnect&service={service}", origins.sso)

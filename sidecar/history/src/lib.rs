@@ -17,6 +17,7 @@ pub mod read;
 pub mod read_laps;
 mod schema;
 mod store;
+pub mod summary;
 pub mod sync;
 
 pub use db::{FILE_NAME, History};

@@ -410,3 +410,24 @@ async fn coverage_ends_yesterday_and_progress_is_reported_to_the_end() {
     let before = rig.history().coverage(year_ago() - chrono::Duration::days(60), today()).unwrap();
     assert_eq!(before.covered_to, None, "nothing before the synced range is covered");
 }
+
+#[tokio::test]
+async fn the_summary_gives_the_days_covered_the_counts_and_when_it_was_last_synced() {
+    let rig = Rig::start().await;
+    let empty = rig.history().summary().unwrap();
+    assert_eq!(
+        (empty.first_day, empty.last_day, empty.activities, empty.last_synced_at),
+        (None, None, 0, None)
+    );
+    let before = chrono::Utc::now() - chrono::Duration::seconds(1);
+    let report = rig.sync(&SyncOptions::new(today())).await;
+    assert!(report.complete(), "{}", report.summary());
+    let summary = rig.history().summary().unwrap();
+    let first = summary.first_day.unwrap();
+    assert!(first <= year_ago() && first > year_ago() - chrono::Duration::days(28), "{first}");
+    assert_eq!(summary.last_day, Some(today() - chrono::Duration::days(1)), "today is never covered");
+    let counts = rig.history().counts().unwrap();
+    assert_eq!((summary.activities, summary.days), (counts.activities, counts.days));
+    assert!(summary.activities > 100, "{summary:?}");
+    assert!(summary.last_synced_at.unwrap() >= before, "{summary:?}");
+}

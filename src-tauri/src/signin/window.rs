@@ -109,6 +109,55 @@ pub async fn sign_in<R: Runtime>(
     result
 }
 
+/// Label of the window on Garmin's Personal API key page: a sign-in window too (same prefix), so
+/// it has no capability and closes with the app's window or a new sign-in.
+pub const KEY_PAGE_WINDOW: &str = "garmin-sign-in-key-page";
+
+/// Opens the key-page window (or brings the open one back to the start): blank first, then
+/// `cookies` set in its own ephemeral jar, then `url` (the site's sign-in page returning to the key
+/// page; see [`super::key_page`]). The person creates the key there and pastes it into the app's
+/// window.
+pub fn open_key_page<R: Runtime>(
+    app: &AppHandle<R>,
+    url: tauri::Url,
+    cookies: Vec<Cookie<'static>>,
+    title: &str,
+) -> Result<(), SignInError> {
+    let window = match app.get_webview_window(KEY_PAGE_WINDOW) {
+        Some(open) => {
+            let _ = open.set_title(title);
+            let _ = open.set_focus();
+            open
+        }
+        None => {
+            let blank = tauri::Url::parse("about:blank").map_err(|e| SignInError::Window(e.to_string()))?;
+            WebviewWindowBuilder::new(app, KEY_PAGE_WINDOW, WebviewUrl::External(blank))
+                .title(title)
+                .inner_size(720.0, 760.0)
+                .min_inner_size(380.0, 480.0)
+                .center()
+                .incognito(true)
+                .on_navigation(|url| matches!(url.scheme(), "https" | "http" | "about" | "data" | "blob"))
+                .build()
+                .map_err(|e| SignInError::Window(e.to_string()))?
+        }
+    };
+    // Both go through the event loop in order: the cookies are in the jar before the page loads.
+    for cookie in cookies {
+        window
+            .set_cookie(cookie)
+            .map_err(|e| SignInError::Window(format!("could not sign the window in: {e}")))?;
+    }
+    window.navigate(url).map_err(|e| SignInError::Window(e.to_string()))
+}
+
+/// Closes the key-page window, if open (the key was saved, or the person gave up).
+pub fn close_key_page<R: Runtime>(app: &AppHandle<R>) {
+    if let Some(window) = app.get_webview_window(KEY_PAGE_WINDOW) {
+        let _ = window.destroy();
+    }
+}
+
 /// Closes every sign-in window (a new attempt, the end of one, or the main window closing).
 pub fn close_sign_in_windows<R: Runtime>(app: &AppHandle<R>) {
     for (label, window) in app.webview_windows() {

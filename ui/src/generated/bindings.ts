@@ -636,7 +636,184 @@ state: string,
 /**
  * Whether Undo can take it back now.
  */
-canUndo: boolean, };
+canUndo: boolean,
+/**
+ * How the person confirmed it: `app`, `elicitation` (in the chat) or `allow_write`
+ * (`GARMIN_ALLOW_WRITE`); `None` in journals written before this was recorded.
+ */
+confirmedBy: ConfirmedBy | null, };
+
+/**
+ * How the person confirmed a change before it was written (the journal's `confirmed_by`).
+ */
+export type ConfirmedBy = "app" | "elicitation" | "allow_write" | "other";
+
+/**
+ * What the local history of an account holds.
+ */
+export type HistoryView = {
+/**
+ * The history file exists.
+ */
+exists: boolean,
+/**
+ * First day covered.
+ */
+firstDay: string | null,
+/**
+ * Last day covered (a day that was over when it was read).
+ */
+lastDay: string | null,
+/**
+ * Activities kept.
+ */
+activities: number,
+/**
+ * Days kept.
+ */
+days: number,
+/**
+ * When it was last synced (by the app or any `garmin-mcp`).
+ */
+lastSyncedAt: string | null,
+/**
+ * The database file.
+ */
+path: string, };
+
+/**
+ * Where a sync is: days handled of the days to handle, requests sent, what is being read.
+ */
+export type SyncProgressView = {
+/**
+ * Days handled so far.
+ */
+done: number,
+/**
+ * Days to handle in all (0 until known).
+ */
+total: number,
+/**
+ * Requests sent to Garmin so far.
+ */
+requests: number,
+/**
+ * What is being read, e.g. `reading 2026-10-19 to 2026-11-15` (English).
+ */
+message: string, };
+
+/**
+ * How a sync ended.
+ */
+export type SyncEnd = "complete" | "rate_limited" | "budget" | "failed";
+
+/**
+ * The end of the last sync of an account.
+ */
+export type SyncOutcomeView = {
+/**
+ * How it ended.
+ */
+end: SyncEnd,
+/**
+ * When it ended.
+ */
+finishedAt: string,
+/**
+ * For `rate_limited`: when to run it again.
+ */
+resumeAfter: string | null,
+/**
+ * What was read, and what to do next, in one paragraph (English); `None` when it failed.
+ */
+summary: string | null,
+/**
+ * For `failed`: the one error shape.
+ */
+error: CommandError | null,
+/**
+ * Days read in this run.
+ */
+daysRead: number,
+/**
+ * Activities new to the history in this run.
+ */
+activitiesAdded: number,
+/**
+ * Requests sent in this run.
+ */
+requests: number, };
+
+/**
+ * The sync of one account as the window shows it.
+ */
+export type SyncView = {
+/**
+ * The demo account's (so a window showing the other account ignores it).
+ */
+demo: boolean,
+/**
+ * A sync is running now.
+ */
+running: boolean,
+/**
+ * Where the running (or last) sync got to.
+ */
+progress: SyncProgressView | null,
+/**
+ * How the last sync ended, since the app started.
+ */
+last: SyncOutcomeView | null, };
+
+/**
+ * The history card: what the history holds and where its sync is.
+ */
+export type HistoryStatusView = {
+/**
+ * What the history holds.
+ */
+history: HistoryView,
+/**
+ * The sync.
+ */
+sync: SyncView, };
+
+/**
+ * The Personal API key of the account shown, as the home window shows it (never the key).
+ */
+export type PersonalKeyView = {
+/**
+ * Whether the Personal API is offered for this account (not for Garmin Connect China).
+ */
+offered: boolean,
+/**
+ * Why it is not offered, in plain words (English), when it is not.
+ */
+notOffered: string | null,
+/**
+ * A key is saved.
+ */
+saved: boolean,
+/**
+ * When it was added.
+ */
+addedAt: string | null,
+/**
+ * When it stops working, when known.
+ */
+keyExpiresAt: string | null,
+/**
+ * Whole days left (negative: expired), when the expiry is known.
+ */
+daysLeft: number | null,
+/**
+ * It expires within 14 days: make a new key.
+ */
+expiresSoon: boolean,
+/**
+ * It has expired.
+ */
+expired: boolean, };
 
 /**
  * What kind of fact it is.

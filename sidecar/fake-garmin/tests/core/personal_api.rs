@@ -183,3 +183,66 @@ async fn the_china_site_refuses_every_token_exchange_with_526() {
     assert_eq!(res.status().as_u16(), 526);
     assert!(res.text().await.unwrap().contains("TOKEN_EXCHANGE_FAILED"));
 }
+
+/// The `value` of `<… id="{id}" …>` text between `>` and `<` in `html`.
+fn element_text<'a>(html: &'a str, id: &str) -> &'a str {
+    let start = html.find(&format!(r#"id="{id}""#)).expect(id);
+    let rest = &html[start..];
+    let open = rest.find('>').expect("tag end") + 1;
+    let close = rest[open..].find('<').expect("element end");
+    &rest[open..open + close]
+}
+
+#[tokio::test]
+async fn the_key_page_makes_a_key_shown_once_that_the_token_exchange_accepts() {
+    let fake = start().await;
+    let base = fake.base_url();
+    let page = fake_garmin::key_page::KEY_PAGE_PATH;
+    // Not signed in: off to the sign-in page, as for every Connect page.
+    let anonymous = http().get(format!("{base}{page}")).send().await.unwrap();
+    assert_eq!(anonymous.status(), StatusCode::FOUND);
+    assert!(anonymous.headers()["location"].to_str().unwrap().contains("/sign-in?"));
+
+    let b = Browser::signed_in(&fake);
+    let form = |fields: &[(&str, &str)]| {
+        url::form_urlencoded::Serializer::new(String::new()).extend_pairs(fields).finish()
+    };
+    let post = |body: String| {
+        http()
+            .post(format!("{base}{page}"))
+            .header("cookie", b.cookie_header())
+            .header("user-agent", b.user_agent.clone())
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body)
+            .send()
+    };
+    let shown = http()
+        .get(format!("{base}{page}"))
+        .header("cookie", b.cookie_header())
+        .header("user-agent", b.user_agent.clone())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(shown.status(), StatusCode::OK);
+    let html = shown.text().await.unwrap();
+    assert!(html.contains("Create Key") && html.contains(r#"value="365""#), "{html}");
+    assert!(!html.contains("personal-api-key"), "no key before one is made");
+
+    // Terms not accepted, or a stale CSRF token: no key.
+    let refused = post(form(&[("csrf", &b.csrf), ("days", "90")])).await.unwrap();
+    assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
+    let stale = post(form(&[("csrf", "stale"), ("days", "90"), ("accept", "on")])).await.unwrap();
+    assert_eq!(stale.status(), StatusCode::FORBIDDEN);
+    assert!(fake.personal_api_exchanges().is_empty(), "no key was made");
+
+    let made = post(form(&[("csrf", &b.csrf), ("days", "30"), ("accept", "on")])).await.unwrap();
+    assert_eq!(made.status(), StatusCode::OK);
+    let html = made.text().await.unwrap();
+    let key = element_text(&html, "personal-api-key").to_owned();
+    assert!(key.starts_with("gcpak_"), "{key}");
+    let expires_ms: u64 = element_text(&html, "key-expires-ms").trim().parse().unwrap();
+    let days = (expires_ms / 1000).saturating_sub(chrono::Utc::now().timestamp().unsigned_abs()) / 86_400;
+    assert!((29..=30).contains(&days), "{days}");
+    let jwt = token(&base, &key).await;
+    assert_eq!(jwt.split('.').count(), 3);
+}

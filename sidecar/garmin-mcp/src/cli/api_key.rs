@@ -1,8 +1,9 @@
 //! `garmin-mcp login --api-key`: add Garmin's official Personal API key (docs/garmin-personal-api.md)
 //! for machines without the desktop app. The key comes from `--api-key-file` (refused when other
 //! users can read it), else `GARMIN_PERSONAL_API_KEY`, else the terminal (or stdin); it is checked
-//! with one token exchange before it is saved in the session file, and never echoed back: typed at a
-//! terminal it is read with echo off (rustix's termios), piped on stdin it is read as a line.
+//! with one token exchange before it is saved in the session file (`garmin::personal::add_key`,
+//! shared with the desktop app), and never echoed back: typed at a terminal it is read with echo
+//! off (rustix's termios), piped on stdin it is read as a line.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
@@ -10,7 +11,7 @@ use std::process::ExitCode;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use garmin::personal::{CHINA_NOT_OFFERED, KEY_PAGE_URL, PERSONAL_API_KEY_ENV, origin_from_env};
-use garmin::{Error, PersonalApiKey, PersonalClient, SessionStore, Site};
+use garmin::{Error, SessionStore, Site};
 
 use super::login::LoginArgs;
 use super::output::fail;
@@ -32,20 +33,10 @@ pub async fn run(args: &LoginArgs, store: &SessionStore) -> ExitCode {
         Ok(key) => key,
         Err(message) => return fail(&Error::InvalidInput(message)),
     };
-    let origin = origin_from_env();
-    let exchanged = match PersonalClient::exchange_key(&origin, &key).await {
-        Ok(exchanged) => exchanged,
+    let record = match garmin::personal::add_key(store, &origin_from_env(), &key, key_expires_at).await {
+        Ok(record) => record,
         Err(e) => return fail(&e),
     };
-    let mut record = PersonalApiKey::new(key, key_expires_at.or(exchanged.key_expires_at));
-    record.token_expires_at = Some(exchanged.expires_at);
-    record.token = Some(exchanged.token);
-    record.exchanges = 1;
-    record.origin = garmin::personal::origin_override();
-    let saved = store.lock().and_then(|lock| lock.write_personal(Some(&record)));
-    if let Err(e) = saved {
-        return fail(&e.into());
-    }
     let expiry = match record.key_expires_at {
         Some(at) => format!("It expires on {}.", at.format("%Y-%m-%d")),
         None => "Its expiry is not known: pass --key-expires to be warned 14 days ahead.".to_owned(),
