@@ -111,6 +111,20 @@ impl ActivityDetails {
         values
     }
 
+    /// Each row's time in seconds from the start: the timer clock (`sumDuration`), else elapsed,
+    /// else moving time, else the row's timestamp less the first (the one place that decides which
+    /// clock a series is read on; charts and the history's mean-max curves use it).
+    pub fn elapsed_seconds(&self) -> Vec<Option<f64>> {
+        let present = |v: Vec<Option<f64>>| if v.iter().any(Option::is_some) { Some(v) } else { None };
+        let clock = ["sumDuration", "sumElapsedDuration", "sumMovingDuration"];
+        if let Some(t) = clock.iter().find_map(|k| present(self.values_si(k))) {
+            return t;
+        }
+        let stamps = self.values("directTimestamp");
+        let t0 = stamps.iter().flatten().next().copied();
+        stamps.iter().map(|s| Some((s.as_ref()? - t0?) / 1000.0)).collect()
+    }
+
     /// The unit of metric `key` as Garmin names it (`mps`, `bpm`, `meter`, `centimeter`…).
     pub fn unit(&self, key: &str) -> Option<&str> {
         self.metric_descriptors.iter().find(|d| d.key.as_deref() == Some(key))?.unit.as_ref()?.key.as_deref()
