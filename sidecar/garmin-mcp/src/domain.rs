@@ -5,6 +5,8 @@
 //! another tool module: what two tools share lives here.
 //!
 //! - [`activity`]: sport families and filters, activity rows and titles, the list's page size.
+//! - [`best_efforts`]: a range's best curve, best times and their sources from the history's
+//!   per-activity curves, in the sport's units.
 //! - [`dates`]: the one parser of date arguments, with its friendly message.
 //! - [`load`]: the acute:chronic workload ratio and its bands.
 //! - [`session_load`]: the athlete's load profile and each stored session's loads (TSS, hrTSS,
@@ -18,6 +20,7 @@
 
 pub mod account;
 pub mod activity;
+pub mod best_efforts;
 pub mod dates;
 pub mod load;
 pub mod parts;
