@@ -404,6 +404,75 @@ fn summary_text(a: &BestEfforts) -> String {
     text
 }
 
+impl GarminMcp {
+    /// The `mean_max` chart of `render_chart`: the season of [`DEFAULT_DAYS`] ending `date` (at
+    /// most yesterday) against the same span a year earlier, from the same numbers as
+    /// `get_best_efforts`.
+    pub(crate) async fn mean_max_chart(
+        &self,
+        date: NaiveDate,
+        sport: Option<&str>,
+        metric: Option<&str>,
+        options: garmin_charts::ChartOptions,
+    ) -> Result<super::charts::Drawn, ToolError> {
+        use garmin_charts::{BestEffortsChart, CurveMetric, CurveSeries};
+        let sport = Sport::parse(sport)?;
+        let metric = parse_metric(metric, sport)?;
+        let end = date.min(self.today() - chrono::Duration::days(1));
+        let start = end - chrono::Duration::days(DEFAULT_DAYS - 1);
+        let mut notes = Vec::new();
+        let Some(bests) = self.bests_of((start, end), sport, metric, &mut notes)? else {
+            return Err(ToolError::NoData(format!("No best-efforts curve: {}.", notes.join("; "))));
+        };
+        let previous_range = year_before(start, end);
+        let previous = match previous_range {
+            Some(range) => self.bests_of(range, sport, metric, &mut Vec::new())?.map(|p| p.0),
+            None => None,
+        };
+        let mut series =
+            vec![CurveSeries { label: super::charts::span(start, end), points: bests.0.pairs() }];
+        if let (Some(p), Some((s, e))) = (&previous, previous_range)
+            && !p.curve.is_empty()
+        {
+            series.push(CurveSeries { label: super::charts::span(s, e), points: p.pairs() });
+        }
+        let answer = shape(start, end, sport, metric, Some(bests), previous, previous_range, notes);
+        if answer.curve.is_empty() {
+            return Err(ToolError::NoData(answer.reading));
+        }
+        let curve_metric = match metric {
+            Metric::Power => CurveMetric::Power,
+            Metric::Speed => CurveMetric::Pace,
+            Metric::HeartRate => CurveMetric::HeartRate,
+        };
+        let chart = BestEffortsChart { metric: curve_metric, series };
+        let drawn_series = chart.series.len();
+        let png = super::charts::draw_off_thread("the best-efforts curve", move || {
+            garmin_charts::best_efforts(&chart, &options)
+        })
+        .await?;
+        let period_text = super::charts::span(start, end);
+        let summary = format!(
+            "Best-efforts curve ({} {}) {period_text}{}: {} Conventions: {}",
+            answer.sport,
+            answer.metric,
+            if drawn_series > 1 { ", against the same span a year earlier" } else { "" },
+            answer.reading,
+            answer.convention
+        );
+        Ok(super::charts::Drawn {
+            png,
+            summary,
+            title: format!("Best efforts ({} {}), {period_text}", answer.sport, answer.metric),
+            file_parts: vec![end.to_string(), format!("mean-max-{}-{}", answer.sport, answer.metric)],
+            activity_id: None,
+            period: Some(period_text),
+            series_source: None,
+            points: Some(u32::try_from(answer.curve.len()).unwrap_or(u32::MAX)),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,9 +12,13 @@ use serde_json::json;
 use crate::support::{Harness, api_requests};
 
 async fn synced() -> Harness {
+    synced_since("2026-08-01").await
+}
+
+async fn synced_since(since: &str) -> Harness {
     let h = Harness::start().await;
-    for _ in 0..20 {
-        let (_, data) = h.call_ok("sync_history", json!({ "since": "2026-08-01" })).await;
+    for _ in 0..40 {
+        let (_, data) = h.call_ok("sync_history", json!({ "since": since })).await;
         if data["status"] != "running" {
             assert_eq!(data["status"], "complete", "{data}");
             return h;
@@ -106,4 +110,31 @@ async fn bad_best_effort_arguments_are_refused_naming_the_argument() {
     assert!(err.contains("metric must be power, pace or hr"), "{err}");
     let (_, data) = h.call_ok("get_best_efforts", json!({})).await;
     assert!(data["reading"].as_str().unwrap().contains("does not cover"), "{data}");
+}
+
+#[tokio::test]
+async fn render_chart_mean_max_draws_get_best_efforts_curve_and_quotes_its_reading() {
+    // The chart's season is the 365 days ending `date`.
+    let h = synced_since("2025-11-15").await;
+    let folder = h.dir.path().join("charts");
+    let args = json!({"kind": "mean_max", "sport": "cycling", "metric": "power", "date": "2026-11-14",
+        "folder": folder.display().to_string()});
+    let result = h.call("render_chart", args).await;
+    let summary = crate::support::text_of(&result);
+    assert_ne!(result.is_error, Some(true), "{summary}");
+    assert!(result.content.iter().any(|c| c.as_image().is_some()), "an image is shown");
+    let record: serde_json::Value =
+        serde_json::from_str(&result.content.iter().filter_map(|c| c.as_text()).nth(1).unwrap().text)
+            .unwrap();
+    assert_eq!(record["kind"], "mean_max");
+    let (_, bests) = h
+        .call_ok("get_best_efforts", json!({"end_date": "2026-11-14", "sport": "cycling", "metric": "power"}))
+        .await;
+    assert_eq!(record["points"], bests["curve"].as_array().unwrap().len());
+    assert!(summary.contains(bests["reading"].as_str().unwrap()), "{summary}");
+    // Arguments of other kinds are refused, naming the kinds they are for.
+    let message = h.call_invalid("render_chart", json!({"kind": "mean_max", "stacked": true})).await;
+    assert!(message.contains("`stacked` does not apply to kind=mean_max"), "{message}");
+    let message = h.call_invalid("render_chart", json!({"kind": "mean_max", "metric": "hrv"})).await;
+    assert!(message.contains("mean_max takes power, pace or hr"), "{message}");
 }
