@@ -16,9 +16,11 @@
 //! measures a year). The second-by-second series is read once at sync (one `details` request per
 //! activity) and reduced to mean-max curves for power, speed and heart rate on
 //! `analytics::mean_max::STANDARD_DURATIONS` (34 durations, 1 s to 5 h) and best times over
-//! `all_standard_distances` (migration 2): at most 34 × 3 + 17 typed rows, measured by the bench in
-//! bytes per activity, against the series itself (hundreds of KB of JSON per hour), which is not
-//! kept. The FIT file stays one `export_activity` away.
+//! `all_standard_distances` (migration 2): at most 34 × 3 + 17 typed rows. Measured by the bench on
+//! the fake's year (333 activities, 2026-12-01): the curves add 2,263 bytes per activity (0.75 MB a
+//! year, the database 11.85 MB in all), while the series the sync read was 26.6 MB of JSON (5 s
+//! rows; a 1 Hz recording is about five times that), which is not kept. The FIT file stays one
+//! `export_activity` away.
 
 use rusqlite_migration::{M, Migrations};
 
