@@ -380,3 +380,25 @@ pub struct Exercise {
     /// Recognition probability (0–100).
     pub probability: Option<f64>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_row_clock_is_the_timer_else_the_timestamps_from_the_first_row() {
+        let timer: ActivityDetails = serde_json::from_value(serde_json::json!({
+            "metricDescriptors": [{"metricsIndex": 0, "key": "sumDuration", "unit": {"key": "second"}},
+                                  {"metricsIndex": 1, "key": "directTimestamp", "unit": {"key": "gmt"}}],
+            "activityDetailMetrics": [{"metrics": [0.0, 1000.0]}, {"metrics": [5.0, 9000.0]}]
+        }))
+        .unwrap();
+        assert_eq!(timer.elapsed_seconds(), [Some(0.0), Some(5.0)]);
+        let stamps: ActivityDetails = serde_json::from_value(serde_json::json!({
+            "metricDescriptors": [{"metricsIndex": 0, "key": "directTimestamp", "unit": {"key": "gmt"}}],
+            "activityDetailMetrics": [{"metrics": [1000.0]}, {"metrics": [null]}, {"metrics": [4000.0]}]
+        }))
+        .unwrap();
+        assert_eq!(stamps.elapsed_seconds(), [Some(0.0), None, Some(3.0)]);
+    }
+}
