@@ -172,11 +172,34 @@ pub struct BestTimes {
     pub convention: &'static str,
 }
 
+/// Standard cycling distances: (metres, label).
+pub const RIDE_DISTANCES: [(f64, &str); 5] =
+    [(5000.0, "5 km"), (10_000.0, "10 km"), (20_000.0, "20 km"), (40_000.0, "40 km"), (100_000.0, "100 km")];
+
+/// Standard swimming distances: (metres, label).
+pub const SWIM_DISTANCES: [(f64, &str); 5] =
+    [(100.0, "100 m"), (200.0, "200 m"), (400.0, "400 m"), (1500.0, "1500 m"), (3800.0, "3800 m")];
+
+/// Every standard distance of the three sports, shortest first, each once (what the history keeps
+/// per activity; a tool shows the subset of its sport).
+pub fn all_standard_distances() -> Vec<(f64, &'static str)> {
+    let mut all: Vec<(f64, &'static str)> =
+        STANDARD_DISTANCES.iter().chain(&RIDE_DISTANCES).chain(&SWIM_DISTANCES).copied().collect();
+    all.sort_by(|a, b| a.0.total_cmp(&b.0));
+    all.dedup_by(|a, b| a.0 == b.0);
+    all
+}
+
 /// Best times for the [`STANDARD_DISTANCES`] the recording covers, from `(elapsed s, cumulative
 /// distance m)` samples. Samples with a non-finite value or a time not after the previous one are
 /// skipped; a distance lower than the previous (GPS jitter) is taken as the previous. Convention:
 /// [`BEST_TIME_CONVENTION`].
 pub fn best_times(time_distance: &[(f64, f64)]) -> BestTimes {
+    best_times_over(time_distance, &STANDARD_DISTANCES)
+}
+
+/// [`best_times`] over the given `(metres, label)` distances instead of the running ones.
+pub fn best_times_over(time_distance: &[(f64, f64)], distances: &[(f64, &'static str)]) -> BestTimes {
     let mut t: Vec<f64> = Vec::with_capacity(time_distance.len());
     let mut d: Vec<f64> = Vec::with_capacity(time_distance.len());
     for &(time, dist) in time_distance {
@@ -187,7 +210,7 @@ pub fn best_times(time_distance: &[(f64, f64)]) -> BestTimes {
         t.push(time);
         d.push(dist);
     }
-    let times = STANDARD_DISTANCES
+    let times = distances
         .iter()
         .filter_map(|&(meters, label)| {
             best_over(&t, &d, meters).map(|(seconds, start_second)| BestTime {
@@ -199,6 +222,41 @@ pub fn best_times(time_distance: &[(f64, f64)]) -> BestTimes {
         })
         .collect();
     BestTimes { times, convention: BEST_TIME_CONVENTION }
+}
+
+/// Convention of [`resample_1hz`].
+pub const RESAMPLE_CONVENTION: &str = "rows resampled to 1 Hz on the recording's clock by linear interpolation \
+     between neighbouring rows (a row without a value counts as 0)";
+
+/// A series recorded at any rate as `(seconds, value)` rows (Garmin's details: 1 s, smart
+/// recording, or thinned), resampled to one value per whole second from the first row's time to
+/// the last's. Rows with a non-finite or repeated time are skipped; a missing or bad value is 0
+/// (as in [`mean_max`]). Convention: [`RESAMPLE_CONVENTION`]. At most `max_seconds` values.
+pub fn resample_1hz(rows: &[(f64, Option<f64>)], max_seconds: usize) -> Vec<f64> {
+    let mut pts: Vec<(f64, f64)> = Vec::with_capacity(rows.len());
+    for &(t, v) in rows {
+        if !t.is_finite() || pts.last().is_some_and(|&(last, _)| t <= last) {
+            continue;
+        }
+        pts.push((t, v.and_then(crate::usable).unwrap_or(0.0)));
+    }
+    let (Some(&(t0, _)), Some(&(t_end, _))) = (pts.first(), pts.last()) else { return Vec::new() };
+    let n = (((t_end - t0).floor() as usize) + 1).min(max_seconds);
+    let mut out = Vec::with_capacity(n);
+    let mut i = 0usize;
+    for s in 0..n {
+        let t = t0 + s as f64;
+        while i + 1 < pts.len() && pts[i + 1].0 <= t {
+            i += 1;
+        }
+        let (ta, va) = pts[i];
+        let value = match pts.get(i + 1) {
+            Some(&(tb, vb)) if tb > ta => va + (vb - va) * ((t - ta) / (tb - ta)),
+            _ => va,
+        };
+        out.push(value);
+    }
+    out
 }
 
 /// The shortest time covering `meters`, and its start. `t` strictly increasing, `d` non-decreasing.

@@ -4,7 +4,8 @@
 use analytics::AnalyticsError;
 use analytics::critical_power::critical_power;
 use analytics::mean_max::{
-    MeanMaxCurve, MeanMaxPoint, STANDARD_DURATIONS, best_times, mean_max, merge_curves,
+    MeanMaxCurve, MeanMaxPoint, RIDE_DISTANCES, STANDARD_DURATIONS, SWIM_DISTANCES, all_standard_distances,
+    best_times, best_times_over, mean_max, merge_curves, resample_1hz,
 };
 
 fn close(a: f64, b: f64, tol: f64) -> bool {
@@ -154,4 +155,31 @@ fn critical_power_says_when_the_data_cannot_support_a_fit() {
     let rising = [(120, 250.0), (300, 270.0), (600, 290.0), (1200, 300.0)];
     assert!(refusal(&rising).contains("not positive"), "{}", refusal(&rising));
     assert!(refusal(&[(120, f64::NAN), (300, -1.0), (600, f64::INFINITY)]).contains("the curve has 0"));
+}
+
+#[test]
+fn resampling_interpolates_5_s_rows_to_whole_seconds_and_counts_missing_values_as_zero() {
+    // Rows at 0, 5, 10 s: 100 → 200 → (missing = 0). Hand-computed: 100,120,140,160,180,200,160,120,80,40,0.
+    let got = resample_1hz(&[(0.0, Some(100.0)), (5.0, Some(200.0)), (5.0, Some(999.0)), (10.0, None)], 100);
+    assert_eq!(got, [100.0, 120.0, 140.0, 160.0, 180.0, 200.0, 160.0, 120.0, 80.0, 40.0, 0.0]);
+    assert_eq!(resample_1hz(&[(0.0, Some(1.0)), (10.0, Some(1.0))], 4).len(), 4, "capped");
+    assert!(resample_1hz(&[], 10).is_empty());
+    assert!(resample_1hz(&[(f64::NAN, Some(1.0))], 10).is_empty());
+    // A row offset (timer starting at 3 s) keeps its own clock.
+    assert_eq!(resample_1hz(&[(3.0, Some(10.0)), (4.0, Some(20.0))], 10), [10.0, 20.0]);
+}
+
+#[test]
+fn best_times_over_ride_and_swim_distances_use_the_given_list() {
+    // 10 m/s for 2000 s: 20 km in 2000 s, 5 km in 500 s; nothing for 40 km.
+    let ride: Vec<(f64, f64)> = (0..=2000).map(|t| (f64::from(t), 10.0 * f64::from(t))).collect();
+    let got = best_times_over(&ride, &RIDE_DISTANCES);
+    let labels: Vec<(&str, f64)> = got.times.iter().map(|t| (t.label, t.seconds)).collect();
+    assert_eq!(labels, [("5 km", 500.0), ("10 km", 1000.0), ("20 km", 2000.0)]);
+    // 1 m/s swim of 450 m: 100, 200, 400 m.
+    let swim: Vec<(f64, f64)> = (0..=450).map(|t| (f64::from(t), f64::from(t))).collect();
+    assert_eq!(best_times_over(&swim, &SWIM_DISTANCES).times.len(), 3);
+    let all = all_standard_distances();
+    assert!(all.windows(2).all(|w| w[0].0 < w[1].0), "sorted, each once: {all:?}");
+    assert_eq!(all.iter().filter(|d| d.0 == 400.0).count(), 1);
 }

@@ -5,7 +5,12 @@
 //! * the database's size for that year (file plus WAL, after a checkpoint);
 //! * `get_period_stats` over the last 365 days answered from the history, against the same question
 //!   answered live with 80 ms per Garmin call (`--no-cache`), both through the MCP server in-process;
-//! * the history query alone (activities of the year) for scale.
+//! * the history query alone (activities of the year) for scale;
+//! * a season's mean-max curve (`get_best_efforts`, cycling power over 365 days) from the history,
+//!   against the live equivalent at 80 ms per Garmin call (the year's ride list, then every ride's
+//!   series, reduced as the sync does);
+//! * what the series cost the first sync: `details` requests, megabytes of series JSON read, and
+//!   the bytes per activity the curves add to the database.
 //!
 //! Run: `cargo bench -p garmin-mcp --bench history` (release build); add `-- --quick` to skip the
 //! sync at 80 ms. Prints a table; asserts nothing.
@@ -114,6 +119,99 @@ async fn timed_stats(
     (median(samples), source)
 }
 
+async fn timed_best_efforts(
+    client: &rmcp::service::RunningService<rmcp::RoleClient, ()>,
+) -> (Duration, usize) {
+    let args =
+        json!({"start_date": "2025-11-15", "end_date": "2026-11-14", "sport": "cycling", "metric": "power"});
+    let mut samples = Vec::new();
+    let mut points = 0;
+    for _ in 0..30 {
+        let started = Instant::now();
+        let result = client
+            .call_tool(
+                CallToolRequestParams::new("get_best_efforts")
+                    .with_arguments(args.as_object().cloned().unwrap_or_default()),
+            )
+            .await
+            .unwrap();
+        samples.push(started.elapsed());
+        points =
+            result.structured_content.as_ref().and_then(|s| s["curve"].as_array().map(Vec::len)).unwrap_or(0);
+    }
+    (median(samples), points)
+}
+
+/// The season's ride curve read live: the list, then each ride's series (4 at once), reduced.
+/// Returns the time, the requests and the bytes of series JSON.
+async fn live_season_curve(store: &SessionStore, rides_only: bool) -> (Duration, u32, usize) {
+    use analytics::mean_max::{STANDARD_DURATIONS, mean_max, merge_curves, resample_1hz};
+    use futures::StreamExt as _;
+    let client = Client::from_store(store.clone()).unwrap();
+    let started = Instant::now();
+    let first = NaiveDate::from_ymd_opt(2025, 11, 15).unwrap_or(NaiveDate::MIN);
+    let kind = if rides_only { Some("cycling") } else { None };
+    let list = client.activities().between(first, today() - chrono::Duration::days(1), kind).await.unwrap();
+    let ids: Vec<u64> = list.iter().filter_map(|a| a.activity_id).collect();
+    let query = [("maxChartSize", "86400".to_owned()), ("maxPolylineSize", "1".to_owned())];
+    let bodies: Vec<serde_json::Value> = futures::stream::iter(ids.iter().copied())
+        .map(|id| {
+            let client = client.clone();
+            let query = query.clone();
+            async move {
+                client
+                    .get_value(&format!("/activity-service/activity/{id}/details"), &query)
+                    .await
+                    .ok()
+                    .flatten()
+            }
+        })
+        .buffer_unordered(4)
+        .filter_map(|v| async move { v })
+        .collect()
+        .await;
+    let bytes: usize = bodies.iter().map(|b| b.to_string().len()).sum();
+    let curves: Vec<_> = bodies
+        .iter()
+        .filter_map(|b| serde_json::from_value::<garmin::models::activities::ActivityDetails>(b.clone()).ok())
+        .map(|d| {
+            let rows: Vec<(f64, Option<f64>)> = d
+                .elapsed_seconds()
+                .into_iter()
+                .zip(d.values("directPower"))
+                .filter_map(|(t, p)| Some((t?, p)))
+                .collect();
+            mean_max(&resample_1hz(&rows, 86_400), &STANDARD_DURATIONS)
+        })
+        .collect();
+    let merged = merge_curves(&curves);
+    assert!(!rides_only || !merged.points.is_empty());
+    (started.elapsed(), 1 + ids.len() as u32, bytes)
+}
+
+/// Bytes the curves take in the database of `dir`: its size, less the size of a copy without them.
+fn curve_bytes(dir: &std::path::Path) -> (u64, u64) {
+    let copy = tempfile::tempdir().unwrap();
+    let path = History::path_in(dir);
+    let _ = History::open(dir).map(|h| h.checkpoint());
+    let with = std::fs::metadata(&path).map_or(0, |m| m.len());
+    let target = History::path_in(copy.path());
+    std::fs::copy(&path, &target).unwrap();
+    let conn = rusqlite::Connection::open(&target).unwrap();
+    conn.execute_batch("DELETE FROM activity_curves; DELETE FROM activity_best_times; VACUUM;").unwrap();
+    let activities: i64 = conn.query_row("SELECT COUNT(*) FROM activities", [], |r| r.get(0)).unwrap();
+    drop(conn);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch("VACUUM;").unwrap();
+    drop(conn);
+    let with = std::fs::metadata(&path).map_or(with, |m| m.len());
+    let without = std::fs::metadata(&target).map_or(0, |m| m.len());
+    (
+        with.saturating_sub(without) / u64::try_from(activities.max(1)).unwrap_or(1),
+        u64::try_from(activities).unwrap_or(0),
+    )
+}
+
 #[tokio::main(flavor = "multi_thread")]
 async fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
@@ -145,4 +243,22 @@ async fn main() {
     let (from_garmin, source) = timed_stats(&live, 3).await;
     println!("get_period_stats(365 days), live 80 ms: {} (median of 3, source {source})", ms(from_garmin));
     println!("speed-up: {:.0}×", from_garmin.as_secs_f64() / from_db.as_secs_f64().max(1e-9));
+
+    fake.clear_faults();
+    let (_, details_requests, series_bytes) = live_season_curve(&store, false).await;
+    println!(
+        "series read by the first sync:          {} details requests, {:.1} MB of JSON",
+        details_requests - 1,
+        series_bytes as f64 / 1e6
+    );
+    let (per_activity, activities) = curve_bytes(dir.path());
+    println!(
+        "curves in the database:                 {per_activity} bytes per activity ({activities} activities)"
+    );
+    let (curve_db, points) = timed_best_efforts(&cached).await;
+    println!("season mean-max curve, history:        {} (median of 30, {points} points)", ms(curve_db));
+    fake.push_fault(FaultRule::always(Fault::Latency(LATENCY)));
+    let (curve_live, requests, _) = live_season_curve(&store, true).await;
+    println!("season mean-max curve, live 80 ms:     {} ({requests} requests)", ms(curve_live));
+    println!("speed-up: {:.0}×", curve_live.as_secs_f64() / curve_db.as_secs_f64().max(1e-9));
 }

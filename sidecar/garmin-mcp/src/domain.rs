@@ -7,6 +7,8 @@
 //! - [`activity`]: sport families and filters, activity rows and titles, the list's page size.
 //! - [`activity_parts`]: one activity's summary, laps, zones, weather and series from whichever
 //!   source serves each (the Personal API's through the original FIT file).
+//! - [`best_efforts`]: a range's best curve, best times and their sources from the history's
+//!   per-activity curves, in the sport's units.
 //! - [`dates`]: the one parser of date arguments, with its friendly message.
 //! - [`fit_series`]: the one reader of an activity's original FIT file (samples, laps, totals),
 //!   and what is derived from it (time in heart-rate zones, chart rows) where Garmin's JSON is
@@ -24,6 +26,7 @@
 pub mod account;
 pub mod activity;
 pub mod activity_parts;
+pub mod best_efforts;
 pub mod dates;
 pub mod fit_series;
 pub mod load;

@@ -176,6 +176,7 @@ impl GarminMcp {
             + Self::history_tools()
             + Self::fitness_tools()
             + Self::analysis_tools()
+            + Self::best_effort_tools()
     }
 
     /// The Garmin client, built from the shared session on first use (and again after a sign-in).

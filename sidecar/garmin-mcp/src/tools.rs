@@ -15,6 +15,7 @@
 pub mod activities;
 pub mod analysis;
 pub mod athlete;
+pub mod best_efforts;
 pub mod calendar;
 pub mod calendar_writes;
 pub mod changes;

@@ -90,8 +90,14 @@ pub const TOOLSETS: &[Toolset] = &[
     },
     Toolset {
         id: "analysis",
-        description: "training analyses from the local history: load balance (ACWR, monotony), intensity distribution, period comparison, efficiency",
-        tools: &["get_load_balance", "get_intensity_distribution", "compare_periods", "get_efficiency_trend"],
+        description: "training analyses from the local history: load balance (ACWR, monotony), intensity distribution, period comparison, efficiency, best efforts and critical power",
+        tools: &[
+            "get_load_balance",
+            "get_intensity_distribution",
+            "compare_periods",
+            "get_efficiency_trend",
+            "get_best_efforts",
+        ],
     },
     Toolset { id: "session", description: "signing in (always on)", tools: &["login"] },
 ];

@@ -91,6 +91,16 @@ impl History {
     }
 }
 
+/// Makes `history.sqlite3` in `dir` as the first released build did (schema version 1 only), for
+/// tests proving that an old file upgrades in place.
+#[doc(hidden)]
+pub fn create_v1_for_tests(dir: &Path) -> Result<()> {
+    garmin::private_files::ensure_folder(dir)?;
+    let mut conn = Connection::open(History::path_in(dir))?;
+    schema::v1_only().to_latest(&mut conn).map_err(|e| HistoryError::Migration(e.to_string()))?;
+    Ok(())
+}
+
 /// Creates the file private if absent (refusing a link or a non-file there), then opens, tunes,
 /// checks and migrates it.
 fn open_file(path: &Path) -> Result<Connection> {

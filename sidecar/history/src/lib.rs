@@ -8,17 +8,22 @@
 //!   activity as it arrives, so a killed or rate-limited sync resumes without reading again what it
 //!   finished; days Garmin may still revise are read again every time.
 //! * [`read`] answers tools: activities of a range, how far the history covers a range and how
-//!   fresh it is, and the per-activity loads the analytics work from.
+//!   fresh it is, and the per-activity loads the analytics work from; [`read_curves`] the
+//!   per-activity mean-max curves and best times the sync computes from each activity's series.
 #![deny(missing_docs)]
 
+pub mod curves;
 mod db;
 mod error;
 pub mod read;
+pub mod read_curves;
 pub mod read_laps;
+mod rows;
 mod schema;
 mod store;
 pub mod summary;
 pub mod sync;
 
-pub use db::{FILE_NAME, History};
+pub use curves::Metric;
+pub use db::{FILE_NAME, History, create_v1_for_tests};
 pub use error::{HistoryError, Result};

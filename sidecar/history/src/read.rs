@@ -9,6 +9,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use garmin::models::activities::ActivitySummary;
 use rusqlite::params;
 
+use crate::rows::{self, TYPE_FILTER};
 use crate::store::{parse_ymd, ymd};
 use crate::sync::{BLOCK_DAYS, block_start};
 use crate::{History, Result};
@@ -88,13 +89,10 @@ impl History {
         type_key: Option<&str>,
     ) -> Result<Vec<ActivitySummary>> {
         let conn = self.conn();
-        let mut stmt = conn.prepare(
-            "SELECT a.summary_json FROM activities a
-             WHERE a.local_date BETWEEN ?1 AND ?2
-               AND (?3 IS NULL OR a.type_key = ?3
-                    OR a.parent_type_id IN (SELECT type_id FROM activity_types WHERE type_key = ?3))
-             ORDER BY a.start_local DESC, a.activity_id DESC",
-        )?;
+        let mut stmt = conn.prepare(&format!(
+            "SELECT a.summary_json FROM activities a WHERE a.local_date BETWEEN ?1 AND ?2 AND {TYPE_FILTER}
+             ORDER BY a.start_local DESC, a.activity_id DESC"
+        ))?;
         let rows = stmt.query_map(params![ymd(from), ymd(to), type_key], |r| r.get::<_, String>(0))?;
         let mut out = Vec::new();
         for row in rows {
@@ -108,36 +106,22 @@ impl History {
     /// Per-activity loads of `from..=to`, oldest first.
     pub fn activity_loads(&self, from: NaiveDate, to: NaiveDate) -> Result<Vec<ActivityLoad>> {
         let conn = self.conn();
-        let mut zones_stmt = conn.prepare(
+        let mut zones = conn.prepare(
             "SELECT zone, seconds, low_bpm FROM activity_hr_zones WHERE activity_id = ?1 ORDER BY zone",
         )?;
-        let mut stmt = conn.prepare(
-            "SELECT activity_id, local_date, type_key, duration_s, training_load, avg_hr, max_hr, avg_power, norm_power
-             FROM activities WHERE local_date BETWEEN ?1 AND ?2 ORDER BY start_local, activity_id",
+        let rows = rows::activity_rows(
+            &conn,
+            from,
+            to,
+            None,
+            "a.type_key, a.duration_s, a.training_load, a.avg_hr, a.max_hr, a.avg_power, a.norm_power",
+            |r| Ok((r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?, r.get(8)?)),
         )?;
-        let rows = stmt.query_map(params![ymd(from), ymd(to)], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, Option<String>>(2)?,
-                r.get::<_, Option<f64>>(3)?,
-                r.get::<_, Option<f64>>(4)?,
-                r.get::<_, Option<f64>>(5)?,
-                r.get::<_, Option<f64>>(6)?,
-                r.get::<_, Option<f64>>(7)?,
-                r.get::<_, Option<f64>>(8)?,
-            ))
-        })?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (id, date, type_key, duration_s, training_load, avg_hr, max_hr, avg_power, norm_power) = row?;
-            let (Ok(activity_id), Some(date)) = (u64::try_from(id), parse_ymd(&date)) else { continue };
-            let hr_zones = zones_stmt
-                .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
+        let mut out = Vec::with_capacity(rows.len());
+        for (head, (type_key, duration_s, training_load, avg_hr, max_hr, avg_power, norm_power)) in rows {
             out.push(ActivityLoad {
-                activity_id,
-                date,
+                activity_id: head.activity_id,
+                date: head.date,
                 type_key,
                 duration_s,
                 training_load,
@@ -145,7 +129,7 @@ impl History {
                 max_hr,
                 avg_power,
                 norm_power,
-                hr_zones,
+                hr_zones: rows::children(&mut zones, head.key, |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?,
             });
         }
         Ok(out)
@@ -172,6 +156,8 @@ impl History {
             days: count("days")?,
             training_status: count("training_status")?,
             blocks: count("sync_blocks")?,
+            curve_points: count("activity_curves")?,
+            best_times: count("activity_best_times")?,
         })
     }
 }
@@ -191,4 +177,8 @@ pub struct Counts {
     pub training_status: u64,
     /// Finished blocks.
     pub blocks: u64,
+    /// Mean-max curve points (all metrics).
+    pub curve_points: u64,
+    /// Best times over standard distances.
+    pub best_times: u64,
 }

@@ -3,9 +3,8 @@
 //! `schema.rs` for why no second-by-second series is stored).
 
 use chrono::NaiveDate;
-use rusqlite::params;
 
-use crate::store::{parse_ymd, ymd};
+use crate::rows;
 use crate::{History, Result};
 
 /// One lap as Garmin's splits listed it.
@@ -52,48 +51,33 @@ impl History {
     /// The activities of `from..=to` (local dates) with their laps, oldest first.
     pub fn activity_laps(&self, from: NaiveDate, to: NaiveDate) -> Result<Vec<ActivityLaps>> {
         let conn = self.conn();
-        let mut laps_stmt = conn.prepare(
+        let mut laps = conn.prepare(
             "SELECT duration_s, distance_m, avg_speed_mps, avg_hr, avg_power FROM activity_laps
              WHERE activity_id = ?1 ORDER BY lap_index",
         )?;
-        let mut stmt = conn.prepare(
-            "SELECT a.activity_id, a.local_date, a.type_key,
-                    (SELECT p.type_key FROM activity_types p WHERE p.type_id = a.parent_type_id),
-                    a.name, a.distance_m, a.duration_s, a.avg_hr, a.norm_power
-             FROM activities a WHERE a.local_date BETWEEN ?1 AND ?2 ORDER BY a.start_local, a.activity_id",
+        let rows = rows::activity_rows(
+            &conn,
+            from,
+            to,
+            None,
+            "a.type_key, (SELECT p.type_key FROM activity_types p WHERE p.type_id = a.parent_type_id),
+             a.name, a.distance_m, a.duration_s, a.avg_hr, a.norm_power",
+            |r| Ok((r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?, r.get(8)?)),
         )?;
-        let rows = stmt.query_map(params![ymd(from), ymd(to)], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, Option<String>>(2)?,
-                r.get::<_, Option<String>>(3)?,
-                r.get::<_, Option<String>>(4)?,
-                r.get::<_, Option<f64>>(5)?,
-                r.get::<_, Option<f64>>(6)?,
-                r.get::<_, Option<f64>>(7)?,
-                r.get::<_, Option<f64>>(8)?,
-            ))
-        })?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (id, date, type_key, parent_type_key, name, distance_m, duration_s, avg_hr, norm_power) =
-                row?;
-            let (Ok(activity_id), Some(date)) = (u64::try_from(id), parse_ymd(&date)) else { continue };
-            let laps = laps_stmt
-                .query_map([id], |r| {
-                    Ok(Lap {
-                        duration_s: r.get(0)?,
-                        distance_m: r.get(1)?,
-                        avg_speed_mps: r.get(2)?,
-                        avg_hr: r.get(3)?,
-                        avg_power: r.get(4)?,
-                    })
-                })?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
+        let mut out = Vec::with_capacity(rows.len());
+        for (head, (type_key, parent_type_key, name, distance_m, duration_s, avg_hr, norm_power)) in rows {
+            let laps = rows::children(&mut laps, head.key, |r| {
+                Ok(Lap {
+                    duration_s: r.get(0)?,
+                    distance_m: r.get(1)?,
+                    avg_speed_mps: r.get(2)?,
+                    avg_hr: r.get(3)?,
+                    avg_power: r.get(4)?,
+                })
+            })?;
             out.push(ActivityLaps {
-                activity_id,
-                date,
+                activity_id: head.activity_id,
+                date: head.date,
                 type_key,
                 parent_type_key,
                 name,

@@ -11,6 +11,7 @@ use rusqlite::{Connection, OptionalExtension as _, params};
 use serde_json::Value;
 
 use crate::Result;
+use crate::curves::Reduced;
 
 /// `YYYY-MM-DD`.
 pub(crate) fn ymd(date: NaiveDate) -> String {
@@ -366,5 +367,47 @@ pub(crate) fn mark_block(
          VALUES (?1, ?2, ?3, ?4, ?5)",
         params![ymd(start), ymd(end), ymd(covered_to), ymd(today), now],
     )?;
+    Ok(())
+}
+
+/// Activities of `from..=to` whose series was not reduced to curves yet (all of them with `all`),
+/// newest first.
+pub(crate) fn activities_without_curves(
+    conn: &Connection,
+    from: NaiveDate,
+    to: NaiveDate,
+    all: bool,
+) -> Result<Vec<u64>> {
+    let mut stmt = conn.prepare(
+        "SELECT activity_id FROM activities WHERE local_date BETWEEN ?1 AND ?2 AND (?3 OR curves_at IS NULL)
+         ORDER BY start_local DESC, activity_id DESC",
+    )?;
+    let ids: Vec<i64> =
+        stmt.query_map(params![ymd(from), ymd(to), all], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+    Ok(ids.into_iter().filter_map(|i| u64::try_from(i).ok()).collect())
+}
+
+/// Stores an activity's curves and best times (replacing earlier ones) and marks it reduced.
+pub(crate) fn set_activity_curves(conn: &Connection, id: u64, reduced: &Reduced, now: i64) -> Result<()> {
+    let Ok(key) = i64::try_from(id) else { return Ok(()) };
+    conn.execute("DELETE FROM activity_curves WHERE activity_id = ?1", [key])?;
+    conn.execute("DELETE FROM activity_best_times WHERE activity_id = ?1", [key])?;
+    let mut point = conn.prepare(
+        "INSERT OR REPLACE INTO activity_curves (activity_id, metric, seconds, value, start_second)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    for (metric, curve) in &reduced.curves {
+        for p in &curve.points {
+            point.execute(params![key, metric.key(), p.seconds, p.value, p.start_second])?;
+        }
+    }
+    let mut best = conn.prepare(
+        "INSERT OR REPLACE INTO activity_best_times (activity_id, meters, label, seconds, start_second)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    for t in reduced.best.iter().flat_map(|b| &b.times) {
+        best.execute(params![key, t.meters, t.label, t.seconds, t.start_second])?;
+    }
+    conn.execute("UPDATE activities SET curves_at = ?2 WHERE activity_id = ?1", params![key, now])?;
     Ok(())
 }

@@ -6,7 +6,8 @@
 //!   and heart-rate zones of each activity not yet read (two each), the daily summary of each day
 //!   not yet read (one each), the block's sleep, HRV and weight ranges (three) and one training
 //!   status snapshot. Each activity and each day is committed as it arrives; the block is marked
-//!   finished last. A sync killed or stopped half-way resumes where it was: finished blocks are
+//!   finished last. After the blocks, each activity's series not reduced yet (one `details`
+//!   request each) becomes its mean-max curves and best times ([`SERIES_ROWS`], `curves.rs`). A sync killed or stopped half-way resumes where it was: finished blocks are
 //!   skipped, finished days and activities in an unfinished block are not read again.
 //! * **Incremental.** A finished block is read again only while it may still change: when it was
 //!   read before it was over, or within [`REVISE_DAYS`] days of its end (Garmin still revises
@@ -107,6 +108,8 @@ pub struct SyncReport {
     pub activities_updated: u32,
     /// Activities removed because Garmin no longer lists them.
     pub activities_removed: u32,
+    /// Activities whose series was read and reduced to mean-max curves and best times.
+    pub curves_read: u32,
     /// Requests sent to Garmin.
     pub requests: u32,
     /// Set when the sync stopped early.
@@ -126,7 +129,7 @@ impl SyncReport {
     /// One paragraph for a person: what was read, and what to do next when it stopped.
     pub fn summary(&self) -> String {
         let mut text = format!(
-            "History from {} to {}: {} of {} blocks of 28 days read now, {} already up to date; {} days and {} new activities read ({} updated, {} removed) in {} requests, {:.1} s.",
+            "History from {} to {}: {} of {} blocks of 28 days read now, {} already up to date; {} days and {} new activities read ({} updated, {} removed), {} activity series reduced to best-effort curves, in {} requests, {:.1} s.",
             self.from,
             self.to,
             self.blocks_synced,
@@ -136,6 +139,7 @@ impl SyncReport {
             self.activities_added,
             self.activities_updated,
             self.activities_removed,
+            self.curves_read,
             self.requests,
             self.elapsed.as_secs_f64()
         );
@@ -264,6 +268,7 @@ pub async fn sync(
         activities_added: 0,
         activities_updated: 0,
         activities_removed: 0,
+        curves_read: 0,
         requests: 0,
         stopped: None,
         problems: Vec::new(),
@@ -340,6 +345,11 @@ pub async fn sync(
         }
         tell(done, reader.count(), format!("read {label}"));
     }
+    if report.stopped.is_none() {
+        let tick =
+            |n: u64, of: u64| tell(done, reader.count(), format!("reading activity series {n} of {of}"));
+        report.stopped = sync_curves(history, &reader, options.full, from, today, &mut report, &tick).await?;
+    }
     report.requests = reader.count();
     report.elapsed = started.elapsed();
     Ok(report)
@@ -365,6 +375,58 @@ fn settle(miss: Miss, report: &mut SyncReport) -> Result<Option<Stopped>> {
             Ok(None)
         }
     }
+}
+
+/// Rows asked of `details` for the curves: a day at 1 Hz, so Garmin sends the series unthinned
+/// (it thins to `maxChartSize`). The track is not needed: one polyline point is asked.
+pub const SERIES_ROWS: u32 = 86_400;
+
+/// The series of every activity of `from..=today` not reduced yet (all with `full`), newest first:
+/// one `details` request each, reduced to curves and best times and committed one by one with its
+/// `curves_at` mark, so a stopped sync never reads a finished activity's series again. Runs over
+/// the whole range (not per block), so a database from before the curves gets them on its next
+/// sync even where every block is settled.
+async fn sync_curves(
+    history: &History,
+    reader: &Reader<'_>,
+    full: bool,
+    from: NaiveDate,
+    today: NaiveDate,
+    report: &mut SyncReport,
+    tick: &(dyn Fn(u64, u64) + Send + Sync),
+) -> Result<Option<Stopped>> {
+    let wanted = store::activities_without_curves(&history.conn(), from, today, full)?;
+    let of = wanted.len() as u64;
+    let query = [("maxChartSize", SERIES_ROWS.to_string()), ("maxPolylineSize", "1".to_owned())];
+    let query = &query;
+    let mut series = futures::stream::iter(wanted)
+        .map(|id| async move {
+            let path = format!("/activity-service/activity/{id}/details");
+            (id, nothing_there(reader.get(&path, query).await))
+        })
+        .buffer_unordered(reader.client.max_concurrency());
+    let mut handled = 0u64;
+    while let Some((id, answer)) = series.next().await {
+        match answer {
+            Ok(raw) => {
+                // Reducing a long series is a few ms of CPU: done here, between awaits.
+                let reduced = raw.as_ref().map(crate::curves::reduce).unwrap_or_default();
+                let mut conn = history.conn();
+                let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+                store::set_activity_curves(&tx, id, &reduced, unix_now())?;
+                tx.commit()?;
+                report.curves_read += 1;
+                handled += 1;
+                tick(handled, of);
+            }
+            Err(miss) => {
+                if let Some(stop) = settle(miss, report)? {
+                    return Ok(Some(stop));
+                }
+            }
+        }
+    }
+    Ok(None)
 }
 
 /// One block: activities, their details, the days, the ranges and a status snapshot.
@@ -567,6 +629,7 @@ mod tests {
             activities_added: 20,
             activities_updated: 0,
             activities_removed: 0,
+            curves_read: 0,
             requests: 150,
             stopped: Some(Stopped::RateLimited { resume_after: "2026-11-15T10:30:00Z".parse().unwrap() }),
             problems: Vec::new(),

@@ -150,6 +150,14 @@ async fn a_year_is_synced_with_every_activity_day_laps_and_zones() {
         conn.query_row("SELECT COUNT(*) FROM days WHERE resting_hr > 0", [], |r| r.get(0)).unwrap();
     assert!(with_sleep > 300 && with_hrv > 300 && with_rhr > 300, "{with_sleep} {with_hrv} {with_rhr}");
     assert!(counts.training_status >= 13, "{counts:?}");
+    // Every activity's series was read once and reduced: curves for the runs and rides with power.
+    assert_eq!(report.curves_read as u64, counts.activities, "{}", report.summary());
+    assert_eq!(history.curves_pending(first_block, today()).unwrap(), 0);
+    let with_power =
+        history.activity_curves(first_block, today(), Some("cycling"), history::Metric::Power).unwrap();
+    assert!(with_power.iter().filter(|c| c.curve.at(1200).is_some()).count() > 10, "{}", with_power.len());
+    let details = rig.api_requests().iter().filter(|(p, _)| p.ends_with("/details")).count();
+    assert_eq!(details as u64, counts.activities, "one details request per activity");
     // Raw JSON is kept as Garmin sent it.
     let raw: String = conn
         .query_row("SELECT summary_json FROM activities ORDER BY start_local DESC LIMIT 1", [], |r| r.get(0))
@@ -430,4 +438,101 @@ async fn the_summary_gives_the_days_covered_the_counts_and_when_it_was_last_sync
     assert_eq!((summary.activities, summary.days), (counts.activities, counts.days));
     assert!(summary.activities > 100, "{summary:?}");
     assert!(summary.last_synced_at.unwrap() >= before, "{summary:?}");
+}
+
+/// Activities whose series was reduced (`curves_at` set).
+fn reduced_ids(dir: &std::path::Path) -> Vec<i64> {
+    let conn = rusqlite_open(dir);
+    let mut stmt = conn.prepare("SELECT activity_id FROM activities WHERE curves_at IS NOT NULL").unwrap();
+    stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+}
+
+/// Ids whose `/details` were requested, from a request log.
+fn details_ids(requests: &[(String, String)]) -> Vec<i64> {
+    requests
+        .iter()
+        .filter_map(|(p, _)| p.strip_suffix("/details")?.rsplit('/').next()?.parse().ok())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_sync_killed_while_reading_series_resumes_without_reading_a_finished_series_again() {
+    let rig = Rig::start().await;
+    rig.fake.push_fault(FaultRule::always(Fault::Latency(Duration::from_millis(3))).on_path("/details"));
+    let history = rig.history();
+    let client = rig.client();
+    let task = tokio::spawn(async move {
+        let _ = sync(&history, &client, &SyncOptions::new(today()), &|_| {}).await;
+    });
+    loop {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        if details_ids(&rig.api_requests()).len() > 40 {
+            break;
+        }
+    }
+    task.abort();
+    let _ = task.await;
+    rig.fake.clear_faults();
+    let finished = reduced_ids(rig.dir.path());
+    let total = rig.history().counts().unwrap().activities as usize;
+    assert!(finished.len() >= 30 && finished.len() < total, "{} of {total}", finished.len());
+
+    rig.fake.clear_requests();
+    let report = rig.sync(&SyncOptions::new(today())).await;
+    assert!(report.complete(), "{}", report.summary());
+    let read_again: Vec<i64> =
+        details_ids(&rig.api_requests()).into_iter().filter(|id| finished.contains(id)).collect();
+    assert!(read_again.is_empty(), "finished series read again: {read_again:?}");
+    assert_eq!(report.curves_read as usize, total - finished.len());
+    let clean = Rig::start().await;
+    clean.sync(&SyncOptions::new(today())).await;
+    assert_eq!(rig.history().counts().unwrap(), clean.history().counts().unwrap());
+}
+
+#[tokio::test]
+async fn a_version_1_database_upgrades_in_place_and_its_settled_activities_get_curves_on_the_next_sync() {
+    // A database as the build before the curves made it: the same synced year in the version-1 tables.
+    let synced = Rig::start().await;
+    synced.sync(&SyncOptions::new(today())).await;
+    let rig = Rig::start().await;
+    history::create_v1_for_tests(rig.dir.path()).unwrap();
+    {
+        let conn = rusqlite_open(rig.dir.path());
+        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+        assert_eq!(version, 1);
+        conn.execute(
+            "ATTACH DATABASE ?1 AS synced",
+            [History::path_in(synced.dir.path()).display().to_string()],
+        )
+        .unwrap();
+        let v1_activity_columns = "activity_id, local_date, start_local, start_gmt, type_key, type_id, parent_type_id, \
+             sport_type_id, name, distance_m, duration_s, moving_s, elevation_gain_m, avg_hr, max_hr, avg_power, \
+             norm_power, training_load, calories, aerobic_te, summary_json, splits_json, hr_zones_json, details_at, synced_at";
+        conn.execute_batch(&format!(
+            "INSERT INTO activities ({v1_activity_columns}) SELECT {v1_activity_columns} FROM synced.activities;
+             INSERT INTO activity_laps SELECT * FROM synced.activity_laps;
+             INSERT INTO activity_hr_zones SELECT * FROM synced.activity_hr_zones;
+             INSERT INTO days SELECT * FROM synced.days;
+             INSERT INTO training_status SELECT * FROM synced.training_status;
+             INSERT INTO activity_types SELECT * FROM synced.activity_types;
+             INSERT INTO sync_blocks SELECT * FROM synced.sync_blocks;"
+        ))
+        .unwrap();
+    }
+    // Opening upgrades it; nothing already there is lost.
+    let history = rig.history();
+    let counts = history.counts().unwrap();
+    assert_eq!(counts.activities, synced.history().counts().unwrap().activities);
+    assert_eq!(counts.curve_points, 0);
+    let version: i64 =
+        rusqlite_open(rig.dir.path()).query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+    assert_eq!(version, 2);
+    // The next sync reads the series of every activity, though their blocks are settled, and no laps.
+    rig.fake.clear_requests();
+    let report = rig.sync(&SyncOptions::new(today())).await;
+    assert!(report.complete(), "{}", report.summary());
+    assert_eq!(report.curves_read as u64, counts.activities);
+    let requests = rig.api_requests();
+    assert!(!requests.iter().any(|(p, _)| p.ends_with("/splits")), "laps are not read again");
+    assert_eq!(rig.history().counts().unwrap(), synced.history().counts().unwrap());
 }

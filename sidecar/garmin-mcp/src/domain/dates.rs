@@ -68,6 +68,34 @@ impl DateRange {
     }
 }
 
+/// A range from optional `start_name`/`end_name` arguments: the end defaults to yesterday (the
+/// last day the history can hold), the start to `default_days` before it; at most `max_days`.
+pub(crate) fn date_range(
+    today: NaiveDate,
+    (start_name, start): (&str, Option<&str>),
+    (end_name, end): (&str, Option<&str>),
+    default_days: i64,
+    max_days: i64,
+) -> Result<(NaiveDate, NaiveDate), ToolError> {
+    let end = parse_opt_date(end_name, end, today)?.unwrap_or(today - chrono::Duration::days(1));
+    if end > today {
+        return Err(ToolError::invalid(format!(
+            "{end_name} {end} is after today ({today}): the history holds past days only"
+        )));
+    }
+    let start =
+        parse_opt_date(start_name, start, today)?.unwrap_or(end - chrono::Duration::days(default_days - 1));
+    if end < start {
+        return Err(ToolError::invalid(format!("{end_name} {end} is before {start_name} {start}")));
+    }
+    if (end - start).num_days() + 1 > max_days {
+        return Err(ToolError::invalid(format!(
+            "{start_name} to {end_name} spans more than {max_days} days ({start} to {end}); ask for a shorter range"
+        )));
+    }
+    Ok((start, end))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,7 +13,7 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
-use crate::domain::dates::parse_opt_date;
+use crate::domain::dates::{date_range, parse_opt_date};
 use crate::domain::session_load::{Athlete, round1, session_loads};
 use crate::history::DataSource;
 use crate::output::Answer;
@@ -55,44 +55,17 @@ fn load_choice(load: Option<&str>) -> Result<(String, analytics::load::LoadChoic
     Ok((word, choice))
 }
 
-/// A range from optional `start_name`/`end_name` arguments: the end defaults to yesterday (the
-/// last day the history can hold), the start to `default_days` before it; at most `max_days`.
-fn date_range(
-    today: NaiveDate,
-    (start_name, start): (&str, Option<&str>),
-    (end_name, end): (&str, Option<&str>),
-    default_days: i64,
-    max_days: i64,
-) -> Result<(NaiveDate, NaiveDate), ToolError> {
-    let end = parse_opt_date(end_name, end, today)?.unwrap_or(today - Duration::days(1));
-    if end > today {
-        return Err(ToolError::invalid(format!(
-            "{end_name} {end} is after today ({today}): the history holds past days only"
-        )));
-    }
-    let start = parse_opt_date(start_name, start, today)?.unwrap_or(end - Duration::days(default_days - 1));
-    if end < start {
-        return Err(ToolError::invalid(format!("{end_name} {end} is before {start_name} {start}")));
-    }
-    if (end - start).num_days() + 1 > max_days {
-        return Err(ToolError::invalid(format!(
-            "{start_name} to {end_name} spans more than {max_days} days ({start} to {end}); ask for a shorter range"
-        )));
-    }
-    Ok((start, end))
-}
-
 /// The history and how much of a range it covers.
-struct Covered {
-    history: History,
-    source: DataSource,
-    notes: Vec<String>,
+pub(crate) struct Covered {
+    pub(crate) history: History,
+    pub(crate) source: DataSource,
+    pub(crate) notes: Vec<String>,
 }
 
 impl GarminMcp {
     /// The history for `start..=end` (today is never in it), or `Err(note)` saying the range is not
     /// covered and how to sync it.
-    fn covered(&self, start: NaiveDate, end: NaiveDate) -> Result<Covered, String> {
+    pub(crate) fn covered(&self, start: NaiveDate, end: NaiveDate) -> Result<Covered, String> {
         let hint = format!(
             "the local history does not cover {start} to {end}: run sync_history (since {start}) first, then ask again"
         );

@@ -54,6 +54,9 @@ pub enum ChartKind {
     Intensity,
     /// Fitness (CTL), fatigue (ATL) and form (TSB) per day, as `get_fitness_trend` computes them.
     Fitness,
+    /// Best-efforts (mean-max) curve from the local history: the season of 365 days ending `date`
+    /// against the same span a year earlier, on a log time axis, as `get_best_efforts` computes it.
+    MeanMax,
 }
 
 impl ChartKind {
@@ -67,6 +70,7 @@ impl ChartKind {
             ChartKind::TrainingLoad => "training_load",
             ChartKind::Intensity => "intensity",
             ChartKind::Fitness => "fitness",
+            ChartKind::MeanMax => "mean_max",
         }
     }
 }
@@ -87,6 +91,12 @@ pub enum ChartMetric {
     BodyBattery,
     /// Health trend: average stress per day.
     Stress,
+    /// Mean-max: power (default for cycling).
+    Power,
+    /// Mean-max: pace (kept as speed; default otherwise).
+    Pace,
+    /// Mean-max: heart rate.
+    Hr,
 }
 
 /// The bars of a volume chart.
@@ -142,11 +152,12 @@ pub struct RenderChartArgs {
     #[serde(default)]
     pub date: Option<String>,
     /// `volume` and `hr_zones` over a period: only this sport (run, ride, swim, strength or a Garmin
-    /// type key; running includes trail and treadmill runs). Default: every sport.
+    /// type key; running includes trail and treadmill runs). Default: every sport. `mean_max`:
+    /// running (default), cycling or swimming.
     #[serde(default)]
     pub sport: Option<String>,
     /// `volume`: `distance` (default) or `time`. `health_trend`: `resting_hr` (default), `hrv`,
-    /// `body_battery` or `stress`.
+    /// `body_battery` or `stress`. `mean_max`: `power`, `pace` or `hr`.
     #[serde(default)]
     pub metric: Option<ChartMetric>,
     /// `volume`: stack the sports in one bar (default true) or draw them side by side.
@@ -211,6 +222,110 @@ fn only_for(kind: ChartKind, name: &str, given: bool, kinds: &[ChartKind]) -> Re
     Ok(())
 }
 
+/// Which kinds each optional argument applies to (everything else is refused, naming them).
+const ARGUMENT_KINDS: [(&str, &[ChartKind]); 9] = {
+    use ChartKind::*;
+    [
+        ("activity_id", &[Activity, HrZones]),
+        ("period", &[Volume]),
+        ("weeks", &[Volume, TrainingLoad, HrZones, Intensity, Fitness]),
+        ("months", &[Volume]),
+        ("days", &[HealthTrend, HrZones]),
+        ("date", &[Volume, HrZones, Sleep, HealthTrend, TrainingLoad, Intensity, Fitness, MeanMax]),
+        ("sport", &[Volume, HrZones, MeanMax]),
+        ("metric", &[Volume, HealthTrend, MeanMax]),
+        ("stacked", &[Volume]),
+    ]
+};
+
+/// Refuses every given argument that means nothing for `kind` ([`ARGUMENT_KINDS`]).
+fn check_kind_arguments(kind: ChartKind, args: &RenderChartArgs) -> Result<(), ToolError> {
+    let given = |name: &str| match name {
+        "activity_id" => args.activity_id.is_some(),
+        "period" => args.period.is_some(),
+        "weeks" => args.weeks.is_some(),
+        "months" => args.months.is_some(),
+        "days" => args.days.is_some(),
+        "date" => args.date.is_some(),
+        "sport" => args.sport.is_some(),
+        "metric" => args.metric.is_some(),
+        "stacked" => args.stacked.is_some(),
+        _ => false,
+    };
+    ARGUMENT_KINDS.iter().try_for_each(|(name, kinds)| only_for(kind, name, given(name), kinds))
+}
+
+/// `hr_zones`: the days of a period (`weeks` or `days`), or `None` for one activity.
+fn zones_period_days(args: &RenderChartArgs) -> Result<Option<u32>, ToolError> {
+    let period = args.weeks.is_some() || args.days.is_some();
+    if period && args.activity_id.is_some() {
+        return Err(ToolError::invalid(
+            "hr_zones takes either activity_id (one activity) or weeks/days (a period), not both",
+        ));
+    }
+    if args.weeks.is_some() && args.days.is_some() {
+        return Err(ToolError::invalid("give weeks or days, not both"));
+    }
+    if !period {
+        if args.sport.is_some() || args.date.is_some() {
+            return Err(ToolError::invalid(
+                "sport and date apply to hr_zones over a period: add weeks or days",
+            ));
+        }
+        return Ok(None);
+    }
+    Ok(Some(match (args.weeks, args.days) {
+        (Some(w), _) => bounded("weeks", Some(w), 4, (1, 52))? * 7,
+        (_, d) => bounded("days", d, 28, (1, 365))?,
+    }))
+}
+
+/// `volume`: bars per week or month, how many, distance or time, stacked or not.
+fn volume_choice(
+    args: &RenderChartArgs,
+) -> Result<(VolumePeriod, u32, garmin_charts::VolumeMetric, bool), ToolError> {
+    let by = args.period.unwrap_or_default();
+    let count = match by {
+        VolumePeriod::Week => {
+            if args.months.is_some() {
+                return Err(ToolError::invalid("months is for period=month; use weeks"));
+            }
+            bounded("weeks", args.weeks, 12, (1, 104))?
+        }
+        VolumePeriod::Month => {
+            if args.weeks.is_some() {
+                return Err(ToolError::invalid("weeks is for period=week; use months"));
+            }
+            bounded("months", args.months, 12, (1, 36))?
+        }
+    };
+    let metric = match args.metric {
+        None | Some(ChartMetric::Distance) => garmin_charts::VolumeMetric::Distance,
+        Some(ChartMetric::Time) => garmin_charts::VolumeMetric::Time,
+        Some(other) => {
+            return Err(ToolError::invalid(format!(
+                "metric {other:?} is for health_trend or mean_max; volume takes distance or time"
+            )));
+        }
+    };
+    Ok((by, count, metric, args.stacked.unwrap_or(true)))
+}
+
+/// `health_trend`: which metric.
+fn health_metric(metric: Option<ChartMetric>) -> Result<garmin_charts::HealthMetric, ToolError> {
+    Ok(match metric {
+        None | Some(ChartMetric::RestingHr) => garmin_charts::HealthMetric::RestingHr,
+        Some(ChartMetric::Hrv) => garmin_charts::HealthMetric::Hrv,
+        Some(ChartMetric::BodyBattery) => garmin_charts::HealthMetric::BodyBattery,
+        Some(ChartMetric::Stress) => garmin_charts::HealthMetric::Stress,
+        Some(other) => {
+            return Err(ToolError::invalid(format!(
+                "metric {other:?} is for volume or mean_max; health_trend takes resting_hr, hrv, body_battery or stress"
+            )));
+        }
+    })
+}
+
 /// A chart-library failure as a tool error: missing data reads as "no data", the rest as local.
 pub(crate) fn chart_error(what: &str, error: ChartError) -> ToolError {
     match error {
@@ -257,21 +372,7 @@ impl GarminMcp {
         Parameters(args): Parameters<RenderChartArgs>,
     ) -> Result<ChartAnswer, ToolError> {
         let kind = args.kind.unwrap_or_default();
-        use ChartKind::*;
-        only_for(kind, "activity_id", args.activity_id.is_some(), &[Activity, HrZones])?;
-        only_for(kind, "period", args.period.is_some(), &[Volume])?;
-        only_for(kind, "weeks", args.weeks.is_some(), &[Volume, TrainingLoad, HrZones, Intensity, Fitness])?;
-        only_for(kind, "months", args.months.is_some(), &[Volume])?;
-        only_for(kind, "days", args.days.is_some(), &[HealthTrend, HrZones])?;
-        only_for(
-            kind,
-            "date",
-            args.date.is_some(),
-            &[Volume, HrZones, Sleep, HealthTrend, TrainingLoad, Intensity, Fitness],
-        )?;
-        only_for(kind, "sport", args.sport.is_some(), &[Volume, HrZones])?;
-        only_for(kind, "metric", args.metric.is_some(), &[Volume, HealthTrend])?;
-        only_for(kind, "stacked", args.stacked.is_some(), &[Volume])?;
+        check_kind_arguments(kind, &args)?;
         let width = bounded("width", args.width, garmin_charts::DEFAULT_WIDTH, WIDTH_RANGE)?;
         let height = bounded("height", args.height, garmin_charts::DEFAULT_HEIGHT, HEIGHT_RANGE)?;
         let title = args.title.as_deref().map(str::trim).filter(|t| !t.is_empty()).map(str::to_owned);
@@ -303,74 +404,34 @@ impl GarminMcp {
         };
         let options = ChartOptions { width, height, title, language };
 
-        let drawn = match kind {
+        let drawn = self.draw_kind(kind, &args, date, options).await?;
+        self.save_chart(kind, folder, drawn).await
+    }
+}
+
+impl GarminMcp {
+    /// Gathers the data of `kind` and draws it (arguments already checked against the kind).
+    async fn draw_kind(
+        &self,
+        kind: ChartKind,
+        args: &RenderChartArgs,
+        date: NaiveDate,
+        options: ChartOptions,
+    ) -> Result<Drawn, ToolError> {
+        use ChartKind::*;
+        Ok(match kind {
             Activity => self.activity_chart(args.activity_id, options).await?,
-            HrZones => {
-                let period = args.weeks.is_some() || args.days.is_some();
-                if period && args.activity_id.is_some() {
-                    return Err(ToolError::invalid(
-                        "hr_zones takes either activity_id (one activity) or weeks/days (a period), not both",
-                    ));
-                }
-                if args.weeks.is_some() && args.days.is_some() {
-                    return Err(ToolError::invalid("give weeks or days, not both"));
-                }
-                if period {
-                    let days = match (args.weeks, args.days) {
-                        (Some(w), _) => bounded("weeks", Some(w), 4, (1, 52))? * 7,
-                        (_, d) => bounded("days", d, 28, (1, 365))?,
-                    };
-                    self.zones_over_period(date, days, args.sport.as_deref(), options).await?
-                } else {
-                    if args.sport.is_some() || args.date.is_some() {
-                        return Err(ToolError::invalid(
-                            "sport and date apply to hr_zones over a period: add weeks or days",
-                        ));
-                    }
-                    self.activity_zones_chart(args.activity_id, options).await?
-                }
-            }
+            HrZones => match zones_period_days(args)? {
+                Some(days) => self.zones_over_period(date, days, args.sport.as_deref(), options).await?,
+                None => self.activity_zones_chart(args.activity_id, options).await?,
+            },
             Volume => {
-                let by = args.period.unwrap_or_default();
-                let count = match by {
-                    VolumePeriod::Week => {
-                        if args.months.is_some() {
-                            return Err(ToolError::invalid("months is for period=month; use weeks"));
-                        }
-                        bounded("weeks", args.weeks, 12, (1, 104))?
-                    }
-                    VolumePeriod::Month => {
-                        if args.weeks.is_some() {
-                            return Err(ToolError::invalid("weeks is for period=week; use months"));
-                        }
-                        bounded("months", args.months, 12, (1, 36))?
-                    }
-                };
-                let metric = match args.metric {
-                    None | Some(ChartMetric::Distance) => garmin_charts::VolumeMetric::Distance,
-                    Some(ChartMetric::Time) => garmin_charts::VolumeMetric::Time,
-                    Some(other) => {
-                        return Err(ToolError::invalid(format!(
-                            "metric {other:?} is for health_trend; volume takes distance or time"
-                        )));
-                    }
-                };
-                let stacked = args.stacked.unwrap_or(true);
+                let (by, count, metric, stacked) = volume_choice(args)?;
                 self.volume_chart(date, by, count, metric, stacked, args.sport.as_deref(), options).await?
             }
             Sleep => self.sleep_chart(date, options).await?,
             HealthTrend => {
-                let metric = match args.metric {
-                    None | Some(ChartMetric::RestingHr) => garmin_charts::HealthMetric::RestingHr,
-                    Some(ChartMetric::Hrv) => garmin_charts::HealthMetric::Hrv,
-                    Some(ChartMetric::BodyBattery) => garmin_charts::HealthMetric::BodyBattery,
-                    Some(ChartMetric::Stress) => garmin_charts::HealthMetric::Stress,
-                    Some(other) => {
-                        return Err(ToolError::invalid(format!(
-                            "metric {other:?} is for volume; health_trend takes resting_hr, hrv, body_battery or stress"
-                        )));
-                    }
-                };
+                let metric = health_metric(args.metric)?;
                 let days = bounded("days", args.days, 28, (7, 90))?;
                 self.health_trend_chart(date, days, metric, options).await?
             }
@@ -386,8 +447,21 @@ impl GarminMcp {
                 let weeks = bounded("weeks", args.weeks, 12, (1, 20))?;
                 self.fitness_chart(date, weeks, options).await?
             }
-        };
-        self.save_chart(kind, folder, drawn).await
+            MeanMax => {
+                let metric = match args.metric {
+                    None => None,
+                    Some(ChartMetric::Power) => Some("power"),
+                    Some(ChartMetric::Pace) => Some("pace"),
+                    Some(ChartMetric::Hr) => Some("hr"),
+                    Some(other) => {
+                        return Err(ToolError::invalid(format!(
+                            "metric {other:?} is for volume or health_trend; mean_max takes power, pace or hr"
+                        )));
+                    }
+                };
+                self.mean_max_chart(date, args.sport.as_deref(), metric, options).await?
+            }
+        })
     }
 }
 

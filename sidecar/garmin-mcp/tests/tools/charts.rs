@@ -362,7 +362,10 @@ async fn bad_arguments_are_error_results_with_a_reason() {
     // An unknown kind fails rmcp's argument decoding; the answer names the argument and the kinds.
     let message = h.call_invalid("render_chart", json!({"kind": "pie"})).await;
     assert!(message.starts_with("`kind` of `render_chart` must be one of `activity`"), "{message}");
-    assert!(message.contains("`training_load`, `intensity`, `fitness`; found `pie`"), "{message}");
+    assert!(
+        message.contains("`training_load`, `intensity`, `fitness`, `mean_max`; found `pie`"),
+        "{message}"
+    );
     assert_eq!(saved_pngs(&folder(&h)), 0, "nothing is saved for refused arguments");
 }
 

@@ -10,6 +10,7 @@ mod support;
 mod activities;
 mod analysis;
 mod athlete;
+mod best_efforts;
 mod calendar;
 mod catalogue;
 mod charts;

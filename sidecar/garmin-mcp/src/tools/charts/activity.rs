@@ -42,14 +42,7 @@ fn samples_from_details(d: &ActivityDetails) -> Vec<ActivitySample> {
     let present = |v: Vec<Option<f64>>| if v.iter().any(Option::is_some) { Some(v) } else { None };
     let first_of = |keys: &[&str]| keys.iter().find_map(|k| present(d.values_si(k)));
     let n = d.activity_detail_metrics.len();
-    let time: Vec<Option<f64>> = match first_of(&["sumDuration", "sumElapsedDuration", "sumMovingDuration"]) {
-        Some(t) => t,
-        None => {
-            let stamps = d.values("directTimestamp");
-            let t0 = stamps.iter().flatten().next().copied();
-            stamps.iter().map(|s| Some((s.as_ref()? - t0?) / 1000.0)).collect()
-        }
-    };
+    let time = d.elapsed_seconds();
     let column = |keys: &[&str]| first_of(keys).unwrap_or_else(|| vec![None; n]);
     let distance = column(&["sumDistance"]);
     let speed = column(&["directSpeed", "directEnhancedSpeed"]);

@@ -111,6 +111,20 @@ impl ActivityDetails {
         values
     }
 
+    /// Each row's time in seconds from the start: the timer clock (`sumDuration`), else elapsed,
+    /// else moving time, else the row's timestamp less the first (the one place that decides which
+    /// clock a series is read on; charts and the history's mean-max curves use it).
+    pub fn elapsed_seconds(&self) -> Vec<Option<f64>> {
+        let present = |v: Vec<Option<f64>>| if v.iter().any(Option::is_some) { Some(v) } else { None };
+        let clock = ["sumDuration", "sumElapsedDuration", "sumMovingDuration"];
+        if let Some(t) = clock.iter().find_map(|k| present(self.values_si(k))) {
+            return t;
+        }
+        let stamps = self.values("directTimestamp");
+        let t0 = stamps.iter().flatten().next().copied();
+        stamps.iter().map(|s| Some((s.as_ref()? - t0?) / 1000.0)).collect()
+    }
+
     /// The unit of metric `key` as Garmin names it (`mps`, `bpm`, `meter`, `centimeter`…).
     pub fn unit(&self, key: &str) -> Option<&str> {
         self.metric_descriptors.iter().find(|d| d.key.as_deref() == Some(key))?.unit.as_ref()?.key.as_deref()
@@ -365,4 +379,26 @@ pub struct Exercise {
     pub name: Option<String>,
     /// Recognition probability (0–100).
     pub probability: Option<f64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_row_clock_is_the_timer_else_the_timestamps_from_the_first_row() {
+        let timer: ActivityDetails = serde_json::from_value(serde_json::json!({
+            "metricDescriptors": [{"metricsIndex": 0, "key": "sumDuration", "unit": {"key": "second"}},
+                                  {"metricsIndex": 1, "key": "directTimestamp", "unit": {"key": "gmt"}}],
+            "activityDetailMetrics": [{"metrics": [0.0, 1000.0]}, {"metrics": [5.0, 9000.0]}]
+        }))
+        .unwrap();
+        assert_eq!(timer.elapsed_seconds(), [Some(0.0), Some(5.0)]);
+        let stamps: ActivityDetails = serde_json::from_value(serde_json::json!({
+            "metricDescriptors": [{"metricsIndex": 0, "key": "directTimestamp", "unit": {"key": "gmt"}}],
+            "activityDetailMetrics": [{"metrics": [1000.0]}, {"metrics": [null]}, {"metrics": [4000.0]}]
+        }))
+        .unwrap();
+        assert_eq!(stamps.elapsed_seconds(), [Some(0.0), None, Some(3.0)]);
+    }
 }
