@@ -90,8 +90,14 @@ pub const TOOLSETS: &[Toolset] = &[
     },
     Toolset {
         id: "analysis",
-        description: "training analyses from the local history: load balance (ACWR, monotony), intensity distribution, period comparison, efficiency",
-        tools: &["get_load_balance", "get_intensity_distribution", "compare_periods", "get_efficiency_trend"],
+        description: "training analyses from the local history: load balance (ACWR, monotony), intensity distribution, period comparison, efficiency, plan vs actual",
+        tools: &[
+            "get_load_balance",
+            "get_intensity_distribution",
+            "compare_periods",
+            "get_efficiency_trend",
+            "get_plan_vs_actual",
+        ],
     },
     Toolset { id: "session", description: "signing in (always on)", tools: &["login"] },
 ];
