@@ -9,10 +9,12 @@
 //!   finished; days Garmin may still revise are read again every time.
 //! * [`read`] answers tools: activities of a range, how far the history covers a range and how
 //!   fresh it is, and the per-activity loads the analytics work from.
+//! * [`profile`] keeps the athlete's heart-rate profile and FTP (read at sync, at most daily by tools).
 #![deny(missing_docs)]
 
 mod db;
 mod error;
+pub mod profile;
 pub mod read;
 pub mod read_laps;
 mod schema;
