@@ -90,6 +90,27 @@ impl Athlete {
     }
 }
 
+/// The `load` argument of `get_fitness_trend` and the analyses: the word (lower case, `auto` when
+/// absent) and the choice; anything else is refused naming the four words.
+pub(crate) fn load_choice(
+    load: Option<&str>,
+) -> Result<(String, analytics::load::LoadChoice), crate::tool_error::ToolError> {
+    use analytics::load::LoadChoice;
+    let word = load.map(str::trim).filter(|l| !l.is_empty()).unwrap_or("auto").to_lowercase();
+    let choice = match word.as_str() {
+        "auto" => LoadChoice::Auto,
+        "garmin" => LoadChoice::Garmin,
+        "hr" => LoadChoice::HeartRate,
+        "power" => LoadChoice::Power,
+        other => {
+            return Err(crate::tool_error::ToolError::invalid(format!(
+                "load must be auto, garmin, hr or power, got `{other}`"
+            )));
+        }
+    };
+    Ok((word, choice))
+}
+
 /// The loads each session has, from what the history keeps per activity.
 pub(crate) fn session_loads(
     activities: &[::history::read::ActivityLoad],

@@ -14,7 +14,7 @@ use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::dates::parse_opt_date;
-use crate::domain::session_load::{Athlete, round1, session_loads};
+use crate::domain::session_load::{Athlete, load_choice, round1, session_loads};
 use crate::history::DataSource;
 use crate::output::Answer;
 use crate::server::GarminMcp;
@@ -37,22 +37,6 @@ fn round2(x: f64) -> f64 {
 
 fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
-}
-
-/// The `load` argument, as for `get_fitness_trend`.
-fn load_choice(load: Option<&str>) -> Result<(String, analytics::load::LoadChoice), ToolError> {
-    use analytics::load::LoadChoice;
-    let word = load.map(str::trim).filter(|l| !l.is_empty()).unwrap_or("auto").to_lowercase();
-    let choice = match word.as_str() {
-        "auto" => LoadChoice::Auto,
-        "garmin" => LoadChoice::Garmin,
-        "hr" => LoadChoice::HeartRate,
-        "power" => LoadChoice::Power,
-        other => {
-            return Err(ToolError::invalid(format!("load must be auto, garmin, hr or power, got `{other}`")));
-        }
-    };
-    Ok((word, choice))
 }
 
 /// A range from optional `start_name`/`end_name` arguments: the end defaults to yesterday (the
