@@ -3,8 +3,12 @@
 //! * a first sync of one year: requests sent and wall time, with no injected latency and with
 //!   80 ms on every Garmin call (the client's cap of 4 requests at once applies);
 //! * the database's size for that year (file plus WAL, after a checkpoint);
-//! * `get_period_stats` over the last 365 days answered from the history, against the same question
-//!   answered live with 80 ms per Garmin call (`--no-cache`), both through the MCP server in-process;
+//! * the history then extended back to 2024-01-01 (an incremental sync of the older blocks), so the
+//!   year questions' comparison periods are in it too;
+//! * two year questions of `get_period_stats` — the last 365 days (against the 365 before) and the
+//!   calendar year 2025 (against 2024) — answered from the history, against the same questions
+//!   answered live with 80 ms per Garmin call (`--no-cache`), all through the MCP server in-process
+//!   and in the same run (the source each answer names is printed: `history` means no request);
 //! * the history query alone (activities of the year) for scale;
 //! * a season's mean-max curve (`get_best_efforts`, cycling power over 365 days) from the history,
 //!   against the live equivalent at 80 ms per Garmin call (the year's ride list, then every ride's
@@ -96,11 +100,21 @@ async fn server(store: &SessionStore, no_cache: bool) -> rmcp::service::RunningS
     ().serve(client_end).await.unwrap()
 }
 
+/// The last 365 days, compared with the 365 before.
+fn last_365() -> serde_json::Value {
+    json!({"period": "custom", "start_date": "2025-11-15", "end_date": "2026-11-14"})
+}
+
+/// The calendar year 2025, compared with 2024.
+fn year_2025() -> serde_json::Value {
+    json!({"period": "year", "date": "2025-06-01"})
+}
+
 async fn timed_stats(
     client: &rmcp::service::RunningService<rmcp::RoleClient, ()>,
+    args: &serde_json::Value,
     runs: usize,
 ) -> (Duration, String) {
-    let args = json!({"period": "custom", "start_date": "2025-11-15", "end_date": "2026-11-14"});
     let mut samples = Vec::new();
     let mut source = String::new();
     for _ in 0..runs {
@@ -235,14 +249,41 @@ async fn main() {
     }
     println!("history query, a year of activities:   {} (median of 50)", ms(median(samples)));
 
+    // A second year back, so the comparison periods are in the history too.
+    let client = Client::from_store(store.clone()).unwrap();
+    let mut older = SyncOptions::new(today());
+    older.since = NaiveDate::from_ymd_opt(2024, 1, 1);
+    let started = Instant::now();
+    let report = sync(&history, &client, &older, &|_| {}).await.unwrap();
+    assert!(report.complete(), "{}", report.summary());
+    println!(
+        "history extended to 2024-01-01:        {} requests in {:.1} s (incremental)",
+        report.requests,
+        started.elapsed().as_secs_f64()
+    );
+    drop(history);
+
     let cached = server(&store, false).await;
-    let (from_db, source) = timed_stats(&cached, 30).await;
-    println!("get_period_stats(365 days), history:   {} (median of 30, source {source})", ms(from_db));
+    let mut db = Vec::new();
+    for (name, args) in [("last 365 days", last_365()), ("year 2025", year_2025())] {
+        let (took, source) = timed_stats(&cached, &args, 30).await;
+        println!("get_period_stats({name}), history: {} (median of 30, source {source})", ms(took));
+        db.push(took);
+    }
     fake.push_fault(FaultRule::always(Fault::Latency(LATENCY)));
     let live = server(&store, true).await;
-    let (from_garmin, source) = timed_stats(&live, 3).await;
-    println!("get_period_stats(365 days), live 80 ms: {} (median of 3, source {source})", ms(from_garmin));
-    println!("speed-up: {:.0}×", from_garmin.as_secs_f64() / from_db.as_secs_f64().max(1e-9));
+    for (i, (name, args)) in
+        [("last 365 days", last_365()), ("year 2025", year_2025())].into_iter().enumerate()
+    {
+        fake.clear_requests();
+        let (took, source) = timed_stats(&live, &args, 3).await;
+        let requests = fake.requests().iter().filter(|r| r.path.starts_with("/gc-api")).count() / 3;
+        println!(
+            "get_period_stats({name}), live 80 ms: {} (median of 3, {requests} requests each, source {source}); speed-up {:.0}×",
+            ms(took),
+            took.as_secs_f64() / db[i].as_secs_f64().max(1e-9)
+        );
+    }
 
     fake.clear_faults();
     let (_, details_requests, series_bytes) = live_season_curve(&store, false).await;

@@ -16,6 +16,7 @@
 //! - [`load`]: the acute:chronic workload ratio and its bands.
 //! - [`session_load`]: the athlete's load profile and each stored session's loads (TSS, hrTSS,
 //!   Garmin's), for the fitness trend and the analyses.
+//! - [`plan`]: scheduled workouts against the activities done (plan vs actual).
 //! - [`sleep`]: a night's sleep stages as merged spans.
 //! - [`parts`]: one failing part of an answer never sinks the rest.
 //! - [`words`]: Garmin's keys, counts and whole numbers as people write them.
@@ -31,6 +32,7 @@ pub mod dates;
 pub mod fit_series;
 pub mod load;
 pub mod parts;
+pub mod plan;
 pub mod session_load;
 pub mod sleep;
 pub mod words;

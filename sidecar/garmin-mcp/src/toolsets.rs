@@ -90,13 +90,14 @@ pub const TOOLSETS: &[Toolset] = &[
     },
     Toolset {
         id: "analysis",
-        description: "training analyses from the local history: load balance (ACWR, monotony), intensity distribution, period comparison, efficiency, best efforts and critical power",
+        description: "training analyses from the local history: load balance (ACWR, monotony), intensity distribution, period comparison, efficiency, best efforts and critical power, plan vs actual",
         tools: &[
             "get_load_balance",
             "get_intensity_distribution",
             "compare_periods",
             "get_efficiency_trend",
             "get_best_efforts",
+            "get_plan_vs_actual",
         ],
     },
     Toolset { id: "session", description: "signing in (always on)", tools: &["login"] },

@@ -10,11 +10,14 @@
 //! * [`read`] answers tools: activities of a range, how far the history covers a range and how
 //!   fresh it is, and the per-activity loads the analytics work from; [`read_curves`] the
 //!   per-activity mean-max curves and best times the sync computes from each activity's series.
+//!   fresh it is, and the per-activity loads the analytics work from.
+//! * [`profile`] keeps the athlete's heart-rate profile and FTP (read at sync, at most daily by tools).
 #![deny(missing_docs)]
 
 pub mod curves;
 mod db;
 mod error;
+pub mod profile;
 pub mod read;
 pub mod read_curves;
 pub mod read_laps;

@@ -155,9 +155,28 @@ CREATE TABLE activity_best_times (
 ) WITHOUT ROWID;
 ";
 
+/// Migration 3: the athlete's heart-rate profile and FTP as the load analytics use them, one row,
+/// read at each sync and at most once a day by the tools (`profile.rs`), so a second analysis asks
+/// Garmin nothing.
+const V3: &str = r"
+CREATE TABLE athlete_profile (
+    id                 INTEGER PRIMARY KEY CHECK (id = 1),
+    max_hr             REAL,                -- from the first zone entry with max, resting and threshold
+    resting_hr         REAL,
+    threshold_hr       REAL,
+    sex                TEXT,                -- MALE / FEMALE as Garmin writes it, NULL unknown
+    ftp                REAL,                -- functional threshold power, W
+    hr_zones_json      TEXT,                -- GET …/biometric-service/heartRateZones
+    user_settings_json TEXT,                -- GET …/userprofile/user-settings
+    personal_json      TEXT,                -- GET …/userprofile/personal-information/{name}
+    read_on            TEXT NOT NULL,       -- the athlete's local date when read
+    read_at            INTEGER NOT NULL     -- Unix seconds when read
+);
+";
+
 /// Every migration, oldest first.
 pub fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(V1), M::up(V2)])
+    Migrations::new(vec![M::up(V1), M::up(V2), M::up(V3)])
 }
 
 /// The schema's first version, for tests that make a database as an older build did.

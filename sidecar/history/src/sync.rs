@@ -7,7 +7,9 @@
 //!   not yet read (one each), the block's sleep, HRV and weight ranges (three) and one training
 //!   status snapshot. Each activity and each day is committed as it arrives; the block is marked
 //!   finished last. After the blocks, each activity's series not reduced yet (one `details`
-//!   request each) becomes its mean-max curves and best times ([`SERIES_ROWS`], `curves.rs`). A sync killed or stopped half-way resumes where it was: finished blocks are
+//!   request each) becomes its mean-max curves and best times ([`SERIES_ROWS`], `curves.rs`), and
+//!   then the athlete's load profile is read once a day (`profile.rs`, three requests). A sync
+//!   killed or stopped half-way resumes where it was: finished blocks are
 //!   skipped, finished days and activities in an unfinished block are not read again.
 //! * **Incremental.** A finished block is read again only while it may still change: when it was
 //!   read before it was over, or within [`REVISE_DAYS`] days of its end (Garmin still revises
@@ -203,6 +205,18 @@ impl Reader<'_> {
         }
     }
 
+    /// Counts `n` requests sent through the typed client, within the budget.
+    fn reserve(&self, n: u32) -> std::result::Result<(), Miss> {
+        let sent = self.requests.fetch_add(n, Ordering::SeqCst);
+        if let Some(budget) = self.budget
+            && sent + n > budget
+        {
+            self.requests.fetch_sub(n, Ordering::SeqCst);
+            return Err(Miss::Stop(Stopped::Budget { requests: budget }));
+        }
+        Ok(())
+    }
+
     fn count(&self) -> u32 {
         self.requests.load(Ordering::SeqCst)
     }
@@ -350,9 +364,38 @@ pub async fn sync(
             |n: u64, of: u64| tell(done, reader.count(), format!("reading activity series {n} of {of}"));
         report.stopped = sync_curves(history, &reader, options.full, from, today, &mut report, &tick).await?;
     }
+    if report.stopped.is_none() {
+        refresh_profile(history, &reader, today, &mut report).await?;
+    }
     report.requests = reader.count();
     report.elapsed = started.elapsed();
     Ok(report)
+}
+
+/// The athlete's load profile (`profile.rs`), read once a day at most: a sync that finds it read
+/// today leaves it; otherwise three requests within the budget.
+async fn refresh_profile(
+    history: &History,
+    reader: &Reader<'_>,
+    today: NaiveDate,
+    report: &mut SyncReport,
+) -> Result<()> {
+    if history.athlete_profile()?.is_some_and(|p| p.read_on >= today) {
+        return Ok(());
+    }
+    if let Err(miss) = reader.reserve(crate::profile::PROFILE_REQUESTS) {
+        report.stopped = settle(miss, report)?;
+        return Ok(());
+    }
+    match crate::profile::read_athlete_profile(reader.client, today).await {
+        Ok(read) => history.save_athlete_profile(&read),
+        Err(e) => {
+            if let Some(stop) = settle(classify(e, "athlete profile"), report)? {
+                report.stopped = Some(stop);
+            }
+            Ok(())
+        }
+    }
 }
 
 fn days_in(start: NaiveDate, end: NaiveDate) -> u64 {

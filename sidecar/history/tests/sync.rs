@@ -536,3 +536,34 @@ async fn a_version_1_database_upgrades_in_place_and_its_settled_activities_get_c
     assert!(!requests.iter().any(|(p, _)| p.ends_with("/splits")), "laps are not read again");
     assert_eq!(rig.history().counts().unwrap(), synced.history().counts().unwrap());
 }
+
+#[tokio::test]
+async fn a_sync_keeps_the_athlete_profile_and_reads_it_again_only_on_a_new_day() {
+    let rig = Rig::start().await;
+    rig.sync(&SyncOptions::new(today())).await;
+    let profile = rig.history().athlete_profile().unwrap().expect("the sync read the profile");
+    assert_eq!(profile.read_on, today());
+    assert!(
+        profile.max_hr.is_some() && profile.resting_hr.is_some() && profile.threshold_hr.is_some(),
+        "{profile:?}"
+    );
+    let reads = |rig: &Rig| {
+        rig.api_requests()
+            .iter()
+            .filter(|(p, _)| {
+                ["heartRateZones", "user-settings", "personal-information"].iter().any(|k| p.contains(k))
+            })
+            .count()
+    };
+    rig.fake.clear_requests();
+    rig.sync(&SyncOptions::new(today())).await;
+    assert_eq!(reads(&rig), 0, "read today already");
+    // Read on an earlier day: the next sync reads it again (three requests).
+    rusqlite_open(rig.dir.path())
+        .execute("UPDATE athlete_profile SET read_on = '2026-11-01', ftp = NULL", [])
+        .unwrap();
+    rig.fake.clear_requests();
+    rig.sync(&SyncOptions::new(today())).await;
+    assert_eq!(reads(&rig), 3);
+    assert_eq!(rig.history().athlete_profile().unwrap().unwrap().read_on, today());
+}

@@ -1,7 +1,10 @@
 //! The athlete's load profile and the loads of each session, as the analyses need them: the
-//! heart-rate profile (max, resting, threshold heart rate, sex) and FTP read from Garmin, and per
+//! heart-rate profile (max, resting, threshold heart rate, sex) and FTP (kept in the local history,
+//! read from Garmin at most once a day), and per
 //! stored activity its power TSS, heart-rate TSS and Garmin's load (`analytics::load`). Shared by
 //! `get_fitness_trend` and the analysis tools, so neither imports the other.
+
+use ::history::profile::AthleteProfile;
 
 use crate::server::GarminMcp;
 
@@ -19,41 +22,57 @@ pub(crate) fn round1(x: f64) -> f64 {
 
 impl GarminMcp {
     /// The athlete's heart-rate profile (zones' max, resting and threshold heart rate, sex) and
-    /// FTP, read live; what is missing is said in `notes`.
+    /// FTP; what is missing is said in `notes`. Nothing is read when neither is needed.
     pub(crate) async fn athlete(&self, client: &garmin::Client, need_hr: bool, need_power: bool) -> Athlete {
+        if !need_hr && !need_power {
+            return Athlete::default();
+        }
+        Athlete::of(self.athlete_profile(client).await.as_ref(), need_hr, need_power)
+    }
+
+    /// The profile kept in the local history when it was read today (at a sync or by an earlier
+    /// tool); otherwise read live (three requests) and kept for the rest of the day. With
+    /// `--no-cache` or without a history, always live.
+    async fn athlete_profile(&self, client: &garmin::Client) -> Option<AthleteProfile> {
+        let today = self.today();
+        let history = self.history_for_reads();
+        if let Some(history) = &history {
+            match history.athlete_profile() {
+                Ok(Some(stored)) if stored.read_on >= today => return Some(stored),
+                Ok(_) => {}
+                Err(e) => tracing::warn!("reading the stored athlete profile failed, reading Garmin: {e}"),
+            }
+        }
+        match ::history::profile::read_athlete_profile(client, today).await {
+            Ok(read) => {
+                if let Some(history) = &history
+                    && let Err(e) = history.save_athlete_profile(&read)
+                {
+                    tracing::warn!("could not keep the athlete profile in the local history: {e}");
+                }
+                Some(read.profile)
+            }
+            Err(e) => {
+                tracing::warn!("reading the athlete profile from Garmin failed: {e}");
+                None
+            }
+        }
+    }
+}
+
+impl Athlete {
+    /// The load profile in `profile`, with a note for each part needed and missing.
+    fn of(profile: Option<&AthleteProfile>, need_hr: bool, need_power: bool) -> Athlete {
         let mut athlete = Athlete::default();
-        let zones = async { if need_hr { Some(client.metrics().hr_zones().await) } else { None } };
-        let settings = async { if need_hr { Some(client.profile().user_settings().await) } else { None } };
-        let personal =
-            async { if need_power { Some(client.profile().personal_information().await) } else { None } };
-        let (zones, settings, personal) = tokio::join!(zones, settings, personal);
-        if let Some(zones) = zones {
-            let sex = match settings
-                .and_then(Result::ok)
-                .and_then(|s| s.user_data)
-                .and_then(|d| d.gender)
-                .map(|g| g.to_uppercase())
-                .as_deref()
-            {
+        if need_hr {
+            let sex = match profile.and_then(|p| p.sex.as_deref()) {
                 Some("MALE") => analytics::load::Sex::Male,
                 Some("FEMALE") => analytics::load::Sex::Female,
                 _ => analytics::load::Sex::Unknown,
             };
-            let entry = zones.ok().and_then(|list| {
-                list.into_iter().find(|z| {
-                    z.max_heart_rate_used.is_some()
-                        && z.resting_heart_rate_used.is_some()
-                        && z.lactate_threshold_heart_rate_used.is_some()
-                })
-            });
-            match entry {
-                Some(z) => {
-                    athlete.hr = Some(analytics::load::HrProfile {
-                        resting_bpm: z.resting_heart_rate_used.unwrap_or(0.0),
-                        max_bpm: z.max_heart_rate_used.unwrap_or(0.0),
-                        threshold_bpm: z.lactate_threshold_heart_rate_used.unwrap_or(0.0),
-                        sex,
-                    });
+            match profile.and_then(|p| Some((p.resting_hr?, p.max_hr?, p.threshold_hr?))) {
+                Some((resting_bpm, max_bpm, threshold_bpm)) => {
+                    athlete.hr = Some(analytics::load::HrProfile { resting_bpm, max_bpm, threshold_bpm, sex });
                 }
                 None => athlete.notes.push(
                     "no heart-rate profile (maximum, resting and threshold heart rate) in Garmin's zones, so no hrTSS"
@@ -61,18 +80,35 @@ impl GarminMcp {
                 ),
             }
         }
-        if let Some(personal) = personal {
-            athlete.ftp = personal
-                .ok()
-                .and_then(|p| p.biometric_profile)
-                .and_then(|b| b.functional_threshold_power)
-                .filter(|f| f.is_finite() && *f > 0.0);
+        if need_power {
+            athlete.ftp = profile.and_then(|p| p.ftp);
             if athlete.ftp.is_none() {
                 athlete.notes.push("no FTP in Garmin's profile, so no power TSS".to_owned());
             }
         }
         athlete
     }
+}
+
+/// The `load` argument of `get_fitness_trend` and the analyses: the word (lower case, `auto` when
+/// absent) and the choice; anything else is refused naming the four words.
+pub(crate) fn load_choice(
+    load: Option<&str>,
+) -> Result<(String, analytics::load::LoadChoice), crate::tool_error::ToolError> {
+    use analytics::load::LoadChoice;
+    let word = load.map(str::trim).filter(|l| !l.is_empty()).unwrap_or("auto").to_lowercase();
+    let choice = match word.as_str() {
+        "auto" => LoadChoice::Auto,
+        "garmin" => LoadChoice::Garmin,
+        "hr" => LoadChoice::HeartRate,
+        "power" => LoadChoice::Power,
+        other => {
+            return Err(crate::tool_error::ToolError::invalid(format!(
+                "load must be auto, garmin, hr or power, got `{other}`"
+            )));
+        }
+    };
+    Ok((word, choice))
 }
 
 /// The loads each session has, from what the history keeps per activity.

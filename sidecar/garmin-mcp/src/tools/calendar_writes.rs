@@ -57,6 +57,63 @@ pub struct RemoveEventArgs {
     pub confirm: bool,
 }
 
+/// The event `args` describe and its preview in words ("Add 'Berlin Marathon' (running) on …");
+/// bad input is refused naming the argument.
+fn event_of(args: &AddEventArgs, today: chrono::NaiveDate) -> Result<(Event, String), ToolError> {
+    let name = args.name.trim().to_owned();
+    if name.is_empty() {
+        return Err(ToolError::invalid("name must not be empty"));
+    }
+    let date = parse_date("date", &args.date, today)?;
+    let goal_s = args.goal_time.as_deref().map(parse_clock).transpose()?;
+    if let Some(start) = args.start_time.as_deref()
+        && chrono::NaiveTime::parse_from_str(start.trim(), "%H:%M").is_err()
+    {
+        return Err(ToolError::invalid(format!("start_time must be HH:MM, got `{start}`")));
+    }
+    let sport = args.sport.as_deref().map_or("running", str::trim).to_owned();
+    let event = Event {
+        event_name: Some(name.clone()),
+        date: Some(date),
+        event_type: Some(sport.clone()),
+        race: Some(true),
+        location: args.location.clone().filter(|l| !l.trim().is_empty()),
+        completion_target: args.distance_km.map(|km| CompletionTarget {
+            value: Some(km),
+            unit: Some("kilometer".into()),
+            unit_type: Some("distance".into()),
+        }),
+        event_customization: Some(EventCustomization {
+            custom_goal: goal_s.map(|s| CompletionTarget {
+                value: Some(s),
+                unit: Some("second".into()),
+                unit_type: Some("time".into()),
+            }),
+            is_primary_event: Some(args.primary),
+            ..EventCustomization::default()
+        }),
+        event_time_local: args.start_time.as_deref().map(|t| garmin::models::events::EventTime {
+            start_time_hh_mm: Some(t.trim().to_owned()),
+            time_zone_id: None,
+        }),
+        ..Event::default()
+    };
+    let mut parts = vec![format!("'{name}' ({sport}) on {}", date.format("%a %Y-%m-%d"))];
+    if let Some(km) = args.distance_km {
+        parts.push(format!("{km:.2} km"));
+    }
+    if let Some(goal) = goal_s {
+        parts.push(format!("goal {}", display::duration(goal)));
+    }
+    if let Some(location) = &event.location {
+        parts.push(format!("in {location}"));
+    }
+    if args.primary {
+        parts.push("primary race".into());
+    }
+    Ok((event, format!("Add {} to the Garmin calendar", parts.join(", "))))
+}
+
 #[tool_router(router = calendar_writes_tools, vis = "pub(crate)")]
 impl GarminMcp {
     /// Add a race or event to the person's Garmin calendar, with distance, goal time, location and
@@ -78,59 +135,9 @@ impl GarminMcp {
         Parameters(args): Parameters<AddEventArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<Answer<WriteOutcome>, ToolError> {
-        let name = args.name.trim().to_owned();
-        if name.is_empty() {
-            return Err(ToolError::invalid("name must not be empty"));
-        }
-        let date = parse_date("date", &args.date, self.today())?;
-        let goal_s = args.goal_time.as_deref().map(parse_clock).transpose()?;
-        if let Some(start) = args.start_time.as_deref()
-            && chrono::NaiveTime::parse_from_str(start.trim(), "%H:%M").is_err()
-        {
-            return Err(ToolError::invalid(format!("start_time must be HH:MM, got `{start}`")));
-        }
-        let sport = args.sport.as_deref().map_or("running", str::trim).to_owned();
-        let event = Event {
-            event_name: Some(name.clone()),
-            date: Some(date),
-            event_type: Some(sport.clone()),
-            race: Some(true),
-            location: args.location.clone().filter(|l| !l.trim().is_empty()),
-            completion_target: args.distance_km.map(|km| CompletionTarget {
-                value: Some(km),
-                unit: Some("kilometer".into()),
-                unit_type: Some("distance".into()),
-            }),
-            event_customization: Some(EventCustomization {
-                custom_goal: goal_s.map(|s| CompletionTarget {
-                    value: Some(s),
-                    unit: Some("second".into()),
-                    unit_type: Some("time".into()),
-                }),
-                is_primary_event: Some(args.primary),
-                ..EventCustomization::default()
-            }),
-            event_time_local: args.start_time.as_deref().map(|t| garmin::models::events::EventTime {
-                start_time_hh_mm: Some(t.trim().to_owned()),
-                time_zone_id: None,
-            }),
-            ..Event::default()
-        };
-        let mut parts = vec![format!("'{name}' ({sport}) on {}", date.format("%a %Y-%m-%d"))];
-        if let Some(km) = args.distance_km {
-            parts.push(format!("{km:.2} km"));
-        }
-        if let Some(goal) = goal_s {
-            parts.push(format!("goal {}", display::duration(goal)));
-        }
-        if let Some(location) = &event.location {
-            parts.push(format!("in {location}"));
-        }
-        if args.primary {
-            parts.push("primary race".into());
-        }
+        let (event, preview) = event_of(&args, self.today())?;
         let proposed = Proposed {
-            preview: format!("Add {} to the Garmin calendar", parts.join(", ")),
+            preview,
             change: Change::AddEvent { event: Box::new(event) },
             spec: None,
             undoes: None,

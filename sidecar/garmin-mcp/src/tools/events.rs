@@ -159,6 +159,23 @@ pub enum Wanted {
     Ultra,
 }
 
+/// The races of `found` inside the dates, in the place and of the distance asked, by date then name.
+fn matching<'a>(
+    found: &'a [RaceEvent],
+    (start, end): (NaiveDate, NaiveDate),
+    city: Option<&str>,
+    distance: Option<Wanted>,
+) -> Vec<&'a RaceEvent> {
+    let mut matches: Vec<&RaceEvent> = found
+        .iter()
+        .filter(|r| r.event_date.is_some_and(|d| start <= d && d <= end))
+        .filter(|r| city.is_none_or(|c| r.is_in(c)))
+        .filter(|r| distance.is_none_or(|w| distance_matches(r, w)))
+        .collect();
+    matches.sort_by(|a, b| (a.event_date, &a.event_name).cmp(&(b.event_date, &b.event_name)));
+    matches
+}
+
 #[tool_router(router = events_tools, vis = "pub(crate)")]
 impl GarminMcp {
     /// Races and events from Garmin's public event catalogue (the races Garmin Connect lists for
@@ -214,13 +231,7 @@ impl GarminMcp {
             .min_by_key(|e| e.date)
             .map(|e| event_view(e, today));
 
-        let mut matches: Vec<&RaceEvent> = found
-            .iter()
-            .filter(|r| r.event_date.is_some_and(|d| start <= d && d <= end))
-            .filter(|r| city.as_ref().is_none_or(|c| r.is_in(c)))
-            .filter(|r| distance.is_none_or(|w| distance_matches(r, w)))
-            .collect();
-        matches.sort_by(|a, b| (a.event_date, &a.event_name).cmp(&(b.event_date, &b.event_name)));
+        let matches = matching(&found, (start, end), city.as_deref(), distance);
         let more_matches = matches.len().saturating_sub(limit as usize);
         let events: Vec<RaceView> =
             matches.iter().take(limit as usize).map(|r| race_view(r, today)).collect();

@@ -1,7 +1,7 @@
 //! The `history` toolset: `sync_history` (fill the local history on this computer from Garmin,
 //! with MCP progress notifications) and the analyses computed from that history.
 
-use crate::domain::session_load::{round1, session_loads};
+use crate::domain::session_load::{load_choice, round1, session_loads};
 use ::history::sync::{self, Progress, Stopped, SyncOptions, SyncReport};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::ProgressNotificationParam;
@@ -496,19 +496,7 @@ impl GarminMcp {
                 "ask for at most {TREND_MAX_DAYS} days at a time (got {start} to {end}); for a longer view, call it for consecutive ranges"
             )));
         }
-        let load_word =
-            args.load.as_deref().map(str::trim).filter(|l| !l.is_empty()).unwrap_or("auto").to_lowercase();
-        let choice = match load_word.as_str() {
-            "auto" => LoadChoice::Auto,
-            "garmin" => LoadChoice::Garmin,
-            "hr" => LoadChoice::HeartRate,
-            "power" => LoadChoice::Power,
-            other => {
-                return Err(ToolError::invalid(format!(
-                    "load must be auto, garmin, hr or power, got `{other}`"
-                )));
-            }
-        };
+        let (load_word, choice) = load_choice(args.load.as_deref())?;
         let client = self.garmin().await?;
         let yesterday = today - chrono::Duration::days(1);
         let mut notes = Vec::new();

@@ -246,6 +246,59 @@ pub struct GearView {
     pub note: Option<String>,
 }
 
+/// The profile from Garmin's answers: the settings first, the other reads completing them (a
+/// value Garmin stores in two places is taken from the first that has it).
+#[allow(clippy::too_many_arguments)]
+fn profile_view(
+    (display_name, full_name): (String, Option<String>),
+    settings: garmin::models::profile::UserSettings,
+    personal: garmin::models::profile::PersonalInformation,
+    zones: &[garmin::models::metrics::HrZones],
+    threshold: Option<&garmin::models::metrics::LactateThreshold>,
+    stats: &garmin::models::profile::UserStatistics,
+    totals: &garmin::models::profile::LifetimeTotals,
+    missing: Vec<String>,
+) -> ProfileView {
+    let data = settings.user_data.unwrap_or_default();
+    let info = personal.user_info.unwrap_or_default();
+    let bio = personal.biometric_profile.unwrap_or_default();
+    let main_zones = zones
+        .iter()
+        .find(|z| z.sport.as_deref().is_some_and(|s| s.eq_ignore_ascii_case("default")))
+        .or_else(|| zones.first());
+    let lt_hr = threshold
+        .as_ref()
+        .and_then(|t| t.heart_rate)
+        .or(data.lactate_threshold_heart_rate)
+        .or(bio.lactate_threshold_heart_rate)
+        .filter(|v| *v > 0.0);
+    // Garmin stores the threshold speed as m/s ÷ 10 (reference §3.4).
+    let lt_speed = threshold.as_ref().and_then(|t| t.speed).or(data.lactate_threshold_speed);
+    ProfileView {
+        display_name,
+        full_name,
+        gender: data.gender.clone().or(info.gender_type.clone()).map(|g| g.to_lowercase()),
+        age: info.age,
+        birth_year: info.birth_date.or(data.birth_date).map(|d| d.year()),
+        height_cm: data.height.or(bio.height).filter(|v| *v > 0.0),
+        weight_kg: data.weight.or(bio.weight).filter(|v| *v > 0.0).map(|g| round1(g / 1000.0)),
+        measurement_system: data.measurement_system.clone(),
+        vo2max_running: data.vo2_max_running.or(bio.vo2_max).filter(|v| *v > 0.0),
+        vo2max_cycling: data.vo2_max_cycling.or(bio.vo2_max_cycling).filter(|v| *v > 0.0),
+        max_hr_bpm: main_zones.and_then(|z| z.max_heart_rate_used),
+        resting_hr_bpm: main_zones
+            .and_then(|z| z.resting_heart_rate_used)
+            .or(totals.average_resting_heart_rate.map(f64::round)),
+        lactate_threshold_hr_bpm: lt_hr,
+        lactate_threshold_pace_per_km: lt_speed.and_then(|v| display::pace_per_km(v * 10.0)),
+        ftp_watts: bio.functional_threshold_power.filter(|v| *v > 0.0),
+        hr_zones: zones.iter().filter_map(zone_set).collect(),
+        lifetime: lifetime(totals),
+        sports: stats.user_metrics.iter().filter_map(sport_totals).collect(),
+        missing,
+    }
+}
+
 #[tool_router(router = profile_tools, vis = "pub(crate)")]
 impl GarminMcp {
     /// The athlete's profile: name, gender, age, height, weight, VO2max (running, cycling), max and
@@ -303,44 +356,16 @@ impl GarminMcp {
             .and_then(|a| a.full_name)
             .or_else(|| social.and_then(|s| s.full_name))
             .filter(|n| !n.trim().is_empty());
-        let data = settings.user_data.unwrap_or_default();
-        let info = personal.user_info.unwrap_or_default();
-        let bio = personal.biometric_profile.unwrap_or_default();
-        let main_zones = zones
-            .iter()
-            .find(|z| z.sport.as_deref().is_some_and(|s| s.eq_ignore_ascii_case("default")))
-            .or_else(|| zones.first());
-        let lt_hr = threshold
-            .as_ref()
-            .and_then(|t| t.heart_rate)
-            .or(data.lactate_threshold_heart_rate)
-            .or(bio.lactate_threshold_heart_rate)
-            .filter(|v| *v > 0.0);
-        // Garmin stores the threshold speed as m/s ÷ 10 (reference §3.4).
-        let lt_speed = threshold.as_ref().and_then(|t| t.speed).or(data.lactate_threshold_speed);
-        let view = ProfileView {
-            display_name,
-            full_name,
-            gender: data.gender.clone().or(info.gender_type.clone()).map(|g| g.to_lowercase()),
-            age: info.age,
-            birth_year: info.birth_date.or(data.birth_date).map(|d| d.year()),
-            height_cm: data.height.or(bio.height).filter(|v| *v > 0.0),
-            weight_kg: data.weight.or(bio.weight).filter(|v| *v > 0.0).map(|g| round1(g / 1000.0)),
-            measurement_system: data.measurement_system.clone(),
-            vo2max_running: data.vo2_max_running.or(bio.vo2_max).filter(|v| *v > 0.0),
-            vo2max_cycling: data.vo2_max_cycling.or(bio.vo2_max_cycling).filter(|v| *v > 0.0),
-            max_hr_bpm: main_zones.and_then(|z| z.max_heart_rate_used),
-            resting_hr_bpm: main_zones
-                .and_then(|z| z.resting_heart_rate_used)
-                .or(totals.average_resting_heart_rate.map(f64::round)),
-            lactate_threshold_hr_bpm: lt_hr,
-            lactate_threshold_pace_per_km: lt_speed.and_then(|v| display::pace_per_km(v * 10.0)),
-            ftp_watts: bio.functional_threshold_power.filter(|v| *v > 0.0),
-            hr_zones: zones.iter().filter_map(zone_set).collect(),
-            lifetime: lifetime(&totals),
-            sports: stats.user_metrics.iter().filter_map(sport_totals).collect(),
+        let view = profile_view(
+            (display_name, full_name),
+            settings,
+            personal,
+            &zones,
+            threshold.as_ref(),
+            &stats,
+            &totals,
             missing,
-        };
+        );
         let summary = with_missing(profile_summary(&view), &view.missing);
         Ok(self.answer(summary, view))
     }

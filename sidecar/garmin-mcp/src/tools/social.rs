@@ -241,6 +241,61 @@ pub struct GroupView {
     pub privacy: Option<String>,
 }
 
+/// The circle from Garmin's answers, at most `limit` names of each kind and within the answer's
+/// budget (the totals count all).
+fn social_view(
+    connections: &garmin::models::social::Connections,
+    groups: &[garmin::models::social::Group],
+    pending: Option<&Value>,
+    limit: usize,
+    missing: Vec<String>,
+) -> SocialView {
+    let people: Vec<PersonView> = connections
+        .connections
+        .iter()
+        .filter_map(|c| {
+            Some(PersonView {
+                display_name: c.display_name.clone()?,
+                full_name: c.full_name.clone().filter(|n| !n.trim().is_empty()),
+                location: c.location.clone().filter(|l| !l.trim().is_empty()),
+            })
+        })
+        .take(limit)
+        .collect();
+    let connections_total =
+        connections.total.and_then(|t| usize::try_from(t).ok()).unwrap_or(people.len()).max(people.len());
+    let mut view = SocialView {
+        connections_total,
+        pending_requests: pending.and_then(Value::as_array).map(Vec::len),
+        connections: people,
+        groups_total: groups.len(),
+        groups: groups
+            .iter()
+            .take(limit)
+            .map(|g| GroupView {
+                group_id: g.group_id,
+                name: g.group_name.clone().unwrap_or_else(|| "Group".to_owned()),
+                members: g.member_count.map(|n| n.max(0.0).round() as u64),
+                location: g.location.clone().filter(|l| !l.trim().is_empty()),
+                privacy: g.group_privacy.as_deref().map(str::to_lowercase),
+            })
+            .collect(),
+        missing,
+    };
+    // A large `limit` must not blow the budget: fewer names (the totals count all).
+    while json_len(&view) > DATA_BUDGET {
+        let longer = if view.groups.len() > view.connections.len() {
+            view.groups.pop().is_some()
+        } else {
+            view.connections.pop().is_some()
+        };
+        if !longer {
+            break;
+        }
+    }
+    view
+}
+
 #[tool_router(router = social_tools, vis = "pub(crate)")]
 impl GarminMcp {
     /// The athlete's Garmin achievements: badges earned (most recent first, with date and points),
@@ -414,49 +469,7 @@ impl GarminMcp {
         let mut missing = Vec::new();
         let groups = part(&mut missing, "groups", groups).unwrap_or_default();
         let pending = part(&mut missing, "pending requests", pending).flatten();
-        let people: Vec<PersonView> = connections
-            .connections
-            .iter()
-            .filter_map(|c| {
-                Some(PersonView {
-                    display_name: c.display_name.clone()?,
-                    full_name: c.full_name.clone().filter(|n| !n.trim().is_empty()),
-                    location: c.location.clone().filter(|l| !l.trim().is_empty()),
-                })
-            })
-            .take(limit)
-            .collect();
-        let connections_total =
-            connections.total.and_then(|t| usize::try_from(t).ok()).unwrap_or(people.len()).max(people.len());
-        let mut view = SocialView {
-            connections_total,
-            pending_requests: pending.as_ref().and_then(Value::as_array).map(Vec::len),
-            connections: people,
-            groups_total: groups.len(),
-            groups: groups
-                .iter()
-                .take(limit)
-                .map(|g| GroupView {
-                    group_id: g.group_id,
-                    name: g.group_name.clone().unwrap_or_else(|| "Group".to_owned()),
-                    members: g.member_count.map(|n| n.max(0.0).round() as u64),
-                    location: g.location.clone().filter(|l| !l.trim().is_empty()),
-                    privacy: g.group_privacy.as_deref().map(str::to_lowercase),
-                })
-                .collect(),
-            missing,
-        };
-        // A large `limit` must not blow the budget: fewer names (the totals count all).
-        while json_len(&view) > DATA_BUDGET {
-            let longer = if view.groups.len() > view.connections.len() {
-                view.groups.pop().is_some()
-            } else {
-                view.connections.pop().is_some()
-            };
-            if !longer {
-                break;
-            }
-        }
+        let view = social_view(&connections, &groups, pending.as_ref(), limit, missing);
         let summary = with_missing(social_summary(&view), &view.missing);
         Ok(self.answer(summary, view))
     }

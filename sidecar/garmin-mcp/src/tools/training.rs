@@ -91,6 +91,19 @@ pub struct PersonalRecordsArgs {
     pub sport: Option<RecordSport>,
 }
 
+/// The day asked (default today) and the trend's length (default 7, at most [`MAX_TREND_DAYS`]).
+fn training_args(args: &TrainingStatusArgs, today: NaiveDate) -> Result<(NaiveDate, u32), ToolError> {
+    let date = match &args.date {
+        Some(text) => parse_date("date", text, today)?,
+        None => today,
+    };
+    let trend_days = args.trend_days.unwrap_or(7);
+    if trend_days > MAX_TREND_DAYS {
+        return Err(ToolError::invalid(format!("trend_days must be 0–{MAX_TREND_DAYS}, got {trend_days}")));
+    }
+    Ok((date, trend_days))
+}
+
 #[tool_router(router = training_tools, vis = "pub(crate)")]
 impl GarminMcp {
     /// Training status on a day: Garmin's status (productive, maintaining, recovery,
@@ -114,16 +127,7 @@ impl GarminMcp {
         &self,
         Parameters(args): Parameters<TrainingStatusArgs>,
     ) -> Result<Answer<TrainingStatusReport>, ToolError> {
-        let date = match &args.date {
-            Some(text) => parse_date("date", text, self.today())?,
-            None => self.today(),
-        };
-        let trend_days = args.trend_days.unwrap_or(7);
-        if trend_days > MAX_TREND_DAYS {
-            return Err(ToolError::invalid(format!(
-                "trend_days must be 0–{MAX_TREND_DAYS}, got {trend_days}"
-            )));
-        }
+        let (date, trend_days) = training_args(&args, self.today())?;
         let client = self.garmin().await?;
         let m = client.metrics();
         let w = client.wellness();

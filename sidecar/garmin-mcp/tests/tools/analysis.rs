@@ -429,3 +429,133 @@ async fn render_chart_fitness_draws_get_fitness_trends_days_and_quotes_its_readi
     let message = h.call_invalid("render_chart", json!({"kind": "fitness", "weeks": 21})).await;
     assert!(message.contains("weeks"), "{message}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// get_plan_vs_actual
+
+/// Planned time of the fake's "Tempo 25 min" (library::TEMPO_ID), by hand: 15 min warm-up +
+/// 25 min tempo + 10 min cool-down, all by time = 3000 s.
+const TEMPO_PLANNED_S: f64 = 3000.0;
+/// Planned time of "Track Intervals 6x800m" (library::INTERVALS_ID), by hand: 2 km warm-up at its
+/// avgTrainingSpeed 3.2 m/s = 625 s; 6 × (800 m at the middle of 4:15–4:25/km = 208 s + 400 m at
+/// 3.2 m/s = 125 s) = 1998 s; 1.5 km cool-down at 3.2 m/s = 468.75 s; total 3091.75 s.
+const INTERVALS_PLANNED_S: f64 = 3091.75;
+
+/// The fake's week of 2026-11-09 (Mon) to 2026-11-14 (Sat) with its own schedules (intervals on
+/// Tuesday 11-10, tempo on Friday 11-13 of even ISO week 46) plus the seeded "Pool 10x100" also
+/// on Tuesday: two workouts on one day, the swim missed. Returns each day's activity (id,
+/// duration in s) as the fake holds it.
+fn plan_week(h: &Harness) -> std::collections::BTreeMap<String, (u64, f64)> {
+    let mut d = h.fake.state().inner.data.write().unwrap();
+    d.schedule(800_000_004, day("2026-11-10")).unwrap();
+    let mut by_day = std::collections::BTreeMap::new();
+    for date in ["2026-11-09", "2026-11-10", "2026-11-11", "2026-11-12", "2026-11-13", "2026-11-14"] {
+        let acts: Vec<_> = d.activities_on(day(date)).collect();
+        assert_eq!(acts.len(), 1, "the fake does one session a day: {date}");
+        by_day.insert(date.to_owned(), (acts[0].id, acts[0].stats.duration));
+    }
+    by_day
+}
+
+fn colour_of(percent: i64) -> &'static str {
+    match percent {
+        80..=120 => "green",
+        50..=79 | 121..=150 => "yellow",
+        _ => "red",
+    }
+}
+
+#[tokio::test]
+async fn get_plan_vs_actual_colours_each_scheduled_workout_lists_the_missed_one_and_the_unplanned_sessions() {
+    let h = Harness::start().await;
+    let done = plan_week(&h);
+    h.fake.clear_requests();
+    let (text, data) =
+        h.call_ok("get_plan_vs_actual", json!({"start_date": "2026-11-09", "end_date": "2026-11-14"})).await;
+    assert_eq!(data["counts"]["planned"], 3, "{data}");
+    assert_eq!(data["counts"]["missed"], 1, "{data}");
+    assert_eq!(data["counts"]["unplanned"], 4, "Mon strength, Wed easy run, Thu swim, Sat ride: {data}");
+    assert_eq!(data["source"]["from"], "garmin", "no history synced");
+
+    let rows = data["workouts"].as_array().unwrap();
+    let names: Vec<(&str, &str)> =
+        rows.iter().map(|r| (r["date"].as_str().unwrap(), r["name"].as_str().unwrap())).collect();
+    assert_eq!(
+        names,
+        vec![
+            ("2026-11-10", "Track Intervals 6x800m"),
+            ("2026-11-10", "Pool 10x100"),
+            ("2026-11-13", "Tempo 25 min")
+        ]
+    );
+    // Tuesday: the run goes to the intervals, the pool session is missed (red, 0 %).
+    let (tue_id, tue_s) = &done["2026-11-10"];
+    let intervals = &rows[0];
+    assert_eq!(intervals["planned_duration"], "0:51:32");
+    assert_eq!(intervals["planned_distance_km"], 10.7);
+    assert_eq!(intervals["activity_id"], *tue_id);
+    let want = (100.0 * tue_s / INTERVALS_PLANNED_S).round() as i64;
+    assert_eq!(intervals["percent"], want, "{intervals}");
+    assert_eq!(intervals["colour"], colour_of(want));
+    assert_eq!(intervals["compared_on"], "time");
+    let pool = &rows[1];
+    assert_eq!(pool["sport"], "swimming");
+    assert_eq!(
+        (pool["status"].as_str(), pool["percent"].as_i64(), pool["colour"].as_str()),
+        (Some("missed"), Some(0), Some("red"))
+    );
+    assert!(pool.get("activity_id").is_none(), "{pool}");
+    // Friday: tempo 3000 s planned, exactly.
+    let (fri_id, fri_s) = &done["2026-11-13"];
+    let tempo = &rows[2];
+    assert_eq!(tempo["planned_duration"], "0:50:00");
+    assert_eq!(tempo["activity_id"], *fri_id);
+    let want = (100.0 * fri_s / TEMPO_PLANNED_S).round() as i64;
+    assert_eq!(tempo["percent"], want, "{tempo}");
+    assert_eq!(tempo["colour"], colour_of(want));
+
+    let unplanned: Vec<u64> =
+        data["unplanned"].as_array().unwrap().iter().map(|u| u["activity_id"].as_u64().unwrap()).collect();
+    let want: Vec<u64> =
+        ["2026-11-09", "2026-11-11", "2026-11-12", "2026-11-14"].iter().map(|d| done[*d].0).collect();
+    assert_eq!(unplanned, want);
+    assert_eq!(data["unplanned"][1]["type"], "running", "Wednesday's easy run is unplanned: {data}");
+
+    assert!(data["summary"].as_str().unwrap().contains("3 workouts planned"), "{data}");
+    assert!(text.contains("1 missed") && text.contains("4 unplanned"), "{text}");
+    assert!(data["convention"].as_str().unwrap().contains("80–120 % green"), "{data}");
+    let paths = h.gc_api_paths();
+    assert!(paths.iter().any(|p| p.contains("/calendar-service/year/2026/month/10")), "{paths:?}");
+}
+
+#[tokio::test]
+async fn get_plan_vs_actual_reads_the_activities_from_the_history_once_synced() {
+    let h = synced_since("2026-11-01").await;
+    let done = plan_week(&h);
+    h.fake.clear_requests();
+    let (_, data) =
+        h.call_ok("get_plan_vs_actual", json!({"start_date": "2026-11-09", "end_date": "2026-11-14"})).await;
+    assert_eq!(data["source"]["from"], "history", "{data}");
+    assert_eq!(data["workouts"][2]["activity_id"], done["2026-11-13"].0);
+    let paths = h.gc_api_paths();
+    assert!(
+        !paths.iter().any(|p| p.contains("activitylist-service")),
+        "activities from the history: {paths:?}"
+    );
+}
+
+#[tokio::test]
+async fn get_plan_vs_actual_defaults_to_the_week_ending_yesterday_and_refuses_the_future() {
+    let h = Harness::start().await;
+    let (_, data) = h.call_ok("get_plan_vs_actual", json!({})).await;
+    assert_eq!(
+        (data["start_date"].as_str(), data["end_date"].as_str()),
+        (Some("2026-11-08"), Some("2026-11-14"))
+    );
+    let err = h.call_invalid("get_plan_vs_actual", json!({"end_date": "2026-11-20"})).await;
+    assert!(err.contains("end_date") && err.contains("after today"), "{err}");
+    let err = h
+        .call_invalid("get_plan_vs_actual", json!({"start_date": "2026-01-01", "end_date": "2026-11-14"}))
+        .await;
+    assert!(err.contains("92 days"), "{err}");
+}

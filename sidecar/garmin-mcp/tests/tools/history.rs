@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use fake_garmin::faults::{Fault, FaultRule};
 use serde_json::{Value, json};
 
 use crate::support::{Harness, api_requests, today};
@@ -328,4 +329,62 @@ async fn get_fitness_trend_uses_heart_rate_tss_by_default_and_reads_today_live()
     // Too long a range is refused with the limit.
     let message = h.call_invalid("get_fitness_trend", json!({"start_date": "2026-01-01"})).await;
     assert!(message.contains("at most 140 days"), "{message}");
+}
+
+/// The three reads of the athlete's load profile (heart-rate zones, user settings, personal
+/// information with the FTP).
+fn profile_requests(h: &Harness) -> usize {
+    api_requests(h)
+        .iter()
+        .filter(|(p, _)| {
+            ["heartRateZones", "user-settings", "personal-information"].iter().any(|k| p.contains(k))
+        })
+        .count()
+}
+
+#[tokio::test]
+async fn after_a_sync_get_fitness_trend_takes_the_athlete_profile_from_the_history_and_asks_garmin_nothing() {
+    let h = Harness::start().await;
+    synced(&h).await;
+    h.fake.clear_requests();
+    let args = json!({"end_date": "2026-11-14", "load": "hr"});
+    let (_, first) = h.call_ok("get_fitness_trend", args.clone()).await;
+    assert_eq!(api_requests(&h), Vec::<(String, String)>::new(), "the sync kept the profile");
+    assert!(first["sessions"]["heart_rate"].as_u64().unwrap() > 0, "hrTSS needs the profile: {first}");
+    let (_, second) = h.call_ok("get_fitness_trend", args).await;
+    assert_eq!(api_requests(&h), Vec::<(String, String)>::new());
+    assert_eq!(first["days"], second["days"]);
+}
+
+#[tokio::test]
+async fn a_profile_the_sync_could_not_read_is_read_by_the_first_analysis_and_kept_for_the_day() {
+    let h = Harness::start().await;
+    for path in ["heartRateZones", "user-settings", "personal-information"] {
+        h.fake.push_fault(FaultRule::always(Fault::ServerError(500)).on_path(path));
+    }
+    synced(&h).await;
+    h.fake.clear_faults();
+    h.fake.clear_requests();
+    let args = json!({"end_date": "2026-11-14", "load": "auto"});
+    let (_, first) = h.call_ok("get_fitness_trend", args.clone()).await;
+    assert_eq!(profile_requests(&h), 3, "{:?}", api_requests(&h));
+    h.fake.clear_requests();
+    let (_, second) = h.call_ok("get_fitness_trend", args).await;
+    assert_eq!(api_requests(&h), Vec::<(String, String)>::new(), "read once a day at most");
+    assert_eq!(first["days"], second["days"]);
+}
+
+#[tokio::test]
+async fn no_cache_reads_the_athlete_profile_live_at_every_call() {
+    let h = Harness::start_with(|mut o| {
+        o.no_cache = true;
+        o
+    })
+    .await;
+    synced(&h).await;
+    h.fake.clear_requests();
+    for _ in 0..2 {
+        h.call_ok("get_fitness_trend", json!({"end_date": "2026-11-14", "load": "hr"})).await;
+    }
+    assert_eq!(profile_requests(&h), 6, "{:?}", api_requests(&h));
 }
