@@ -526,7 +526,7 @@ async fn a_version_1_database_upgrades_in_place_and_its_settled_activities_get_c
     assert_eq!(counts.curve_points, 0);
     let version: i64 =
         rusqlite_open(rig.dir.path()).query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
-    assert_eq!(version, 2);
+    assert_eq!(version, 3, "opened: upgraded to the newest schema (curves, then the athlete profile)");
     // The next sync reads the series of every activity, though their blocks are settled, and no laps.
     rig.fake.clear_requests();
     let report = rig.sync(&SyncOptions::new(today())).await;
