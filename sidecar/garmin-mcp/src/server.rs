@@ -369,8 +369,9 @@ impl GarminMcp {
         }
     }
 
-    /// Names the sources that served a successful answer in its `_meta` (and the key's expiry
-    /// warning, when due, as a last text line too).
+    /// Names the sources that served a successful answer in its `_meta`, and the key's expiry
+    /// warning when due: in `_meta`, as a last text line, and as `notice` in the structured result
+    /// (Claude Code and Codex show the model only the structured result when there is one).
     async fn with_source(
         &self,
         mut answer: CallToolResponse,
@@ -394,6 +395,9 @@ impl GarminMcp {
             .get_or_insert_with(rmcp::model::MetaObject::new)
             .insert(crate::sources::META_KEY.to_owned(), meta);
         if let Some(warning) = warning {
+            if let Some(serde_json::Value::Object(data)) = result.structured_content.as_mut() {
+                data.insert("notice".to_owned(), serde_json::Value::String(warning.clone()));
+            }
             result.content.push(rmcp::model::ContentBlock::text(warning));
         }
         answer

@@ -42,6 +42,28 @@ async fn a_key_only_server_answers_daily_health_through_the_personal_api_and_say
 }
 
 #[tokio::test]
+async fn a_key_about_to_expire_is_named_in_the_structured_result_the_text_and_the_meta() {
+    let (h, key) = Harness::with_key(false).await;
+    let mut record = h.store.load_personal().unwrap().expect("the key is saved");
+    // Relative to the real clock on purpose: the warning compares the key's expiry with now.
+    record.key_expires_at = Some(chrono::Utc::now() + chrono::Duration::days(5));
+    h.store.lock().unwrap().write_personal(Some(&record)).unwrap();
+    let result = h.call("get_daily_health", json!({"date": "2026-11-10"})).await;
+    assert_ne!(result.is_error, Some(true), "{}", all_text(&result));
+    let data = result.structured_content.clone().unwrap();
+    let notice = data["notice"].as_str().expect("a client that reads only the structured result sees it");
+    assert!(notice.contains("expires on") && notice.contains("make a new one"), "{notice}");
+    assert!(all_text(&result).contains(notice), "the text says it too");
+    assert_eq!(source_meta(&result)["note"], json!(notice));
+    assert!(!notice.contains(&key));
+    // A key far from its expiry adds nothing.
+    record.key_expires_at = Some(chrono::Utc::now() + chrono::Duration::days(60));
+    h.store.lock().unwrap().write_personal(Some(&record)).unwrap();
+    let quiet = h.call("get_daily_health", json!({"date": "2026-11-10"})).await;
+    assert!(quiet.structured_content.unwrap().get("notice").is_none());
+}
+
+#[tokio::test]
 async fn a_key_only_server_refuses_a_web_only_tool_with_one_sentence_naming_the_web_sign_in() {
     let (h, _) = Harness::with_key(false).await;
     let text = h.call_err("get_training_status", json!({})).await;
