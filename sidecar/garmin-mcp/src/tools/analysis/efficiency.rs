@@ -1,0 +1,321 @@
+//! `get_efficiency_trend`: efficiency factor per activity and by month, decoupling, speed at a
+//! heart rate.
+
+use super::*;
+
+/// Arguments of `get_efficiency_trend`.
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
+pub struct EfficiencyArgs {
+    /// First day, `YYYY-MM-DD` (default: 182 days before `end_date`; at most 366 days).
+    #[serde(default)]
+    pub start_date: Option<String>,
+    /// Last day, `YYYY-MM-DD` (default: yesterday).
+    #[serde(default)]
+    pub end_date: Option<String>,
+    /// `running` (default: EF from speed, and speed at a heart rate per month) or `cycling` (EF
+    /// from Garmin's normalized power).
+    #[serde(default)]
+    #[schemars(extend("enum" = ["running", "cycling"]))]
+    pub sport: Option<String>,
+    /// Heart rate for the monthly speed at a heart rate, bpm (running; default: the median
+    /// average heart rate of the runs in the range).
+    #[serde(default)]
+    #[schemars(range(min = 60, max = 230))]
+    pub heart_rate: Option<u32>,
+}
+
+/// One activity's efficiency.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct ActivityEfficiency {
+    /// The day.
+    pub date: String,
+    /// Garmin's id.
+    pub activity_id: u64,
+    /// EF in `unit`.
+    pub ef: f64,
+    /// Output used: mean speed (m/min) or NP (W).
+    pub output: f64,
+    /// Average heart rate, bpm.
+    pub avg_hr: f64,
+    /// Passed the steadiness test (≥ 20 min, lap-to-lap variation within the limit).
+    pub steady: bool,
+    /// Aerobic decoupling, percent (steady efforts only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decoupling_percent: Option<f64>,
+}
+
+/// One month's efficiency.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct MonthEfficiency {
+    /// `YYYY-MM`.
+    pub month: String,
+    /// Activities with an EF.
+    pub activities: usize,
+    /// Duration-weighted mean EF.
+    pub ef: f64,
+    /// Speed at the heart rate asked (running), min/km.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pace_at_hr: Option<String>,
+    /// Runs within ±5 bpm of that heart rate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runs_at_hr: Option<usize>,
+}
+
+/// The answer of `get_efficiency_trend`.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct EfficiencyTrend {
+    /// First day asked.
+    pub start_date: String,
+    /// Last day asked.
+    pub end_date: String,
+    /// `running` or `cycling`.
+    pub sport: String,
+    /// EF unit: `(m/min)/bpm` or `W/bpm`.
+    pub unit: String,
+    /// The heart rate of `pace_at_hr` (running).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heart_rate: Option<f64>,
+    /// The EF and decoupling convention.
+    pub convention: String,
+    /// How the history's data were used (laps, not seconds).
+    pub method: String,
+    /// The speed-at-heart-rate convention (running).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pace_convention: Option<String>,
+    /// One line on the trend.
+    pub reading: String,
+    /// One entry per month with an EF, oldest first.
+    pub months: Vec<MonthEfficiency>,
+    /// The newest activities (at most 25), newest first.
+    pub activities: Vec<ActivityEfficiency>,
+    /// Activities with an EF in the range.
+    pub activities_total: usize,
+    /// What is missing or left out.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// Where the numbers came from (absent when the history does not cover the range).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<DataSource>,
+}
+
+/// How `get_efficiency_trend` uses the history.
+pub const EFFICIENCY_METHOD: &str = "the history keeps lap averages, not second-by-second series: each activity is laid out \
+     second by second at its laps' average speed (or power) and heart rate (one lap from the summary when there are none), \
+     halves split by time; the steadiness test then measures lap-to-lap variation; cycling EF uses Garmin's normalized power";
+
+/// `m/s` as `m:ss/km` (the `display` crate's clock style); `None` for a standstill or bad input.
+fn pace(speed_mps: f64) -> Option<String> {
+    (speed_mps.is_finite() && speed_mps > 0.0)
+        .then(|| format!("{}/km", display::pace(1000.0 / speed_mps, display::PaceStyle::Colon)))
+}
+
+impl GarminMcp {
+    /// What `get_efficiency_trend` answers (its description and schema are on the tool router's method).
+    pub(super) async fn get_efficiency_trend_answer(
+        &self,
+        args: EfficiencyArgs,
+    ) -> Result<Answer<EfficiencyTrend>, ToolError> {
+        use analytics::compare::{ActivityFacts, PeriodTotals};
+        use analytics::efficiency::{
+            EFFICIENCY_CONVENTION, Effort, OutputKind, SPEED_AT_HR_CONVENTION, SpeedAndHr, decoupling,
+            efficiency, speed_at_heart_rate, steadiness,
+        };
+        let today = self.today();
+        let (start, end) = date_range(
+            today,
+            ("start_date", args.start_date.as_deref()),
+            ("end_date", args.end_date.as_deref()),
+            182,
+            PERIOD_MAX_DAYS,
+        )?;
+        let sport = args
+            .sport
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .unwrap_or("running")
+            .to_lowercase();
+        if sport != "running" && sport != "cycling" {
+            return Err(ToolError::invalid(format!("sport must be running or cycling, got `{sport}`")));
+        }
+        if let Some(bpm) = args.heart_rate
+            && !(60..=230).contains(&bpm)
+        {
+            return Err(ToolError::invalid(format!("heart_rate must be 60 to 230 bpm, got {bpm}")));
+        }
+        let power = sport == "cycling";
+        let mut answer = EfficiencyTrend {
+            start_date: start.to_string(),
+            end_date: end.to_string(),
+            sport: sport.clone(),
+            unit: if power { "W/bpm" } else { "(m/min)/bpm" }.to_owned(),
+            heart_rate: None,
+            convention: EFFICIENCY_CONVENTION.to_owned(),
+            method: EFFICIENCY_METHOD.to_owned(),
+            pace_convention: (!power).then(|| SPEED_AT_HR_CONVENTION.to_owned()),
+            reading: String::new(),
+            months: Vec::new(),
+            activities: Vec::new(),
+            activities_total: 0,
+            notes: Vec::new(),
+            source: None,
+        };
+        let covered = match self.covered(start, end) {
+            Ok(c) => c,
+            Err(note) => {
+                answer.reading = format!("No efficiency trend: {note}.");
+                let summary = format!("Efficiency trend {start} to {end}: {note}.");
+                answer.notes.push(note);
+                return Ok(self.answer(summary, answer));
+            }
+        };
+        let rows = covered.history.activity_laps(start, end).map_err(|e| ToolError::Local(e.to_string()))?;
+        let mut per_activity = Vec::new();
+        let mut by_month: std::collections::BTreeMap<String, Vec<ActivityFacts>> = Default::default();
+        let mut speeds = Vec::new();
+        let mut left_out = 0;
+        for row in rows.iter().filter(|r| of_sport(r, &sport)) {
+            // EF: for rides, Garmin's NP over the whole ride; for runs, the lap-laid speed.
+            let (lap_output, lap_hr) = lap_series(row, power);
+            let ef = if power {
+                let (Some(np), Some(hr), Some(t)) = (row.norm_power, row.avg_hr, row.duration_s) else {
+                    left_out += 1;
+                    continue;
+                };
+                let n = t.max(0.0).round().min(86_400.0) as usize;
+                let output = vec![np; n];
+                let hr = vec![hr; n];
+                efficiency(&Effort { kind: OutputKind::Power, output: &output, heart_rate: &hr, grade: None })
+            } else {
+                efficiency(&Effort {
+                    kind: OutputKind::Speed,
+                    output: &lap_output,
+                    heart_rate: &lap_hr,
+                    grade: None,
+                })
+            };
+            let Ok(ef) = ef else {
+                left_out += 1;
+                continue;
+            };
+            let effort = Effort {
+                kind: if power { OutputKind::Power } else { OutputKind::Speed },
+                output: &lap_output,
+                heart_rate: &lap_hr,
+                grade: None,
+            };
+            let steady = steadiness(&effort).steady;
+            let decoupled =
+                if steady { decoupling(&effort).ok().map(|d| round1(d.decoupling_percent)) } else { None };
+            by_month.entry(format!("{:04}-{:02}", row.date.year(), row.date.month())).or_default().push(
+                ActivityFacts {
+                    duration_s: row.duration_s.unwrap_or(0.0),
+                    ef: Some(ef.ef),
+                    ..Default::default()
+                },
+            );
+            if !power {
+                speeds.push(SpeedAndHr {
+                    date: row.date,
+                    speed_mps: ef.output / 60.0,
+                    average_hr: ef.average_hr,
+                });
+            }
+            per_activity.push(ActivityEfficiency {
+                date: row.date.to_string(),
+                activity_id: row.activity_id,
+                ef: round3(ef.ef),
+                output: round1(ef.output),
+                avg_hr: round1(ef.average_hr),
+                steady,
+                decoupling_percent: decoupled,
+            });
+        }
+        if left_out > 0 {
+            answer.notes.push(format!(
+                "{left_out} {sport} activit{} without heart rate or {} left out",
+                if left_out == 1 { "y" } else { "ies" },
+                if power { "normalized power" } else { "speed" }
+            ));
+        }
+        answer.activities_total = per_activity.len();
+        // Speed at a heart rate (running): the asked one, else the median of the runs' averages.
+        let mut pace_months = std::collections::BTreeMap::new();
+        if !power && !speeds.is_empty() {
+            let target = match args.heart_rate {
+                Some(bpm) => f64::from(bpm),
+                None => {
+                    let mut hrs: Vec<f64> = speeds.iter().map(|s| s.average_hr).collect();
+                    hrs.sort_by(f64::total_cmp);
+                    hrs[hrs.len() / 2].round()
+                }
+            };
+            answer.heart_rate = Some(target);
+            if let Ok(at) = speed_at_heart_rate(&speeds, target, HR_TOLERANCE_BPM) {
+                for m in at.months {
+                    pace_months.insert(m.month.clone(), (pace(m.speed_mps), m.activities));
+                }
+            }
+        }
+        for (month, facts) in &by_month {
+            let totals = PeriodTotals::from_activities(facts);
+            let Some(ef) = totals.efficiency else { continue };
+            let at = pace_months.get(month);
+            answer.months.push(MonthEfficiency {
+                month: month.clone(),
+                activities: totals.activities,
+                ef: round3(ef),
+                pace_at_hr: at.and_then(|(p, _)| p.clone()),
+                runs_at_hr: (!power).then(|| at.map_or(0, |(_, n)| *n)),
+            });
+        }
+        per_activity.reverse();
+        per_activity.truncate(EFFICIENCY_LISTED);
+        answer.activities = per_activity;
+        answer.reading = match (answer.months.first(), answer.months.last()) {
+            (Some(first), Some(last)) if answer.months.len() > 1 => {
+                let mut line = format!(
+                    "Mean EF {:.3} in {} against {:.3} in {} ({:+.1} %)",
+                    last.ef,
+                    last.month,
+                    first.ef,
+                    first.month,
+                    100.0 * (last.ef - first.ef) / first.ef
+                );
+                if let (Some(hr), Some(a), Some(b)) = (answer.heart_rate, &first.pace_at_hr, &last.pace_at_hr)
+                {
+                    line.push_str(&format!("; pace at {hr:.0} bpm {b} against {a}"));
+                }
+                line.push('.');
+                line
+            }
+            (Some(only), _) => {
+                format!("Mean EF {:.3} in {} ({} activities).", only.ef, only.month, only.activities)
+            }
+            _ => format!(
+                "No {sport} activity with heart rate and {} in the range.",
+                if power { "power" } else { "speed" }
+            ),
+        };
+        let decoupled: Vec<f64> = answer.activities.iter().filter_map(|a| a.decoupling_percent).collect();
+        if let Some(last) =
+            answer.activities.iter().find_map(|a| a.decoupling_percent.map(|d| (a.date.clone(), d)))
+        {
+            answer.reading.push_str(&format!(
+                " Latest steady effort ({}) decoupled {:.1} % ({}); {} of the listed efforts were steady enough to measure.",
+                last.0,
+                last.1,
+                if last.1 < analytics::efficiency::GOOD_DECOUPLING_PERCENT { "good" } else { "heart rate drifted" },
+                decoupled.len()
+            ));
+        }
+        answer.notes.extend(covered.notes);
+        let summary = format!(
+            "Efficiency trend ({sport}) {start} to {end}: {} Convention: {EFFICIENCY_CONVENTION}. Method: {EFFICIENCY_METHOD}. {}",
+            answer.reading,
+            covered.source.phrase()
+        );
+        answer.source = Some(covered.source);
+        Ok(self.answer(summary, answer))
+    }
+}

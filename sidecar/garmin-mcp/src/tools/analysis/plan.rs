@@ -1,0 +1,259 @@
+//! `get_plan_vs_actual`: scheduled workouts against what was done on the same days.
+
+use super::*;
+
+/// Default range of `get_plan_vs_actual`: the last 7 days ending yesterday.
+const PLAN_DEFAULT_DAYS: i64 = 7;
+/// Longest range of `get_plan_vs_actual` (the calendar is read a month per request).
+const PLAN_MAX_DAYS: i64 = 92;
+/// Planned workouts and unplanned activities listed one by one (the counts cover all).
+const PLAN_LISTED: usize = 60;
+
+/// Arguments of `get_plan_vs_actual`.
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
+pub struct PlanVsActualArgs {
+    /// First day, `YYYY-MM-DD` (default: 6 days before `end_date`, a week in all; at most 92 days).
+    #[serde(default)]
+    pub start_date: Option<String>,
+    /// Last day, `YYYY-MM-DD` (default: yesterday; today counts too when asked, its workouts not
+    /// yet done shown as pending).
+    #[serde(default)]
+    pub end_date: Option<String>,
+}
+
+/// One scheduled workout and what was done for it.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct PlannedWorkoutRow {
+    /// The day it was scheduled on.
+    pub date: String,
+    /// Workout name.
+    pub name: String,
+    /// Sport family: `running`, `cycling`, `swimming`, `walking/hiking` or `other`.
+    pub sport: String,
+    /// The library workout (for `get_workouts`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub workout_id: Option<u64>,
+    /// The calendar entry (`workoutScheduleId`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schedule_id: Option<u64>,
+    /// Planned time, `h:mm:ss`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub planned_duration: Option<String>,
+    /// Planned distance, km.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub planned_distance_km: Option<f64>,
+    /// True when the planned totals are the preview's estimate (an easy pace, a typical length
+    /// for an open step) rather than the steps' own numbers.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub planned_estimated: bool,
+    /// `done`, `missed` (a day that is over with nothing of its sport) or `pending` (today, not
+    /// done yet).
+    pub status: String,
+    /// The activity that did it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub activity_id: Option<u64>,
+    /// Its name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub activity_name: Option<String>,
+    /// Its time, `h:mm:ss`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub actual_duration: Option<String>,
+    /// Its distance, km.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub actual_distance_km: Option<f64>,
+    /// What the percentage compares: `time`, or `distance` when the workout has no planned time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compared_on: Option<String>,
+    /// 100 × actual / planned, whole percent (0 when missed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub percent: Option<i64>,
+    /// `green` (80–120 %), `yellow` (50–79 % or 121–150 %) or `red` (otherwise, missed included).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub colour: Option<String>,
+}
+
+/// An activity no workout was planned for.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct UnplannedRow {
+    /// The day.
+    pub date: String,
+    /// Activity id (for `get_activity`).
+    pub activity_id: u64,
+    /// Name.
+    pub name: String,
+    /// Activity type, e.g. `running`.
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// Time, `h:mm:ss`.
+    pub duration: String,
+    /// Distance, km.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distance_km: Option<f64>,
+}
+
+/// Counts of `get_plan_vs_actual`.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct PlanCounts {
+    /// Workouts scheduled in the range.
+    pub planned: usize,
+    /// Green (within ±20 % of the plan).
+    pub green: usize,
+    /// Yellow.
+    pub yellow: usize,
+    /// Red, missed ones included.
+    pub red: usize,
+    /// Missed (nothing of the workout's sport that day).
+    pub missed: usize,
+    /// Scheduled for today and not done yet.
+    pub pending: usize,
+    /// Activities with no workout planned.
+    pub unplanned: usize,
+}
+
+/// The answer of `get_plan_vs_actual`.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct PlanVsActual {
+    /// First day.
+    pub start_date: String,
+    /// Last day.
+    pub end_date: String,
+    /// How workouts and activities are matched and coloured, in one sentence.
+    pub convention: String,
+    /// The counts.
+    pub counts: PlanCounts,
+    /// Each scheduled workout, by day.
+    pub workouts: Vec<PlannedWorkoutRow>,
+    /// Activities done without a planned workout, by day.
+    pub unplanned: Vec<UnplannedRow>,
+    /// Rows left out to keep the answer short (the counts cover them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rows_left_out: Option<usize>,
+    /// Parts Garmin could not give, with why; the rest is still compared.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<String>,
+    /// Where the activities came from (the calendar is always read live).
+    pub source: DataSource,
+}
+
+/// How `get_plan_vs_actual` matches and colours.
+pub const PLAN_MATCHING: &str = "each workout scheduled on Garmin's calendar is matched with an activity of the same sport \
+     on the same day (the one closest to the planned time; longer plans choose first); planned time and distance \
+     are the workout preview's totals; compared on time, or on distance when the workout has no planned time";
+
+fn plan_row(c: &crate::domain::plan::Checked) -> PlannedWorkoutRow {
+    use crate::domain::plan::{Basis, Outcome};
+    let p = &c.planned;
+    PlannedWorkoutRow {
+        date: p.date.to_string(),
+        name: p.name.clone(),
+        sport: p.family.sport_name().to_owned(),
+        workout_id: p.workout_id,
+        schedule_id: p.schedule_id,
+        planned_duration: p.duration_s.map(display::duration_hms),
+        planned_distance_km: p.distance_m.filter(|m| *m > 0.0).map(|m| round2(m / 1000.0)),
+        planned_estimated: p.estimated,
+        status: match c.outcome {
+            Outcome::Done => "done",
+            Outcome::Missed => "missed",
+            Outcome::Pending => "pending",
+        }
+        .to_owned(),
+        activity_id: c.done.as_ref().map(|d| d.activity_id),
+        activity_name: c.done.as_ref().map(|d| d.name.clone()),
+        actual_duration: c.done.as_ref().map(|d| display::duration_hms(d.duration_s)),
+        actual_distance_km: c.done.as_ref().and_then(|d| d.distance_m).map(|m| round2(m / 1000.0)),
+        compared_on: c.basis.map(|b| if b == Basis::Time { "time" } else { "distance" }.to_owned()),
+        percent: c.check.as_ref().map(|k| k.percent),
+        colour: c.check.as_ref().map(|k| {
+            serde_json::to_value(k.compliance)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default()
+        }),
+    }
+}
+
+fn unplanned_row(d: &crate::domain::plan::Done) -> UnplannedRow {
+    UnplannedRow {
+        date: d.date.to_string(),
+        activity_id: d.activity_id,
+        name: d.name.clone(),
+        kind: d.type_key.clone(),
+        duration: display::duration_hms(d.duration_s),
+        distance_km: d.distance_m.filter(|m| *m > 0.0).map(|m| round2(m / 1000.0)),
+    }
+}
+
+/// The one-line reading of a comparison.
+fn plan_reading(start: NaiveDate, end: NaiveDate, counts: &PlanCounts) -> String {
+    if counts.planned == 0 {
+        return format!(
+            "No workout was scheduled on Garmin's calendar from {start} to {end}; {} activities were done.",
+            counts.unplanned
+        );
+    }
+    let mut line = format!(
+        "{start} to {end}: {} workouts planned — {} green, {} yellow, {} red ({} missed)",
+        counts.planned, counts.green, counts.yellow, counts.red, counts.missed
+    );
+    if counts.pending > 0 {
+        line.push_str(&format!(", {} still to do today", counts.pending));
+    }
+    line.push_str(&format!("; {} unplanned activities.", counts.unplanned));
+    line
+}
+
+impl GarminMcp {
+    /// What `get_plan_vs_actual` answers (its description and schema are on the tool router's method).
+    pub(super) async fn get_plan_vs_actual_answer(
+        &self,
+        args: PlanVsActualArgs,
+    ) -> Result<Answer<PlanVsActual>, ToolError> {
+        use crate::domain::plan::{Outcome, compare_plan};
+        let today = self.today();
+        let (start, end) = date_range(
+            today,
+            ("start_date", args.start_date.as_deref()),
+            ("end_date", args.end_date.as_deref()),
+            PLAN_DEFAULT_DAYS,
+            PLAN_MAX_DAYS,
+        )?;
+        let inputs = self.plan_inputs(start, end).await?;
+        let compared = compare_plan(inputs.planned, inputs.done, today);
+        let (green, yellow, red) = compared.colours();
+        let counts = PlanCounts {
+            planned: compared.workouts.len(),
+            green,
+            yellow,
+            red,
+            missed: compared.count(Outcome::Missed),
+            pending: compared.count(Outcome::Pending),
+            unplanned: compared.unplanned.len(),
+        };
+        let reading = plan_reading(start, end, &counts);
+        let workouts: Vec<PlannedWorkoutRow> =
+            compared.workouts.iter().take(PLAN_LISTED).map(plan_row).collect();
+        let room = PLAN_LISTED.saturating_sub(workouts.len());
+        let unplanned: Vec<UnplannedRow> = compared.unplanned.iter().take(room).map(unplanned_row).collect();
+        let left_out = counts.planned + counts.unplanned - workouts.len() - unplanned.len();
+        let summary = format!(
+            "Plan vs actual {reading} Convention: {}. {}",
+            analytics::compare::PLAN_CONVENTION,
+            inputs.source.phrase()
+        );
+        Ok(self.answer(
+            summary,
+            PlanVsActual {
+                start_date: start.to_string(),
+                end_date: end.to_string(),
+                convention: format!("{PLAN_MATCHING}; {}", analytics::compare::PLAN_CONVENTION),
+                counts,
+                workouts,
+                unplanned,
+                rows_left_out: (left_out > 0).then_some(left_out),
+                missing: inputs.missing,
+                source: inputs.source,
+            },
+        ))
+    }
+}
