@@ -7,6 +7,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::{Duration, Instant};
 
 /// (wall clock, time zone) for each run.
 const DAYS: &[(&str, &str)] = &[
@@ -20,28 +21,70 @@ const DAYS: &[(&str, &str)] = &[
     ("2027-12-31 23:50:00", "Pacific/Pago_Pago"),
 ];
 
+/// Longest one test binary may run under a moved clock before it counts as hung (the `cli` suite
+/// takes about 30 s).
+const PER_RUN: Duration = Duration::from_secs(600);
+
 /// Builds the test binaries once, then runs each under every moved clock.
+///
+/// libfaketime is preloaded directly rather than through the `faketime` wrapper: the wrapper shares
+/// one clock between processes through a process-shared semaphore that every time and `stat` call
+/// takes, so a child killed while holding it (a failing test drops its server) froze every other
+/// process of the run until CI's own limit. Without the wrapper each process starts its own clock at
+/// the same moment, which is all these runs need. A run that still hangs is killed, with its
+/// children, after [`PER_RUN`] and reported.
 pub fn clock(root: &Path) -> Result<(), String> {
-    if Command::new("faketime").arg("--version").output().is_err() {
-        return Err("faketime is not installed (Debian package `faketime`): run .ci/setup".to_owned());
-    }
+    let library = libfaketime().ok_or_else(|| {
+        "libfaketime is not installed (Debian package `faketime`): run .ci/setup".to_owned()
+    })?;
     let binaries = test_binaries(root)?;
     for (when, zone) in DAYS {
         for binary in &binaries {
             let name = binary.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             println!("xtask: {name} with the clock at {when} ({zone})");
-            crate::run(
-                Command::new("faketime")
-                    .current_dir(root)
-                    .env("TZ", zone)
-                    .arg("-f")
-                    .arg(format!("@{when}"))
-                    .arg(binary)
-                    .arg("--test-threads=2"),
-            )?;
+            let mut command = Command::new(binary);
+            command
+                .current_dir(root)
+                .env("TZ", zone)
+                .env("LD_PRELOAD", &library)
+                .env("FAKETIME", format!("@{when}"))
+                .env_remove("FAKETIME_SHARED")
+                .arg("--test-threads=2");
+            run_within(&mut command, PER_RUN).map_err(|e| format!("{name} at {when} ({zone}): {e}"))?;
         }
     }
     Ok(())
+}
+
+/// The preload library of Debian's `libfaketime` package (or a local build's).
+fn libfaketime() -> Option<PathBuf> {
+    let mut dirs = vec![PathBuf::from("/usr/local/lib/faketime"), PathBuf::from("/usr/lib/faketime")];
+    if let Ok(entries) = std::fs::read_dir("/usr/lib") {
+        dirs.extend(entries.flatten().map(|entry| entry.path().join("faketime")));
+    }
+    dirs.into_iter().map(|dir| dir.join("libfaketime.so.1")).find(|path| path.is_file())
+}
+
+/// Runs a command in a process group of its own, inheriting stdio; after `limit` it kills the whole
+/// group (the test binary and every server it started) and fails.
+fn run_within(command: &mut Command, limit: Duration) -> Result<(), String> {
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(command, 0);
+    let mut child = command.spawn().map_err(|e| format!("could not start: {e}"))?;
+    let started = Instant::now();
+    loop {
+        match child.try_wait().map_err(|e| format!("could not wait: {e}"))? {
+            Some(status) if status.success() => return Ok(()),
+            Some(status) => return Err(format!("failed ({status})")),
+            None if started.elapsed() > limit => {
+                // The negative pid names the group.
+                let _ = Command::new("kill").arg("-KILL").arg(format!("-{}", child.id())).status();
+                let _ = child.wait();
+                return Err(format!("still running after {} s: killed it and its children", limit.as_secs()));
+            }
+            None => std::thread::sleep(Duration::from_millis(200)),
+        }
+    }
 }
 
 /// The `garmin-mcp` library's and `cli` suite's test executables, as cargo reports them.
