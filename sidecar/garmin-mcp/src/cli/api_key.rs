@@ -29,7 +29,7 @@ pub async fn run(args: &LoginArgs, store: &SessionStore) -> ExitCode {
         Ok(at) => at,
         Err(message) => return fail(&Error::InvalidInput(message)),
     };
-    let key = match read_key(args.api_key_file.as_deref()) {
+    let key = match read_key(args.api_key_file.as_deref()).await {
         Ok(key) => key,
         Err(message) => return fail(&Error::InvalidInput(message)),
     };
@@ -69,7 +69,7 @@ fn parse_expiry(text: &str) -> Result<DateTime<Utc>, String> {
 }
 
 /// The key from the file, the environment, or the terminal / stdin.
-fn read_key(file: Option<&Path>) -> Result<String, String> {
+async fn read_key(file: Option<&Path>) -> Result<String, String> {
     let key = if let Some(path) = file {
         read_key_file(path)?
     } else if let Some(key) = std::env::var(PERSONAL_API_KEY_ENV).ok().filter(|k| !k.trim().is_empty()) {
@@ -79,6 +79,7 @@ fn read_key(file: Option<&Path>) -> Result<String, String> {
             read_hidden_line(&format!(
                 "Create a key on Garmin Connect (signed in at {KEY_PAGE_URL}: Create Key, accept the terms, choose how long it lasts, copy it).\nPaste the key: "
             ))
+            .await
         } else {
             read_line()
         };
@@ -101,9 +102,11 @@ fn read_line() -> std::io::Result<String> {
 }
 
 /// Shows `prompt` on stderr once echo is off, then reads one line typed at the terminal (the
-/// newline still shows); the terminal's modes are put back afterwards, also when reading fails.
+/// newline still shows); the terminal's modes are put back afterwards, also when reading fails and
+/// when the person gives up with Ctrl-C (caught while the prompt waits, so the process does not die
+/// with echo still off and leave the shell typing blind).
 #[cfg(unix)]
-fn read_hidden_line(prompt: &str) -> std::io::Result<String> {
+async fn read_hidden_line(prompt: &str) -> std::io::Result<String> {
     use rustix::termios::{LocalModes, OptionalActions, tcgetattr, tcsetattr};
     use std::os::fd::AsFd;
 
@@ -121,15 +124,27 @@ fn read_hidden_line(prompt: &str) -> std::io::Result<String> {
     let mut quiet = saved.clone();
     quiet.local_modes.remove(LocalModes::ECHO);
     quiet.local_modes.insert(LocalModes::ECHONL);
+    // Listening for Ctrl-C before echo goes off: from here on it cannot kill the process.
+    let mut interrupt = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())?;
     tcsetattr(fd, OptionalActions::Now, &quiet)?;
     let _restore = Restore(fd, saved);
     show_prompt(prompt);
-    read_line()
+    // A plain thread, not tokio's blocking pool: the runtime waits for its blocking tasks when it
+    // shuts down, and this read never ends once the person has pressed Ctrl-C.
+    let (tx, line) = tokio::sync::oneshot::channel();
+    std::thread::spawn(move || tx.send(read_line()));
+    tokio::select! {
+        read = line => read.map_err(std::io::Error::other)?,
+        _ = interrupt.recv() => {
+            eprintln!();
+            Err(std::io::Error::new(std::io::ErrorKind::Interrupted, "stopped with Ctrl-C; nothing was saved"))
+        }
+    }
 }
 
 /// Elsewhere the terminal's echo stays on.
 #[cfg(not(unix))]
-fn read_hidden_line(prompt: &str) -> std::io::Result<String> {
+async fn read_hidden_line(prompt: &str) -> std::io::Result<String> {
     show_prompt(prompt);
     read_line()
 }
