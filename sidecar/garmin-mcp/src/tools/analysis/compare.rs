@@ -6,17 +6,17 @@ use super::*;
 #[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 pub struct ComparePeriodsArgs {
     /// First (reference) period's first day, `YYYY-MM-DD` (default: as long before `first_end` as the second period lasts).
-    #[serde(default)]
-    pub first_start: Option<String>,
+    #[serde(default, deserialize_with = "crate::domain::dates::blank_is_none")]
+    pub first_start: Option<Day<arg::FirstStart>>,
     /// First period's last day (default: the day before `second_start`).
-    #[serde(default)]
-    pub first_end: Option<String>,
+    #[serde(default, deserialize_with = "crate::domain::dates::blank_is_none")]
+    pub first_end: Option<Day<arg::FirstEnd>>,
     /// Second period's first day (default: 27 days before `second_end`).
-    #[serde(default)]
-    pub second_start: Option<String>,
+    #[serde(default, deserialize_with = "crate::domain::dates::blank_is_none")]
+    pub second_start: Option<Day<arg::SecondStart>>,
     /// Second period's last day (default: yesterday). Each period at most 366 days.
-    #[serde(default)]
-    pub second_end: Option<String>,
+    #[serde(default, deserialize_with = "crate::domain::dates::blank_is_none")]
+    pub second_end: Option<Day<arg::SecondEnd>>,
     /// Which load per session: `auto` (default), `garmin`, `hr` or `power`; one scale for both periods.
     #[serde(default)]
     #[schemars(extend("enum" = ["auto", "garmin", "hr", "power"]))]
@@ -116,23 +116,18 @@ impl GarminMcp {
         let today = self.today();
         let (second_start, second_end) = date_range(
             today,
-            ("second_start", args.second_start.as_deref()),
-            ("second_end", args.second_end.as_deref()),
+            ("second_start", day_of(args.second_start)),
+            ("second_end", day_of(args.second_end)),
             28,
             PERIOD_MAX_DAYS,
         )?;
-        let default_first_end = (second_start - Duration::days(1)).to_string();
-        let first_end_text =
-            args.first_end.as_deref().filter(|t| !t.trim().is_empty()).unwrap_or(&default_first_end);
-        let first_end = parse_opt_date("first_end", Some(first_end_text), today)?.unwrap_or(second_start);
+        let first_end = day_of(args.first_end).unwrap_or(second_start - Duration::days(1));
         let length = (second_end - second_start).num_days() + 1;
-        let default_first_start = (first_end - Duration::days(length - 1)).to_string();
-        let first_start_text =
-            args.first_start.as_deref().filter(|t| !t.trim().is_empty()).unwrap_or(&default_first_start);
+        let first_start = day_of(args.first_start).unwrap_or(first_end - Duration::days(length - 1));
         let (first_start, first_end) = date_range(
             today,
-            ("first_start", Some(first_start_text)),
-            ("first_end", Some(first_end_text)),
+            ("first_start", Some(first_start)),
+            ("first_end", Some(first_end)),
             length,
             PERIOD_MAX_DAYS,
         )?;

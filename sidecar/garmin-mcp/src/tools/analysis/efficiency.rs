@@ -7,11 +7,11 @@ use super::*;
 #[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 pub struct EfficiencyArgs {
     /// First day, `YYYY-MM-DD` (default: 182 days before `end_date`; at most 366 days).
-    #[serde(default)]
-    pub start_date: Option<String>,
+    #[serde(default, deserialize_with = "crate::domain::dates::blank_is_none")]
+    pub start_date: Option<Day<arg::StartDate>>,
     /// Last day, `YYYY-MM-DD` (default: yesterday).
-    #[serde(default)]
-    pub end_date: Option<String>,
+    #[serde(default, deserialize_with = "crate::domain::dates::blank_is_none")]
+    pub end_date: Option<Day<arg::EndDate>>,
     /// `running` (default: EF from speed, and speed at a heart rate per month) or `cycling` (EF
     /// from Garmin's normalized power).
     #[serde(default)]
@@ -123,8 +123,8 @@ impl GarminMcp {
         let today = self.today();
         let (start, end) = date_range(
             today,
-            ("start_date", args.start_date.as_deref()),
-            ("end_date", args.end_date.as_deref()),
+            ("start_date", day_of(args.start_date)),
+            ("end_date", day_of(args.end_date)),
             182,
             PERIOD_MAX_DAYS,
         )?;

@@ -34,11 +34,11 @@ fn monotony_word(level: Option<analytics::acwr::MonotonyLevel>) -> Option<String
 #[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 pub struct LoadBalanceArgs {
     /// First day, `YYYY-MM-DD` (default: 84 days before `end_date`; at most 182 days).
-    #[serde(default)]
-    pub start_date: Option<String>,
+    #[serde(default, deserialize_with = "crate::domain::dates::blank_is_none")]
+    pub start_date: Option<Day<arg::StartDate>>,
     /// Last day, `YYYY-MM-DD` (default: yesterday, the last day the history holds).
-    #[serde(default)]
-    pub end_date: Option<String>,
+    #[serde(default, deserialize_with = "crate::domain::dates::blank_is_none")]
+    pub end_date: Option<Day<arg::EndDate>>,
     /// Which load per session, as in `get_fitness_trend`: `auto` (default, best available, never
     /// mixed), `garmin`, `hr` or `power`.
     #[serde(default)]
@@ -118,8 +118,8 @@ impl GarminMcp {
         let today = self.today();
         let (start, end) = date_range(
             today,
-            ("start_date", args.start_date.as_deref()),
-            ("end_date", args.end_date.as_deref()),
+            ("start_date", day_of(args.start_date)),
+            ("end_date", day_of(args.end_date)),
             WEEKLY_DEFAULT_DAYS,
             WEEKLY_MAX_DAYS,
         )?;
