@@ -328,3 +328,50 @@ fn trend_day(d: &PmcDay) -> TrendDay {
         settling: d.settling,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(text: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(text, "%Y-%m-%d").unwrap()
+    }
+
+    #[test]
+    fn a_trend_defaults_to_the_90_days_before_today_and_refuses_the_future_and_long_ranges() {
+        let today = d("2026-12-01");
+        let range = trend_range(today, None, None).unwrap();
+        assert_eq!((range.start, range.end), (d("2026-09-02"), today));
+        let err = trend_range(today, None, Some(d("2026-12-02"))).unwrap_err();
+        assert_eq!(
+            err.message(),
+            "end_date 2026-12-02 is after today (2026-12-01): fitness is known up to today"
+        );
+        let err = trend_range(today, Some(d("2026-11-02")), Some(d("2026-11-01"))).unwrap_err();
+        assert_eq!(err.message(), "end_date 2026-11-01 is before start_date 2026-11-02");
+        assert!(trend_range(today, Some(d("2026-07-15")), None).unwrap().days() == TREND_MAX_DAYS);
+        let err = trend_range(today, Some(d("2026-07-14")), None).unwrap_err();
+        assert!(err.message().starts_with("ask for at most 140 days at a time"), "{}", err.message());
+    }
+
+    fn day(date: &str, ctl: f64, atl: f64, ramp: Option<f64>, settling: bool) -> PmcDay {
+        PmcDay { date: d(date), load: 0.0, ctl, atl, tsb: ctl - atl, ramp, settling }
+    }
+
+    #[test]
+    fn the_reading_names_the_last_days_numbers_the_form_band_and_its_warnings() {
+        let end = d("2026-11-30");
+        assert_eq!(reading(&[], end, "hr"), "No session with a hr load up to 2026-11-30 in the history.");
+        let steady = [day("2026-11-30", 50.0, 45.0, Some(2.0), false)];
+        assert_eq!(
+            reading(&steady, end, "auto"),
+            "On 2026-11-30: fitness (CTL) 50 (+2.0 over 7 days), fatigue (ATL) 45, form (TSB) +5 — neutral (grey zone)."
+        );
+        let ramping =
+            [day("2026-11-29", 30.0, 30.0, None, true), day("2026-11-30", 60.0, 80.0, Some(9.5), false)];
+        let text = reading(&ramping, end, "auto");
+        assert!(text.contains("tired from productive training"), "{text}");
+        assert!(text.contains("Fitness is rising fast"), "{text}");
+        assert!(text.contains("still settling"), "{text}");
+    }
+}
