@@ -15,6 +15,7 @@
 //!   not available (the Personal API has no splits, series or zone times).
 //! - [`fitness`]: the fitness trend (CTL, ATL, TSB) from the sessions' loads, for
 //!   `get_fitness_trend` and the fitness chart.
+//! - [`goal_race`]: the next goal race from the athlete memory, as the analyses mention it.
 //! - [`load`]: the acute:chronic workload ratio and its bands.
 //! - [`session_load`]: the athlete's load profile and each stored session's loads (TSS, hrTSS,
 //!   Garmin's), for the fitness trend and the analyses.
@@ -33,6 +34,7 @@ pub mod best_efforts;
 pub mod dates;
 pub mod fit_series;
 pub mod fitness;
+pub mod goal_race;
 pub mod load;
 pub mod parts;
 pub mod plan;
