@@ -9,10 +9,13 @@
 //!   source serves each (the Personal API's through the original FIT file).
 //! - [`best_efforts`]: a range's best curve, best times and their sources from the history's
 //!   per-activity curves, in the sport's units.
-//! - [`dates`]: the one parser of date arguments, with its friendly message.
+//! - [`dates`]: the date argument types ([`dates::Day`]) and ranges, with their friendly message.
 //! - [`fit_series`]: the one reader of an activity's original FIT file (samples, laps, totals),
 //!   and what is derived from it (time in heart-rate zones, chart rows) where Garmin's JSON is
 //!   not available (the Personal API has no splits, series or zone times).
+//! - [`fitness`]: the fitness trend (CTL, ATL, TSB) from the sessions' loads, for
+//!   `get_fitness_trend` and the fitness chart.
+//! - [`goal_race`]: the next goal race from the athlete memory, as the analyses mention it.
 //! - [`load`]: the acute:chronic workload ratio and its bands.
 //! - [`session_load`]: the athlete's load profile and each stored session's loads (TSS, hrTSS,
 //!   Garmin's), for the fitness trend and the analyses.
@@ -30,6 +33,8 @@ pub mod activity_parts;
 pub mod best_efforts;
 pub mod dates;
 pub mod fit_series;
+pub mod fitness;
+pub mod goal_race;
 pub mod load;
 pub mod parts;
 pub mod plan;

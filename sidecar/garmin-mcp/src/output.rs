@@ -33,11 +33,6 @@ impl<T: Serialize> Answer<T> {
         Answer { summary: summary.into(), data }
     }
 
-    /// The summary and the data, for a tool that builds on another's answer (a chart of it).
-    pub(crate) fn into_parts(self) -> (String, T) {
-        (self.summary, self.data)
-    }
-
     /// The size of the text the model reads, for budget checks.
     pub fn text_len(&self) -> usize {
         self.summary.len() + serde_json::to_string(&self.data).map_or(0, |s| s.len())

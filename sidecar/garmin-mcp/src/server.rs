@@ -339,7 +339,8 @@ impl GarminMcp {
         self.route(request, context).await
     }
 
-    /// Runs the tool through the router. Arguments that do not decode into the tool's argument type
+    /// Runs the tool through the router, its date arguments checked against [`Self::today`].
+    /// Arguments that do not decode into the tool's argument type
     /// come back (from rmcp) as an `isError` result in serde's words; they are rewritten into a
     /// sentence naming the argument (see [`crate::tool_error::explain_decode_error`]). An unknown
     /// tool stays a protocol error.
@@ -350,9 +351,9 @@ impl GarminMcp {
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
         let arguments = request.arguments.clone();
+        let call = self.tool_router.call(ToolCallContext::new(self, request, context));
         let (answer, sources) =
-            crate::sources::recording(self.tool_router.call(ToolCallContext::new(self, request, context)))
-                .await;
+            crate::sources::recording(crate::domain::dates::with_today(self.today(), call)).await;
         let answer = self.with_source(answer?, &sources).await;
         let CallToolResponse::Complete(result) = &answer else { return Ok(answer) };
         let decode_error = (result.is_error == Some(true))

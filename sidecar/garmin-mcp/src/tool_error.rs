@@ -142,6 +142,12 @@ pub fn explain_decode_error(
     arguments: Option<&serde_json::Map<String, Value>>,
 ) -> String {
     let detail = detail.trim();
+    // An argument type's own sentence (a date argument's: "start_date must be YYYY-MM-DD, got
+    // `x`") starts with the argument's name, which serde's own messages never do: pass it on.
+    let own = arguments.and_then(|args| args.keys().find(|name| detail.starts_with(&format!("{name} "))));
+    if let Some(name) = own {
+        return format!("{detail}. Call `{tool}` again with a corrected `{name}`.");
+    }
     if let Some(field) = between(detail, "missing field `", "`") {
         return format!(
             "`{field}` is required by `{tool}` but was not given. Call the tool again with `{field}`."
@@ -331,6 +337,17 @@ mod tests {
         let text =
             result.content.first().and_then(|c| c.as_text()).map(|t| t.text.clone()).unwrap_or_default();
         assert!(text.contains("start_date") && text.contains("yesterday"), "{text}");
+    }
+
+    #[test]
+    fn an_argument_types_own_sentence_is_passed_on_with_what_to_do() {
+        let a = args(serde_json::json!({"start_date": "next week"}));
+        let text =
+            explain_decode_error("search_events", "start_date must be YYYY-MM-DD, got `next week`", Some(&a));
+        assert_eq!(
+            text,
+            "start_date must be YYYY-MM-DD, got `next week`. Call `search_events` again with a corrected `start_date`."
+        );
     }
 
     fn args(value: Value) -> serde_json::Map<String, Value> {

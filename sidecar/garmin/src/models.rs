@@ -24,6 +24,7 @@ pub mod metrics;
 pub mod profile;
 pub mod records;
 pub mod social;
+pub mod training_plans;
 pub mod units;
 pub mod wellness;
 pub mod workouts;

@@ -1,9 +1,226 @@
 //! Date arguments: one parser for every tool, bounded to the days Garmin can have, with one
 //! friendly message naming the argument, what was expected and what was found.
+//!
+//! Tools take dates as [`Day`] arguments: a `Day<arg::StartDate>` decodes from `YYYY-MM-DD` and
+//! its decoding error *is* the friendly sentence ("start_date must be YYYY-MM-DD, got `x`"), which
+//! the server passes on unchanged (see `crate::tool_error::explain_decode_error`). The latest day
+//! depends on today, which the server pins for the call in progress ([`with_today`]). Ranges are
+//! checked once by [`DateRange`] and [`date_range`]; a named period is a [`Period`].
+
+use std::fmt;
+use std::marker::PhantomData;
 
 use chrono::{Datelike as _, NaiveDate};
+use rmcp::schemars;
+use serde::{Deserialize, Deserializer};
 
 use crate::tool_error::ToolError;
+
+tokio::task_local! {
+    /// Today for the tool call in progress (the server's, pinned in tests by
+    /// `ServerOptions::today`), so a date argument's decoding knows the latest day it may name.
+    static TODAY: NaiveDate;
+}
+
+/// Runs one tool call with `today` as the day its date arguments are checked against.
+pub(crate) async fn with_today<F: std::future::Future>(today: NaiveDate, call: F) -> F::Output {
+    TODAY.scope(today, call).await
+}
+
+/// Today for the call in progress; outside a tool call, the machine's local day (as the server's
+/// own `today` without a pinned day).
+fn today_of_call() -> NaiveDate {
+    TODAY.try_with(|today| *today).unwrap_or_else(|_| chrono::Local::now().date_naive())
+}
+
+/// The name of a date argument, as the tool's schema spells it: the type parameter of [`Day`],
+/// so its decoding error can name the argument.
+pub trait ArgName {
+    /// The argument's name.
+    const NAME: &'static str;
+}
+
+/// The names of the tools' date arguments (one marker type each).
+pub mod arg {
+    macro_rules! arg_names {
+        ($($ty:ident = $name:literal),* $(,)?) => {
+            $(
+                #[doc = concat!("The argument `", $name, "`.")]
+                #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+                pub struct $ty;
+                impl super::ArgName for $ty {
+                    const NAME: &'static str = $name;
+                }
+            )*
+        };
+    }
+    arg_names!(
+        Date = "date",
+        StartDate = "start_date",
+        EndDate = "end_date",
+        FirstStart = "first_start",
+        FirstEnd = "first_end",
+        SecondStart = "second_start",
+        SecondEnd = "second_end",
+    );
+}
+
+/// One calendar day given as a tool argument (`YYYY-MM-DD`, between [`EARLIEST_DAY`] and
+/// [`latest_day`]); `N` names the argument in the error.
+pub struct Day<N> {
+    day: NaiveDate,
+    name: PhantomData<N>,
+}
+
+impl<N> Day<N> {
+    /// The day given.
+    pub(crate) fn day(&self) -> NaiveDate {
+        self.day
+    }
+
+    /// A day as if it had been given (for a tool calling another's computation, and tests).
+    pub(crate) fn of(day: NaiveDate) -> Day<N> {
+        Day { day, name: PhantomData }
+    }
+}
+
+impl<N> Clone for Day<N> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<N> Copy for Day<N> {}
+
+impl<N> PartialEq for Day<N> {
+    fn eq(&self, other: &Self) -> bool {
+        self.day == other.day
+    }
+}
+
+impl<N: ArgName> fmt::Debug for Day<N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}={}", N::NAME, self.day)
+    }
+}
+
+/// Written as given (`YYYY-MM-DD`), so a schema can show an absent day's default (`null`).
+impl<N> serde::Serialize for Day<N> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(&self.day)
+    }
+}
+
+impl<'de, N: ArgName> Deserialize<'de> for Day<N> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        parse_date(N::NAME, &text, today_of_call())
+            .map(Day::of)
+            .map_err(|e| serde::de::Error::custom(e.message()))
+    }
+}
+
+impl<N> schemars::JsonSchema for Day<N> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Day".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string", "format": "date" })
+    }
+}
+
+/// For `#[serde(default, deserialize_with = "blank_is_none")]` on an optional [`Day`]: a blank
+/// string is the argument not given (as clients send for an untouched form field).
+pub(crate) fn blank_is_none<'de, D, N>(deserializer: D) -> Result<Option<Day<N>>, D::Error>
+where
+    D: Deserializer<'de>,
+    N: ArgName,
+{
+    let text = Option::<String>::deserialize(deserializer)?;
+    text.filter(|t| !t.trim().is_empty())
+        .map(|t| parse_date(N::NAME, &t, today_of_call()).map(Day::of))
+        .transpose()
+        .map_err(|e| serde::de::Error::custom(e.message()))
+}
+
+/// The day of an optional [`Day`] argument.
+pub(crate) fn day_of<N>(arg: Option<Day<N>>) -> Option<NaiveDate> {
+    arg.map(|d| d.day())
+}
+
+/// A named period (`get_period_stats`'s `period`): a calendar week (Monday to Sunday), month or
+/// year, the whole account, or a custom range. Decoding refuses other words with one sentence.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Period {
+    /// Monday to Sunday.
+    #[default]
+    Week,
+    /// A calendar month.
+    Month,
+    /// A calendar year.
+    Year,
+    /// The whole account.
+    All,
+    /// `start_date` to `end_date`.
+    Custom,
+}
+
+impl Period {
+    /// Every period, in the order the schema lists them.
+    const ALL: [Period; 5] = [Period::Week, Period::Month, Period::Year, Period::All, Period::Custom];
+
+    /// The period a word names (any case, spaces around ignored).
+    pub(crate) fn parse(text: &str) -> Result<Period, ToolError> {
+        let word = text.trim().to_lowercase();
+        Period::ALL.into_iter().find(|p| p.name() == word).ok_or_else(|| {
+            ToolError::invalid(format!("period must be week, month, year, all or custom, got `{text}`"))
+        })
+    }
+
+    /// Its word.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Period::Week => "week",
+            Period::Month => "month",
+            Period::Year => "year",
+            Period::All => "all",
+            Period::Custom => "custom",
+        }
+    }
+}
+
+impl serde::Serialize for Period {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Period {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Period::parse(&text).map_err(|e| serde::de::Error::custom(e.message()))
+    }
+}
+
+impl schemars::JsonSchema for Period {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Period".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let words: Vec<&str> = Period::ALL.iter().map(|p| p.name()).collect();
+        schemars::json_schema!({ "type": "string", "enum": words })
+    }
+}
 
 /// The earliest day a date argument may name: Garmin has nothing recorded before 1990.
 pub(crate) const EARLIEST_DAY: NaiveDate = match NaiveDate::from_ymd_opt(1990, 1, 1) {
@@ -72,19 +289,18 @@ impl DateRange {
 /// last day the history can hold), the start to `default_days` before it; at most `max_days`.
 pub(crate) fn date_range(
     today: NaiveDate,
-    (start_name, start): (&str, Option<&str>),
-    (end_name, end): (&str, Option<&str>),
+    (start_name, start): (&str, Option<NaiveDate>),
+    (end_name, end): (&str, Option<NaiveDate>),
     default_days: i64,
     max_days: i64,
 ) -> Result<(NaiveDate, NaiveDate), ToolError> {
-    let end = parse_opt_date(end_name, end, today)?.unwrap_or(today - chrono::Duration::days(1));
+    let end = end.unwrap_or(today - chrono::Duration::days(1));
     if end > today {
         return Err(ToolError::invalid(format!(
             "{end_name} {end} is after today ({today}): the history holds past days only"
         )));
     }
-    let start =
-        parse_opt_date(start_name, start, today)?.unwrap_or(end - chrono::Duration::days(default_days - 1));
+    let start = start.unwrap_or(end - chrono::Duration::days(default_days - 1));
     if end < start {
         return Err(ToolError::invalid(format!("{end_name} {end} is before {start_name} {start}")));
     }
@@ -125,5 +341,67 @@ mod tests {
         let err = parse_date("date", "yesterday", today).unwrap_err();
         assert_eq!(err.message(), "date must be YYYY-MM-DD, got `yesterday`");
         assert_eq!(parse_opt_date("date", Some("  "), today).unwrap(), None);
+    }
+
+    #[derive(Debug, Deserialize)]
+    struct Args {
+        #[serde(default, deserialize_with = "blank_is_none")]
+        start_date: Option<Day<arg::StartDate>>,
+        #[serde(default)]
+        date: Option<Day<arg::Date>>,
+    }
+
+    fn decode(value: serde_json::Value) -> Result<Args, String> {
+        serde_json::from_value::<Args>(value).map_err(|e| e.to_string())
+    }
+
+    #[tokio::test]
+    async fn a_day_argument_decodes_with_the_friendly_sentence_naming_it() {
+        let today = d("2026-12-01");
+        let args = with_today(today, async { decode(serde_json::json!({"start_date": "2026-11-03"})) }).await;
+        assert_eq!(args.unwrap().start_date.map(|d| d.day()), Some(d("2026-11-03")));
+        let err = with_today(today, async { decode(serde_json::json!({"start_date": "next week"})) }).await;
+        assert_eq!(err.unwrap_err(), "start_date must be YYYY-MM-DD, got `next week`");
+        let args = with_today(today, async { decode(serde_json::json!({"date": "2027-12-31"})) }).await;
+        assert_eq!(args.unwrap().date.map(|d| d.day()), Some(d("2027-12-31")));
+        let err = with_today(today, async { decode(serde_json::json!({"date": "2028-01-01"})) }).await;
+        assert_eq!(
+            err.unwrap_err(),
+            "date must be a day between 1990-01-01 and 2027-12-31 (Garmin has nothing outside those dates), got `2028-01-01`"
+        );
+    }
+
+    #[tokio::test]
+    async fn the_latest_day_follows_the_calls_today_not_the_machines() {
+        let pinned =
+            with_today(d("2020-06-01"), async { decode(serde_json::json!({"date": "2022-01-01"})) }).await;
+        assert!(pinned.unwrap_err().contains("between 1990-01-01 and 2021-12-31"));
+    }
+
+    #[tokio::test]
+    async fn a_blank_optional_day_is_not_given_but_a_blank_strict_one_is_refused() {
+        let today = d("2026-12-01");
+        let args = with_today(today, async { decode(serde_json::json!({"start_date": "  "})) }).await;
+        assert!(args.unwrap().start_date.is_none());
+        let err = with_today(today, async { decode(serde_json::json!({"date": ""})) }).await;
+        assert_eq!(err.unwrap_err(), "date must be YYYY-MM-DD, got ``");
+    }
+
+    #[test]
+    fn a_day_argument_is_a_string_of_format_date_in_the_schema() {
+        let schema = schemars::schema_for!(Option<Day<arg::Date>>);
+        let value = schema.as_value();
+        assert_eq!(value["format"], "date", "{value}");
+        assert_eq!(value["type"], serde_json::json!(["string", "null"]), "{value}");
+    }
+
+    #[test]
+    fn a_period_decodes_from_its_word_in_any_case_and_refuses_others_with_the_list() {
+        let week: Period = serde_json::from_value(serde_json::json!(" Week ")).unwrap();
+        assert_eq!(week, Period::Week);
+        let err = serde_json::from_value::<Period>(serde_json::json!("fortnight")).unwrap_err();
+        assert_eq!(err.to_string(), "period must be week, month, year, all or custom, got `fortnight`");
+        let schema = schemars::schema_for!(Period);
+        assert_eq!(schema.as_value()["enum"], serde_json::json!(["week", "month", "year", "all", "custom"]));
     }
 }

@@ -26,7 +26,7 @@ use self::series::build_series;
 use self::splits::build_splits;
 use crate::domain::activity::{ActivityRow, Family, SportFilter, activity_title, count_noun, distance_m};
 use crate::domain::activity_parts::{ActivityParts, gather};
-use crate::domain::dates::{DateRange, parse_opt_date};
+use crate::domain::dates::{DateRange, Day, arg, day_of};
 use crate::domain::parts::shaped_part;
 use crate::domain::words::whole_u32;
 use crate::output::Answer;
@@ -54,11 +54,11 @@ const MIN_POINTS: u32 = 10;
 #[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 pub struct ListActivitiesArgs {
     /// First day, `YYYY-MM-DD` (local). Default: 30 days before `end_date`.
-    #[serde(default)]
-    pub start_date: Option<String>,
+    #[serde(default, deserialize_with = "crate::domain::dates::blank_is_none")]
+    pub start_date: Option<Day<arg::StartDate>>,
     /// Last day, `YYYY-MM-DD` (local, inclusive). Default: today.
-    #[serde(default)]
-    pub end_date: Option<String>,
+    #[serde(default, deserialize_with = "crate::domain::dates::blank_is_none")]
+    pub end_date: Option<Day<arg::EndDate>>,
     /// Only this sport: a Garmin type key (running, trail_running, treadmill_running, cycling,
     /// swimming, lap_swimming, open_water_swimming, strength_training, walking, hiking…) or a word
     /// like run, ride, swim, strength. Parent types include their children (running includes trail
@@ -172,65 +172,70 @@ impl GarminMcp {
         }
         let reads = self.reads().await?;
         let parts = gather(&reads, id, include_series.then_some(CHART_ROWS)).await;
-        let ActivityParts { activity, splits, zones, weather, details } = parts;
-        let activity = match activity {
-            Ok(a) => a,
-            Err(garmin::Error::NotFound { .. }) => {
-                return Err(ToolError::NoData(format!("No activity {id} in your Garmin account.")));
-            }
-            Err(e) => return Err(e.into()),
-        };
-        let mut missing = Vec::new();
-        let family =
-            Family::of(activity.type_key(), activity.activity_type.as_ref().and_then(|t| t.parent_type_id));
-        let figures = activity.summary.clone().unwrap_or_default();
-        let overview = overview(&figures, family);
-
-        let splits =
-            shaped_part(&mut missing, "splits", splits, "no laps with a distance were recorded", |s| {
-                build_splits(&s.laps, family)
-            });
-        let hr_zones = shaped_part(&mut missing, "heart-rate zones", zones, "none recorded", |z| {
-            Some(zone_rows(&z)).filter(|rows| !rows.is_empty())
-        })
-        .unwrap_or_default();
-        let weather = shaped_part(
-            &mut missing,
-            "weather",
-            weather,
-            "none recorded (indoor or no weather station)",
-            |w| w.as_ref().and_then(weather_row),
-        );
-        let series = details.and_then(|details| {
-            shaped_part(&mut missing, "series", details, "Garmin sent no samples", |d| {
-                d.and_then(|d| build_series(&d, family, max_points as usize))
-            })
-        });
-
-        let summary = describe(&activity, &overview, splits.as_ref(), &hr_zones, weather.as_ref());
-        let start =
-            figures.start_time_local.map(|t| t.format("%Y-%m-%d %H:%M").to_string()).unwrap_or_default();
-        Ok(self.answer(
-            summary,
-            ActivityInDepth {
-                activity_id: activity.activity_id.unwrap_or(id),
-                name: activity_title(
-                    activity.activity_name.as_deref(),
-                    activity.type_key(),
-                    activity.location_name.as_deref(),
-                ),
-                type_key: activity.type_key().unwrap_or("other").to_owned(),
-                start,
-                location: activity.location_name.clone(),
-                overview,
-                splits,
-                hr_zones,
-                weather,
-                series,
-                missing,
-            },
-        ))
+        let (summary, in_depth) = in_depth(id, parts, max_points)?;
+        Ok(self.answer(summary, in_depth))
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// get_activity: shape
+
+/// `get_activity`'s answer from the gathered parts: the summary is required (a missing activity is
+/// said plainly), every other part is shaped on its own and named in `missing` when it failed.
+fn in_depth(id: u64, parts: ActivityParts, max_points: u32) -> Result<(String, ActivityInDepth), ToolError> {
+    let ActivityParts { activity, splits, zones, weather, details } = parts;
+    let activity = match activity {
+        Ok(a) => a,
+        Err(garmin::Error::NotFound { .. }) => {
+            return Err(ToolError::NoData(format!("No activity {id} in your Garmin account.")));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let mut missing = Vec::new();
+    let family =
+        Family::of(activity.type_key(), activity.activity_type.as_ref().and_then(|t| t.parent_type_id));
+    let figures = activity.summary.clone().unwrap_or_default();
+    let overview = overview(&figures, family);
+
+    let splits = shaped_part(&mut missing, "splits", splits, "no laps with a distance were recorded", |s| {
+        build_splits(&s.laps, family)
+    });
+    let hr_zones = shaped_part(&mut missing, "heart-rate zones", zones, "none recorded", |z| {
+        Some(zone_rows(&z)).filter(|rows| !rows.is_empty())
+    })
+    .unwrap_or_default();
+    let weather =
+        shaped_part(&mut missing, "weather", weather, "none recorded (indoor or no weather station)", |w| {
+            w.as_ref().and_then(weather_row)
+        });
+    let series = details.and_then(|details| {
+        shaped_part(&mut missing, "series", details, "Garmin sent no samples", |d| {
+            d.and_then(|d| build_series(&d, family, max_points as usize))
+        })
+    });
+
+    let summary = describe(&activity, &overview, splits.as_ref(), &hr_zones, weather.as_ref());
+    let start = figures.start_time_local.map(|t| t.format("%Y-%m-%d %H:%M").to_string()).unwrap_or_default();
+    Ok((
+        summary,
+        ActivityInDepth {
+            activity_id: activity.activity_id.unwrap_or(id),
+            name: activity_title(
+                activity.activity_name.as_deref(),
+                activity.type_key(),
+                activity.location_name.as_deref(),
+            ),
+            type_key: activity.type_key().unwrap_or("other").to_owned(),
+            start,
+            location: activity.location_name.clone(),
+            overview,
+            splits,
+            hr_zones,
+            weather,
+            series,
+            missing,
+        },
+    ))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -246,9 +251,7 @@ struct ListQuery {
 
 impl ListQuery {
     fn parse(args: ListActivitiesArgs, today: NaiveDate) -> Result<ListQuery, ToolError> {
-        let start_arg = parse_opt_date("start_date", args.start_date.as_deref(), today)?;
-        let end_arg = parse_opt_date("end_date", args.end_date.as_deref(), today)?;
-        let (start, end) = match (start_arg, end_arg) {
+        let (start, end) = match (day_of(args.start_date), day_of(args.end_date)) {
             (Some(s), Some(e)) => (s, e),
             (Some(s), None) => (s, today.max(s)),
             (None, Some(e)) => (e - Duration::days(DEFAULT_SPAN_DAYS), e),

@@ -8,7 +8,7 @@
 //! This file is the toolset's router (each tool's description and schema) and what several tools
 //! share (the history's coverage, daily loads, sport and lap helpers); each tool's arguments,
 //! answer and shaping live in its own module: `load_balance`, `intensity` (with its chart),
-//! `compare`, `efficiency`, `plan`. The `fitness` chart is drawn here from `get_fitness_trend`.
+//! `compare`, `efficiency`, `plan`.
 
 use ::history::History;
 use ::history::read::ActivityLoad;
@@ -18,7 +18,7 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
-use crate::domain::dates::{date_range, parse_opt_date};
+use crate::domain::dates::{Day, arg, date_range, day_of};
 use crate::domain::session_load::{Athlete, load_choice, round1, session_loads};
 use crate::history::DataSource;
 use crate::output::Answer;
@@ -295,65 +295,5 @@ impl GarminMcp {
         Parameters(args): Parameters<PlanVsActualArgs>,
     ) -> Result<Answer<PlanVsActual>, ToolError> {
         self.get_plan_vs_actual_answer(args).await
-    }
-}
-
-impl GarminMcp {
-    /// `render_chart` kind `fitness`: the `weeks` weeks ending on `end` of `get_fitness_trend`
-    /// (its best available load), drawn as fitness and fatigue lines over form bars.
-    pub(crate) async fn fitness_chart(
-        &self,
-        end: NaiveDate,
-        weeks: u32,
-        options: garmin_charts::ChartOptions,
-    ) -> Result<super::charts::Drawn, ToolError> {
-        let start = end - Duration::days(i64::from(weeks) * 7 - 1);
-        let args = super::history::FitnessTrendArgs {
-            start_date: Some(start.to_string()),
-            end_date: Some(end.to_string()),
-            load: None,
-        };
-        let (_, trend) = self.get_fitness_trend(Parameters(args)).await?.into_parts();
-        let load_label = match trend.load_scale.as_str() {
-            "tss" => "TSS",
-            "garmin" => "Garmin load",
-            _ => "",
-        };
-        let chart = garmin_charts::FitnessChart {
-            days: trend
-                .days
-                .iter()
-                .map(|d| garmin_charts::FitnessDay {
-                    date: d.date.clone(),
-                    ctl: d.ctl,
-                    atl: d.atl,
-                    tsb: d.tsb,
-                    settling: d.settling,
-                })
-                .collect(),
-            load_label: load_label.to_owned(),
-        };
-        let png = super::charts::draw_off_thread("fitness, fatigue and form", move || {
-            garmin_charts::fitness(&chart, &options)
-        })
-        .await?;
-        let period_text = super::charts::span(start, end);
-        let summary = format!(
-            "Fitness, fatigue and form {period_text}: {} Load: {}. Model: {}. {}",
-            trend.reading,
-            trend.load_convention,
-            trend.convention,
-            trend.source.phrase()
-        );
-        Ok(super::charts::Drawn {
-            png,
-            summary,
-            title: format!("Fitness, fatigue and form, {period_text}"),
-            file_parts: vec![end.to_string(), format!("fitness-{weeks}w")],
-            activity_id: None,
-            period: Some(period_text),
-            series_source: None,
-            points: Some(u32::try_from(trend.days.len()).unwrap_or(u32::MAX)),
-        })
     }
 }

@@ -16,6 +16,7 @@ use rmcp::service::RequestContext;
 use rmcp::{RoleServer, schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
+use crate::domain::goal_race::GoalRaceNote;
 use crate::output::{Answer, BUDGET_BYTES};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
@@ -153,51 +154,6 @@ impl FactRow {
             source: fact.source.clone(),
             updated_by: fact.updated_by.clone(),
         }
-    }
-}
-
-/// The next goal race, as analyses mention it.
-#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct GoalRaceNote {
-    /// The fact's number in the athlete memory.
-    pub fact_id: u64,
-    /// The race, in the athlete's words.
-    pub race: String,
-    /// Race day, `YYYY-MM-DD`.
-    pub date: String,
-    /// Days from today to race day.
-    pub days_to_race: i64,
-    /// Distance, km.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub distance_km: Option<f64>,
-    /// Target time, `h:mm:ss`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub target_time: Option<String>,
-}
-
-impl GoalRaceNote {
-    /// The next goal race in `facts` on or after `today`.
-    pub fn next(facts: &[Fact], today: NaiveDate) -> Option<Self> {
-        let race = athlete::next_goal_race(facts, today)?;
-        Some(GoalRaceNote {
-            fact_id: race.id,
-            race: race.text.clone(),
-            date: race.date?.to_string(),
-            days_to_race: race.days_from(today)?,
-            distance_km: race.distance_km,
-            target_time: race.target_time.clone(),
-        })
-    }
-
-    /// "Goal race (remembered): Berlin Marathon on 2027-09-26, in 315 days (target 3:15:00)."
-    pub fn sentence(&self) -> String {
-        let target = self.target_time.as_ref().map(|t| format!(" (target {t})")).unwrap_or_default();
-        format!(
-            "Goal race (athlete memory): {} on {}, {}{target}.",
-            self.race,
-            self.date,
-            athlete::days_phrase(self.days_to_race)
-        )
     }
 }
 

@@ -11,7 +11,7 @@ use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::best_efforts::{RangeBests, Sport, parse_metric, range_bests, shown, unit};
-use crate::domain::dates::date_range;
+use crate::domain::dates::{Day, arg, date_range, day_of};
 use crate::history::DataSource;
 use crate::output::Answer;
 use crate::server::GarminMcp;
@@ -29,11 +29,11 @@ const TEXT_DURATIONS: [u32; 6] = [5, 60, 300, 1200, 3600, 7200];
 pub struct BestEffortsArgs {
     /// First day, `YYYY-MM-DD` (default: 364 days before `end_date`, a season of 365 days; at most
     /// five years).
-    #[serde(default)]
-    pub start_date: Option<String>,
+    #[serde(default, deserialize_with = "crate::domain::dates::blank_is_none")]
+    pub start_date: Option<Day<arg::StartDate>>,
     /// Last day, `YYYY-MM-DD` (default: yesterday).
-    #[serde(default)]
-    pub end_date: Option<String>,
+    #[serde(default, deserialize_with = "crate::domain::dates::blank_is_none")]
+    pub end_date: Option<Day<arg::EndDate>>,
     /// `running` (default), `cycling` or `swimming` (Garmin's types and their children: trail runs
     /// are runs).
     #[serde(default)]
@@ -216,8 +216,8 @@ impl GarminMcp {
     ) -> Result<Answer<BestEfforts>, ToolError> {
         let (start, end) = date_range(
             self.today(),
-            ("start_date", args.start_date.as_deref()),
-            ("end_date", args.end_date.as_deref()),
+            ("start_date", day_of(args.start_date)),
+            ("end_date", day_of(args.end_date)),
             DEFAULT_DAYS,
             MAX_DAYS,
         )?;

@@ -10,6 +10,7 @@
 
 mod activity;
 mod answer;
+mod fitness;
 mod health;
 mod period;
 
@@ -22,7 +23,7 @@ use rmcp::{schemars, tool, tool_router};
 use serde::Deserialize;
 
 pub use self::answer::{ChartAnswer, RenderedChart};
-use crate::domain::dates::parse_date;
+use crate::domain::dates::{Day, arg, day_of};
 use crate::files::{export_dir, safe_file_name, save_new};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
@@ -150,7 +151,7 @@ pub struct RenderChartArgs {
     /// `sleep`: the morning the night ended; period charts: their last day. `YYYY-MM-DD`,
     /// default today.
     #[serde(default)]
-    pub date: Option<String>,
+    pub date: Option<Day<arg::Date>>,
     /// `volume` and `hr_zones` over a period: only this sport (run, ride, swim, strength or a Garmin
     /// type key; running includes trail and treadmill runs). Default: every sport. `mean_max`:
     /// running (default), cycling or swimming.
@@ -380,10 +381,7 @@ impl GarminMcp {
             return Err(ToolError::invalid("title must be at most 80 characters"));
         }
         let today = self.today();
-        let date = match args.date.as_deref() {
-            Some(text) => parse_date("date", text, self.today())?,
-            None => today,
-        };
+        let date = day_of(args.date).unwrap_or(today);
         if date > today {
             return Err(ToolError::invalid(format!("date {date} is in the future (today is {today})")));
         }

@@ -17,7 +17,7 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
-use crate::domain::dates::{DateRange, parse_opt_date};
+use crate::domain::dates::{DateRange, Day, arg, day_of};
 use crate::output::{self, Answer};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
@@ -44,11 +44,11 @@ pub struct SearchEventsArgs {
     #[serde(default)]
     pub query: Option<String>,
     /// First day, `YYYY-MM-DD` (default: today).
-    #[serde(default)]
-    pub start_date: Option<String>,
+    #[serde(default, deserialize_with = "crate::domain::dates::blank_is_none")]
+    pub start_date: Option<Day<arg::StartDate>>,
     /// Last day, `YYYY-MM-DD` (default: 180 days after the start).
-    #[serde(default)]
-    pub end_date: Option<String>,
+    #[serde(default, deserialize_with = "crate::domain::dates::blank_is_none")]
+    pub end_date: Option<Day<arg::EndDate>>,
     /// City, state or province (English or local name, e.g. `Shanghai` or `上海`), or a two-letter
     /// country code such as `CN`; case-insensitive.
     #[serde(default)]
@@ -200,9 +200,8 @@ impl GarminMcp {
         Parameters(args): Parameters<SearchEventsArgs>,
     ) -> Result<Answer<EventSearch>, ToolError> {
         let today = self.today();
-        let start = parse_opt_date("start_date", args.start_date.as_deref(), today)?.unwrap_or(today);
-        let end = parse_opt_date("end_date", args.end_date.as_deref(), today)?
-            .unwrap_or(start + Duration::days(DEFAULT_DAYS));
+        let start = day_of(args.start_date).unwrap_or(today);
+        let end = day_of(args.end_date).unwrap_or(start + Duration::days(DEFAULT_DAYS));
         if DateRange::new(start, end)?.days() - 1 > MAX_DAYS {
             return Err(ToolError::invalid("search at most three years at a time"));
         }

@@ -214,68 +214,14 @@ impl GarminMcp {
         let id = args.activity_id;
         let reads = self.reads().await?;
         let (file, summary) = futures::join!(download(&reads, id, format), reads.activity(id));
-        let summary = match (file.is_ok(), summary) {
-            (_, Err(garmin::Error::NotFound { .. })) => return Err(no_activity(id)),
-            (true, Err(other)) => return Err(other.into()),
-            (_, summary) => summary.ok(),
-        };
-        let name = summary
-            .as_ref()
-            .and_then(|s| s.activity_name.as_deref())
-            .map(str::trim)
-            .filter(|n| !n.is_empty())
-            .map_or_else(|| format!("Activity {id}"), str::to_owned);
-        let (bytes, saved_format) = match file {
-            Ok(Fetched::File { bytes, format }) => (bytes, format),
-            Ok(Fetched::Nothing) => return Err(nothing_to_export(id, &name, format)),
-            Err(e) => return Err(download_error(e, id, format, summary.as_ref())),
-        };
-        let Some(summary) = summary else { return Err(no_activity(id)) };
-        let note = (saved_format != format).then(|| {
-            format!(
-                "this activity was uploaded to Garmin as a {} file, not recorded as FIT: its original is \
-                 that {} file, saved as it was uploaded",
-                saved_format.label(),
-                saved_format.label()
-            )
-        });
-        let date = activity_day(&summary);
-        let distance_km = summary
-            .summary
-            .as_ref()
-            .and_then(|s| s.distance)
-            .filter(|d| d.is_finite() && *d > 0.0)
-            .map(display::km);
+        let mut original = Original::checked(id, format, file, summary)?;
         let file_name = files::safe_file_name(
-            &[date.as_deref().unwrap_or_default(), &name, &id.to_string()],
-            saved_format.extension(),
+            &[original.date.as_deref().unwrap_or_default(), &original.name, &id.to_string()],
+            original.format.extension(),
         );
-        let saved = save(dir, file_name, bytes).await?;
-
-        let mut facts: Vec<String> = date.iter().cloned().collect();
-        if let Some(km) = distance_km {
-            facts.push(format!("{km:.1} km"));
-        }
-        let what =
-            if facts.is_empty() { format!("'{name}'") } else { format!("'{name}' ({})", facts.join(", ")) };
-        let how = match &note {
-            Some(n) => format!("as {} ({n})", saved_format.label()),
-            None => format!("as {}", saved_format.label()),
-        };
-        let summary_line = describe(&saved, &what, &how);
-        let data = ActivityExport {
-            path: saved.path.display().to_string(),
-            file_name: file_label(&saved),
-            size_bytes: saved.size,
-            format: saved_format,
-            note,
-            already_saved: saved.already_there,
-            activity_id: id,
-            activity_name: name,
-            date,
-            distance_km,
-        };
-        Ok(self.answer(summary_line, data))
+        let saved = save(dir, file_name, std::mem::take(&mut original.bytes)).await?;
+        let (summary, data) = original.exported(id, format, saved);
+        Ok(self.answer(summary, data))
     }
 
     /// Save a workout from the Garmin library as a FIT workout file on this computer, for watches
@@ -356,6 +302,89 @@ fn export_folder(requested: Option<&str>) -> Result<std::path::PathBuf, ToolErro
     files::export_dir(requested).map_err(|e| {
         if given { ToolError::invalid(format!("folder: {e}")) } else { ToolError::Local(format!("{e}.")) }
     })
+}
+
+/// An activity's downloaded file with what its answer names: the activity's name, day and
+/// distance, and the format the file really is.
+struct Original {
+    name: String,
+    date: Option<String>,
+    distance_km: Option<f64>,
+    bytes: Vec<u8>,
+    format: ActivityFileFormat,
+}
+
+impl Original {
+    /// The download and the summary read beside it, checked: a missing activity, an empty export
+    /// and a refused download each get their sentence (the summary's failure only matters when
+    /// the download failed too, or the activity does not exist).
+    fn checked(
+        id: u64,
+        asked: ActivityFileFormat,
+        file: Result<Fetched, garmin::Error>,
+        summary: Result<Activity, garmin::Error>,
+    ) -> Result<Original, ToolError> {
+        let summary = match (file.is_ok(), summary) {
+            (_, Err(garmin::Error::NotFound { .. })) => return Err(no_activity(id)),
+            (true, Err(other)) => return Err(other.into()),
+            (_, summary) => summary.ok(),
+        };
+        let name = summary
+            .as_ref()
+            .and_then(|s| s.activity_name.as_deref())
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .map_or_else(|| format!("Activity {id}"), str::to_owned);
+        let (bytes, format) = match file {
+            Ok(Fetched::File { bytes, format }) => (bytes, format),
+            Ok(Fetched::Nothing) => return Err(nothing_to_export(id, &name, asked)),
+            Err(e) => return Err(download_error(e, id, asked, summary.as_ref())),
+        };
+        let Some(summary) = summary else { return Err(no_activity(id)) };
+        let distance_km = summary
+            .summary
+            .as_ref()
+            .and_then(|s| s.distance)
+            .filter(|d| d.is_finite() && *d > 0.0)
+            .map(display::km);
+        Ok(Original { date: activity_day(&summary), name, distance_km, bytes, format })
+    }
+
+    /// The answer for the file saved as `saved` (asked in `asked`).
+    fn exported(self, id: u64, asked: ActivityFileFormat, saved: Saved) -> (String, ActivityExport) {
+        let label = self.format.label();
+        let note = (self.format != asked).then(|| {
+            format!(
+                "this activity was uploaded to Garmin as a {label} file, not recorded as FIT: its original is \
+                 that {label} file, saved as it was uploaded"
+            )
+        });
+        let mut facts: Vec<String> = self.date.iter().cloned().collect();
+        if let Some(km) = self.distance_km {
+            facts.push(format!("{km:.1} km"));
+        }
+        let name = &self.name;
+        let what =
+            if facts.is_empty() { format!("'{name}'") } else { format!("'{name}' ({})", facts.join(", ")) };
+        let how = match &note {
+            Some(n) => format!("as {label} ({n})"),
+            None => format!("as {label}"),
+        };
+        let summary = describe(&saved, &what, &how);
+        let data = ActivityExport {
+            path: saved.path.display().to_string(),
+            file_name: file_label(&saved),
+            size_bytes: saved.size,
+            format: self.format,
+            note,
+            already_saved: saved.already_there,
+            activity_id: id,
+            activity_name: self.name,
+            date: self.date,
+            distance_km: self.distance_km,
+        };
+        (summary, data)
+    }
 }
 
 /// What a download brought.

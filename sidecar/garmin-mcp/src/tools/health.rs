@@ -23,7 +23,7 @@ use serde::Deserialize;
 
 pub use self::answer::*;
 pub use self::timeline::sleep_timeline;
-use crate::domain::dates::{DateRange, parse_date};
+use crate::domain::dates::{DateRange, Day, arg};
 use crate::output::Answer;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
@@ -49,13 +49,13 @@ pub enum Detail {
 pub struct DailyHealthArgs {
     /// The day, `YYYY-MM-DD` (default today). Its night is the sleep that ended that morning.
     #[serde(default)]
-    pub date: Option<String>,
+    pub date: Option<Day<arg::Date>>,
     /// First day of a range, `YYYY-MM-DD` (instead of `date`; at most 14 days).
     #[serde(default)]
-    pub start_date: Option<String>,
+    pub start_date: Option<Day<arg::StartDate>>,
     /// Last day of a range, `YYYY-MM-DD` (default today).
     #[serde(default)]
-    pub end_date: Option<String>,
+    pub end_date: Option<Day<arg::EndDate>>,
     /// `summary` (default) or `full` (adds the sleep-stage timeline and an hourly stress summary;
     /// one day only).
     #[serde(default)]
@@ -94,11 +94,8 @@ impl GarminMcp {
             )),
             (None, None, Some(_)) => Err(ToolError::invalid("`end_date` needs a `start_date`")),
             (_, Some(start), end) => {
-                let start = parse_date("start_date", start, today)?;
-                let end = match end {
-                    Some(end) => parse_date("end_date", end, today)?,
-                    None => today,
-                };
+                let start = start.day();
+                let end = end.map_or(today, |end| end.day());
                 let days = DateRange::new(start, end)?.days();
                 if end > today {
                     return Err(ToolError::invalid(format!(
@@ -119,10 +116,7 @@ impl GarminMcp {
                 Ok(self.answer(summary, data))
             }
             (date, None, None) => {
-                let date = match date {
-                    Some(text) => parse_date("date", text, today)?,
-                    None => today,
-                };
+                let date = date.map_or(today, |date| date.day());
                 if date > today {
                     return Err(ToolError::invalid(format!(
                         "date {date} is in the future (today is {today})"

@@ -1,7 +1,6 @@
 //! The `history` toolset: `sync_history` (fill the local history on this computer from Garmin,
 //! with MCP progress notifications) and the analyses computed from that history.
 
-use crate::domain::session_load::{load_choice, round1, session_loads};
 use ::history::sync::{self, Progress, Stopped, SyncOptions, SyncReport};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::ProgressNotificationParam;
@@ -9,11 +8,13 @@ use rmcp::service::RequestContext;
 use rmcp::{RoleServer, schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
-use crate::domain::dates::parse_opt_date;
+use crate::domain::dates::{Day, arg, day_of, parse_opt_date};
+use crate::domain::fitness::{FitnessTrend, trend_range};
 use crate::history::{JobState, SyncJob};
 use crate::output::Answer;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
+use analytics::pmc::PmcConstants;
 
 /// Largest `max_requests`.
 const MAX_REQUESTS: u32 = 20_000;
@@ -324,25 +325,15 @@ async fn wait_for(
     outcome
 }
 
-/// Default span of `get_fitness_trend` (days before the end date).
-const TREND_DEFAULT_DAYS: i64 = 90;
-/// Longest span of `get_fitness_trend`, so the daily series fits the answer budget.
-const TREND_MAX_DAYS: i64 = 140;
-/// Days after the history's last covered day that are read live (today and a few before).
-const TREND_LIVE_DAYS: i64 = 14;
-/// Without the history: days before the range read live, so fitness has weeks to build on (three
-/// CTL time constants: the starting value then weighs e^(-3), about 5 %).
-const TREND_LIVE_LEAD_DAYS: i64 = 126;
-
 /// Arguments of `get_fitness_trend`.
 #[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 pub struct FitnessTrendArgs {
     /// First day shown, `YYYY-MM-DD` (default: 90 days before `end_date`; at most 140 days).
-    #[serde(default)]
-    pub start_date: Option<String>,
+    #[serde(default, deserialize_with = "crate::domain::dates::blank_is_none")]
+    pub start_date: Option<Day<arg::StartDate>>,
     /// Last day shown, `YYYY-MM-DD` (default: today).
-    #[serde(default)]
-    pub end_date: Option<String>,
+    #[serde(default, deserialize_with = "crate::domain::dates::blank_is_none")]
+    pub end_date: Option<Day<arg::EndDate>>,
     /// Which load per session: `auto` (default: the best available — power TSS, else heart-rate
     /// TSS; Garmin's training load only when no session has either), `garmin` (Garmin's activity
     /// training load), `hr` (hrTSS from the time in heart-rate zones) or `power` (power TSS from
@@ -350,106 +341,6 @@ pub struct FitnessTrendArgs {
     #[serde(default)]
     #[schemars(extend("enum" = ["auto", "garmin", "hr", "power"]))]
     pub load: Option<String>,
-}
-
-/// One day of the fitness trend.
-#[derive(Debug, Serialize, schemars::JsonSchema)]
-pub struct TrendDay {
-    /// The day.
-    pub date: String,
-    /// The day's load (0 on rest days), on `load_scale`.
-    pub load: f64,
-    /// Fitness: chronic training load (42-day).
-    pub ctl: f64,
-    /// Fatigue: acute training load (7-day).
-    pub atl: f64,
-    /// Form: training stress balance (see `convention` for which day it is shown on).
-    pub tsb: f64,
-    /// CTL minus CTL 7 days earlier.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ramp: Option<f64>,
-    /// True while the model is still settling (the first 42 days of the history): rough numbers.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub settling: bool,
-}
-
-/// The answer of `get_fitness_trend`.
-#[derive(Debug, Serialize, schemars::JsonSchema)]
-pub struct FitnessTrend {
-    /// First day shown.
-    pub start_date: String,
-    /// Last day shown.
-    pub end_date: String,
-    /// The load asked for: `auto`, `garmin`, `hr` or `power`.
-    pub load: String,
-    /// The scale of every load, CTL, ATL and TSB here: `tss` (100 = one hour at threshold) or
-    /// `garmin` (Garmin's training load, not comparable with TSS).
-    pub load_scale: String,
-    /// What was counted as each day's load, in one sentence.
-    pub load_convention: String,
-    /// The model, in one sentence (time constants, which day TSB is shown on, ramp, settling).
-    pub convention: String,
-    /// One line: where fitness, fatigue and form stand at the end of the range, and what it means.
-    pub reading: String,
-    /// Sessions counted with power TSS, hrTSS and Garmin's load.
-    pub sessions: SessionCounts,
-    /// Sessions left out because they had no load of the chosen kind.
-    pub sessions_without_load: usize,
-    /// One entry per day, oldest first.
-    pub days: Vec<TrendDay>,
-    /// Why some loads are not available (no FTP, no heart-rate profile…).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
-    /// Where the numbers came from and how fresh they are.
-    pub source: crate::history::DataSource,
-}
-
-/// Sessions counted per kind of load.
-#[derive(Debug, Serialize, schemars::JsonSchema)]
-pub struct SessionCounts {
-    /// With power TSS.
-    pub power: usize,
-    /// With hrTSS.
-    pub heart_rate: usize,
-    /// With Garmin's training load.
-    pub garmin: usize,
-}
-
-/// Intervals.icu's form bands, in words.
-fn form_words(tsb: f64) -> &'static str {
-    if tsb > 25.0 {
-        "very fresh (transition: fitness is being lost)"
-    } else if tsb > 5.0 {
-        "fresh (ready to race)"
-    } else if tsb >= -10.0 {
-        "neutral (grey zone)"
-    } else if tsb >= -30.0 {
-        "tired from productive training (optimal zone)"
-    } else {
-        "very tired (high risk of overreaching)"
-    }
-}
-
-/// A live activity as the history would keep it (for the days after the history's last sync).
-fn live_load(
-    summary: &garmin::models::activities::ActivitySummary,
-    zones: &[garmin::models::activities::TimeInZone],
-) -> Option<::history::read::ActivityLoad> {
-    Some(::history::read::ActivityLoad {
-        activity_id: summary.activity_id?,
-        date: summary.start_time_local?.date(),
-        type_key: summary.activity_type.as_ref().and_then(|t| t.type_key.clone()),
-        duration_s: summary.duration,
-        training_load: summary.activity_training_load,
-        avg_hr: summary.average_hr,
-        max_hr: summary.max_hr,
-        avg_power: summary.avg_power,
-        norm_power: summary.norm_power,
-        hr_zones: zones
-            .iter()
-            .filter_map(|z| Some((z.zone_number?, z.secs_in_zone?, z.zone_low_boundary)))
-            .collect(),
-    })
 }
 
 #[tool_router(router = fitness_tools, vis = "pub(crate)")]
@@ -472,179 +363,25 @@ impl GarminMcp {
         ),
         output_schema = rmcp::handler::server::tool::schema_for_output::<FitnessTrend>()
     )]
-    pub(crate) async fn get_fitness_trend(
+    async fn get_fitness_trend(
         &self,
         Parameters(args): Parameters<FitnessTrendArgs>,
     ) -> Result<Answer<FitnessTrend>, ToolError> {
-        use analytics::load::{LoadChoice, LoadScale, daily_loads};
-        use analytics::pmc::{PmcConstants, performance_management_until};
-
-        let today = self.today();
-        let end = parse_opt_date("end_date", args.end_date.as_deref(), today)?.unwrap_or(today);
-        if end > today {
-            return Err(ToolError::invalid(format!(
-                "end_date {end} is after today ({today}): fitness is known up to today"
-            )));
-        }
-        let start = parse_opt_date("start_date", args.start_date.as_deref(), today)?
-            .unwrap_or(end - chrono::Duration::days(TREND_DEFAULT_DAYS));
-        if end < start {
-            return Err(ToolError::invalid(format!("end_date {end} is before start_date {start}")));
-        }
-        if (end - start).num_days() + 1 > TREND_MAX_DAYS {
-            return Err(ToolError::invalid(format!(
-                "ask for at most {TREND_MAX_DAYS} days at a time (got {start} to {end}); for a longer view, call it for consecutive ranges"
-            )));
-        }
-        let (load_word, choice) = load_choice(args.load.as_deref())?;
-        let client = self.garmin().await?;
-        let yesterday = today - chrono::Duration::days(1);
-        let mut notes = Vec::new();
-        // From the history when it covers the range (the days after its last sync live);
-        // otherwise everything live: the sessions of the range and the weeks before it.
-        let from_history = match self.history_for_reads() {
-            None => None,
-            Some(history) => {
-                let covered = if start <= yesterday {
-                    history
-                        .coverage(start, end.min(yesterday))
-                        .map(|c| c.covered_to.map(|to| (to, c.synced_at)))
-                } else {
-                    Ok(Some((yesterday, None)))
-                };
-                match covered {
-                    Ok(Some((covered_to, synced_at))) if (end - covered_to).num_days() <= TREND_LIVE_DAYS => {
-                        match history.activity_loads(chrono::NaiveDate::MIN, covered_to.min(end)) {
-                            Ok(loads) => Some((loads, covered_to, synced_at)),
-                            Err(e) => {
-                                tracing::warn!("reading the local history failed, answering live: {e}");
-                                None
-                            }
-                        }
-                    }
-                    Ok(_) => None,
-                    Err(e) => {
-                        tracing::warn!("reading the local history failed, answering live: {e}");
-                        None
-                    }
-                }
-            }
+        let range = trend_range(self.today(), day_of(args.start_date), day_of(args.end_date))?;
+        let trend = self.fitness_trend(range, args.load.as_deref()).await?;
+        let scale = match trend.load_scale.as_str() {
+            "tss" => "TSS per session",
+            "garmin" => "Garmin's training load",
+            _ => "no load",
         };
-        let (mut activities, live_from, source) = match from_history {
-            Some((loads, covered_to, synced_at)) => {
-                let live_after = covered_to < end;
-                let source = crate::history::DataSource::history(covered_to.min(end), synced_at, live_after);
-                (loads, live_after.then(|| covered_to + chrono::Duration::days(1)), source)
-            }
-            None => {
-                let from = start - chrono::Duration::days(TREND_LIVE_LEAD_DAYS);
-                notes.push(format!(
-                    "the local history does not cover {start} to {end}, so Garmin was read live from {from} (hrTSS from each session's average heart rate): run sync_history for zone-based hrTSS and an instant answer"
-                ));
-                (Vec::new(), Some(from), crate::history::DataSource::live())
-            }
-        };
-        if let Some(from) = live_from {
-            let newer = client.activities().between(from, end, None).await?;
-            // Zone times only for the few days after the history (one request per session).
-            let with_zones = source.from != "garmin";
-            let zones = futures::future::join_all(newer.iter().map(|a| {
-                let client = client.clone();
-                let id = a.activity_id.filter(|_| with_zones);
-                async move {
-                    match id {
-                        Some(id) => client.activities().hr_time_in_zones(id).await.unwrap_or_default(),
-                        None => Vec::new(),
-                    }
-                }
-            }))
-            .await;
-            let mut live: Vec<::history::read::ActivityLoad> =
-                newer.iter().zip(zones.iter()).filter_map(|(a, z)| live_load(a, z)).collect();
-            live.sort_by_key(|a| a.date);
-            activities.extend(live);
-        }
-        let need_hr = matches!(choice, LoadChoice::Auto | LoadChoice::HeartRate);
-        let need_power = matches!(choice, LoadChoice::Auto | LoadChoice::Power);
-        let athlete = self.athlete(&client, need_hr, need_power).await;
-        let sessions = session_loads(&activities, &athlete);
-        let loads = daily_loads(&sessions, choice);
-        let constants = PmcConstants::default();
-        let pmc = performance_management_until(&loads.days, &constants, end)
-            .map_err(|e| ToolError::Local(e.to_string()))?;
-        let shown = pmc.between(start, end);
-        let days: Vec<TrendDay> = shown
-            .iter()
-            .map(|d| TrendDay {
-                date: d.date.to_string(),
-                load: round1(d.load),
-                ctl: round1(d.ctl),
-                atl: round1(d.atl),
-                tsb: round1(d.tsb),
-                ramp: d.ramp.map(round1),
-                settling: d.settling,
-            })
-            .collect();
-        let scale = match loads.scale {
-            Some(LoadScale::Tss) => "tss",
-            Some(LoadScale::Garmin) => "garmin",
-            None => "none",
-        };
-        let reading = match shown.last() {
-            None => format!("No session with a {load_word} load up to {end} in the history."),
-            Some(last) => {
-                let ramp = last.ramp.map(|r| format!(" ({r:+.1} over 7 days)")).unwrap_or_default();
-                let mut line = format!(
-                    "On {}: fitness (CTL) {:.0}{ramp}, fatigue (ATL) {:.0}, form (TSB) {:+.0} — {}.",
-                    last.date,
-                    last.ctl,
-                    last.atl,
-                    last.tsb,
-                    form_words(last.tsb)
-                );
-                if last.ramp.is_some_and(|r| r > 8.0) {
-                    line.push_str(" Fitness is rising fast (ramp above 8 a week): watch for overreaching.");
-                }
-                if shown.iter().any(|d| d.settling) {
-                    line.push_str(" The first 42 days of the history are still settling: read those numbers as rough (sync further back for firmer ones).");
-                }
-                line
-            }
-        };
-        notes.extend(athlete.notes);
-        if loads.scale == Some(LoadScale::Garmin) && choice == LoadChoice::Auto {
-            notes.push("no session had power TSS or hrTSS, so Garmin's training load is used (its own scale, not TSS)".to_owned());
-        }
         let summary = format!(
-            "Fitness trend {start} to {end} from {} ({}): {reading} {}",
-            match scale {
-                "tss" => "TSS per session",
-                "garmin" => "Garmin's training load",
-                _ => "no load",
-            },
-            constants.convention(),
-            source.phrase()
+            "Fitness trend {} to {} from {scale} ({}): {} {}",
+            range.start,
+            range.end,
+            PmcConstants::default().convention(),
+            trend.reading,
+            trend.source.phrase()
         );
-        Ok(self.answer(
-            summary,
-            FitnessTrend {
-                start_date: start.to_string(),
-                end_date: end.to_string(),
-                load: load_word,
-                load_scale: scale.to_owned(),
-                load_convention: loads.convention.clone(),
-                convention: pmc.convention.clone(),
-                reading,
-                sessions: SessionCounts {
-                    power: loads.sessions.power,
-                    heart_rate: loads.sessions.heart_rate,
-                    garmin: loads.sessions.garmin,
-                },
-                sessions_without_load: loads.sessions_without_load,
-                days,
-                notes,
-                source,
-            },
-        ))
+        Ok(self.answer(summary, trend))
     }
 }

@@ -3,19 +3,17 @@
 //! `get_social` (connections and groups).
 //!
 //! Garmin Connect's social graph is mutual connections (no separate followers/following), and
-//! the level and points live on the social profile (`userLevel`, `userPoint`), which the typed
-//! client does not model; those, the ad-hoc challenges and pending connection requests are read
-//! with [`garmin::Client::get_value`] and only the named fields are kept.
+//! the level and points live on the social profile (`userLevel`, `userPoint`). Every read is a
+//! typed model of the `garmin` client (social profile, ad-hoc challenges, pending requests).
 
 use std::collections::HashSet;
 
 use chrono::NaiveDateTime;
 use garmin::api::{BadgeChallengeStatus, GoalStatus};
-use garmin::models::challenges::{Badge, BadgeChallenge, Goal, VirtualChallenge};
+use garmin::models::challenges::{AdHocChallenge, Badge, BadgeChallenge, Goal, VirtualChallenge};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::domain::account::know_account;
 use crate::domain::parts::{part, with_missing};
@@ -23,9 +21,6 @@ use crate::output::{self, Answer};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
 
-const SOCIAL_PROFILE: &str = "/userprofile-service/socialProfile";
-const ADHOC_OPEN: &str = "/adhocchallenge-service/adHocChallenge/nonCompleted";
-const PENDING_CONNECTIONS: &str = "/userprofile-service/connection/pending";
 /// Most goals and virtual challenges read.
 const MAX_ROWS: u32 = 100;
 /// JSON bytes an answer's data may use, leaving room for the summary.
@@ -246,7 +241,7 @@ pub struct GroupView {
 fn social_view(
     connections: &garmin::models::social::Connections,
     groups: &[garmin::models::social::Group],
-    pending: Option<&Value>,
+    pending: Option<&[garmin::models::social::Connection]>,
     limit: usize,
     missing: Vec<String>,
 ) -> SocialView {
@@ -266,7 +261,7 @@ fn social_view(
         connections.total.and_then(|t| usize::try_from(t).ok()).unwrap_or(people.len()).max(people.len());
     let mut view = SocialView {
         connections_total,
-        pending_requests: pending.and_then(Value::as_array).map(Vec::len),
+        pending_requests: pending.map(<[_]>::len),
         connections: people,
         groups_total: groups.len(),
         groups: groups
@@ -323,12 +318,12 @@ impl GarminMcp {
         // with why when they fail).
         let (badges, profile, goals) = futures::join!(
             async { client.challenges().badges_earned().await },
-            async { client.get_value(SOCIAL_PROFILE, &[]).await },
+            async { client.profile().social_profile().await },
             async { client.challenges().goals(GoalStatus::Active, 0, MAX_ROWS).await },
         );
         let badges = badges?;
         let mut missing = Vec::new();
-        let profile = part(&mut missing, "level and points", profile).flatten();
+        let profile = part(&mut missing, "level and points", profile).unwrap_or_default();
         let goals = part(&mut missing, "goals", goals).unwrap_or_default();
         // A daily steps goal without Garmin's progress: today's steps so far tell it. (Skipped when
         // the session does not know the displayName: learning it would read the profile twice.)
@@ -342,14 +337,12 @@ impl GarminMcp {
         } else {
             None
         };
-        let profile = profile.unwrap_or(Value::Null);
-        let number = |key: &str| profile.get(key).and_then(Value::as_f64).map(|v| v.round() as i64);
         let mut earned: Vec<&Badge> = badges.iter().filter(|b| b.badge_earned_date.is_some()).collect();
         earned.sort_by_key(|b| std::cmp::Reverse(b.badge_earned_date));
         let mut view = Achievements {
-            level: number("userLevel"),
-            total_points: number("userPoint"),
-            next_level_at_points: number("levelPointThreshold"),
+            level: profile.user_level,
+            total_points: profile.user_point.map(|v| v.round() as i64),
+            next_level_at_points: profile.level_point_threshold.map(|v| v.round() as i64),
             badges_earned: earned.len(),
             badge_points: earned.iter().filter_map(|b| b.badge_points).sum(),
             badges: earned.iter().take(limit).map(|b| badge_view(b)).collect(),
@@ -390,8 +383,8 @@ impl GarminMcp {
             async { client.challenges().badge_challenges(BadgeChallengeStatus::Available).await },
             async { client.challenges().virtual_challenges(0, MAX_ROWS).await },
             async {
-                match client.get_value(ADHOC_OPEN, &[]).await {
-                    Err(garmin::Error::NotFound { .. }) => Ok(None),
+                match client.challenges().adhoc_open().await {
+                    Err(garmin::Error::NotFound { .. }) => Ok(Vec::new()),
                     other => other,
                 }
             },
@@ -400,12 +393,11 @@ impl GarminMcp {
         let mut missing = Vec::new();
         let open = part(&mut missing, "challenges open to join", open).unwrap_or_default();
         let virtuals = part(&mut missing, "virtual challenges", virtuals).unwrap_or_default();
-        let adhoc = part(&mut missing, "challenges with friends", adhoc).flatten();
+        let adhoc = part(&mut missing, "challenges with friends", adhoc).unwrap_or_default();
         let joined_ids: HashSet<&str> = joined.iter().filter_map(|c| c.uuid.as_deref()).collect();
         let mut in_progress: Vec<ChallengeView> = joined.iter().map(badge_challenge_view).collect();
         in_progress.extend(virtuals.iter().map(virtual_view));
-        in_progress
-            .extend(adhoc.as_ref().and_then(Value::as_array).into_iter().flatten().filter_map(adhoc_view));
+        in_progress.extend(adhoc.iter().filter_map(adhoc_view));
         let available: Vec<ChallengeView> = open
             .iter()
             .filter(|c| c.uuid.as_deref().is_none_or(|u| !joined_ids.contains(u)))
@@ -459,7 +451,7 @@ impl GarminMcp {
             async { client.social().connections(0, limit as u32).await },
             async { client.social().groups().await },
             async {
-                match client.get_value(PENDING_CONNECTIONS, &[]).await {
+                match client.social().pending().await {
                     Err(garmin::Error::NotFound { .. }) => Ok(None),
                     other => other,
                 }
@@ -469,7 +461,7 @@ impl GarminMcp {
         let mut missing = Vec::new();
         let groups = part(&mut missing, "groups", groups).unwrap_or_default();
         let pending = part(&mut missing, "pending requests", pending).flatten();
-        let view = social_view(&connections, &groups, pending.as_ref(), limit, missing);
+        let view = social_view(&connections, &groups, pending.as_deref(), limit, missing);
         let summary = with_missing(social_summary(&view), &view.missing);
         Ok(self.answer(summary, view))
     }
@@ -611,22 +603,18 @@ fn virtual_view(c: &VirtualChallenge) -> ChallengeView {
     )
 }
 
-/// An ad-hoc challenge (`adHocChallengeName`, dates, `userRanking`, `players[{score, ranking}]`).
-fn adhoc_view(v: &Value) -> Option<ChallengeView> {
-    let name = v.get("adHocChallengeName").and_then(Value::as_str)?.to_owned();
-    let date = |k: &str| {
-        v.get(k).and_then(Value::as_str).and_then(garmin::models::units::parse_date).map(|d| d.to_string())
-    };
+/// An ad-hoc challenge: its name, days and the athlete's ranking.
+fn adhoc_view(c: &AdHocChallenge) -> Option<ChallengeView> {
     Some(ChallengeView {
         kind: "ad-hoc challenge".to_owned(),
-        name,
-        start_date: date("startDate"),
-        end_date: date("endDate"),
+        name: c.ad_hoc_challenge_name.clone()?,
+        start_date: c.start_date.map(|d| d.to_string()),
+        end_date: c.end_date.map(|d| d.to_string()),
         goal: None,
         progress: None,
         progress_pct: None,
-        ranking: v.get("userRanking").and_then(Value::as_i64),
-        uuid: v.get("uuid").and_then(Value::as_str).map(str::to_owned),
+        ranking: c.user_ranking,
+        uuid: c.uuid.clone(),
     })
 }
 
@@ -749,17 +737,20 @@ mod tests {
 
     #[test]
     fn an_ad_hoc_challenge_reads_name_dates_and_ranking() {
-        let v = serde_json::json!({
+        let v: AdHocChallenge = serde_json::from_value(serde_json::json!({
             "uuid": "AB12", "adHocChallengeName": "Weekday Step Duel", "startDate": "2026-10-06T00:00:00.0",
             "endDate": "2026-10-12T23:59:59.0", "userRanking": 1, "players": []
-        });
+        }))
+        .unwrap();
         let c = adhoc_view(&v).unwrap();
         assert_eq!((c.name.as_str(), c.ranking), ("Weekday Step Duel", Some(1)));
         assert_eq!(
             (c.start_date.as_deref(), c.end_date.as_deref()),
             (Some("2026-10-06"), Some("2026-10-12"))
         );
-        assert!(adhoc_view(&serde_json::json!({"uuid": "x"})).is_none());
+        assert!(
+            adhoc_view(&AdHocChallenge { uuid: Some("x".into()), ..AdHocChallenge::default() }).is_none()
+        );
     }
 
     #[test]

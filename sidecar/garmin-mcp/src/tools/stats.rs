@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::domain::activity::{
     ActivityRow, Family, PAGE, Speed, SportFilter, count_noun, distance_m, local_date,
 };
-use crate::domain::dates::{DateRange, parse_opt_date};
+use crate::domain::dates::{DateRange, Day, Period as Kind, arg, day_of};
 use crate::domain::words::whole_u32;
 use crate::output::Answer;
 use crate::server::GarminMcp;
@@ -33,18 +33,17 @@ const MONTHLY_UP_TO_MONTHS: i64 = 24;
 pub struct PeriodStatsArgs {
     /// `week` (Monday to Sunday), `month`, `year`, `all` (the whole account) or `custom`
     /// (`start_date` to `end_date`).
-    #[schemars(extend("enum" = ["week", "month", "year", "all", "custom"]))]
-    pub period: String,
+    pub period: Kind,
     /// For week/month/year: any day inside the wanted period, `YYYY-MM-DD` (default today, so
     /// "this week/month/year").
-    #[serde(default)]
-    pub date: Option<String>,
+    #[serde(default, deserialize_with = "crate::domain::dates::blank_is_none")]
+    pub date: Option<Day<arg::Date>>,
     /// For custom: first day, `YYYY-MM-DD`.
-    #[serde(default)]
-    pub start_date: Option<String>,
+    #[serde(default, deserialize_with = "crate::domain::dates::blank_is_none")]
+    pub start_date: Option<Day<arg::StartDate>>,
     /// For custom: last day (inclusive), `YYYY-MM-DD`.
-    #[serde(default)]
-    pub end_date: Option<String>,
+    #[serde(default, deserialize_with = "crate::domain::dates::blank_is_none")]
+    pub end_date: Option<Day<arg::EndDate>>,
     /// Only this sport: run, ride, swim, strength, walking, hiking or a Garmin type key
     /// (running includes trail and treadmill runs). Default: every activity.
     #[serde(default)]
@@ -162,42 +161,6 @@ pub struct PeriodStats {
     pub change: Option<Change>,
     /// Where these numbers came from (the local history or Garmin live) and how fresh they are.
     pub source: crate::history::DataSource,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Week,
-    Month,
-    Year,
-    All,
-    Custom,
-}
-
-impl Kind {
-    fn parse(text: &str) -> Result<Kind, ToolError> {
-        Ok(match text.trim().to_lowercase().as_str() {
-            "week" => Kind::Week,
-            "month" => Kind::Month,
-            "year" => Kind::Year,
-            "all" => Kind::All,
-            "custom" => Kind::Custom,
-            _ => {
-                return Err(ToolError::invalid(format!(
-                    "period must be week, month, year, all or custom, got `{text}`"
-                )));
-            }
-        })
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            Kind::Week => "week",
-            Kind::Month => "month",
-            Kind::Year => "year",
-            Kind::All => "all",
-            Kind::Custom => "custom",
-        }
-    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -391,7 +354,7 @@ impl GarminMcp {
         Parameters(args): Parameters<PeriodStatsArgs>,
     ) -> Result<Answer<PeriodStats>, ToolError> {
         let today = self.today();
-        let query = Period::parse(&args, today)?;
+        let query = Period::parse(&args)?;
         let reads = self.reads().await?;
         let mut span = span(query.kind, query.date.unwrap_or(today), query.custom, today);
         let (items, source) = period_activities(self, &reads, &query, &span).await?;
@@ -440,11 +403,11 @@ struct Period {
 }
 
 impl Period {
-    fn parse(args: &PeriodStatsArgs, today: NaiveDate) -> Result<Period, ToolError> {
-        let kind = Kind::parse(&args.period)?;
-        let date = parse_opt_date("date", args.date.as_deref(), today)?;
-        let start_date = parse_opt_date("start_date", args.start_date.as_deref(), today)?;
-        let end_date = parse_opt_date("end_date", args.end_date.as_deref(), today)?;
+    fn parse(args: &PeriodStatsArgs) -> Result<Period, ToolError> {
+        let kind = args.period;
+        let date = day_of(args.date);
+        let start_date = day_of(args.start_date);
+        let end_date = day_of(args.end_date);
         let filter = match args.sport.as_deref() {
             Some(text) => SportFilter::parse("sport", text)?,
             None => None,

@@ -34,7 +34,7 @@ pub use self::records::names_to_fetch;
 use self::records::{record_row, records_summary, sport_rank};
 pub use self::status::status_phrase;
 use self::status::{load_balance_part, load_part, status_part, training_summary};
-use crate::domain::dates::parse_date;
+use crate::domain::dates::{Day, arg, day_of};
 use crate::domain::parts::{part, with_missing};
 use crate::domain::words::{whole, words};
 use crate::output::Answer;
@@ -49,7 +49,7 @@ pub const MAX_TREND_DAYS: u32 = 28;
 pub struct TrainingStatusArgs {
     /// The day, `YYYY-MM-DD` (default today).
     #[serde(default)]
-    pub date: Option<String>,
+    pub date: Option<Day<arg::Date>>,
     /// Days of trend to add (readiness, acute load, VO2max, HRV per day), ending on `date`:
     /// 0–28, default 7.
     #[serde(default)]
@@ -93,10 +93,7 @@ pub struct PersonalRecordsArgs {
 
 /// The day asked (default today) and the trend's length (default 7, at most [`MAX_TREND_DAYS`]).
 fn training_args(args: &TrainingStatusArgs, today: NaiveDate) -> Result<(NaiveDate, u32), ToolError> {
-    let date = match &args.date {
-        Some(text) => parse_date("date", text, today)?,
-        None => today,
-    };
+    let date = day_of(args.date).unwrap_or(today);
     let trend_days = args.trend_days.unwrap_or(7);
     if trend_days > MAX_TREND_DAYS {
         return Err(ToolError::invalid(format!("trend_days must be 0–{MAX_TREND_DAYS}, got {trend_days}")));

@@ -6,19 +6,18 @@
 //! the tool's answer and adds the totals of the timed and the distance steps.
 
 use display::words;
+use garmin::models::training_plans::TrainingPlan;
 use garmin::models::workouts::Workout;
 use garmin::workout_spec::{self, PreviewStep};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::output::{self, Answer};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
 
 /// Training plans path (the client has no typed method for it; reference §4.12).
-const PLANS_PATH: &str = "/trainingplan-service/trainingplan/plans";
 /// JSON bytes the answer's data may use, leaving room for the summary.
 const DATA_BUDGET: usize = output::BUDGET_BYTES - 1536;
 
@@ -218,13 +217,13 @@ impl GarminMcp {
         }
         // One more than asked tells whether the library holds more.
         let (list, plans) = futures::join!(async { client.workouts().list(0, limit + 1).await }, async {
-            client.get_value(PLANS_PATH, &[]).await
+            client.workouts().training_plans().await
         },);
         let mut list = list?;
         let more_in_library = list.len() > limit as usize;
         list.truncate(limit as usize);
         let (training_plans, training_plans_note) = match plans {
-            Ok(value) => (value.as_ref().map(plan_rows).unwrap_or_default(), None),
+            Ok(plans) => (plan_rows(&plans), None),
             Err(e) if e.needs_sign_in() => return Err(e.into()),
             Err(e) => (Vec::new(), Some(format!("Training plans could not be read: {e}"))),
         };
@@ -260,32 +259,17 @@ fn day_of(text: &str) -> Option<String> {
     garmin::models::units::parse_date(text).map(|d| d.to_string())
 }
 
-/// Plans from `trainingplan/plans` (`{trainingPlanList: [...]}` or a bare list; field names
-/// vary, so the likely ones are tried).
-fn plan_rows(value: &Value) -> Vec<PlanRow> {
-    let list = value.get("trainingPlanList").or_else(|| value.get("plans")).unwrap_or(value);
-    let text = |p: &Value, keys: &[&str]| {
-        keys.iter()
-            .find_map(|k| p.get(*k).and_then(Value::as_str))
-            .map(str::to_owned)
-            .filter(|s| !s.is_empty())
-    };
-    list.as_array()
-        .into_iter()
-        .flatten()
+/// The rows of the training plans Garmin listed (those without a name are left out).
+fn plan_rows(plans: &[TrainingPlan]) -> Vec<PlanRow> {
+    plans
+        .iter()
         .filter_map(|p| {
-            let name = text(p, &["name", "trainingPlanName", "planName"])?;
-            let status = p
-                .get("trainingStatus")
-                .and_then(|s| s.get("statusKey").and_then(Value::as_str).or(s.as_str()))
-                .or_else(|| p.get("status").and_then(Value::as_str))
-                .map(words);
             Some(PlanRow {
-                plan_id: p.get("trainingPlanId").and_then(Value::as_u64),
-                name,
-                status,
-                start_date: text(p, &["startDate", "planStartDate"]).as_deref().and_then(day_of),
-                end_date: text(p, &["endDate", "planEndDate", "targetEventDate"]).as_deref().and_then(day_of),
+                plan_id: p.training_plan_id,
+                name: p.title()?.to_owned(),
+                status: p.status_key().map(words),
+                start_date: p.first_day().map(|d| d.to_string()),
+                end_date: p.last_day().map(|d| d.to_string()),
             })
         })
         .collect()

@@ -1,7 +1,7 @@
 //! Badges, challenges and goals (reference §4.8).
 
 use super::Many;
-use crate::models::challenges::{Badge, BadgeChallenge, Goal, VirtualChallenge};
+use crate::models::challenges::{AdHocChallenge, Badge, BadgeChallenge, Goal, VirtualChallenge};
 use crate::{Client, Result};
 
 /// Which badge challenges to list.
@@ -79,6 +79,19 @@ impl ChallengesApi<'_> {
         let path = "/badgechallenge-service/virtualChallenge/inProgress";
         let answer: Option<Many<VirtualChallenge>> = self.client.get_json(path, &query).await?;
         Ok(answer.map(Many::into_vec).unwrap_or_default().into_iter().filter(|c| c.uuid.is_some()).collect())
+    }
+
+    /// `GET /gc-api/adhocchallenge-service/adHocChallenge/nonCompleted` — ad-hoc challenges with
+    /// friends not finished yet (those without a name are dropped).
+    pub async fn adhoc_open(&self) -> Result<Vec<AdHocChallenge>> {
+        let path = "/adhocchallenge-service/adHocChallenge/nonCompleted";
+        let answer: Option<Many<AdHocChallenge>> = self.client.get_json(path, &[]).await?;
+        Ok(answer
+            .map(Many::into_vec)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|c| c.ad_hoc_challenge_name.is_some())
+            .collect())
     }
 
     /// `GET /gc-api/goal-service/goal/goals?status&start&limit&sortOrder=asc` — goals (`start`

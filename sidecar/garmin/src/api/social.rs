@@ -1,7 +1,7 @@
 //! Connections and groups (reference §4.9; paths from one source only).
 
 use super::{Many, display_name};
-use crate::models::social::{Connections, Group};
+use crate::models::social::{Connection, Connections, Group};
 use crate::{Client, Result};
 
 /// Connections and groups (reference §4.9). Made by [`Client::social`].
@@ -20,6 +20,12 @@ impl SocialApi<'_> {
         );
         let query = [("start", start.to_string()), ("limit", limit.clamp(1, 1000).to_string())];
         Ok(self.client.get_json(&path, &query).await?.unwrap_or_default())
+    }
+
+    /// `GET /gc-api/userprofile-service/connection/pending` — connection requests waiting for an
+    /// answer (`None` when Garmin sends no body).
+    pub async fn pending(&self) -> Result<Option<Vec<Connection>>> {
+        self.client.get_json("/userprofile-service/connection/pending", &[]).await
     }
 
     /// `GET /gc-api/group-service/groups/{displayName}` — groups the athlete belongs to.

@@ -36,6 +36,14 @@ impl WorkoutsApi<'_> {
         Ok(self.client.get_json("/workout-service/workouts", &query).await?.unwrap_or_default())
     }
 
+    /// `GET /gc-api/trainingplan-service/trainingplan/plans` — the training plans the athlete
+    /// follows (empty when Garmin sends no body).
+    pub async fn training_plans(&self) -> Result<Vec<crate::models::training_plans::TrainingPlan>> {
+        let answer: Option<crate::models::training_plans::TrainingPlans> =
+            self.client.get_json("/trainingplan-service/trainingplan/plans", &[]).await?;
+        Ok(answer.map(|a| a.plans).unwrap_or_default())
+    }
+
     /// `GET /gc-api/workout-service/workout/{workoutId}` — one workout with its steps.
     pub async fn get(&self, workout_id: u64) -> Result<Workout> {
         let path = format!("/workout-service/workout/{workout_id}");

@@ -1,5 +1,5 @@
-//! Badges, badge and virtual challenges, and goals (`badge-service`, `badgechallenge-service`,
-//! `goal-service`; the GraphQL twins `badgeChallengesScalar` and `userGoalsScalar` share shapes).
+//! Badges, badge, virtual and ad-hoc challenges, and goals (`badge-service`,
+//! `badgechallenge-service`, `adhocchallenge-service`, `goal-service`; the GraphQL twins `badgeChallengesScalar` and `userGoalsScalar` share shapes).
 
 use chrono::{NaiveDate, NaiveDateTime};
 use serde::{Deserialize, Serialize};
@@ -119,4 +119,24 @@ pub struct Goal {
     /// Activity type id the goal is for.
     #[serde(deserialize_with = "de::int")]
     pub activity_type_pk: Option<i64>,
+}
+
+/// An ad-hoc challenge with friends (`adhocchallenge-service/adHocChallenge/nonCompleted`,
+/// `…/historical`, `…/{uuid}`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct AdHocChallenge {
+    /// Uuid.
+    pub uuid: Option<String>,
+    /// Name.
+    pub ad_hoc_challenge_name: Option<String>,
+    /// Starts (local).
+    #[serde(deserialize_with = "de::date")]
+    pub start_date: Option<NaiveDate>,
+    /// Ends (local).
+    #[serde(deserialize_with = "de::date")]
+    pub end_date: Option<NaiveDate>,
+    /// The athlete's place among the players.
+    #[serde(deserialize_with = "de::int")]
+    pub user_ranking: Option<i64>,
 }

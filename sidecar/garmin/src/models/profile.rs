@@ -42,6 +42,12 @@ pub struct SocialProfile {
     /// Gamification level.
     #[serde(deserialize_with = "de::int")]
     pub user_level: Option<i64>,
+    /// Gamification points earned.
+    #[serde(deserialize_with = "de::num")]
+    pub user_point: Option<f64>,
+    /// Points at which the next level starts.
+    #[serde(deserialize_with = "de::num")]
+    pub level_point_threshold: Option<f64>,
     /// Connect IQ / Pro flag.
     pub user_pro: Option<bool>,
 }

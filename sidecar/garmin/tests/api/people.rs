@@ -54,3 +54,12 @@ async fn connections_and_groups() {
     let groups = env.client.social().groups().await.unwrap();
     assert!(groups[0].group_id.is_some() && groups[0].group_name.is_some());
 }
+
+#[tokio::test]
+async fn the_fakes_adhoc_challenges_pending_requests_and_training_plans_decode_into_their_models() {
+    let env = start().await;
+    // The fake's answers: no open ad-hoc challenge, no pending request, no plan.
+    assert!(env.client.challenges().adhoc_open().await.unwrap().is_empty());
+    assert_eq!(env.client.social().pending().await.unwrap().map(|p| p.len()), Some(0));
+    assert!(env.client.workouts().training_plans().await.unwrap().is_empty());
+}

@@ -15,6 +15,9 @@ fn social_profile_and_settings() {
     assert_eq!(p.display_name.as_deref(), Some("fake-athlete-1"));
     assert_eq!(p.full_name.as_deref(), Some("Alex Example"));
     assert!(p.user_roles.iter().any(|r| r == "ROLE_CONNECTUSER"));
+    assert_eq!(p.user_level, Some(3));
+    close(p.user_point, 118.0);
+    close(p.level_point_threshold, 140.0);
 
     let s: UserSettings = fixture("user_settings.json");
     let data = s.user_data.as_ref().unwrap();
@@ -58,4 +61,55 @@ fn personal_records() {
     assert_eq!((older[0].type_id, older[0].activity_id), (Some(16), Some(0)));
     close(older[0].value, 2.0);
     assert!(older[0].pr_start_time_local.is_some());
+}
+
+#[test]
+fn an_adhoc_challenge_reads_its_name_days_and_ranking_and_ignores_the_rest() {
+    use garmin::models::challenges::AdHocChallenge;
+    let c: AdHocChallenge = serde_json::from_value(serde_json::json!({
+        "uuid": "AB12", "adHocChallengeName": "Weekday Step Duel", "adHocChallengeDesc": null,
+        "startDate": "2026-10-06T00:00:00.0", "endDate": "2026-10-12T23:59:59.0",
+        "userRanking": 1, "players": [{"score": 3, "ranking": 1}]
+    }))
+    .unwrap();
+    assert_eq!(c.ad_hoc_challenge_name.as_deref(), Some("Weekday Step Duel"));
+    assert_eq!(c.start_date.map(|d| d.to_string()).as_deref(), Some("2026-10-06"));
+    assert_eq!(c.end_date.map(|d| d.to_string()).as_deref(), Some("2026-10-12"));
+    assert_eq!(c.user_ranking, Some(1));
+}
+
+#[test]
+fn training_plans_read_in_each_shape_garmin_sends() {
+    use garmin::models::training_plans::TrainingPlans;
+    let wrapped: TrainingPlans = serde_json::from_value(serde_json::json!({
+        "trainingPlanList": [{
+            "trainingPlanId": 42, "name": "Half marathon", "trainingStatus": {"statusKey": "ACTIVE"},
+            "startDate": "2026-09-01", "endDate": "2026-11-30T00:00:00.0", "unknown": [1, 2]
+        }],
+        "totalCount": 1
+    }))
+    .unwrap();
+    let plan = &wrapped.plans[0];
+    assert_eq!((plan.training_plan_id, plan.title()), (Some(42), Some("Half marathon")));
+    assert_eq!(plan.status_key(), Some("ACTIVE"));
+    assert_eq!(plan.first_day().map(|d| d.to_string()).as_deref(), Some("2026-09-01"));
+    assert_eq!(plan.last_day().map(|d| d.to_string()).as_deref(), Some("2026-11-30"));
+
+    let bare: TrainingPlans = serde_json::from_value(serde_json::json!([
+        {"planName": "5K", "trainingStatus": "COMPLETED", "targetEventDate": "2026-05-03"},
+        {"trainingPlanName": " ", "status": "ACTIVE"}
+    ]))
+    .unwrap();
+    assert_eq!(bare.plans[0].title(), Some("5K"));
+    assert_eq!(bare.plans[0].status_key(), Some("COMPLETED"));
+    assert_eq!(bare.plans[0].last_day().map(|d| d.to_string()).as_deref(), Some("2026-05-03"));
+    assert_eq!(bare.plans[1].title(), None);
+    assert_eq!(bare.plans[1].status_key(), Some("ACTIVE"));
+
+    let old: TrainingPlans =
+        serde_json::from_value(serde_json::json!({"plans": [{"name": "Base"}]})).unwrap();
+    assert_eq!(old.plans[0].title(), Some("Base"));
+    let empty: TrainingPlans =
+        serde_json::from_value(serde_json::json!({"trainingPlanList": [], "totalCount": 0})).unwrap();
+    assert!(empty.plans.is_empty());
 }

@@ -7,11 +7,11 @@ use super::*;
 #[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 pub struct EfficiencyArgs {
     /// First day, `YYYY-MM-DD` (default: 182 days before `end_date`; at most 366 days).
-    #[serde(default)]
-    pub start_date: Option<String>,
+    #[serde(default, deserialize_with = "crate::domain::dates::blank_is_none")]
+    pub start_date: Option<Day<arg::StartDate>>,
     /// Last day, `YYYY-MM-DD` (default: yesterday).
-    #[serde(default)]
-    pub end_date: Option<String>,
+    #[serde(default, deserialize_with = "crate::domain::dates::blank_is_none")]
+    pub end_date: Option<Day<arg::EndDate>>,
     /// `running` (default: EF from speed, and speed at a heart rate per month) or `cycling` (EF
     /// from Garmin's normalized power).
     #[serde(default)]
@@ -115,34 +115,15 @@ impl GarminMcp {
         &self,
         args: EfficiencyArgs,
     ) -> Result<Answer<EfficiencyTrend>, ToolError> {
-        use analytics::compare::{ActivityFacts, PeriodTotals};
-        use analytics::efficiency::{
-            EFFICIENCY_CONVENTION, Effort, OutputKind, SPEED_AT_HR_CONVENTION, SpeedAndHr, decoupling,
-            efficiency, speed_at_heart_rate, steadiness,
-        };
-        let today = self.today();
+        use analytics::efficiency::{EFFICIENCY_CONVENTION, SPEED_AT_HR_CONVENTION};
         let (start, end) = date_range(
-            today,
-            ("start_date", args.start_date.as_deref()),
-            ("end_date", args.end_date.as_deref()),
+            self.today(),
+            ("start_date", day_of(args.start_date)),
+            ("end_date", day_of(args.end_date)),
             182,
             PERIOD_MAX_DAYS,
         )?;
-        let sport = args
-            .sport
-            .as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .unwrap_or("running")
-            .to_lowercase();
-        if sport != "running" && sport != "cycling" {
-            return Err(ToolError::invalid(format!("sport must be running or cycling, got `{sport}`")));
-        }
-        if let Some(bpm) = args.heart_rate
-            && !(60..=230).contains(&bpm)
-        {
-            return Err(ToolError::invalid(format!("heart_rate must be 60 to 230 bpm, got {bpm}")));
-        }
+        let sport = efficiency_sport(&args)?;
         let power = sport == "cycling";
         let mut answer = EfficiencyTrend {
             start_date: start.to_string(),
@@ -170,145 +151,7 @@ impl GarminMcp {
             }
         };
         let rows = covered.history.activity_laps(start, end).map_err(|e| ToolError::Local(e.to_string()))?;
-        let mut per_activity = Vec::new();
-        let mut by_month: std::collections::BTreeMap<String, Vec<ActivityFacts>> = Default::default();
-        let mut speeds = Vec::new();
-        let mut left_out = 0;
-        for row in rows.iter().filter(|r| of_sport(r, &sport)) {
-            // EF: for rides, Garmin's NP over the whole ride; for runs, the lap-laid speed.
-            let (lap_output, lap_hr) = lap_series(row, power);
-            let ef = if power {
-                let (Some(np), Some(hr), Some(t)) = (row.norm_power, row.avg_hr, row.duration_s) else {
-                    left_out += 1;
-                    continue;
-                };
-                let n = t.max(0.0).round().min(86_400.0) as usize;
-                let output = vec![np; n];
-                let hr = vec![hr; n];
-                efficiency(&Effort { kind: OutputKind::Power, output: &output, heart_rate: &hr, grade: None })
-            } else {
-                efficiency(&Effort {
-                    kind: OutputKind::Speed,
-                    output: &lap_output,
-                    heart_rate: &lap_hr,
-                    grade: None,
-                })
-            };
-            let Ok(ef) = ef else {
-                left_out += 1;
-                continue;
-            };
-            let effort = Effort {
-                kind: if power { OutputKind::Power } else { OutputKind::Speed },
-                output: &lap_output,
-                heart_rate: &lap_hr,
-                grade: None,
-            };
-            let steady = steadiness(&effort).steady;
-            let decoupled =
-                if steady { decoupling(&effort).ok().map(|d| round1(d.decoupling_percent)) } else { None };
-            by_month.entry(format!("{:04}-{:02}", row.date.year(), row.date.month())).or_default().push(
-                ActivityFacts {
-                    duration_s: row.duration_s.unwrap_or(0.0),
-                    ef: Some(ef.ef),
-                    ..Default::default()
-                },
-            );
-            if !power {
-                speeds.push(SpeedAndHr {
-                    date: row.date,
-                    speed_mps: ef.output / 60.0,
-                    average_hr: ef.average_hr,
-                });
-            }
-            per_activity.push(ActivityEfficiency {
-                date: row.date.to_string(),
-                activity_id: row.activity_id,
-                ef: round3(ef.ef),
-                output: round1(ef.output),
-                avg_hr: round1(ef.average_hr),
-                steady,
-                decoupling_percent: decoupled,
-            });
-        }
-        if left_out > 0 {
-            answer.notes.push(format!(
-                "{left_out} {sport} activit{} without heart rate or {} left out",
-                if left_out == 1 { "y" } else { "ies" },
-                if power { "normalized power" } else { "speed" }
-            ));
-        }
-        answer.activities_total = per_activity.len();
-        // Speed at a heart rate (running): the asked one, else the median of the runs' averages.
-        let mut pace_months = std::collections::BTreeMap::new();
-        if !power && !speeds.is_empty() {
-            let target = match args.heart_rate {
-                Some(bpm) => f64::from(bpm),
-                None => {
-                    let mut hrs: Vec<f64> = speeds.iter().map(|s| s.average_hr).collect();
-                    hrs.sort_by(f64::total_cmp);
-                    hrs[hrs.len() / 2].round()
-                }
-            };
-            answer.heart_rate = Some(target);
-            if let Ok(at) = speed_at_heart_rate(&speeds, target, HR_TOLERANCE_BPM) {
-                for m in at.months {
-                    pace_months.insert(m.month.clone(), (pace(m.speed_mps), m.activities));
-                }
-            }
-        }
-        for (month, facts) in &by_month {
-            let totals = PeriodTotals::from_activities(facts);
-            let Some(ef) = totals.efficiency else { continue };
-            let at = pace_months.get(month);
-            answer.months.push(MonthEfficiency {
-                month: month.clone(),
-                activities: totals.activities,
-                ef: round3(ef),
-                pace_at_hr: at.and_then(|(p, _)| p.clone()),
-                runs_at_hr: (!power).then(|| at.map_or(0, |(_, n)| *n)),
-            });
-        }
-        per_activity.reverse();
-        per_activity.truncate(EFFICIENCY_LISTED);
-        answer.activities = per_activity;
-        answer.reading = match (answer.months.first(), answer.months.last()) {
-            (Some(first), Some(last)) if answer.months.len() > 1 => {
-                let mut line = format!(
-                    "Mean EF {:.3} in {} against {:.3} in {} ({:+.1} %)",
-                    last.ef,
-                    last.month,
-                    first.ef,
-                    first.month,
-                    100.0 * (last.ef - first.ef) / first.ef
-                );
-                if let (Some(hr), Some(a), Some(b)) = (answer.heart_rate, &first.pace_at_hr, &last.pace_at_hr)
-                {
-                    line.push_str(&format!("; pace at {hr:.0} bpm {b} against {a}"));
-                }
-                line.push('.');
-                line
-            }
-            (Some(only), _) => {
-                format!("Mean EF {:.3} in {} ({} activities).", only.ef, only.month, only.activities)
-            }
-            _ => format!(
-                "No {sport} activity with heart rate and {} in the range.",
-                if power { "power" } else { "speed" }
-            ),
-        };
-        let decoupled: Vec<f64> = answer.activities.iter().filter_map(|a| a.decoupling_percent).collect();
-        if let Some(last) =
-            answer.activities.iter().find_map(|a| a.decoupling_percent.map(|d| (a.date.clone(), d)))
-        {
-            answer.reading.push_str(&format!(
-                " Latest steady effort ({}) decoupled {:.1} % ({}); {} of the listed efforts were steady enough to measure.",
-                last.0,
-                last.1,
-                if last.1 < analytics::efficiency::GOOD_DECOUPLING_PERCENT { "good" } else { "heart rate drifted" },
-                decoupled.len()
-            ));
-        }
+        shape_efficiency(&mut answer, measure(&rows, &sport), args.heart_rate);
         answer.notes.extend(covered.notes);
         let summary = format!(
             "Efficiency trend ({sport}) {start} to {end}: {} Convention: {EFFICIENCY_CONVENTION}. Method: {EFFICIENCY_METHOD}. {}",
@@ -318,4 +161,195 @@ impl GarminMcp {
         answer.source = Some(covered.source);
         Ok(self.answer(summary, answer))
     }
+}
+
+/// The sport asked (`running` by default, or `cycling`), with the heart rate asked checked.
+fn efficiency_sport(args: &EfficiencyArgs) -> Result<String, ToolError> {
+    let sport =
+        args.sport.as_deref().map(str::trim).filter(|s| !s.is_empty()).unwrap_or("running").to_lowercase();
+    if sport != "running" && sport != "cycling" {
+        return Err(ToolError::invalid(format!("sport must be running or cycling, got `{sport}`")));
+    }
+    if let Some(bpm) = args.heart_rate
+        && !(60..=230).contains(&bpm)
+    {
+        return Err(ToolError::invalid(format!("heart_rate must be 60 to 230 bpm, got {bpm}")));
+    }
+    Ok(sport)
+}
+
+/// Each activity's efficiency, grouped by month, with the runs' speed and heart rate.
+#[derive(Default)]
+struct Measured {
+    sport: String,
+    power: bool,
+    per_activity: Vec<ActivityEfficiency>,
+    by_month: std::collections::BTreeMap<String, Vec<analytics::compare::ActivityFacts>>,
+    speeds: Vec<analytics::efficiency::SpeedAndHr>,
+    left_out: usize,
+}
+
+/// The activities of `sport` among `rows`, measured: EF (rides: Garmin's NP over the whole ride;
+/// runs: the lap-laid speed), steadiness and decoupling; those without the data are counted out.
+fn measure(rows: &[ActivityLaps], sport: &str) -> Measured {
+    use analytics::efficiency::{Effort, OutputKind, SpeedAndHr, decoupling, efficiency, steadiness};
+    let power = sport == "cycling";
+    let mut m = Measured { sport: sport.to_owned(), power, ..Measured::default() };
+    for row in rows.iter().filter(|r| of_sport(r, sport)) {
+        let (lap_output, lap_hr) = lap_series(row, power);
+        let ef = if power {
+            let (Some(np), Some(hr), Some(t)) = (row.norm_power, row.avg_hr, row.duration_s) else {
+                m.left_out += 1;
+                continue;
+            };
+            let n = t.max(0.0).round().min(86_400.0) as usize;
+            let output = vec![np; n];
+            let hr = vec![hr; n];
+            efficiency(&Effort { kind: OutputKind::Power, output: &output, heart_rate: &hr, grade: None })
+        } else {
+            efficiency(&Effort {
+                kind: OutputKind::Speed,
+                output: &lap_output,
+                heart_rate: &lap_hr,
+                grade: None,
+            })
+        };
+        let Ok(ef) = ef else {
+            m.left_out += 1;
+            continue;
+        };
+        let effort = Effort {
+            kind: if power { OutputKind::Power } else { OutputKind::Speed },
+            output: &lap_output,
+            heart_rate: &lap_hr,
+            grade: None,
+        };
+        let steady = steadiness(&effort).steady;
+        let decoupled =
+            if steady { decoupling(&effort).ok().map(|d| round1(d.decoupling_percent)) } else { None };
+        m.by_month.entry(format!("{:04}-{:02}", row.date.year(), row.date.month())).or_default().push(
+            analytics::compare::ActivityFacts {
+                duration_s: row.duration_s.unwrap_or(0.0),
+                ef: Some(ef.ef),
+                ..Default::default()
+            },
+        );
+        if !power {
+            m.speeds.push(SpeedAndHr {
+                date: row.date,
+                speed_mps: ef.output / 60.0,
+                average_hr: ef.average_hr,
+            });
+        }
+        m.per_activity.push(ActivityEfficiency {
+            date: row.date.to_string(),
+            activity_id: row.activity_id,
+            ef: round3(ef.ef),
+            output: round1(ef.output),
+            avg_hr: round1(ef.average_hr),
+            steady,
+            decoupling_percent: decoupled,
+        });
+    }
+    m
+}
+
+/// Per month (`YYYY-MM`): the pace at the heart rate and the runs it was measured on.
+type PaceMonths = std::collections::BTreeMap<String, (Option<String>, usize)>;
+
+/// Speed at a heart rate per month (running): at the asked heart rate, else the median of the
+/// runs' averages; the heart rate used and, per month, the pace and the runs counted.
+fn pace_by_month(
+    speeds: &[analytics::efficiency::SpeedAndHr],
+    asked: Option<u32>,
+) -> (Option<f64>, PaceMonths) {
+    let mut months = std::collections::BTreeMap::new();
+    if speeds.is_empty() {
+        return (None, months);
+    }
+    let target = match asked {
+        Some(bpm) => f64::from(bpm),
+        None => {
+            let mut hrs: Vec<f64> = speeds.iter().map(|s| s.average_hr).collect();
+            hrs.sort_by(f64::total_cmp);
+            hrs[hrs.len() / 2].round()
+        }
+    };
+    if let Ok(at) = analytics::efficiency::speed_at_heart_rate(speeds, target, HR_TOLERANCE_BPM) {
+        for m in at.months {
+            months.insert(m.month.clone(), (pace(m.speed_mps), m.activities));
+        }
+    }
+    (Some(target), months)
+}
+
+/// The answer's months, activities and reading from what was measured.
+fn shape_efficiency(answer: &mut EfficiencyTrend, measured: Measured, heart_rate: Option<u32>) {
+    let Measured { sport, power, mut per_activity, by_month, speeds, left_out } = measured;
+    if left_out > 0 {
+        answer.notes.push(format!(
+            "{left_out} {sport} activit{} without heart rate or {} left out",
+            if left_out == 1 { "y" } else { "ies" },
+            if power { "normalized power" } else { "speed" }
+        ));
+    }
+    answer.activities_total = per_activity.len();
+    let (target, pace_months) =
+        if power { (None, Default::default()) } else { pace_by_month(&speeds, heart_rate) };
+    answer.heart_rate = target;
+    for (month, facts) in &by_month {
+        let totals = analytics::compare::PeriodTotals::from_activities(facts);
+        let Some(ef) = totals.efficiency else { continue };
+        let at = pace_months.get(month);
+        answer.months.push(MonthEfficiency {
+            month: month.clone(),
+            activities: totals.activities,
+            ef: round3(ef),
+            pace_at_hr: at.and_then(|(p, _)| p.clone()),
+            runs_at_hr: (!power).then(|| at.map_or(0, |(_, n)| *n)),
+        });
+    }
+    per_activity.reverse();
+    per_activity.truncate(EFFICIENCY_LISTED);
+    answer.activities = per_activity;
+    answer.reading = efficiency_reading(answer, &sport, power);
+}
+
+/// One line: the mean EF of the last month against the first (and the pace at the heart rate),
+/// then the latest steady effort's decoupling.
+fn efficiency_reading(answer: &EfficiencyTrend, sport: &str, power: bool) -> String {
+    let mut reading = match (answer.months.first(), answer.months.last()) {
+        (Some(first), Some(last)) if answer.months.len() > 1 => {
+            let mut line = format!(
+                "Mean EF {:.3} in {} against {:.3} in {} ({:+.1} %)",
+                last.ef,
+                last.month,
+                first.ef,
+                first.month,
+                100.0 * (last.ef - first.ef) / first.ef
+            );
+            if let (Some(hr), Some(a), Some(b)) = (answer.heart_rate, &first.pace_at_hr, &last.pace_at_hr) {
+                line.push_str(&format!("; pace at {hr:.0} bpm {b} against {a}"));
+            }
+            line.push('.');
+            line
+        }
+        (Some(only), _) => {
+            format!("Mean EF {:.3} in {} ({} activities).", only.ef, only.month, only.activities)
+        }
+        _ => format!(
+            "No {sport} activity with heart rate and {} in the range.",
+            if power { "power" } else { "speed" }
+        ),
+    };
+    let decoupled = answer.activities.iter().filter(|a| a.decoupling_percent.is_some()).count();
+    if let Some((date, d)) =
+        answer.activities.iter().find_map(|a| a.decoupling_percent.map(|d| (a.date.clone(), d)))
+    {
+        reading.push_str(&format!(
+            " Latest steady effort ({date}) decoupled {d:.1} % ({}); {decoupled} of the listed efforts were steady enough to measure.",
+            if d < analytics::efficiency::GOOD_DECOUPLING_PERCENT { "good" } else { "heart rate drifted" },
+        ));
+    }
+    reading
 }

@@ -7,11 +7,11 @@ use super::*;
 #[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 pub struct IntensityArgs {
     /// First day, `YYYY-MM-DD` (default: 84 days before `end_date`; at most 182 days).
-    #[serde(default)]
-    pub start_date: Option<String>,
+    #[serde(default, deserialize_with = "crate::domain::dates::blank_is_none")]
+    pub start_date: Option<Day<arg::StartDate>>,
     /// Last day, `YYYY-MM-DD` (default: yesterday).
-    #[serde(default)]
-    pub end_date: Option<String>,
+    #[serde(default, deserialize_with = "crate::domain::dates::blank_is_none")]
+    pub end_date: Option<Day<arg::EndDate>>,
 }
 
 /// Time in heart-rate zones over some days.
@@ -123,8 +123,8 @@ impl GarminMcp {
         let today = self.today();
         let (start, end) = date_range(
             today,
-            ("start_date", args.start_date.as_deref()),
-            ("end_date", args.end_date.as_deref()),
+            ("start_date", day_of(args.start_date)),
+            ("end_date", day_of(args.end_date)),
             WEEKLY_DEFAULT_DAYS,
             WEEKLY_MAX_DAYS,
         )?;
@@ -155,23 +155,7 @@ impl GarminMcp {
         answer.activities_without_zones = without;
         answer.weeks = weeks.iter().map(|&(week, count, seconds)| zone_week(week, count, seconds)).collect();
         let period = zone_week(start, total.0, total.1);
-        answer.reading = if total.0 == 0 {
-            "No activity with heart-rate zone times in the range.".to_owned()
-        } else {
-            format!(
-                "{:.0} % of the zone time in zones 1–2 over {} activities; polarization index {}{}.",
-                period.low_share_percent,
-                total.0,
-                period.polarization_index.map_or("undefined".to_owned(), |p| format!("{p:.2}")),
-                if period.polarized {
-                    " (polarised)".to_owned()
-                } else if period.pi_note.is_empty() {
-                    " (not polarised)".to_owned()
-                } else {
-                    format!(" ({})", period.pi_note)
-                }
-            )
-        };
+        answer.reading = zones_reading(&period, total.0);
         answer.period = Some(period);
         answer.notes.extend(covered.notes);
         let summary = format!(
@@ -242,5 +226,26 @@ impl GarminMcp {
             series_source: None,
             points: Some(u32::try_from(total.0).unwrap_or(u32::MAX)),
         })
+    }
+}
+
+/// One line on the whole range: the low-zone share, the polarization index and its verdict.
+fn zones_reading(period: &ZoneWeek, activities: usize) -> String {
+    if activities == 0 {
+        "No activity with heart-rate zone times in the range.".to_owned()
+    } else {
+        format!(
+            "{:.0} % of the zone time in zones 1–2 over {} activities; polarization index {}{}.",
+            period.low_share_percent,
+            activities,
+            period.polarization_index.map_or("undefined".to_owned(), |p| format!("{p:.2}")),
+            if period.polarized {
+                " (polarised)".to_owned()
+            } else if period.pi_note.is_empty() {
+                " (not polarised)".to_owned()
+            } else {
+                format!(" ({})", period.pi_note)
+            }
+        )
     }
 }

@@ -34,11 +34,11 @@ fn monotony_word(level: Option<analytics::acwr::MonotonyLevel>) -> Option<String
 #[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 pub struct LoadBalanceArgs {
     /// First day, `YYYY-MM-DD` (default: 84 days before `end_date`; at most 182 days).
-    #[serde(default)]
-    pub start_date: Option<String>,
+    #[serde(default, deserialize_with = "crate::domain::dates::blank_is_none")]
+    pub start_date: Option<Day<arg::StartDate>>,
     /// Last day, `YYYY-MM-DD` (default: yesterday, the last day the history holds).
-    #[serde(default)]
-    pub end_date: Option<String>,
+    #[serde(default, deserialize_with = "crate::domain::dates::blank_is_none")]
+    pub end_date: Option<Day<arg::EndDate>>,
     /// Which load per session, as in `get_fitness_trend`: `auto` (default, best available, never
     /// mixed), `garmin`, `hr` or `power`.
     #[serde(default)]
@@ -118,8 +118,8 @@ impl GarminMcp {
         let today = self.today();
         let (start, end) = date_range(
             today,
-            ("start_date", args.start_date.as_deref()),
-            ("end_date", args.end_date.as_deref()),
+            ("start_date", day_of(args.start_date)),
+            ("end_date", day_of(args.end_date)),
             WEEKLY_DEFAULT_DAYS,
             WEEKLY_MAX_DAYS,
         )?;
@@ -154,56 +154,10 @@ impl GarminMcp {
         let acwr = acute_chronic(&loads.days, Some(end)).map_err(|e| ToolError::Local(e.to_string()))?;
         let monotony =
             monotony_strain(&loads.days, Some(end)).map_err(|e| ToolError::Local(e.to_string()))?;
-        let mut week_end = end;
-        while week_end >= start {
-            let a = acwr.days.iter().find(|d| d.date == week_end);
-            let m = monotony.days.iter().find(|d| d.date == week_end);
-            if a.is_some() || m.is_some() {
-                answer.weeks.push(BalanceWeek {
-                    week_end: week_end.to_string(),
-                    load: round1(m.map_or_else(
-                        || a.map_or(0.0, |a| a.rolling.map_or(0.0, |r| r.acute)),
-                        |m| m.weekly_load,
-                    )),
-                    acwr_rolling: a.and_then(|a| a.rolling).and_then(|r| r.ratio).map(round2),
-                    rolling_band: band_word(a.and_then(|a| a.rolling).and_then(|r| r.band)),
-                    acwr_ewma: a.and_then(|a| a.ewma.ratio).map(round2),
-                    ewma_band: band_word(a.and_then(|a| a.ewma.band)),
-                    monotony: m.and_then(|m| m.monotony).map(round2),
-                    monotony_level: monotony_word(m.and_then(|m| m.level)),
-                    strain: m.and_then(|m| m.strain).map(round1),
-                    settling: a.is_some_and(|a| a.settling),
-                });
-            }
-            week_end -= Duration::days(7);
-        }
-        answer.weeks.reverse();
+        answer.weeks = balance_weeks(&acwr, &monotony, start, end);
         answer.load_scale = scale_word(loads.scale).to_owned();
         answer.load_convention = loads.convention.clone();
-        answer.reading = match answer.weeks.last() {
-            None => format!("No session with a {load_word} load up to {end} in the history."),
-            Some(w) => {
-                let ratio = |r: Option<f64>, b: &Option<String>| match (r, b) {
-                    (Some(r), Some(b)) => format!("{r:.2} ({})", b.replace('_', " ")),
-                    _ => "n/a".to_owned(),
-                };
-                let mut line = format!(
-                    "Week to {}: load {:.0}, ACWR rolling {} / EWMA {}, monotony {}{}.",
-                    w.week_end,
-                    w.load,
-                    ratio(w.acwr_rolling, &w.rolling_band),
-                    ratio(w.acwr_ewma, &w.ewma_band),
-                    w.monotony.map_or("n/a".to_owned(), |m| format!("{m:.2}")),
-                    w.strain.map(|s| format!(", strain {s:.0}")).unwrap_or_default()
-                );
-                if w.settling {
-                    line.push_str(
-                        " The first 28 days of the history are settling: read the ratios as rough.",
-                    );
-                }
-                line
-            }
-        };
+        answer.reading = balance_reading(&answer.weeks, end, &load_word);
         answer.notes.extend(covered.notes);
         answer.notes.extend(notes);
         let summary = format!(
@@ -214,5 +168,67 @@ impl GarminMcp {
         );
         answer.source = Some(covered.source);
         Ok(self.answer(summary, answer))
+    }
+}
+
+/// One row per week ending on `end`, `end - 7`, … back to `start`, oldest first, where either
+/// series has a value.
+fn balance_weeks(
+    acwr: &analytics::acwr::AcwrSeries,
+    monotony: &analytics::acwr::MonotonySeries,
+    start: NaiveDate,
+    end: NaiveDate,
+) -> Vec<BalanceWeek> {
+    let mut weeks = Vec::new();
+    let mut week_end = end;
+    while week_end >= start {
+        let a = acwr.days.iter().find(|d| d.date == week_end);
+        let m = monotony.days.iter().find(|d| d.date == week_end);
+        if a.is_some() || m.is_some() {
+            weeks.push(BalanceWeek {
+                week_end: week_end.to_string(),
+                load: round1(m.map_or_else(
+                    || a.map_or(0.0, |a| a.rolling.map_or(0.0, |r| r.acute)),
+                    |m| m.weekly_load,
+                )),
+                acwr_rolling: a.and_then(|a| a.rolling).and_then(|r| r.ratio).map(round2),
+                rolling_band: band_word(a.and_then(|a| a.rolling).and_then(|r| r.band)),
+                acwr_ewma: a.and_then(|a| a.ewma.ratio).map(round2),
+                ewma_band: band_word(a.and_then(|a| a.ewma.band)),
+                monotony: m.and_then(|m| m.monotony).map(round2),
+                monotony_level: monotony_word(m.and_then(|m| m.level)),
+                strain: m.and_then(|m| m.strain).map(round1),
+                settling: a.is_some_and(|a| a.settling),
+            });
+        }
+        week_end -= Duration::days(7);
+    }
+    weeks.reverse();
+    weeks
+}
+
+/// One line on the last week: its load, both ratios with their bands, monotony and strain.
+fn balance_reading(weeks: &[BalanceWeek], end: NaiveDate, load_word: &str) -> String {
+    match weeks.last() {
+        None => format!("No session with a {load_word} load up to {end} in the history."),
+        Some(w) => {
+            let ratio = |r: Option<f64>, b: &Option<String>| match (r, b) {
+                (Some(r), Some(b)) => format!("{r:.2} ({})", b.replace('_', " ")),
+                _ => "n/a".to_owned(),
+            };
+            let mut line = format!(
+                "Week to {}: load {:.0}, ACWR rolling {} / EWMA {}, monotony {}{}.",
+                w.week_end,
+                w.load,
+                ratio(w.acwr_rolling, &w.rolling_band),
+                ratio(w.acwr_ewma, &w.ewma_band),
+                w.monotony.map_or("n/a".to_owned(), |m| format!("{m:.2}")),
+                w.strain.map(|s| format!(", strain {s:.0}")).unwrap_or_default()
+            );
+            if w.settling {
+                line.push_str(" The first 28 days of the history are settling: read the ratios as rough.");
+            }
+            line
+        }
     }
 }

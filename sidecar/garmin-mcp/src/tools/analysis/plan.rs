@@ -13,12 +13,12 @@ const PLAN_LISTED: usize = 60;
 #[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 pub struct PlanVsActualArgs {
     /// First day, `YYYY-MM-DD` (default: 6 days before `end_date`, a week in all; at most 92 days).
-    #[serde(default)]
-    pub start_date: Option<String>,
+    #[serde(default, deserialize_with = "crate::domain::dates::blank_is_none")]
+    pub start_date: Option<Day<arg::StartDate>>,
     /// Last day, `YYYY-MM-DD` (default: yesterday; today counts too when asked, its workouts not
     /// yet done shown as pending).
-    #[serde(default)]
-    pub end_date: Option<String>,
+    #[serde(default, deserialize_with = "crate::domain::dates::blank_is_none")]
+    pub end_date: Option<Day<arg::EndDate>>,
 }
 
 /// One scheduled workout and what was done for it.
@@ -213,8 +213,8 @@ impl GarminMcp {
         let today = self.today();
         let (start, end) = date_range(
             today,
-            ("start_date", args.start_date.as_deref()),
-            ("end_date", args.end_date.as_deref()),
+            ("start_date", day_of(args.start_date)),
+            ("end_date", day_of(args.end_date)),
             PLAN_DEFAULT_DAYS,
             PLAN_MAX_DAYS,
         )?;

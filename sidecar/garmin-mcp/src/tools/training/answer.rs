@@ -46,7 +46,7 @@ pub struct TrainingStatusReport {
     pub missing: Vec<String>,
     /// The next goal race from the athlete memory, with the days to it (when one is remembered).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub goal_race: Option<crate::tools::athlete::GoalRaceNote>,
+    pub goal_race: Option<crate::domain::goal_race::GoalRaceNote>,
 }
 
 /// Training status.
