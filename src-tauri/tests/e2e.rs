@@ -166,8 +166,12 @@ async fn run() {
     // 5. A workout made by hand in the home window, scheduled, then the schedule undone.
     make_a_workout_by_hand(&ui, &data_dir).await;
 
-    // 6. An AI assistant that found no usable session asks the app for a sign-in.
+    // 6. An AI assistant that found no usable session asks the app for a sign-in; with the
+    // automatic first sync back on, the history starts filling by itself after that sign-in.
+    ui.script("localStorage.removeItem('garmin-mcp.autoSync'); return null").await;
+    assert!(!data_dir.join("history.sqlite3").exists(), "no history yet for the Garmin account");
     sign_in_on_request(&ui, &data_dir, &display.name, &shots).await;
+    first_sync_starts_by_itself(&ui, &data_dir).await;
 
     ui.end().await;
     step("done");
@@ -362,6 +366,17 @@ async fn sign_in_on_request(ui: &WebDriver<'_>, data_dir: &Path, display: &str, 
     assert_eq!(reply, app_bridge::Reply::SignedIn { display_name: Some(DISPLAY_NAME.into()) });
     ui.wait_for("[data-testid=account-name]", "the home window after the requested sign-in").await;
     assert!(ui.find("[data-testid=sign-in-request]").await.is_none(), "the request is answered");
+}
+
+/// Right after a sign-in, with the automatic first sync left on (the default), the history card
+/// shows a sync running or done without any click, and the history file appears in `data_dir`.
+async fn first_sync_starts_by_itself(ui: &WebDriver<'_>, data_dir: &Path) {
+    step("the first sync starts by itself after the sign-in");
+    let started = "[data-testid=sync-progress], [data-testid=sync-done]";
+    ui.wait_for(started, "a sync running or done without a click on Sync").await;
+    ui.script("document.querySelector('[data-testid=history]').scrollIntoView(); return null").await;
+    ui.screenshot("13-first-sync-by-itself").await;
+    assert!(data_dir.join("history.sqlite3").exists(), "the automatic sync writes the account's history");
 }
 
 /// Clicks Sync on the home window, checks a progress bar showed while it ran (a DOM observer set
