@@ -4,6 +4,7 @@
 //! | module | what |
 //! |---|---|
 //! | [`plan`], [`sessions`], [`activity`], [`series`] | the training year: activities, laps, 5-second samples |
+//! | [`fit`] | each watch-recorded activity's original FIT file, written from the same samples |
 //! | [`health`], [`intraday`], [`sleep`] | every day's wellness numbers, series and nights |
 //! | [`fitness`], [`records`] | training load/status/readiness, VO2max, personal records |
 //! | [`kit`] | gear and devices |
@@ -15,11 +16,14 @@
 //! Monday strength, Thursday pool swim, Saturday ride, ~10 % skipped; always a run yesterday and
 //! no activity today; a half-marathon race about ten weeks ago; every activity was recorded by the
 //! watch except three from 120 days back on (the first easy run, ride and strength session): a GPX
-//! upload, a TCX upload and a manual entry ([`activity::Origin`], for the download quirks).
+//! upload, a TCX upload and a manual entry ([`activity::Origin`], for the download quirks). The
+//! original FIT of a watch-recorded activity is generated from its samples ([`fit`]), except the
+//! oldest run's, which is a real fēnix 5 recording ([`Dataset::real_recording`]).
 
 pub mod activity;
 pub mod clock;
 pub mod events;
+pub mod fit;
 pub mod fitness;
 pub mod health;
 pub mod intraday;
@@ -239,6 +243,17 @@ impl Dataset {
     /// Activities not deleted, oldest first.
     pub fn live(&self) -> impl DoubleEndedIterator<Item = &Activity> + Clone {
         self.activities.iter().filter(|a| !self.deleted.contains(&a.id))
+    }
+
+    /// The activity whose original FIT is the real fēnix 5 recording
+    /// (`fixtures/fit/activity_run_fenix5.fit`) rather than a file generated from its samples: the
+    /// oldest watch-recorded run, so the FIT reader keeps meeting a real file (with its HRV,
+    /// running-dynamics and developer messages) while every recent activity's file matches its web data.
+    pub fn real_recording(&self) -> Option<u64> {
+        self.activities
+            .iter()
+            .find(|a| a.sport() == activity::Sport::Running && a.origin == activity::Origin::Device)
+            .map(|a| a.id)
     }
 
     /// A live activity by id.

@@ -164,7 +164,10 @@ pub fn stats(samples: &[Sample], sport: Sport) -> Stats {
                 s.elev_loss -= d;
             }
         }
-        s.hr_zones[zone(&HR_ZONES, p.hr)] += dt;
+        // A watch records heart rate in whole bpm (FIT `record.heart_rate` is a `uint8`), and the
+        // time in zones is counted from what it recorded: the original FIT file (`super::fit`)
+        // gives the same zone times as `hrTimeInZones`.
+        s.hr_zones[zone(&HR_ZONES, p.hr.round())] += dt;
         if p.power > 0.0 {
             s.power_zones[zone(&power_floors, p.power)] += dt;
         }

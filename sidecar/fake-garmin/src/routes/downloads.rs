@@ -1,6 +1,8 @@
 //! File downloads (reference §4.4, `Accept: */*`): the original FIT of an activity zipped as
-//! `{id}_ACTIVITY.fit` (the real recorded FIT fixtures, compiled into the binary), GPX/TCX/KML/CSV
-//! exports generated from the activity's series, a day's wellness zip, and a workout's FIT file.
+//! `{id}_ACTIVITY.fit` (written from the activity's samples by [`crate::data::fit`], so it holds the
+//! figures the web endpoints serve; the oldest run's is the real fēnix 5 recording, see
+//! [`crate::data::Dataset::real_recording`]), GPX/TCX/KML/CSV exports generated from the activity's
+//! series, a day's wellness zip, and a workout's FIT file.
 //!
 //! What garmin-connect-export learned from the live service (docs/garmin-web-api.md §0), reproduced
 //! for the activities the data set marks with an [`Origin`]: the original of a GPX or TCX upload is
@@ -18,13 +20,12 @@ use axum::routing::get;
 use chrono::{Datelike, NaiveDateTime, Timelike};
 
 use super::{date, export, id, not_found, read};
-use crate::data::activity::{Origin, Sport};
+use crate::data::activity::Origin;
+use crate::data::fit;
 use crate::state::AppState;
 
-/// Real recorded running FIT (fēnix 5).
+/// Real recorded running FIT (fēnix 5), the original of [`crate::data::Dataset::real_recording`].
 pub(super) const RUN_FIT: &[u8] = include_bytes!("../../fixtures/fit/activity_run_fenix5.fit");
-/// Real recorded non-running FIT (yoga, no GPS).
-pub(super) const OTHER_FIT: &[u8] = include_bytes!("../../fixtures/fit/activity_yoga_garth.fit");
 /// FIT SDK workout file with a repeat step.
 pub(super) const WORKOUT_FIT: &[u8] = include_bytes!("../../fixtures/fit/workout_repeat_steps.fit");
 /// Overnight wellness/sleep FIT.
@@ -92,10 +93,13 @@ pub(super) async fn activity_zip(State(state): State<AppState>, Path(raw): Path<
         Origin::TcxUpload => {
             zipped(&format!("{}_ACTIVITY.tcx", a.id), export::tcx(a).as_bytes(), a.start_local, &zip_name)
         }
-        Origin::Device => {
-            let fit = if a.sport() == Sport::Running { RUN_FIT } else { OTHER_FIT };
-            zipped(&format!("{}_ACTIVITY.fit", a.id), fit, a.start_local, &zip_name)
+        Origin::Device if d.real_recording() == Some(a.id) => {
+            zipped(&format!("{}_ACTIVITY.fit", a.id), RUN_FIT, a.start_local, &zip_name)
         }
+        Origin::Device => match fit::original(a) {
+            Ok(bytes) => zipped(&format!("{}_ACTIVITY.fit", a.id), &bytes, a.start_local, &zip_name),
+            Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e).into_response(),
+        },
     }
 }
 

@@ -74,6 +74,35 @@ pub async fn gather(reads: &Reads, id: u64, series_rows: Option<u32>) -> Activit
     }
 }
 
+/// An activity's time in heart-rate zones from whichever source serves it: with a key, counted from
+/// the original FIT file's heart rate with E13's floors for the sport (as [`gather`] does; the web
+/// session answers when the file is not a usable FIT and a session exists); without one, Garmin's
+/// `hrTimeInZones` through the web session. The `hr_zones` chart of one activity reads it.
+pub async fn time_in_zones(reads: &Reads, id: u64) -> Result<Vec<TimeInZone>, Error> {
+    if !reads.has_key() {
+        return reads.hr_time_in_zones(id).await;
+    }
+    let (activity, fit, floors) =
+        futures::join!(reads.activity(id), original_fit(reads, id), reads.hr_zones());
+    match fit {
+        Ok(fit) => {
+            let activity = activity?;
+            let family = Family::of(
+                activity.type_key(),
+                activity.activity_type.as_ref().and_then(|t| t.parent_type_id),
+            );
+            Ok(zone_floors(&floors?, family).map(|f| fit.time_in_zones(f)).unwrap_or_default())
+        }
+        Err(e) if !reads.has_web() => Err(e),
+        Err(e) => {
+            tracing::info!(
+                "activity {id}: the original FIT file could not be used ({e}); asking the web session"
+            );
+            reads.hr_time_in_zones(id).await
+        }
+    }
+}
+
 /// Garmin's JSON parts through the web session: laps, zones and the series when asked for.
 type WebParts = (
     Result<ActivitySplits, Error>,

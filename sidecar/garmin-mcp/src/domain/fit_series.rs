@@ -97,6 +97,9 @@ pub fn read(bytes: &[u8]) -> Result<FitSeries, String> {
         fitparser::from_bytes(bytes).map_err(|e| format!("the FIT file could not be read ({e})"))?;
     let mut series = FitSeries::default();
     let mut t0: Option<i64> = None;
+    // A running file holds cadence in strides per minute (the real fēnix 5 run: 89.5 where Garmin
+    // Connect shows 179 steps/min); the series shows steps per minute, as the web's `directRunCadence`.
+    let mut strides = false;
     for record in &records {
         match record.kind() {
             MesgNum::Record => {
@@ -108,7 +111,8 @@ pub fn read(bytes: &[u8]) -> Result<FitSeries, String> {
                     speed_mps: field(record, &["enhanced_speed", "speed"]).filter(|s| *s >= 0.0),
                     heart_rate: field(record, &["heart_rate"]).filter(|h| *h > 0.0),
                 });
-                series.cadence.push(field(record, &["cadence"]).filter(|c| *c > 0.0));
+                let fraction = field(record, &["fractional_cadence"]).unwrap_or(0.0);
+                series.cadence.push(field(record, &["cadence"]).filter(|c| *c > 0.0).map(|c| c + fraction));
                 series.altitude.push(field(record, &["enhanced_altitude", "altitude"]));
             }
             MesgNum::Lap => {
@@ -119,9 +123,14 @@ pub fn read(bytes: &[u8]) -> Result<FitSeries, String> {
                 series.distance_m = field(record, &["total_distance"]).filter(|d| *d > 0.0);
                 series.timer_s = field(record, &["total_timer_time"]).filter(|d| *d > 0.0);
                 series.avg_hr = field(record, &["avg_heart_rate"]).filter(|h| *h > 0.0);
+                strides =
+                    record.fields().iter().any(|f| f.name() == "sport" && f.value().to_string() == "running");
             }
             _ => {}
         }
+    }
+    if strides {
+        series.cadence.iter_mut().flatten().for_each(|c| *c *= 2.0);
     }
     if series.samples.windows(2).any(|w| w[0].elapsed_s > w[1].elapsed_s) {
         let mut rows: Vec<_> =
@@ -251,6 +260,8 @@ mod tests {
         let rows = series.details();
         assert_eq!(rows.activity_detail_metrics.len(), records);
         assert_eq!(rows.values("directHeartRate")[3], series.samples[3].heart_rate);
+        // Its record 5 holds cadence 89 + fractional 0.5 strides/min: 179 steps/min.
+        assert_eq!(series.cadence[5], Some(179.0));
     }
 
     #[test]

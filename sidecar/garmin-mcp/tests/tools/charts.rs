@@ -155,8 +155,8 @@ async fn an_activity_whose_details_have_no_samples_is_drawn_from_its_fit_file() 
     let (summary, data, _) = chart(&h, json!({"activity_id": run.id}), 1200, 700).await;
     assert_eq!(data["series_source"], "fit_file", "{summary}");
     assert!(summary.contains("original FIT file"), "{summary}");
-    // The fake serves the real fēnix 5 run: 21 `record` messages.
-    assert_eq!(data["points"], 21);
+    // The fake's original holds one `record` per sample of the run (`fake_garmin::data::fit`).
+    assert_eq!(data["points"], fake_garmin::data::series::samples(&run).len());
     let paths: Vec<String> = api_requests(&h).into_iter().map(|(p, _)| p).collect();
     assert!(paths.contains(&format!("/gc-api/download-service/files/activity/{}", run.id)), "{paths:?}");
     // The figures still come from Garmin's summary of the activity.

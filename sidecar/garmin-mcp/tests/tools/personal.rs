@@ -270,9 +270,22 @@ async fn each_routed_tool_answers_the_same_figures_through_the_personal_api_and_
         ),
         (
             "get_activity",
-            json!({"activity_id": id}),
-            json!({"activity_id": id}),
-            &["/name", "/location", "/start", "/overview"],
+            json!({"activity_id": id, "include_series": true}),
+            json!({"activity_id": id, "include_series": true}),
+            // The laps: the key's come from the original FIT file's `lap` messages, the web's from
+            // `splits`; the fake writes both from the same laps at FIT's resolution (cm, ms, bpm),
+            // which the web rounds to as well, so every split row (count, distance, time, pace, avg
+            // HR, climb, intensity) and the steadiness note agree exactly. Zones and series: see
+            // `assert_activity_parts_agree`.
+            &[
+                "/name",
+                "/location",
+                "/start",
+                "/overview",
+                "/splits",
+                "/series/recorded_points",
+                "/series/points",
+            ],
         ),
         (
             "export_activity",
@@ -284,6 +297,15 @@ async fn each_routed_tool_answers_the_same_figures_through_the_personal_api_and_
             "render_chart",
             json!({"kind": "activity", "activity_id": id, "folder": folder_k.path()}),
             json!({"kind": "activity", "activity_id": id, "folder": folder_w.path()}),
+            &["/kind", "/title", "/activity_id"],
+        ),
+        (
+            // One activity's time in zones: through the key counted from the original FIT file with
+            // E13's floors, through the web `hrTimeInZones` (the zone minutes are compared in
+            // `assert_activity_parts_agree`; the drawn chart names the same activity).
+            "render_chart",
+            json!({"kind": "hr_zones", "activity_id": id, "folder": folder_k.path()}),
+            json!({"kind": "hr_zones", "activity_id": id, "folder": folder_w.path()}),
             &["/kind", "/title", "/activity_id"],
         ),
         (
@@ -332,8 +354,11 @@ async fn each_routed_tool_answers_the_same_figures_through_the_personal_api_and_
         assert_windows_within_caps(&keyed);
         let through_web = data_of(&web.call(tool, web_args).await);
         let through_key = data_of(&through_key);
-        if tool == "render_chart" {
+        if tool == "render_chart" && key_args["kind"] == "activity" {
             assert_eq!(through_key["series_source"], "fit_file", "the chart read the original FIT file");
+        }
+        if tool == "get_activity" {
+            assert_activity_parts_agree(&through_key, &through_web);
         }
         for pointer in figures {
             let (a, b) = (through_key.pointer(pointer), through_web.pointer(pointer));
@@ -350,6 +375,72 @@ async fn each_routed_tool_answers_the_same_figures_through_the_personal_api_and_
         std::fs::read(entry.unwrap()).unwrap()
     };
     assert_eq!(file(&folder_k), file(&folder_w));
+}
+
+/// The tolerance of a zone's minutes through the key against the web. Both count whole-bpm heart
+/// rates (what the watch records) from each sample to the next; the FIT path (`fit_series`) rounds
+/// each zone to whole seconds and its last record's timestamp to the second, the web keeps
+/// milliseconds: under a second per zone, so at most one step of the answer's 0.1-minute rounding.
+const ZONE_MINUTES_TOLERANCE: f64 = 0.1;
+
+/// `get_activity`'s time in HR zones and its series, through the key (from the original FIT file)
+/// and through the web (`hrTimeInZones`, `details`), within the stated tolerances.
+fn assert_activity_parts_agree(key: &Value, web: &Value) {
+    let zones = |v: &Value| -> Vec<(u64, u64, f64)> {
+        v["hr_zones"]
+            .as_array()
+            .unwrap_or_else(|| panic!("zones in {v}"))
+            .iter()
+            .map(|z| {
+                (z["zone"].as_u64().unwrap(), z["from_bpm"].as_u64().unwrap(), z["minutes"].as_f64().unwrap())
+            })
+            .collect()
+    };
+    let (zk, zw) = (zones(key), zones(web));
+    assert_eq!(zk.len(), 5, "five zones through the key: {zk:?}");
+    assert_eq!(
+        zk.iter().map(|z| (z.0, z.1)).collect::<Vec<_>>(),
+        zw.iter().map(|z| (z.0, z.1)).collect::<Vec<_>>(),
+        "zone floors"
+    );
+    for (k, w) in zk.iter().zip(&zw) {
+        assert!(
+            (k.2 - w.2).abs() <= ZONE_MINUTES_TOLERANCE,
+            "zone {}: {} min through the key, {} through the web",
+            k.0,
+            k.2,
+            w.2
+        );
+    }
+    let total = |z: &[(u64, u64, f64)]| z.iter().map(|z| z.2).sum::<f64>();
+    // Both count the whole recording: the totals differ only by the minutes' rounding (0.05 each).
+    assert!((total(&zk) - total(&zw)).abs() <= 0.3, "total zone minutes {} vs {}", total(&zk), total(&zw));
+
+    // Series-derived figures. Heart rate, distance and speed are at the same resolution both ways
+    // (whole bpm, cm, mm/s), so the peak heart rate, the final distance and the fastest pace agree
+    // exactly; FIT altitude steps by 0.2 m where the web rounds to 0.1 m; the running cadence is
+    // stored as strides per minute with a 1/128 fraction and doubled back.
+    let column = |v: &Value, name: &str| -> Vec<f64> {
+        v["series"][name]
+            .as_array()
+            .unwrap_or_else(|| panic!("{name} in {}", v["series"]))
+            .iter()
+            .filter_map(Value::as_f64)
+            .collect()
+    };
+    let max = |v: Vec<f64>| v.into_iter().fold(f64::MIN, f64::max);
+    let min = |v: Vec<f64>| v.into_iter().fold(f64::MAX, f64::min);
+    let mean = |v: Vec<f64>| v.iter().sum::<f64>() / v.len().max(1) as f64;
+    assert_eq!(max(column(key, "hr_bpm")), max(column(web, "hr_bpm")), "peak heart rate");
+    assert_eq!(column(key, "distance_km").last(), column(web, "distance_km").last(), "final distance");
+    assert_eq!(min(column(key, "pace_s_per_km")), min(column(web, "pace_s_per_km")), "fastest pace");
+    assert!(
+        (max(column(key, "elevation_m")) - max(column(web, "elevation_m"))).abs() <= 0.2,
+        "highest point"
+    );
+    let (ck, cw) = (mean(column(key, "cadence")), mean(column(web, "cadence")));
+    assert!((ck - cw).abs() <= 1.0, "mean cadence {ck} through the key, {cw} through the web");
+    assert!((mean(column(key, "hr_bpm")) - mean(column(web, "hr_bpm"))).abs() <= 1.0, "mean heart rate");
 }
 
 /// With a key, `get_activity`'s splits, series and time in zones come from the original FIT file

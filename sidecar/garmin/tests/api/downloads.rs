@@ -9,8 +9,6 @@ use garmin::models::downloads::{ExportFormat, OriginalFormat};
 
 use super::support::{start, today};
 
-const RUN_FIT: &[u8] = include_bytes!("../../../../sidecar/fake-garmin/fixtures/fit/activity_run_fenix5.fit");
-
 #[tokio::test]
 async fn the_original_fit_of_a_run_is_unzipped() {
     let env = start().await;
@@ -26,7 +24,12 @@ async fn the_original_fit_of_a_run_is_unzipped() {
     assert_eq!(original.format, OriginalFormat::Fit);
     let file = original.file;
     assert_eq!(file.file_name, format!("{id}_ACTIVITY.fit"));
-    assert_eq!(file.bytes, RUN_FIT);
+    // The fake writes each activity's original from its own samples (`fake_garmin::data::fit`).
+    let expected = {
+        let data = env.fake.state().inner.data.read().unwrap();
+        fake_garmin::data::fit::original(data.activity(id).unwrap()).unwrap()
+    };
+    assert_eq!(file.bytes, expected);
 
     let gpx = env.client.downloads().export(id, ExportFormat::Gpx).await.unwrap().unwrap();
     assert_eq!(gpx.file_name, format!("{id}.gpx"));

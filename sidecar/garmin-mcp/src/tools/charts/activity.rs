@@ -12,7 +12,7 @@ use garmin_charts::{
 
 use super::{Drawn, draw_off_thread};
 use crate::domain::activity::{Family, activity_title};
-use crate::domain::activity_parts::zone_floors;
+use crate::domain::activity_parts::{time_in_zones, zone_floors};
 use crate::domain::fit_series;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
@@ -335,7 +335,8 @@ impl GarminMcp {
     ) -> Result<Drawn, ToolError> {
         let id = self.activity_id_or_newest(id).await?;
         let reads = self.reads().await?;
-        let (facts, zones) = futures::join!(self.activity_facts(id), reads.hr_time_in_zones(id));
+        // With a key, counted from the original FIT file (domain `activity_parts::time_in_zones`).
+        let (facts, zones) = futures::join!(self.activity_facts(id), time_in_zones(&reads, id));
         let facts = facts?;
         let rows = zone_rows(&zones?);
         let total: f64 = rows.iter().map(|z| z.seconds).sum();
