@@ -10,7 +10,7 @@
 //! - [`best_efforts`]: a range's best curve, best times and their sources from the history's
 //!   per-activity curves, in the sport's units.
 //! - [`dates`]: the one parser of date arguments, with its friendly message.
-//! - [`fit_series`]: the one reader of an activity's original FIT file (samples, laps, totals),
+//! - `garmin::fit_series` (in the `garmin` crate, shared with the history sync): the one reader of an activity's original FIT file (samples, laps, totals),
 //!   and what is derived from it (time in heart-rate zones, chart rows) where Garmin's JSON is
 //!   not available (the Personal API has no splits, series or zone times).
 //! - [`load`]: the acute:chronic workload ratio and its bands.
@@ -29,7 +29,6 @@ pub mod activity;
 pub mod activity_parts;
 pub mod best_efforts;
 pub mod dates;
-pub mod fit_series;
 pub mod load;
 pub mod parts;
 pub mod plan;

@@ -51,7 +51,7 @@ impl Rig {
     }
 
     async fn sync(&self, options: &SyncOptions) -> SyncReport {
-        sync(&self.history(), &self.client(), options, &|_| {}).await.unwrap()
+        sync(&self.history(), &self.client().into(), options, &|_| {}).await.unwrap()
     }
 
     /// `(path, query)` of the `/gc-api` requests the fake saw, in order.
@@ -198,7 +198,7 @@ async fn a_sync_killed_half_way_resumes_without_duplicates_or_reading_finished_d
     let history = rig.history();
     let client = rig.client();
     let task = tokio::spawn(async move {
-        let _ = sync(&history, &client, &SyncOptions::new(today()), &|_| {}).await;
+        let _ = sync(&history, &client.clone().into(), &SyncOptions::new(today()), &|_| {}).await;
     });
     // Kill it (drop the future at whatever await it is in) once a good part is done.
     loop {
@@ -296,8 +296,8 @@ async fn two_syncs_at_once_on_two_connections_share_the_file_without_errors_or_d
     let (a, b) = (rig.history(), rig.history());
     let (ca, cb) = (rig.client(), rig.client());
     let options = SyncOptions::new(today());
-    let (ra, rb) = tokio::join!(async { sync(&a, &ca, &options, &|_| {}).await }, async {
-        sync(&b, &cb, &options, &|_| {}).await
+    let (ra, rb) = tokio::join!(async { sync(&a, &ca.clone().into(), &options, &|_| {}).await }, async {
+        sync(&b, &cb.clone().into(), &options, &|_| {}).await
     },);
     let (ra, rb) = (ra.unwrap(), rb.unwrap());
     assert!(ra.complete() && rb.complete(), "{} / {}", ra.summary(), rb.summary());
@@ -313,7 +313,7 @@ async fn child_process_sync() {
     let Some(dir) = std::env::var_os("HISTORY_CHILD_DIR") else { return };
     let dir = std::path::PathBuf::from(dir);
     let history = History::open(&dir).unwrap();
-    let report = sync(&history, &client_in(&dir), &SyncOptions::new(today()), &|_| {}).await.unwrap();
+    let report = sync(&history, &client_in(&dir).into(), &SyncOptions::new(today()), &|_| {}).await.unwrap();
     assert!(report.complete(), "{}", report.summary());
 }
 
@@ -379,7 +379,7 @@ async fn a_corrupt_database_file_is_moved_aside_and_a_fresh_one_is_synced() {
     let aside = history.moved_aside().expect("the bad file was moved aside").to_path_buf();
     assert!(aside.exists() && aside.display().to_string().contains("history.sqlite3.broken-"));
     assert_eq!(history.counts().unwrap().activities, 0);
-    let report = sync(&history, &rig.client(), &SyncOptions::new(today()), &|_| {}).await.unwrap();
+    let report = sync(&history, &rig.client().into(), &SyncOptions::new(today()), &|_| {}).await.unwrap();
     assert!(report.complete());
     assert!(history.counts().unwrap().activities > 100);
 
@@ -402,7 +402,7 @@ async fn coverage_ends_yesterday_and_progress_is_reported_to_the_end() {
     let rig = Rig::start().await;
     let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
     let log = seen.clone();
-    let report = sync(&rig.history(), &rig.client(), &SyncOptions::new(today()), &move |p| {
+    let report = sync(&rig.history(), &rig.client().into(), &SyncOptions::new(today()), &move |p| {
         log.lock().unwrap().push(p.clone());
     })
     .await
@@ -462,7 +462,7 @@ async fn a_sync_killed_while_reading_series_resumes_without_reading_a_finished_s
     let history = rig.history();
     let client = rig.client();
     let task = tokio::spawn(async move {
-        let _ = sync(&history, &client, &SyncOptions::new(today()), &|_| {}).await;
+        let _ = sync(&history, &client.clone().into(), &SyncOptions::new(today()), &|_| {}).await;
     });
     loop {
         tokio::time::sleep(Duration::from_millis(10)).await;
@@ -508,11 +508,14 @@ async fn a_version_1_database_upgrades_in_place_and_its_settled_activities_get_c
         let v1_activity_columns = "activity_id, local_date, start_local, start_gmt, type_key, type_id, parent_type_id, \
              sport_type_id, name, distance_m, duration_s, moving_s, elevation_gain_m, avg_hr, max_hr, avg_power, \
              norm_power, training_load, calories, aerobic_te, summary_json, splits_json, hr_zones_json, details_at, synced_at";
+        let v1_day_columns = "date, steps, resting_hr, total_kcal, avg_stress, body_battery_high, body_battery_low, \
+             intensity_minutes, sleep_s, sleep_score, hrv_last_night_ms, hrv_weekly_avg_ms, hrv_status, weight_g, \
+             summary_json, sleep_json, hrv_json, weight_json, summary_at, summary_on, ranges_at";
         conn.execute_batch(&format!(
             "INSERT INTO activities ({v1_activity_columns}) SELECT {v1_activity_columns} FROM synced.activities;
              INSERT INTO activity_laps SELECT * FROM synced.activity_laps;
              INSERT INTO activity_hr_zones SELECT * FROM synced.activity_hr_zones;
-             INSERT INTO days SELECT * FROM synced.days;
+             INSERT INTO days ({v1_day_columns}) SELECT {v1_day_columns} FROM synced.days;
              INSERT INTO training_status SELECT * FROM synced.training_status;
              INSERT INTO activity_types SELECT * FROM synced.activity_types;
              INSERT INTO sync_blocks SELECT * FROM synced.sync_blocks;"
@@ -526,7 +529,10 @@ async fn a_version_1_database_upgrades_in_place_and_its_settled_activities_get_c
     assert_eq!(counts.curve_points, 0);
     let version: i64 =
         rusqlite_open(rig.dir.path()).query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
-    assert_eq!(version, 3, "opened: upgraded to the newest schema (curves, then the athlete profile)");
+    assert_eq!(
+        version, 4,
+        "opened: upgraded to the newest schema (curves, the athlete profile, then sources)"
+    );
     // The next sync reads the series of every activity, though their blocks are settled, and no laps.
     rig.fake.clear_requests();
     let report = rig.sync(&SyncOptions::new(today())).await;
