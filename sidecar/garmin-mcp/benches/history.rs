@@ -66,7 +66,7 @@ async fn first_sync(
     let history = History::open(dir.path()).unwrap();
     let client = Client::from_store(store.clone()).unwrap();
     let started = Instant::now();
-    let report = sync(&history, &client, &SyncOptions::new(today()), &|_| {}).await.unwrap();
+    let report = sync(&history, &client.into(), &SyncOptions::new(today()), &|_| {}).await.unwrap();
     let took = started.elapsed();
     assert!(report.complete(), "{}", report.summary());
     drop(history);
@@ -254,7 +254,7 @@ async fn main() {
     let mut older = SyncOptions::new(today());
     older.since = NaiveDate::from_ymd_opt(2024, 1, 1);
     let started = Instant::now();
-    let report = sync(&history, &client, &older, &|_| {}).await.unwrap();
+    let report = sync(&history, &client.into(), &older, &|_| {}).await.unwrap();
     assert!(report.complete(), "{}", report.summary());
     println!(
         "history extended to 2024-01-01:        {} requests in {:.1} s (incremental)",

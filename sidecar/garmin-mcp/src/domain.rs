@@ -10,7 +10,7 @@
 //! - [`best_efforts`]: a range's best curve, best times and their sources from the history's
 //!   per-activity curves, in the sport's units.
 //! - [`dates`]: the date argument types ([`dates::Day`]) and ranges, with their friendly message.
-//! - [`fit_series`]: the one reader of an activity's original FIT file (samples, laps, totals),
+//! - `garmin::fit_series` (in the `garmin` crate, shared with the history sync): the one reader of an activity's original FIT file (samples, laps, totals),
 //!   and what is derived from it (time in heart-rate zones, chart rows) where Garmin's JSON is
 //!   not available (the Personal API has no splits, series or zone times).
 //! - [`fitness`]: the fitness trend (CTL, ATL, TSB) from the sessions' loads, for
@@ -32,7 +32,6 @@ pub mod activity;
 pub mod activity_parts;
 pub mod best_efforts;
 pub mod dates;
-pub mod fit_series;
 pub mod fitness;
 pub mod goal_race;
 pub mod load;

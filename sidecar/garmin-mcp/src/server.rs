@@ -229,6 +229,15 @@ impl GarminMcp {
         }
     }
 
+    /// What the history sync reads through: the Personal API key first when one is saved, with the
+    /// web session when there is one (`history::transport` holds the policy).
+    pub(crate) async fn sync_transport(&self) -> Result<::history::Transport, ToolError> {
+        match self.personal().await {
+            Some(personal) => Ok(::history::Transport::new(self.web_client().await.ok(), Some(personal))?),
+            None => Ok(::history::Transport::from(self.web_client().await?)),
+        }
+    }
+
     /// Forgets the cached clients (after the person signed out or in again).
     pub(crate) async fn reset_client(&self) {
         *self.ctx.client.lock().await = None;

@@ -79,6 +79,16 @@ pub fn note_web_session() {
     note(Source::WebSession);
 }
 
+/// Notes the sources a history sync used (its report names them), for the answer's `_meta`.
+pub fn note_sync_sources(served: &BTreeSet<history::Served>) {
+    for s in served {
+        note(match s {
+            history::Served::PersonalApi => Source::PersonalApi,
+            history::Served::WebSession => Source::WebSession,
+        });
+    }
+}
+
 fn note(source: Source) {
     let _ = SERVED.try_with(|s| s.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(source));
 }

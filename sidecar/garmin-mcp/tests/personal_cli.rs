@@ -343,3 +343,29 @@ async fn ctrl_c_at_the_key_prompt_gives_the_terminal_its_echo_back() {
     assert!(modes.contains(&"echo") && !modes.contains(&"-echo"), "echo stayed off: {rest}");
     assert!(!dir.path().join("session.json").exists());
 }
+
+#[tokio::test]
+async fn sync_with_only_a_key_fills_the_history_through_the_personal_api_and_says_so() {
+    let fake = fake().await;
+    let dir = tempfile::tempdir().unwrap();
+    let key = fake.mint_personal_api_key(Duration::from_secs(90 * 86_400)).key;
+    let (out, stdout, stderr) =
+        run(command(&fake, dir.path(), &["login", "--api-key"]), &format!("{key}\n")).await;
+    assert!(out.status.success(), "{stdout}{stderr}");
+    fake.clear_requests();
+    let args = ["--today", "2026-11-15", "sync", "--since", "2026-10-01"];
+    let (out, stdout, stderr) = run(command(&fake, dir.path(), &args), "").await;
+    assert!(out.status.success(), "exit {:?}: {stdout}{stderr}", out.status.code());
+    assert!(stdout.contains("Served by Garmin's official Personal API."), "{stdout}");
+    assert!(
+        stdout.contains("Only a Personal API key is saved") && stdout.contains("garmin-mcp login"),
+        "{stdout}"
+    );
+    assert!(dir.path().join("history.sqlite3").exists());
+    let requests = fake.requests();
+    assert!(requests.iter().any(|r| r.path.contains("/v2/dailysummaries")), "daily summaries by range");
+    let web: Vec<&str> =
+        requests.iter().filter(|r| r.path.starts_with("/gc-api")).map(|r| r.path.as_str()).collect();
+    assert!(web.is_empty(), "no web-session path: {web:?}");
+    assert!(!stdout.contains(&key) && !stderr.contains(&key));
+}

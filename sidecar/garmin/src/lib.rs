@@ -39,6 +39,7 @@ mod client;
 mod cookie_export;
 mod cookies;
 mod error;
+pub mod fit_series;
 mod html;
 pub mod journal;
 pub mod models;

@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize};
 
 pub use add::{add_key, remove_key};
 pub use client::{MAX_IN_FLIGHT, PersonalClient};
+pub use reads::caps;
 
 /// Environment variable overriding the Personal API origin (tests, the demo, proxies), like
 /// `GARMIN_CONNECT_URL` does for the web API.

@@ -1,7 +1,8 @@
 //! An activity's recorded series reduced to what the best-effort analytics need: mean-max curves
 //! of power, speed and heart rate on [`STANDARD_DURATIONS`] and best times over every standard
 //! distance it covers. The series itself (Garmin's `details` body) is read once at sync and
-//! dropped (see `schema.rs` for the size decision).
+//! dropped (see `schema.rs` for the size decision); with only a Personal API key the series is the
+//! activity's original FIT file, shaped as the same rows by `garmin::fit_series`.
 //!
 //! Convention: rows are put on the timer clock ([`ActivityDetails::elapsed_seconds`]) and
 //! resampled to 1 Hz ([`resample_1hz`]); speed is Garmin's recorded speed channel; a metric whose
@@ -59,9 +60,15 @@ pub(crate) struct Reduced {
 
 /// Reduces Garmin's `details` body (either form) to curves and best times.
 pub(crate) fn reduce(raw: &Value) -> Reduced {
-    let Ok(details) = <ActivityDetails as serde::Deserialize>::deserialize(raw) else {
-        return Reduced::default();
-    };
+    match <ActivityDetails as serde::Deserialize>::deserialize(raw) {
+        Ok(details) => reduce_details(&details),
+        Err(_) => Reduced::default(),
+    }
+}
+
+/// Reduces an activity's chart rows (Garmin's, or the FIT file's as
+/// `garmin::fit_series::FitSeries::details` shapes them) to curves and best times.
+pub(crate) fn reduce_details(details: &ActivityDetails) -> Reduced {
     let time = details.elapsed_seconds();
     let mut out = Reduced::default();
     for metric in Metric::ALL {

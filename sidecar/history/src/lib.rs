@@ -11,6 +11,7 @@
 //!   fresh it is, and the per-activity loads the analytics work from; [`read_curves`] the
 //!   per-activity mean-max curves and best times the sync computes from each activity's series.
 //!   fresh it is, and the per-activity loads the analytics work from.
+//! * [`transport`] is where the sync reads from: the web session, the Personal API key, or both.
 //! * [`profile`] keeps the athlete's heart-rate profile and FTP (read at sync, at most daily by tools).
 #![deny(missing_docs)]
 
@@ -26,7 +27,9 @@ mod schema;
 mod store;
 pub mod summary;
 pub mod sync;
+pub mod transport;
 
 pub use curves::Metric;
 pub use db::{FILE_NAME, History, create_v1_for_tests};
 pub use error::{HistoryError, Result};
+pub use transport::{Served, Transport};

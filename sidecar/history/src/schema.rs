@@ -174,9 +174,20 @@ CREATE TABLE athlete_profile (
 );
 ";
 
+/// Migration 4: which source served each kept record (`personal_api` or `web_session`, NULL when
+/// read before sources existed, i.e. the web session), since the raw JSON of the two differs
+/// (issue #16 §2, #15 §3): the activity summary, its laps and zone times (`fit_file` when derived
+/// from the original FIT file the Personal API serves), the day's summary and its night's sleep.
+const V4: &str = r"
+ALTER TABLE activities ADD COLUMN summary_source TEXT;
+ALTER TABLE activities ADD COLUMN details_source TEXT;  -- web_session, or fit_file (laps and zones from the FIT file)
+ALTER TABLE days ADD COLUMN summary_source TEXT;
+ALTER TABLE days ADD COLUMN sleep_source TEXT;          -- personal_api: sleep_json is the E11 night, else the web's sleep-stats day
+";
+
 /// Every migration, oldest first.
 pub fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(V1), M::up(V2), M::up(V3)])
+    Migrations::new(vec![M::up(V1), M::up(V2), M::up(V3), M::up(V4)])
 }
 
 /// The schema's first version, for tests that make a database as an older build did.

@@ -12,6 +12,25 @@ use serde_json::Value;
 
 use crate::Result;
 use crate::curves::Reduced;
+use crate::transport::Served;
+
+/// Which source gave a kept record (the `*_source` columns of migration 4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// Garmin's JSON as this source sent it.
+    Served(Served),
+    /// Derived from the activity's original FIT file (Personal API).
+    FitFile,
+}
+
+impl Source {
+    fn key(self) -> &'static str {
+        match self {
+            Source::Served(served) => served.key(),
+            Source::FitFile => "fit_file",
+        }
+    }
+}
 
 /// `YYYY-MM-DD`.
 pub(crate) fn ymd(date: NaiveDate) -> String {
@@ -33,7 +52,12 @@ fn finite(v: Option<f64>) -> Option<f64> {
 
 /// Inserts or updates one activity-list row. Returns its id when the row is usable (it has an id
 /// and a local start), with `true` when it was not in the history before.
-pub(crate) fn upsert_activity(conn: &Connection, raw: &Value, now: i64) -> Result<Option<(u64, bool)>> {
+pub(crate) fn upsert_activity(
+    conn: &Connection,
+    raw: &Value,
+    source: Source,
+    now: i64,
+) -> Result<Option<(u64, bool)>> {
     let a: ActivitySummary = decode(raw);
     let (Some(id), Some(start)) = (a.activity_id, a.start_time_local) else { return Ok(None) };
     let Ok(key) = i64::try_from(id) else { return Ok(None) };
@@ -45,8 +69,8 @@ pub(crate) fn upsert_activity(conn: &Connection, raw: &Value, now: i64) -> Resul
     conn.execute(
         "INSERT INTO activities (activity_id, local_date, start_local, start_gmt, type_key, type_id, parent_type_id,
              sport_type_id, name, distance_m, duration_s, moving_s, elevation_gain_m, avg_hr, max_hr, avg_power,
-             norm_power, training_load, calories, aerobic_te, summary_json, synced_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)
+             norm_power, training_load, calories, aerobic_te, summary_json, synced_at, summary_source)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)
          ON CONFLICT(activity_id) DO UPDATE SET
              local_date = excluded.local_date, start_local = excluded.start_local, start_gmt = excluded.start_gmt,
              type_key = excluded.type_key, type_id = excluded.type_id, parent_type_id = excluded.parent_type_id,
@@ -56,7 +80,7 @@ pub(crate) fn upsert_activity(conn: &Connection, raw: &Value, now: i64) -> Resul
              avg_power = excluded.avg_power, norm_power = excluded.norm_power,
              training_load = excluded.training_load, calories = excluded.calories,
              aerobic_te = excluded.aerobic_te, summary_json = excluded.summary_json,
-             synced_at = excluded.synced_at",
+             synced_at = excluded.synced_at, summary_source = excluded.summary_source",
         params![
             key,
             ymd(start.date()),
@@ -80,6 +104,7 @@ pub(crate) fn upsert_activity(conn: &Connection, raw: &Value, now: i64) -> Resul
             finite(a.aerobic_training_effect),
             raw.to_string(),
             now,
+            source.key(),
         ],
     )?;
     Ok(Some((id, !existed)))
@@ -91,6 +116,7 @@ pub(crate) fn set_activity_details(
     id: u64,
     splits: Option<&Value>,
     zones: Option<&Value>,
+    source: Source,
     now: i64,
 ) -> Result<()> {
     let Ok(key) = i64::try_from(id) else { return Ok(()) };
@@ -129,8 +155,9 @@ pub(crate) fn set_activity_details(
         }
     }
     conn.execute(
-        "UPDATE activities SET splits_json = ?2, hr_zones_json = ?3, details_at = ?4 WHERE activity_id = ?1",
-        params![key, splits.map(Value::to_string), zones.map(Value::to_string), now],
+        "UPDATE activities SET splits_json = ?2, hr_zones_json = ?3, details_at = ?4, details_source = ?5
+         WHERE activity_id = ?1",
+        params![key, splits.map(Value::to_string), zones.map(Value::to_string), now, source.key()],
     )?;
     Ok(())
 }
@@ -174,6 +201,7 @@ pub(crate) fn upsert_day_summary(
     conn: &Connection,
     date: NaiveDate,
     raw: Option<&Value>,
+    source: Source,
     now: i64,
     today: NaiveDate,
 ) -> Result<()> {
@@ -184,13 +212,14 @@ pub(crate) fn upsert_day_summary(
     };
     conn.execute(
         "INSERT INTO days (date, steps, resting_hr, total_kcal, avg_stress, body_battery_high, body_battery_low,
-             intensity_minutes, summary_json, summary_at, summary_on)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+             intensity_minutes, summary_json, summary_at, summary_on, summary_source)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
          ON CONFLICT(date) DO UPDATE SET steps = excluded.steps, resting_hr = excluded.resting_hr,
              total_kcal = excluded.total_kcal, avg_stress = excluded.avg_stress,
              body_battery_high = excluded.body_battery_high, body_battery_low = excluded.body_battery_low,
              intensity_minutes = excluded.intensity_minutes, summary_json = excluded.summary_json,
-             summary_at = excluded.summary_at, summary_on = excluded.summary_on",
+             summary_at = excluded.summary_at, summary_on = excluded.summary_on,
+             summary_source = excluded.summary_source",
         params![
             ymd(date),
             finite(s.total_steps).map(|v| v.round() as i64),
@@ -203,6 +232,7 @@ pub(crate) fn upsert_day_summary(
             raw.map(Value::to_string),
             now,
             ymd(today),
+            source.key(),
         ],
     )?;
     Ok(())
@@ -220,10 +250,12 @@ pub(crate) fn day_summary_read_on(conn: &Connection, date: NaiveDate) -> Result<
     Ok(on.flatten().as_deref().and_then(parse_ymd))
 }
 
-/// Per-night sleep, HRV and weigh-in rows of one block's range answers, stored per day.
+/// Per-night sleep (each night's raw JSON with its figures, from `source`), HRV and weigh-in rows
+/// of one block's range answers, stored per day.
 pub(crate) fn store_ranges(
     conn: &Connection,
-    sleep: Option<&Value>,
+    sleep: &[(Value, SleepStatsDay)],
+    sleep_source: Source,
     hrv: Option<&Value>,
     weight: Option<&Value>,
     now: i64,
@@ -234,19 +266,20 @@ pub(crate) fn store_ranges(
     let ensure = |date: NaiveDate| -> rusqlite::Result<usize> {
         conn.execute("INSERT OR IGNORE INTO days (date) VALUES (?1)", [ymd(date)])
     };
-    for raw in rows(sleep, "individualStats") {
-        let day: SleepStatsDay = decode(&raw);
+    for (raw, day) in sleep {
         let Some(date) = day.calendar_date else { continue };
-        let values = day.values.unwrap_or_default();
+        let values = day.values.clone().unwrap_or_default();
         ensure(date)?;
         conn.execute(
-            "UPDATE days SET sleep_s = ?2, sleep_score = ?3, sleep_json = ?4, ranges_at = ?5 WHERE date = ?1",
+            "UPDATE days SET sleep_s = ?2, sleep_score = ?3, sleep_json = ?4, ranges_at = ?5, sleep_source = ?6
+             WHERE date = ?1",
             params![
                 ymd(date),
                 finite(values.total_sleep_time_in_seconds),
                 finite(values.sleep_score),
                 raw.to_string(),
-                now
+                now,
+                sleep_source.key()
             ],
         )?;
     }

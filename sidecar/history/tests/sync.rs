@@ -10,8 +10,8 @@ use chrono::NaiveDate;
 use fake_garmin::faults::{Fault, FaultRule};
 use fake_garmin::{FakeConfig, FakeGarmin};
 use garmin::{Client, Origins, RetryPolicy, Session, SessionStore, Site};
-use history::History;
 use history::sync::{Stopped, SyncOptions, SyncReport, sync};
+use history::{History, Served, Transport};
 
 const USER_AGENT: &str = "Mozilla/5.0 (X11; Linux x86_64) GarminMcpHistoryTests/1.0";
 
@@ -51,7 +51,7 @@ impl Rig {
     }
 
     async fn sync(&self, options: &SyncOptions) -> SyncReport {
-        sync(&self.history(), &self.client(), options, &|_| {}).await.unwrap()
+        sync(&self.history(), &self.client().into(), options, &|_| {}).await.unwrap()
     }
 
     /// `(path, query)` of the `/gc-api` requests the fake saw, in order.
@@ -198,7 +198,7 @@ async fn a_sync_killed_half_way_resumes_without_duplicates_or_reading_finished_d
     let history = rig.history();
     let client = rig.client();
     let task = tokio::spawn(async move {
-        let _ = sync(&history, &client, &SyncOptions::new(today()), &|_| {}).await;
+        let _ = sync(&history, &client.clone().into(), &SyncOptions::new(today()), &|_| {}).await;
     });
     // Kill it (drop the future at whatever await it is in) once a good part is done.
     loop {
@@ -296,8 +296,8 @@ async fn two_syncs_at_once_on_two_connections_share_the_file_without_errors_or_d
     let (a, b) = (rig.history(), rig.history());
     let (ca, cb) = (rig.client(), rig.client());
     let options = SyncOptions::new(today());
-    let (ra, rb) = tokio::join!(async { sync(&a, &ca, &options, &|_| {}).await }, async {
-        sync(&b, &cb, &options, &|_| {}).await
+    let (ra, rb) = tokio::join!(async { sync(&a, &ca.clone().into(), &options, &|_| {}).await }, async {
+        sync(&b, &cb.clone().into(), &options, &|_| {}).await
     },);
     let (ra, rb) = (ra.unwrap(), rb.unwrap());
     assert!(ra.complete() && rb.complete(), "{} / {}", ra.summary(), rb.summary());
@@ -313,7 +313,7 @@ async fn child_process_sync() {
     let Some(dir) = std::env::var_os("HISTORY_CHILD_DIR") else { return };
     let dir = std::path::PathBuf::from(dir);
     let history = History::open(&dir).unwrap();
-    let report = sync(&history, &client_in(&dir), &SyncOptions::new(today()), &|_| {}).await.unwrap();
+    let report = sync(&history, &client_in(&dir).into(), &SyncOptions::new(today()), &|_| {}).await.unwrap();
     assert!(report.complete(), "{}", report.summary());
 }
 
@@ -379,7 +379,7 @@ async fn a_corrupt_database_file_is_moved_aside_and_a_fresh_one_is_synced() {
     let aside = history.moved_aside().expect("the bad file was moved aside").to_path_buf();
     assert!(aside.exists() && aside.display().to_string().contains("history.sqlite3.broken-"));
     assert_eq!(history.counts().unwrap().activities, 0);
-    let report = sync(&history, &rig.client(), &SyncOptions::new(today()), &|_| {}).await.unwrap();
+    let report = sync(&history, &rig.client().into(), &SyncOptions::new(today()), &|_| {}).await.unwrap();
     assert!(report.complete());
     assert!(history.counts().unwrap().activities > 100);
 
@@ -402,7 +402,7 @@ async fn coverage_ends_yesterday_and_progress_is_reported_to_the_end() {
     let rig = Rig::start().await;
     let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
     let log = seen.clone();
-    let report = sync(&rig.history(), &rig.client(), &SyncOptions::new(today()), &move |p| {
+    let report = sync(&rig.history(), &rig.client().into(), &SyncOptions::new(today()), &move |p| {
         log.lock().unwrap().push(p.clone());
     })
     .await
@@ -462,7 +462,7 @@ async fn a_sync_killed_while_reading_series_resumes_without_reading_a_finished_s
     let history = rig.history();
     let client = rig.client();
     let task = tokio::spawn(async move {
-        let _ = sync(&history, &client, &SyncOptions::new(today()), &|_| {}).await;
+        let _ = sync(&history, &client.clone().into(), &SyncOptions::new(today()), &|_| {}).await;
     });
     loop {
         tokio::time::sleep(Duration::from_millis(10)).await;
@@ -508,11 +508,14 @@ async fn a_version_1_database_upgrades_in_place_and_its_settled_activities_get_c
         let v1_activity_columns = "activity_id, local_date, start_local, start_gmt, type_key, type_id, parent_type_id, \
              sport_type_id, name, distance_m, duration_s, moving_s, elevation_gain_m, avg_hr, max_hr, avg_power, \
              norm_power, training_load, calories, aerobic_te, summary_json, splits_json, hr_zones_json, details_at, synced_at";
+        let v1_day_columns = "date, steps, resting_hr, total_kcal, avg_stress, body_battery_high, body_battery_low, \
+             intensity_minutes, sleep_s, sleep_score, hrv_last_night_ms, hrv_weekly_avg_ms, hrv_status, weight_g, \
+             summary_json, sleep_json, hrv_json, weight_json, summary_at, summary_on, ranges_at";
         conn.execute_batch(&format!(
             "INSERT INTO activities ({v1_activity_columns}) SELECT {v1_activity_columns} FROM synced.activities;
              INSERT INTO activity_laps SELECT * FROM synced.activity_laps;
              INSERT INTO activity_hr_zones SELECT * FROM synced.activity_hr_zones;
-             INSERT INTO days SELECT * FROM synced.days;
+             INSERT INTO days ({v1_day_columns}) SELECT {v1_day_columns} FROM synced.days;
              INSERT INTO training_status SELECT * FROM synced.training_status;
              INSERT INTO activity_types SELECT * FROM synced.activity_types;
              INSERT INTO sync_blocks SELECT * FROM synced.sync_blocks;"
@@ -526,7 +529,10 @@ async fn a_version_1_database_upgrades_in_place_and_its_settled_activities_get_c
     assert_eq!(counts.curve_points, 0);
     let version: i64 =
         rusqlite_open(rig.dir.path()).query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
-    assert_eq!(version, 3, "opened: upgraded to the newest schema (curves, then the athlete profile)");
+    assert_eq!(
+        version, 4,
+        "opened: upgraded to the newest schema (curves, the athlete profile, then sources)"
+    );
     // The next sync reads the series of every activity, though their blocks are settled, and no laps.
     rig.fake.clear_requests();
     let report = rig.sync(&SyncOptions::new(today())).await;
@@ -566,4 +572,353 @@ async fn a_sync_keeps_the_athlete_profile_and_reads_it_again_only_on_a_new_day()
     rig.sync(&SyncOptions::new(today())).await;
     assert_eq!(reads(&rig), 3);
     assert_eq!(rig.history().athlete_profile().unwrap().unwrap().read_on, today());
+}
+
+// ---- Garmin's official Personal API (issue #16 §2 with #15 §3) ----
+
+/// Saves a Personal API key for the fake (which plays the Personal API on the same listener).
+fn save_key(fake: &FakeGarmin, dir: &std::path::Path) {
+    let key = fake.mint_personal_api_key(Duration::from_secs(90 * 86_400)).key;
+    let mut record = garmin::PersonalApiKey::new(key, None);
+    record.origin = Some(fake.base_url());
+    SessionStore::new(dir).lock().unwrap().write_personal(Some(&record)).unwrap();
+}
+
+/// A fake Garmin and a data folder holding a Personal API key, and a web session when `web`.
+async fn key_rig(web: bool) -> Rig {
+    let fake = FakeGarmin::start(FakeConfig { today: today(), ..FakeConfig::default() }).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    if web {
+        save_session(&fake, dir.path());
+    }
+    save_key(&fake, dir.path());
+    Rig { fake, dir }
+}
+
+impl Rig {
+    /// The transport of this data folder: the key (fast retries), and the web session if saved.
+    fn transport(&self) -> Transport {
+        let personal = garmin::PersonalClient::new(SessionStore::new(self.dir.path()), self.fake.base_url())
+            .unwrap()
+            .with_retry(fast_retry());
+        let web =
+            Client::builder().store(SessionStore::new(self.dir.path())).retry(fast_retry()).build().ok();
+        Transport::new(web, Some(personal)).unwrap()
+    }
+
+    async fn key_sync(&self, options: &SyncOptions) -> SyncReport {
+        sync(&self.history(), &self.transport(), options, &|_| {}).await.unwrap()
+    }
+
+    /// `(path, query)` of the Personal API requests the fake saw (its paths are not under `/gc-api`).
+    fn personal_requests(&self) -> Vec<(String, String)> {
+        self.fake
+            .requests()
+            .into_iter()
+            .filter(|r| !r.path.starts_with("/gc-api") && !r.path.contains("personal-api-key/token"))
+            .map(|r| (r.path, r.query.unwrap_or_default()))
+            .collect()
+    }
+}
+
+/// The day range a request asked for: `startDate`/`endDate` in the query, or the path's last two
+/// segments.
+fn window(path: &str, query: &str) -> Option<(NaiveDate, NaiveDate)> {
+    let date = |s: &str| NaiveDate::parse_from_str(s, "%Y-%m-%d").ok();
+    let param =
+        |name: &str| query.split('&').find_map(|kv| kv.strip_prefix(&format!("{name}="))).and_then(date);
+    if let (Some(s), Some(e)) = (param("startDate"), param("endDate")) {
+        return Some((s, e));
+    }
+    let mut segments = path.rsplit('/');
+    let (e, s) = (segments.next().and_then(date)?, segments.next().and_then(date)?);
+    Some((s, e))
+}
+
+/// The Personal API cap (inclusive days) of a range path (reference §4.2, `garmin::personal::caps`).
+fn cap_of(path: &str) -> u32 {
+    use garmin::personal::caps;
+    if path.contains("/v2/dailysummaries") {
+        caps::DAILY_SUMMARIES
+    } else if path.contains("dailySleepSummariesByDate") {
+        caps::SLEEP
+    } else if path.contains("/hrv-service/hrv/daily/") {
+        caps::HRV
+    } else if path.contains("/weight-service/weight/range/") {
+        caps::WEIGHT
+    } else {
+        u32::MAX
+    }
+}
+
+/// Asserts that no request asked a range beyond its endpoint's cap or beyond one block.
+fn assert_windows_within_caps(requests: &[(String, String)]) {
+    for (path, query) in requests {
+        if let Some((s, e)) = window(path, query) {
+            let days = u32::try_from((e - s).num_days() + 1).unwrap();
+            assert!(days <= cap_of(path) && days <= 28, "{path}?{query}: {days} days");
+        }
+    }
+}
+
+/// Every row of a table as text, ordered, for comparing two histories' figures.
+fn figures(dir: &std::path::Path, sql: &str) -> Vec<String> {
+    let conn = rusqlite_open(dir);
+    let mut stmt = conn.prepare(sql).unwrap();
+    let n = stmt.column_count();
+    stmt.query_map([], |r| {
+        let cells: Vec<String> = (0..n)
+            .map(|i| match r.get_ref(i).unwrap() {
+                rusqlite::types::ValueRef::Null => "-".to_owned(),
+                rusqlite::types::ValueRef::Integer(v) => v.to_string(),
+                rusqlite::types::ValueRef::Real(v) => format!("{v:.3}"),
+                rusqlite::types::ValueRef::Text(t) => String::from_utf8_lossy(t).into_owned(),
+                rusqlite::types::ValueRef::Blob(_) => "blob".to_owned(),
+            })
+            .collect();
+        Ok(cells.join(" "))
+    })
+    .unwrap()
+    .map(Result::unwrap)
+    .collect()
+}
+
+/// The figures `list_activities` and `get_period_stats` read from the history.
+const ACTIVITY_FIGURES: &str = "SELECT activity_id, local_date, start_local, type_key, name, distance_m, duration_s, \
+     moving_s, elevation_gain_m, avg_hr, max_hr, avg_power, training_load, calories FROM activities ORDER BY activity_id";
+const DAY_FIGURES: &str = "SELECT date, steps, resting_hr, total_kcal, sleep_s, hrv_last_night_ms, weight_g \
+     FROM days ORDER BY date";
+
+#[tokio::test]
+async fn a_key_only_year_sync_asks_only_the_personal_api_within_its_caps_and_keeps_the_web_syncs_figures() {
+    let keyed = key_rig(false).await;
+    keyed.fake.clear_requests();
+    let started = std::time::Instant::now();
+    let report = keyed.key_sync(&SyncOptions::new(today())).await;
+    let took = started.elapsed();
+    assert!(report.complete(), "{}", report.summary());
+    assert_eq!(report.served_by.iter().copied().collect::<Vec<_>>(), [Served::PersonalApi]);
+    // One plain note on what only the web serves; nothing failed.
+    assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
+    assert!(report.problems[0].starts_with("Only a Personal API key is saved"), "{:?}", report.problems);
+    let text = report.summary();
+    assert!(
+        text.contains("Served by Garmin's official Personal API.") && text.contains("training status"),
+        "{text}"
+    );
+    // Only Personal API paths, every answer a success, no window beyond its cap.
+    let all = keyed.fake.requests();
+    assert!(all.iter().all(|r| !r.path.starts_with("/gc-api")), "a web path was asked");
+    // Every answer a success, but the original file of an activity that has none (a manual entry).
+    let refused: Vec<_> = all
+        .iter()
+        .filter(|r| !(200..300).contains(&r.status))
+        .filter(|r| !(r.status == 404 && r.path.starts_with("/download-service/")))
+        .collect();
+    assert!(refused.is_empty(), "{refused:?}");
+    let requests = keyed.personal_requests();
+    assert_windows_within_caps(&requests);
+    assert_eq!(report.requests as usize, requests.len(), "every request counted");
+    let blocks = report.blocks as usize;
+    let count = |part: &str| requests.iter().filter(|(p, _)| p.contains(part)).count();
+    assert_eq!(count("/v2/dailysummaries"), blocks, "one daily-summary range per block");
+    assert_eq!(count("dailySleepSummariesByDate"), blocks);
+    assert_eq!(
+        count("/download-service/files/activity/"),
+        report.activities_added as usize,
+        "one FIT per activity"
+    );
+
+    // The same athlete and dates through the web session: the same activities and daily figures.
+    let web = Rig::start().await;
+    web.fake.clear_requests();
+    let started = std::time::Instant::now();
+    let web_report = web.sync(&SyncOptions::new(today())).await;
+    let web_took = started.elapsed();
+    assert!(web_report.complete(), "{}", web_report.summary());
+    assert_eq!(figures(keyed.dir.path(), ACTIVITY_FIGURES), figures(web.dir.path(), ACTIVITY_FIGURES));
+    assert_eq!(figures(keyed.dir.path(), DAY_FIGURES), figures(web.dir.path(), DAY_FIGURES));
+    let (k, w) = (keyed.history(), web.history());
+    let first_block = history::sync::block_start(year_ago());
+    let (ka, wa) = (
+        k.activities(first_block, today(), None).unwrap(),
+        w.activities(first_block, today(), None).unwrap(),
+    );
+    assert_eq!(ka.len(), wa.len());
+    // Laps, zone times and curves came from the FIT files (activities with one), so the analytics
+    // have them.
+    let counts = k.counts().unwrap();
+    assert!(counts.laps > 0 && counts.hr_zones > 0 && counts.curve_points > 0, "{counts:?}");
+    // Each row says where it came from.
+    let sources = figures(
+        keyed.dir.path(),
+        "SELECT DISTINCT summary_source || ' ' || coalesce(details_source, '-') FROM activities",
+    );
+    assert_eq!(sources, ["personal_api fit_file"]);
+    let day_sources =
+        figures(keyed.dir.path(), "SELECT DISTINCT summary_source FROM days WHERE summary_at IS NOT NULL");
+    assert_eq!(day_sources, ["personal_api"]);
+    println!(
+        "MEASURE a year, no added latency (debug build): key only {} requests in {:.1} s; web session {} requests in {:.1} s",
+        report.requests,
+        took.as_secs_f64(),
+        web_report.requests,
+        web_took.as_secs_f64()
+    );
+}
+
+#[tokio::test]
+async fn with_both_credentials_the_personal_api_serves_what_it_has_and_the_web_session_the_rest() {
+    let rig = key_rig(true).await;
+    rig.fake.clear_requests();
+    let mut options = SyncOptions::new(today());
+    options.since = Some(today() - chrono::Duration::days(40));
+    let report = rig.key_sync(&options).await;
+    assert!(report.complete(), "{}", report.summary());
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    assert_eq!(
+        report.served_by.iter().copied().collect::<Vec<_>>(),
+        [Served::PersonalApi, Served::WebSession]
+    );
+    let all: Vec<(String, String)> =
+        rig.fake.requests().into_iter().map(|r| (r.path, r.query.unwrap_or_default())).collect();
+    let web = |part: &str| all.iter().any(|(p, _)| p.starts_with("/gc-api") && p.contains(part));
+    let key = |part: &str| all.iter().any(|(p, _)| !p.starts_with("/gc-api") && p.contains(part));
+    // What the Personal API serves went there, and not to the web session.
+    for part in [
+        "/activities/search/activities",
+        "/v2/dailysummaries",
+        "dailySleepSummariesByDate",
+        "/hrv-service/hrv/daily/",
+        "/weight-service/weight/range/",
+        "/download-service/files/activity/",
+    ] {
+        assert!(key(part), "{part} through the Personal API");
+    }
+    for part in [
+        "/activities/search/activities",
+        "/usersummary/daily/",
+        "/sleep-service/stats/",
+        "/hrv-service/",
+        "/weight-service/",
+        "/details",
+    ] {
+        assert!(!web(part), "{part} not through the web session");
+    }
+    // The rest through the web session: Garmin's own laps and zones, status, types, the profile.
+    for part in
+        ["/splits", "/hrTimeInZones", "/trainingstatus/aggregated/", "/activityTypes", "heartRateZones"]
+    {
+        assert!(web(part), "{part} through the web session");
+    }
+    assert_windows_within_caps(&rig.personal_requests());
+    let sources =
+        figures(rig.dir.path(), "SELECT DISTINCT summary_source || ' ' || details_source FROM activities");
+    assert_eq!(sources, ["personal_api web_session"]);
+
+    // When the Personal API fails (not a refused key), the web session answers.
+    rig.fake.push_fault(FaultRule::always(Fault::ServerError(503)).on_path("/v2/dailysummaries"));
+    rig.fake.clear_requests();
+    let mut again = options.clone();
+    again.full = true;
+    let report = rig.key_sync(&again).await;
+    assert!(report.complete(), "{}", report.summary());
+    assert!(
+        web("/usersummary/daily/")
+            || rig.fake.requests().iter().any(|r| r.path.contains("/usersummary/daily/"))
+    );
+}
+
+#[tokio::test]
+async fn a_key_only_sync_killed_half_way_resumes_without_reading_finished_work_again() {
+    let rig = key_rig(false).await;
+    rig.fake.push_fault(FaultRule::always(Fault::Latency(Duration::from_millis(3))));
+    let (history, transport) = (rig.history(), rig.transport());
+    let task = tokio::spawn(async move {
+        let _ = sync(&history, &transport, &SyncOptions::new(today()), &|_| {}).await;
+    });
+    loop {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        if rig.personal_requests().len() > 150 {
+            break;
+        }
+    }
+    task.abort();
+    let _ = task.await;
+    rig.fake.clear_faults();
+    let finished_days = stored_summary_days(rig.dir.path());
+    assert!(!finished_days.is_empty() && rig.history().counts().unwrap().blocks < 14);
+    let conn = rusqlite_open(rig.dir.path());
+    let mut stmt = conn.prepare("SELECT activity_id FROM activities WHERE curves_at IS NOT NULL").unwrap();
+    let finished: Vec<i64> = stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+    drop(stmt);
+    assert!(!finished.is_empty(), "the first run read some FIT files");
+
+    rig.fake.clear_requests();
+    let report = rig.key_sync(&SyncOptions::new(today())).await;
+    assert!(report.complete(), "{}", report.summary());
+    let requests = rig.personal_requests();
+    let reread: Vec<_> = requests
+        .iter()
+        .filter(|(p, _)| finished.iter().any(|id| p.ends_with(&format!("/files/activity/{id}"))))
+        .collect();
+    assert!(reread.is_empty(), "a finished activity's FIT file read again: {reread:?}");
+    for (path, query) in requests.iter().filter(|(p, _)| p.contains("/v2/dailysummaries")) {
+        let (s, e) = window(path, query).unwrap();
+        let again = finished_days.iter().filter(|d| {
+            let d = NaiveDate::parse_from_str(d, "%Y-%m-%d").unwrap();
+            s <= d && d <= e && d < NaiveDate::from_ymd_opt(2026, 11, 12).unwrap()
+        });
+        assert_eq!(again.count(), 0, "finished days read again by {path}?{query}");
+    }
+    let clean = key_rig(false).await;
+    clean.key_sync(&SyncOptions::new(today())).await;
+    assert_eq!(rig.history().counts().unwrap(), clean.history().counts().unwrap());
+}
+
+#[tokio::test]
+async fn a_key_only_sync_meeting_a_429_burst_stops_politely_and_the_next_run_finishes_the_rest() {
+    let rig = key_rig(false).await;
+    // The Personal API refuses bursts (reference §4.1): from one block in the middle of the year on,
+    // asking for ten minutes.
+    let block = history::sync::block_start(NaiveDate::from_ymd_opt(2026, 5, 20).unwrap());
+    rig.fake.push_fault(
+        FaultRule::always(Fault::RateLimited { retry_after_secs: Some(600) })
+            .on_path(&format!("startDate={block}")),
+    );
+    let before = chrono::Utc::now();
+    let report = rig.key_sync(&SyncOptions::new(today())).await;
+    let Some(Stopped::RateLimited { resume_after }) = report.stopped.clone() else {
+        panic!("expected a polite stop: {}", report.summary())
+    };
+    assert!(resume_after >= before + chrono::Duration::seconds(590), "{resume_after}");
+    assert!(report.blocks_synced >= 5, "{}", report.summary());
+    let hits =
+        rig.personal_requests().iter().filter(|(_, q)| q.contains(&format!("startDate={block}"))).count();
+    assert!(hits <= 3, "a bounded number of retries: {hits}");
+    let finished = stored_summary_days(rig.dir.path());
+    let conn = rusqlite_open(rig.dir.path());
+    let mut stmt = conn.prepare("SELECT activity_id FROM activities WHERE curves_at IS NOT NULL").unwrap();
+    let done: Vec<i64> = stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+    drop(stmt);
+
+    rig.fake.clear_faults();
+    rig.fake.clear_requests();
+    let resumed = rig.key_sync(&SyncOptions::new(today())).await;
+    assert!(resumed.complete(), "{}", resumed.summary());
+    let requests = rig.personal_requests();
+    assert!(
+        !requests.iter().any(|(p, _)| done.iter().any(|id| p.ends_with(&format!("/files/activity/{id}")))),
+        "no finished FIT file is read again"
+    );
+    for (path, query) in requests.iter().filter(|(p, _)| p.contains("/v2/dailysummaries")) {
+        let (s, e) = window(path, query).unwrap();
+        assert!(
+            !finished.iter().any(|d| {
+                let d = NaiveDate::parse_from_str(d, "%Y-%m-%d").unwrap();
+                s <= d && d <= e && d < NaiveDate::from_ymd_opt(2026, 11, 12).unwrap()
+            }),
+            "finished days read again by {path}?{query}"
+        );
+    }
 }

@@ -6,7 +6,7 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use garmin::{Client, SessionStore};
+use garmin::SessionStore;
 use history::History;
 use history::sync::{self, SyncOptions};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -35,8 +35,9 @@ pub async fn run(args: SyncArgs, store: &SessionStore, today: Option<chrono::Nai
         eprintln!("garmin-mcp: --since {since} is after today ({today}); give a day in the past");
         return ExitCode::from(2);
     }
-    let client = match Client::from_store(store.clone()) {
-        Ok(client) => client,
+    // The web session and/or the Personal API key of the session file (`history::transport`).
+    let transport = match history::Transport::from_store(store) {
+        Ok(transport) => transport,
         Err(e) => return super::output::fail(&e),
     };
     let history = match History::open(store.dir()) {
@@ -67,7 +68,7 @@ pub async fn run(args: SyncArgs, store: &SessionStore, today: Option<chrono::Nai
             bar.set_message(format!("{} · {} requests", p.message, p.requests));
         }
     };
-    let report = sync::sync(&history, &client, &options, &tell).await;
+    let report = sync::sync(&history, &transport, &options, &tell).await;
     bar.finish_and_clear();
     match report {
         Ok(report) => {

@@ -4,7 +4,7 @@
 //!
 //! * Web session only: Garmin's own JSON for each part, as before keys existed.
 //! * With a Personal API key: the summary from the Personal API (E2); laps, series and time in
-//!   zones from the original FIT file (E4), read by [`crate::domain::fit_series`] — the Personal
+//!   zones from the original FIT file (E4), read by [`garmin::fit_series`] — the Personal
 //!   API has none of them as JSON (docs/garmin-personal-api.md §5) — with the zone floors of E13;
 //!   the weather only through the web session. When the FIT path fails (a manual activity has no
 //!   file, a GPX upload's file is no FIT) and a web session exists, its JSON answers instead.
@@ -15,8 +15,8 @@ use garmin::models::downloads::OriginalFormat;
 use garmin::models::metrics::HrZones;
 
 use crate::domain::activity::Family;
-use crate::domain::fit_series::{self, FitSeries};
 use crate::sources::Reads;
+use garmin::fit_series::{self, FitSeries};
 
 /// What `get_activity` shapes, each part with its own outcome.
 #[derive(Debug)]
@@ -146,11 +146,7 @@ pub fn zone_floors(sets: &[HrZones], family: Family) -> Option<[f64; 5]> {
         Family::Swim => "SWIMMING",
         _ => "DEFAULT",
     };
-    let floors = |z: &HrZones| -> Option<[f64; 5]> {
-        Some([z.zone1_floor?, z.zone2_floor?, z.zone3_floor?, z.zone4_floor?, z.zone5_floor?])
-    };
-    let by = |name: &str| sets.iter().find(|z| z.sport.as_deref() == Some(name)).and_then(floors);
-    by(wanted).or_else(|| by("DEFAULT")).or_else(|| sets.iter().find_map(floors))
+    HrZones::floors_for(sets, wanted)
 }
 
 /// The same failure for another part (errors are not `Clone`): its words, kept.

@@ -4,7 +4,7 @@
 //! it shows, and saves it in the export folder.
 //!
 //! This file holds the tool method, its arguments and their checks; the data is gathered per kind
-//! in `activity` (one activity, with the FIT fallback of `crate::domain::fit_series`), `period` (volume, HR zones
+//! in `activity` (one activity, with the FIT fallback of `garmin::fit_series`), `period` (volume, HR zones
 //! over a period, training load) and `health` (sleep, health trends); `answer` shapes the result.
 //! Drawing is `garmin-charts`' job.
 

@@ -206,7 +206,7 @@ impl GarminMcp {
         }
         let full = args.full.unwrap_or(false);
         let history = self.history_for_sync()?;
-        let client = self.garmin().await?;
+        let transport = self.sync_transport().await?;
         let (job, joined) = {
             let mut slot = self.history_slot().1.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             match slot.as_ref() {
@@ -214,7 +214,7 @@ impl GarminMcp {
                 None => {
                     let job = start_job(
                         history.clone(),
-                        client,
+                        transport,
                         SyncOptions { today, since, full, request_budget: args.max_requests },
                     );
                     *slot = Some(job.clone());
@@ -243,6 +243,7 @@ impl GarminMcp {
             }
         }
         let report = outcome.map_err(sync_error)?;
+        crate::sources::note_sync_sources(&report.served_by);
         answer = answer.finished(&report);
         let mut summary = report.summary();
         if joined {
@@ -264,7 +265,7 @@ impl GarminMcp {
 /// Starts a sync in the background of this server.
 fn start_job(
     history: ::history::History,
-    client: garmin::Client,
+    transport: ::history::Transport,
     options: SyncOptions,
 ) -> std::sync::Arc<SyncJob> {
     let asked = match (options.since, options.full) {
@@ -281,7 +282,7 @@ fn start_job(
             let running = running.clone();
             move |p: &Progress| running.state.send_modify(|s| s.progress = Some(p.clone()))
         };
-        let outcome = sync::sync(&history, &client, &options, &tell).await;
+        let outcome = sync::sync(&history, &transport, &options, &tell).await;
         running.state.send_modify(|s| s.outcome = Some(outcome));
     });
     job

@@ -549,3 +549,24 @@ async fn a_burst_answered_429_is_waited_out_as_retry_after_says_and_the_answer_s
     assert_eq!(source_meta(&result)["sources"], json!(["personal_api"]));
     assert_windows_within_caps(&h);
 }
+
+#[tokio::test]
+async fn sync_history_with_only_a_key_reads_the_personal_api_and_a_past_month_is_then_answered_from_the_history()
+ {
+    let (h, key) = Harness::with_key(false).await;
+    let result = h.call("sync_history", json!({"since": "2026-08-01"})).await;
+    assert_ne!(result.is_error, Some(true), "{}", all_text(&result));
+    let text = all_text(&result);
+    assert!(text.contains("Served by Garmin's official Personal API."), "{text}");
+    assert!(text.contains("Only a Personal API key is saved"), "{text}");
+    assert_eq!(source_meta(&result)["sources"], json!(["personal_api"]));
+    assert!(h.fake.requests().iter().all(|r| !r.path.starts_with("/gc-api")), "no web-session path");
+    assert!(personal_paths(&h).iter().any(|p| p == "/usersummary-service/v2/dailysummaries"));
+    assert!(!text.contains(&key));
+    // A finished past range is then answered from the history, with no Garmin request.
+    h.fake.clear_requests();
+    let stats = h.call("get_period_stats", json!({"period": "month", "date": "2026-10-10"})).await;
+    assert_ne!(stats.is_error, Some(true), "{}", all_text(&stats));
+    assert_eq!(stats.structured_content.clone().unwrap()["source"]["from"], "history");
+    assert!(h.fake.requests().is_empty(), "{:?}", h.fake.requests());
+}

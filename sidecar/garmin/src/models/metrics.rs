@@ -272,6 +272,18 @@ pub struct HrZones {
     pub lactate_threshold_heart_rate_used: Option<f64>,
 }
 
+impl HrZones {
+    /// The zone floors (zone 1 first, bpm) for `sport` (`RUNNING`, `CYCLING`, `SWIMMING`…): its
+    /// own set, else `DEFAULT`, else the first complete one.
+    pub fn floors_for(sets: &[HrZones], sport: &str) -> Option<[f64; 5]> {
+        let floors = |z: &HrZones| -> Option<[f64; 5]> {
+            Some([z.zone1_floor?, z.zone2_floor?, z.zone3_floor?, z.zone4_floor?, z.zone5_floor?])
+        };
+        let by = |name: &str| sets.iter().find(|z| z.sport.as_deref() == Some(name)).and_then(floors);
+        by(sport).or_else(|| by("DEFAULT")).or_else(|| sets.iter().find_map(floors))
+    }
+}
+
 /// `fitnessage-service/fitnessage/{date}`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]

@@ -226,6 +226,12 @@ impl PersonalClient {
         decode_body(&format!("GET {path} (Personal API)"), status, &body)
     }
 
+    /// `GET` a Personal API path as the JSON Garmin sent (the history keeps it raw); `None` for 204,
+    /// an empty body or `null`. Range paths must stay within their cap ([`super::caps`]).
+    pub async fn get_value(&self, path: &str, query: &[(&str, String)]) -> Result<Option<serde_json::Value>> {
+        self.get_json(path, query).await
+    }
+
     /// `GET` a Personal API path with `accept`, answering its 2xx status and body. A 401 renews the
     /// token once and repeats once; 429 and 5xx are repeated within the retry policy, honouring
     /// `Retry-After`; any other 4xx is answered at once.

@@ -19,7 +19,7 @@ use crate::models::metrics::{FitnessAge, HrZones};
 use crate::models::profile::ProfileSettings;
 use crate::models::wellness::{
     BodyBatteryReport, DailySleep, DailySummary, HeartRateDay, Hrv, HrvRange, HrvSummary, Hydration, Sleep,
-    SleepStatsDay, SleepStatsValues, Spo2, StepsDay, StressDay, WeightRange,
+    SleepStatsDay, Spo2, StepsDay, StressDay, WeightRange,
 };
 
 /// Most days per request of each range endpoint (reference §4.2; inclusive days).
@@ -165,35 +165,7 @@ impl PersonalClient {
     /// Per-night sleep figures in the web API's `sleep_stats` shape, from E11.
     pub async fn sleep_stats(&self, start: NaiveDate, end: NaiveDate) -> Result<Vec<SleepStatsDay>> {
         let nights = self.sleep_nights(start, end).await?;
-        Ok(nights
-            .into_iter()
-            .filter(DailySleep::has_data)
-            .map(|n| SleepStatsDay {
-                calendar_date: n.calendar_date,
-                values: Some(SleepStatsValues {
-                    total_sleep_time_in_seconds: n.sleep_time_seconds,
-                    deep_time: n.deep_sleep_seconds,
-                    light_time: n.light_sleep_seconds,
-                    rem_time: n.rem_sleep_seconds,
-                    awake_time: n.awake_sleep_seconds,
-                    sleep_score: n
-                        .sleep_scores
-                        .as_ref()
-                        .and_then(|s| s.overall.as_ref())
-                        .and_then(|o| o.value),
-                    sleep_score_quality: n
-                        .sleep_scores
-                        .as_ref()
-                        .and_then(|s| s.overall.as_ref())
-                        .and_then(|o| o.qualifier_key.clone()),
-                    respiration: n.average_respiration_value,
-                    spo2: n.average_spo2_value,
-                    local_sleep_start: n.sleep_start_local,
-                    local_sleep_end: n.sleep_end_local,
-                    ..SleepStatsValues::default()
-                }),
-            })
-            .collect())
+        Ok(nights.into_iter().filter(DailySleep::has_data).map(|n| n.stats_day()).collect())
     }
 
     /// E14 `GET /hrv-service/hrv/{D}` — one night's HRV; `None` on 204 (reference §3.1 `[1]`).

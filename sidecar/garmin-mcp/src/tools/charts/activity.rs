@@ -13,9 +13,9 @@ use garmin_charts::{
 use super::{Drawn, draw_off_thread};
 use crate::domain::activity::{Family, activity_title};
 use crate::domain::activity_parts::{time_in_zones, zone_floors};
-use crate::domain::fit_series;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
+use garmin::fit_series;
 
 /// Rows asked of Garmin's details endpoint: enough for a smooth 1200-px line, small to transfer.
 const DETAIL_ROWS: u32 = 4000;
@@ -260,7 +260,17 @@ impl GarminMcp {
                         let floors = floors.as_deref().and_then(|f| zone_floors(f, facts.family));
                         zones = Ok(floors.map(|f| fit.time_in_zones(f)).unwrap_or_default());
                     }
-                    (fit.samples, Source::Fit, Some(totals))
+                    let samples = fit
+                        .samples
+                        .iter()
+                        .map(|s| ActivitySample {
+                            elapsed_s: s.elapsed_s,
+                            distance_m: s.distance_m,
+                            speed_mps: s.speed_mps,
+                            heart_rate: s.heart_rate,
+                        })
+                        .collect();
+                    (samples, Source::Fit, Some(totals))
                 }
                 Ok(_) | Err(_) if !from_details.is_empty() => (from_details, Source::Details, None),
                 Ok(_) => {

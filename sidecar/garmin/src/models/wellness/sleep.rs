@@ -201,6 +201,29 @@ impl DailySleep {
             .iter()
             .any(|s| s.is_some_and(|s| s > 0.0))
     }
+
+    /// The night's figures in the web API's per-night `sleep_stats` shape (how the Personal API's
+    /// nights, E11, are read as the web's).
+    pub fn stats_day(&self) -> SleepStatsDay {
+        let overall = self.sleep_scores.as_ref().and_then(|s| s.overall.as_ref());
+        SleepStatsDay {
+            calendar_date: self.calendar_date,
+            values: Some(SleepStatsValues {
+                total_sleep_time_in_seconds: self.sleep_time_seconds,
+                deep_time: self.deep_sleep_seconds,
+                light_time: self.light_sleep_seconds,
+                rem_time: self.rem_sleep_seconds,
+                awake_time: self.awake_sleep_seconds,
+                sleep_score: overall.and_then(|o| o.value),
+                sleep_score_quality: overall.and_then(|o| o.qualifier_key.clone()),
+                respiration: self.average_respiration_value,
+                spo2: self.average_spo2_value,
+                local_sleep_start: self.sleep_start_local,
+                local_sleep_end: self.sleep_end_local,
+                ..SleepStatsValues::default()
+            }),
+        }
+    }
 }
 
 /// `sleepScores`: one [`SleepScore`] per aspect.

@@ -1,20 +1,36 @@
-//! An activity's samples read from its original FIT file: for charts whose series Garmin's details
-//! endpoint did not send (old activities, manual uploads, details still being processed), and for
+//! The one reader of an activity's original FIT file: for charts whose series Garmin's details
+//! endpoint did not send (old activities, manual uploads, details still being processed), for
 //! `get_activity` through Garmin's Personal API, which has no splits, series or time in zones as
-//! JSON but serves the original file (docs/garmin-personal-api.md §5: "use the FIT download"). The
-//! FIT `record` messages carry a timestamp and, when recorded, distance, speed, heart rate, cadence
-//! and altitude; the `lap` messages the laps; the `session` message the totals.
+//! JSON but serves the original file (docs/garmin-personal-api.md §5: "use the FIT download"), and
+//! for the history sync with only a key (laps, zone times and mean-max curves). It lives in the
+//! `garmin` crate so the MCP server and the history crate share it. The FIT `record` messages carry
+//! a timestamp and, when recorded, distance, speed, heart rate, power, cadence and altitude; the
+//! `lap` messages the laps; the `session` message the totals.
 
+use crate::models::activities::{ActivityDetails, Lap, MetricDescriptor, MetricUnit, TimeInZone};
 use fitparser::profile::MesgNum;
 use fitparser::{FitDataRecord, Value};
-use garmin::models::activities::{ActivityDetails, Lap, MetricDescriptor, MetricUnit, TimeInZone};
-use garmin_charts::ActivitySample;
+
+/// One recorded sample (the chart crate's sample plus power).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FitSample {
+    /// Seconds since the first sample.
+    pub elapsed_s: f64,
+    /// Metres since the start.
+    pub distance_m: Option<f64>,
+    /// Speed, m/s.
+    pub speed_mps: Option<f64>,
+    /// Heart rate, bpm.
+    pub heart_rate: Option<f64>,
+    /// Power, W.
+    pub power_w: Option<f64>,
+}
 
 /// What the FIT file recorded.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FitSeries {
     /// One sample per `record` message with a timestamp, in time order.
-    pub samples: Vec<ActivitySample>,
+    pub samples: Vec<FitSample>,
     /// Total distance of the session, metres.
     pub distance_m: Option<f64>,
     /// Timer time of the session, seconds.
@@ -105,11 +121,12 @@ pub fn read(bytes: &[u8]) -> Result<FitSeries, String> {
             MesgNum::Record => {
                 let Some(t) = timestamp(record) else { continue };
                 let start = *t0.get_or_insert(t);
-                series.samples.push(ActivitySample {
+                series.samples.push(FitSample {
                     elapsed_s: (t - start) as f64,
                     distance_m: field(record, &["distance"]).filter(|d| *d >= 0.0),
                     speed_mps: field(record, &["enhanced_speed", "speed"]).filter(|s| *s >= 0.0),
                     heart_rate: field(record, &["heart_rate"]).filter(|h| *h > 0.0),
+                    power_w: field(record, &["power"]).filter(|p| *p >= 0.0),
                 });
                 let fraction = field(record, &["fractional_cadence"]).unwrap_or(0.0);
                 series.cadence.push(field(record, &["cadence"]).filter(|c| *c > 0.0).map(|c| c + fraction));
@@ -181,8 +198,8 @@ impl FitSeries {
     }
 
     /// The samples as Garmin's chart rows (`sumDuration`, `sumDistance`, `directSpeed`,
-    /// `directHeartRate`, `directRunCadence`, `directElevation`), so the series is shaped by the
-    /// same code whichever source sent it.
+    /// `directHeartRate`, `directRunCadence`, `directElevation`, `directPower`), so the series is
+    /// shaped (and reduced to curves) by the same code whichever source sent it.
     pub fn details(&self) -> ActivityDetails {
         let columns = [
             ("sumDuration", "second"),
@@ -191,6 +208,7 @@ impl FitSeries {
             ("directHeartRate", "bpm"),
             ("directRunCadence", "stepsPerMinute"),
             ("directElevation", "meter"),
+            ("directPower", "watt"),
         ];
         let metric_descriptors = columns
             .iter()
@@ -213,12 +231,13 @@ impl FitSeries {
                     s.heart_rate,
                     self.cadence.get(i).copied().flatten(),
                     self.altitude.get(i).copied().flatten(),
+                    s.power_w,
                 ]
             })
             .collect::<Vec<_>>();
         ActivityDetails {
             metrics_count: i64::try_from(rows.len()).ok(),
-            measurement_count: Some(6),
+            measurement_count: Some(7),
             metric_descriptors,
             activity_detail_metrics: rows,
             ..ActivityDetails::default()
@@ -231,7 +250,7 @@ mod tests {
     use super::*;
 
     /// The real fēnix 5 run of the fake's fixtures (21 `record` messages).
-    const RUN: &[u8] = include_bytes!("../../../fake-garmin/fixtures/fit/activity_run_fenix5.fit");
+    const RUN: &[u8] = include_bytes!("../../fake-garmin/fixtures/fit/activity_run_fenix5.fit");
 
     #[test]
     fn the_real_run_gives_one_sample_per_record_with_distance_speed_and_heart_rate() {
@@ -266,11 +285,7 @@ mod tests {
 
     #[test]
     fn time_in_zones_counts_each_sample_until_the_next_and_skips_pauses() {
-        let at = |t: f64, hr: f64| ActivitySample {
-            elapsed_s: t,
-            heart_rate: Some(hr),
-            ..ActivitySample::default()
-        };
+        let at = |t: f64, hr: f64| FitSample { elapsed_s: t, heart_rate: Some(hr), ..FitSample::default() };
         let series = FitSeries {
             samples: vec![
                 at(0.0, 100.0),
@@ -292,7 +307,7 @@ mod tests {
     fn garbage_and_files_without_records_are_errors_not_panics() {
         assert!(read(b"not a fit file").is_err());
         assert!(read(&[]).is_err());
-        let workout = include_bytes!("../../../fake-garmin/fixtures/fit/workout_repeat_steps.fit");
+        let workout = include_bytes!("../../fake-garmin/fixtures/fit/workout_repeat_steps.fit");
         assert_eq!(read(workout).unwrap_err(), "the FIT file holds no recorded samples");
     }
 }
