@@ -7,6 +7,7 @@ pub mod cli;
 pub mod client_log;
 pub mod demo;
 pub mod domain;
+mod drawing;
 pub mod elicit;
 pub mod files;
 pub mod history;

@@ -414,7 +414,7 @@ impl GarminMcp {
         sport: Option<&str>,
         metric: Option<&str>,
         options: garmin_charts::ChartOptions,
-    ) -> Result<super::charts::Drawn, ToolError> {
+    ) -> Result<crate::drawing::Drawn, ToolError> {
         use garmin_charts::{BestEffortsChart, CurveMetric, CurveSeries};
         let sport = Sport::parse(sport)?;
         let metric = parse_metric(metric, sport)?;
@@ -430,11 +430,11 @@ impl GarminMcp {
             None => None,
         };
         let mut series =
-            vec![CurveSeries { label: super::charts::span(start, end), points: bests.0.pairs() }];
+            vec![CurveSeries { label: crate::drawing::span(start, end), points: bests.0.pairs() }];
         if let (Some(p), Some((s, e))) = (&previous, previous_range)
             && !p.curve.is_empty()
         {
-            series.push(CurveSeries { label: super::charts::span(s, e), points: p.pairs() });
+            series.push(CurveSeries { label: crate::drawing::span(s, e), points: p.pairs() });
         }
         let answer = shape(start, end, sport, metric, Some(bests), previous, previous_range, notes);
         if answer.curve.is_empty() {
@@ -447,11 +447,11 @@ impl GarminMcp {
         };
         let chart = BestEffortsChart { metric: curve_metric, series };
         let drawn_series = chart.series.len();
-        let png = super::charts::draw_off_thread("the best-efforts curve", move || {
+        let png = crate::drawing::draw_off_thread("the best-efforts curve", move || {
             garmin_charts::best_efforts(&chart, &options)
         })
         .await?;
-        let period_text = super::charts::span(start, end);
+        let period_text = crate::drawing::span(start, end);
         let summary = format!(
             "Best-efforts curve ({} {}) {period_text}{}: {} Conventions: {}",
             answer.sport,
@@ -460,7 +460,7 @@ impl GarminMcp {
             answer.reading,
             answer.convention
         );
-        Ok(super::charts::Drawn {
+        Ok(crate::drawing::Drawn {
             png,
             summary,
             title: format!("Best efforts ({} {}), {period_text}", answer.sport, answer.metric),

@@ -17,13 +17,14 @@ mod period;
 use std::path::PathBuf;
 
 use chrono::NaiveDate;
-use garmin_charts::{ChartError, ChartOptions, Language, Png};
+use garmin_charts::{ChartOptions, Language};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{schemars, tool, tool_router};
 use serde::Deserialize;
 
 pub use self::answer::{ChartAnswer, RenderedChart};
 use crate::domain::dates::{Day, arg, day_of};
+pub(crate) use crate::drawing::{Drawn, draw_off_thread, span};
 use crate::files::{export_dir, safe_file_name, save_new};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
@@ -184,22 +185,6 @@ pub struct RenderChartArgs {
     pub height: Option<u32>,
 }
 
-/// A drawn chart and what the answer says about it.
-#[derive(Debug)]
-pub(crate) struct Drawn {
-    pub(crate) png: Png,
-    /// The summary sentences (without the saved path).
-    pub(crate) summary: String,
-    /// What the chart shows, in words.
-    pub(crate) title: String,
-    /// Parts of the file name (date, name, id, what).
-    pub(crate) file_parts: Vec<String>,
-    pub(crate) activity_id: Option<u64>,
-    pub(crate) period: Option<String>,
-    pub(crate) series_source: Option<String>,
-    pub(crate) points: Option<u32>,
-}
-
 /// A number argument within bounds, or its default.
 fn bounded(name: &str, value: Option<u32>, default: u32, (lo, hi): (u32, u32)) -> Result<u32, ToolError> {
     let v = value.unwrap_or(default);
@@ -325,26 +310,6 @@ fn health_metric(metric: Option<ChartMetric>) -> Result<garmin_charts::HealthMet
             )));
         }
     })
-}
-
-/// A chart-library failure as a tool error: missing data reads as "no data", the rest as local.
-pub(crate) fn chart_error(what: &str, error: ChartError) -> ToolError {
-    match error {
-        ChartError::NoData(reason) => ToolError::NoData(format!("Nothing to draw for {what}: {reason}.")),
-        ChartError::InvalidSize(reason) => ToolError::InvalidArgument(reason),
-        ChartError::Render(_) => ToolError::Local(format!("{error}; try again or with a smaller size")),
-    }
-}
-
-/// Runs `draw` on the blocking pool (drawing is CPU work of a few milliseconds).
-pub(crate) async fn draw_off_thread(
-    what: &str,
-    draw: impl FnOnce() -> Result<Png, ChartError> + Send + 'static,
-) -> Result<Png, ToolError> {
-    match tokio::task::spawn_blocking(draw).await {
-        Ok(result) => result.map_err(|e| chart_error(what, e)),
-        Err(e) => Err(ToolError::Local(format!("drawing the chart stopped unexpectedly ({e}); try again"))),
-    }
 }
 
 #[tool_router(router = charts_tools, vis = "pub(crate)")]
@@ -517,9 +482,4 @@ impl GarminMcp {
         };
         Ok(ChartAnswer { summary, data, png: drawn.png.bytes })
     }
-}
-
-/// `YYYY-MM-DD to YYYY-MM-DD`.
-pub(crate) fn span(start: NaiveDate, end: NaiveDate) -> String {
-    format!("{start} to {end}")
 }

@@ -177,7 +177,7 @@ impl GarminMcp {
         end: NaiveDate,
         weeks: u32,
         options: garmin_charts::ChartOptions,
-    ) -> Result<crate::tools::charts::Drawn, ToolError> {
+    ) -> Result<crate::drawing::Drawn, ToolError> {
         use analytics::intensity::{PI_CONVENTION, ZONE_CONVENTION};
         let start = end
             - Duration::days(i64::from(end.weekday().num_days_from_monday()))
@@ -204,11 +204,11 @@ impl GarminMcp {
                 .collect(),
             low_zones: 2,
         };
-        let png = crate::tools::charts::draw_off_thread("the intensity distribution", move || {
+        let png = crate::drawing::draw_off_thread("the intensity distribution", move || {
             garmin_charts::intensity(&chart, &options)
         })
         .await?;
-        let period_text = crate::tools::charts::span(start, end);
+        let period_text = crate::drawing::span(start, end);
         let summary = format!(
             "Weekly intensity distribution {period_text} ({} activities): {:.0} % of the zone time in zones 1–2, polarization index {}. Conventions: {ZONE_CONVENTION}. {PI_CONVENTION}. {}",
             total.0,
@@ -216,7 +216,7 @@ impl GarminMcp {
             period.polarization_index.map_or("undefined".to_owned(), |p| format!("{p:.2}")),
             covered.source.phrase()
         );
-        Ok(crate::tools::charts::Drawn {
+        Ok(crate::drawing::Drawn {
             png,
             summary,
             title: format!("Intensity distribution, {period_text}"),
