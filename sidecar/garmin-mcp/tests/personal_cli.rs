@@ -261,83 +261,83 @@ async fn status_and_check_show_both_credentials_and_which_tools_each_serves() {
     assert!(!json.contains(&key) && !table.contains(&key) && !status.contains(&key));
 }
 
-/// `login --api-key` at a real terminal (a pseudo-terminal made by util-linux `script`): the key
-/// typed after the prompt is not echoed, and is accepted and saved. Echo is turned off before the
-/// prompt shows, so typing once the prompt is seen cannot race it. Skipped where `script` is absent.
-#[tokio::test]
-async fn the_key_typed_at_a_terminal_is_not_echoed() {
+/// Runs `inner` (a shell command line) in a real terminal (a pseudo-terminal made by util-linux
+/// `script`, with bash as its shell) until `login --api-key`'s prompt shows; gives the process,
+/// what it wrote so far and the rest of its output. `None` where `script` is absent.
+async fn at_the_key_prompt(
+    fake: &FakeGarmin,
+    inner: &str,
+) -> Option<(tokio::process::Child, tokio::process::ChildStdin, String)> {
     use tokio::io::AsyncReadExt as _;
     if std::process::Command::new("script").arg("--version").output().is_err() {
         eprintln!("skipped: util-linux `script` is not installed");
-        return;
+        return None;
     }
-    let fake = fake().await;
-    let dir = tempfile::tempdir().unwrap();
-    let key = fake.mint_personal_api_key(Duration::from_secs(90 * 86_400)).key;
-    let inner = format!("'{BIN}' --data-dir '{}' login --api-key", dir.path().display());
     let mut cmd = Command::new("script");
-    cmd.args(["-qec", &inner, "/dev/null"]);
+    cmd.args(["-qec", inner, "/dev/null"]).env("SHELL", "/bin/bash");
     cmd.env_remove("GARMIN_MCP_HOME").env_remove("GARMIN_PERSONAL_API_KEY");
     cmd.env("GARMIN_PERSONAL_API_URL", fake.base_url());
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::piped());
     let mut child = cmd.spawn().unwrap();
-    let mut out = child.stdout.take().unwrap();
     let mut seen = String::new();
     let mut buf = [0u8; 4096];
+    let out = child.stdout.as_mut().unwrap();
     while !seen.contains("Paste the key:") {
         let n = tokio::time::timeout(Duration::from_secs(30), out.read(&mut buf)).await.unwrap().unwrap();
         assert!(n > 0, "no prompt: {seen}");
         seen.push_str(&String::from_utf8_lossy(&buf[..n]));
     }
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(format!("{key}\n").as_bytes()).await.unwrap();
+    let stdin = child.stdin.take().unwrap();
+    Some((child, stdin, seen))
+}
+
+/// Types `input` at the prompt [`at_the_key_prompt`] reached and gives everything written after it.
+async fn type_at_the_prompt(
+    mut child: tokio::process::Child,
+    mut stdin: tokio::process::ChildStdin,
+    input: &[u8],
+) -> String {
+    use tokio::io::AsyncReadExt as _;
+    stdin.write_all(input).await.unwrap();
     let mut rest = String::new();
+    let out = child.stdout.as_mut().unwrap();
     tokio::time::timeout(Duration::from_secs(30), out.read_to_string(&mut rest)).await.unwrap().unwrap();
     drop(stdin);
     let _ = child.wait().await;
+    rest
+}
+
+/// `login --api-key` at a real terminal: the key typed after the prompt is not echoed, and is
+/// accepted and saved. Echo is turned off before the prompt shows, so typing once the prompt is
+/// seen cannot race it. Skipped where `script` is absent.
+#[tokio::test]
+async fn the_key_typed_at_a_terminal_is_not_echoed() {
+    let fake = fake().await;
+    let dir = tempfile::tempdir().unwrap();
+    let key = fake.mint_personal_api_key(Duration::from_secs(90 * 86_400)).key;
+    let inner = format!("'{BIN}' --data-dir '{}' login --api-key", dir.path().display());
+    let Some((child, stdin, seen)) = at_the_key_prompt(&fake, &inner).await else { return };
+    let rest = type_at_the_prompt(child, stdin, format!("{key}\n").as_bytes()).await;
     let all = format!("{seen}{rest}");
     assert!(all.contains("accepted"), "{all}");
     assert!(!all.contains(&key), "the typed key was echoed: {all}");
     assert!(std::fs::read_to_string(dir.path().join("session.json")).unwrap().contains(&key));
 }
 
-/// Ctrl-C at the `login --api-key` prompt (a real pseudo-terminal made by util-linux `script`):
-/// the terminal's echo is back on afterwards, as `stty` run next in the same terminal shows, the
-/// command says nothing was saved, and no session file is written. Before the fix the signal
-/// killed the process with echo off, and the person's shell typed blind. Skipped where `script`
-/// is absent.
+/// Ctrl-C at the `login --api-key` prompt in a real terminal: the terminal's echo is back on
+/// afterwards, as `stty` run next in the same terminal shows, the command says nothing was saved,
+/// and no session file is written. Before the fix the signal killed the process with echo off, and
+/// the person's shell typed blind. Skipped where `script` is absent.
 #[tokio::test]
 async fn ctrl_c_at_the_key_prompt_gives_the_terminal_its_echo_back() {
-    use tokio::io::AsyncReadExt as _;
-    if std::process::Command::new("script").arg("--version").output().is_err() {
-        eprintln!("skipped: util-linux `script` is not installed");
-        return;
-    }
     let fake = fake().await;
     let dir = tempfile::tempdir().unwrap();
     // bash goes on to `stty` when the command it waited for handled the interrupt itself.
     let inner =
         format!("'{BIN}' --data-dir '{}' login --api-key; echo exit=$?; stty -a", dir.path().display());
-    let mut cmd = Command::new("script");
-    cmd.args(["-qec", &inner, "/dev/null"]).env("SHELL", "/bin/bash");
-    cmd.env_remove("GARMIN_MCP_HOME").env_remove("GARMIN_PERSONAL_API_KEY");
-    cmd.env("GARMIN_PERSONAL_API_URL", fake.base_url());
-    cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::piped());
-    let mut child = cmd.spawn().unwrap();
-    let mut out = child.stdout.take().unwrap();
-    let mut seen = String::new();
-    let mut buf = [0u8; 4096];
-    while !seen.contains("Paste the key:") {
-        let n = tokio::time::timeout(Duration::from_secs(30), out.read(&mut buf)).await.unwrap().unwrap();
-        assert!(n > 0, "no prompt: {seen}");
-        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
-    }
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(b"\x03").await.unwrap(); // what the Ctrl-C key sends; the terminal makes it SIGINT
-    let mut rest = String::new();
-    tokio::time::timeout(Duration::from_secs(30), out.read_to_string(&mut rest)).await.unwrap().unwrap();
-    drop(stdin);
-    let _ = child.wait().await;
+    let Some((child, stdin, seen)) = at_the_key_prompt(&fake, &inner).await else { return };
+    // What the Ctrl-C key sends; the terminal makes it SIGINT.
+    let rest = type_at_the_prompt(child, stdin, b"\x03").await;
     assert!(rest.contains("nothing was saved") && rest.contains("exit=1"), "{seen}{rest}");
     let modes = rest.split_whitespace().collect::<Vec<_>>();
     assert!(modes.contains(&"echo") && !modes.contains(&"-echo"), "echo stayed off: {rest}");

@@ -1,6 +1,6 @@
 //! FIT workout files written by `garmin::workout_fit`, read back by two decoders we did not write:
 //! the `fitparser` crate and Garmin's official FIT SDK for Python (`garmin-fit-sdk`, through
-//! `tests/interop/decode_workout_fit.py`; skipped with a message when `.ci/.venv` lacks it).
+//! `tests/interop/decode_fit.py`; skipped with a message when `.ci/.venv` lacks it).
 //!
 //! The workouts are Garmin's own JSON (the recorded create requests in the fake's fixtures, and the
 //! fake's strength workout). What each file must hold is written out below per step, worked out by
@@ -385,7 +385,7 @@ fn garmin_fit_sdk_reads_the_steps_durations_and_targets() {
         let path = dir.path().join(format!("workout_{i}.fit"));
         std::fs::write(&path, encoded(&case).bytes).unwrap();
         let output = Command::new(&python)
-            .arg(root().join("tests/interop/decode_workout_fit.py"))
+            .arg(root().join("tests/interop/decode_fit.py"))
             .arg(&path)
             .output()
             .unwrap();

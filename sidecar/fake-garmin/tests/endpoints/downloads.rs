@@ -306,7 +306,7 @@ async fn garmin_fit_sdk_reads_the_generated_activity_files_with_their_totals() {
         let path = dir.join(format!("{id}.fit"));
         std::fs::write(&path, original_fit(&api, id).await).expect("write");
         let output = Command::new(&python)
-            .arg(root().join("tests/interop/decode_activity_fit.py"))
+            .arg(root().join("tests/interop/decode_fit.py"))
             .arg(&path)
             .output()
             .expect("python runs");
