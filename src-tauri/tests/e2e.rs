@@ -694,10 +694,14 @@ impl TauriDriver {
                 // Not WEBKIT_DISABLE_COMPOSITING_MODE: with it WebKitWebDriver's screenshots hang.
                 .stdin(Stdio::null()),
         );
+        // tauri-driver listens at once but starts WebKitWebDriver beside it, which takes a moment
+        // more on a loaded machine: a session asked for before both listen fails to connect.
         let deadline = Instant::now() + Duration::from_secs(30);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "tauri-driver did not listen on port {port} within 30 s");
-            std::thread::sleep(Duration::from_millis(100));
+        for (who, p) in [("tauri-driver", port), ("WebKitWebDriver", native_port)] {
+            while std::net::TcpStream::connect(("127.0.0.1", p)).is_err() {
+                assert!(Instant::now() < deadline, "{who} did not listen on port {p} within 30 s");
+                std::thread::sleep(Duration::from_millis(100));
+            }
         }
         TauriDriver { url: format!("http://127.0.0.1:{port}"), _process: process }
     }
