@@ -3,7 +3,7 @@
 //! network. Its sign-in page is clearly labelled FAKE, fills in sample credentials and submits
 //! itself; the app then reads the sign-in window's cookies exactly as for Garmin.
 //!
-//! The fake starts on first use and lives as long as the app. Its cookies are not marked `Secure`:
+//! The fake starts on first use, on a thread of its own, and lives as long as the app. Its cookies are not marked `Secure`:
 //! it speaks plain http on 127.0.0.1, and WebKit keeps `Secure` cookies only from https origins.
 
 use fake_garmin::{BrowserOptions, FakeConfig, FakeGarmin};
@@ -23,7 +23,9 @@ impl DemoGarmin {
     pub async fn get_or_start(&self) -> Result<&FakeGarmin, SignInError> {
         self.fake
             .get_or_try_init(|| async {
-                let fake = FakeGarmin::start(FakeConfig::default()).await.map_err(|e| {
+                // On its own thread, as the real Garmin is elsewhere: its CPU-heavy answers (a sync's
+                // day-long series) never take the workers the app's own tasks run on.
+                let fake = FakeGarmin::start_on_own_thread(FakeConfig::default()).await.map_err(|e| {
                     SignInError::Window(format!("the demo account's local server could not start: {e}"))
                 })?;
                 fake.set_browser_options(BrowserOptions { secure_cookies: false, auto_sign_in: true });

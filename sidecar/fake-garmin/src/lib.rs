@@ -62,6 +62,8 @@ pub struct FakeGarmin {
     task: Option<JoinHandle<()>>,
     /// The connectus front end's listener, once started: address, stop signal, task.
     connectus: Option<(SocketAddr, oneshot::Sender<()>, JoinHandle<()>)>,
+    /// Started by [`FakeGarmin::start_on_own_thread`]: dropping this ends that thread's runtime.
+    own_thread: Option<oneshot::Sender<()>>,
 }
 
 impl FakeGarmin {
@@ -71,7 +73,42 @@ impl FakeGarmin {
         let addr = listener.local_addr()?;
         let state = AppState::new(config);
         let (stop, task) = serve(listener, &state);
-        Ok(FakeGarmin { addr, state, stop: Some(stop), task: Some(task), connectus: None })
+        Ok(FakeGarmin { addr, state, stop: Some(stop), task: Some(task), connectus: None, own_thread: None })
+    }
+
+    /// Starts the fake on a thread of its own, with its own runtime, as a remote Garmin would be:
+    /// its answers (a day-long series takes a debug build seconds of CPU) never occupy the
+    /// caller's runtime workers, so a server using it (the demo) keeps the timing it would have
+    /// against the real Garmin. The thread ends when the returned fake is dropped.
+    pub async fn start_on_own_thread(config: FakeConfig) -> std::io::Result<FakeGarmin> {
+        let (started_tx, started) = oneshot::channel::<std::io::Result<FakeGarmin>>();
+        std::thread::Builder::new().name("fake-garmin".to_owned()).spawn(move || {
+            let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+                Ok(runtime) => runtime,
+                Err(e) => {
+                    let _ = started_tx.send(Err(e));
+                    return;
+                }
+            };
+            runtime.block_on(async move {
+                let (keep_tx, kept) = oneshot::channel::<()>();
+                match FakeGarmin::start(config).await {
+                    Ok(mut fake) => {
+                        fake.own_thread = Some(keep_tx);
+                        if started_tx.send(Ok(fake)).is_ok() {
+                            // Ends (with an error) when the fake, holding the sender, is dropped.
+                            let _ = kept.await;
+                        }
+                    }
+                    Err(e) => {
+                        let _ = started_tx.send(Err(e));
+                    }
+                }
+            });
+        })?;
+        started
+            .await
+            .map_err(|_| std::io::Error::other("the fake Garmin's thread ended before it started"))?
     }
 
     /// Starts a second origin on another port that plays `connectus.garmin.cn`, the in-China

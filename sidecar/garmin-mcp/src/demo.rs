@@ -28,7 +28,9 @@ impl Demo {
         if let Some(today) = today {
             config.today = today;
         }
-        let fake = FakeGarmin::start(config).await?;
+        // On its own thread, as the real Garmin is elsewhere: serving a full sync's series must not
+        // take the workers the server answers with.
+        let fake = FakeGarmin::start_on_own_thread(config).await?;
         let dir = tempfile::Builder::new().prefix("garmin-mcp-demo-").tempdir()?;
         let store = SessionStore::new(dir.path());
         sign_in(&fake, garmin::DEFAULT_USER_AGENT, &store)?;

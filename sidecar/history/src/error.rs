@@ -17,6 +17,10 @@ pub enum HistoryError {
     /// The data folder or the file could not be used.
     #[error("the local history file could not be opened: {0}")]
     Io(#[from] std::io::Error),
+    /// A piece of the sync's work off the async threads did not finish (it panicked, or the program
+    /// is shutting down); what was committed before it stays.
+    #[error("the sync stopped while {0}; run it again to continue")]
+    Interrupted(String),
     /// Garmin refused in a way that stops the whole sync (no session, session expired).
     #[error(transparent)]
     Garmin(#[from] garmin::Error),

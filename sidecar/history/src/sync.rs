@@ -653,17 +653,14 @@ async fn sync_curves(
     while let Some((id, answer)) = series.next().await {
         match answer {
             Ok(read) => {
-                // Reducing a long series is a few ms of CPU: done here, between awaits.
-                let reduced = match &read {
-                    Series::Details(raw) => raw.as_ref().map(crate::curves::reduce).unwrap_or_default(),
-                    Series::Fit(fit) => {
-                        fit.as_ref().map(|f| crate::curves::reduce_details(&f.details())).unwrap_or_default()
-                    }
-                };
-                let mut conn = history.conn();
-                let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-                store::set_activity_curves(&tx, id, &reduced, unix_now())?;
-                tx.commit()?;
+                // Reducing a day-long series and writing its curves is CPU and disk work with no
+                // await in it: it runs on the blocking pool, so the runtime's workers stay free for
+                // the server's answers. Inline, a full sync's run of ready series kept every worker
+                // of a two-core machine busy for seconds, and `sync_history` answered late.
+                let history = history.clone();
+                tokio::task::spawn_blocking(move || store_curves(&history, id, &read)).await.map_err(
+                    |e| HistoryError::Interrupted(format!("storing an activity's curves ({e})")),
+                )??;
                 report.curves_read += 1;
                 handled += 1;
                 tick(handled, of);
@@ -676,6 +673,21 @@ async fn sync_curves(
         }
     }
     Ok(None)
+}
+
+/// Reduces one activity's series to its curves and best times and commits them with its mark.
+fn store_curves(history: &History, id: u64, read: &Series) -> Result<()> {
+    let reduced = match read {
+        Series::Details(raw) => raw.as_ref().map(crate::curves::reduce).unwrap_or_default(),
+        Series::Fit(fit) => {
+            fit.as_ref().map(|f| crate::curves::reduce_details(&f.details())).unwrap_or_default()
+        }
+    };
+    let mut conn = history.conn();
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    store::set_activity_curves(&tx, id, &reduced, unix_now())?;
+    tx.commit()?;
+    Ok(())
 }
 
 /// The sport name of Garmin's zone sets (`RUNNING`, `CYCLING`, `SWIMMING`, else `DEFAULT`) for an

@@ -121,3 +121,32 @@ async fn shutdown_frees_the_port() {
     fake.shutdown().await;
     assert!(http().get(format!("{base}/app/")).send().await.is_err());
 }
+
+/// A plain blocking GET of `/app/` on `addr` (the fake's sign-in redirect page), returning the
+/// status line; the read gives up after 30 s.
+fn blocking_get_status(addr: &str) -> std::io::Result<String> {
+    use std::io::{BufRead as _, BufReader, Write as _};
+    let mut stream = std::net::TcpStream::connect(addr)?;
+    stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+    write!(stream, "GET /app/ HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n")?;
+    let mut line = String::new();
+    BufReader::new(stream).read_line(&mut line)?;
+    Ok(line)
+}
+
+// A one-worker runtime blocked by the caller: a fake on that runtime could never answer.
+#[tokio::test(flavor = "current_thread")]
+async fn a_fake_on_its_own_thread_answers_while_the_callers_runtime_is_blocked_and_stops_when_dropped() {
+    let fake =
+        fake_garmin::FakeGarmin::start_on_own_thread(fake_garmin::FakeConfig::default()).await.unwrap();
+    let addr = fake.base_url().trim_start_matches("http://").to_owned();
+    // Blocking this runtime's only thread on purpose: the answer must come from the fake's thread.
+    let status = blocking_get_status(&addr).unwrap();
+    assert!(status.starts_with("HTTP/1.1 "), "no HTTP answer: {status:?}");
+    drop(fake);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(&addr).is_ok() {
+        assert!(Instant::now() < deadline, "the fake's thread still listens on {addr} after being dropped");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
