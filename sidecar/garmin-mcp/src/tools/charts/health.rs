@@ -336,3 +336,35 @@ fn one_value_a_day<R>(
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn day(date: &str, value: Option<f64>) -> TrendDay {
+        TrendDay { date: date.into(), value, ..TrendDay::default() }
+    }
+
+    #[test]
+    fn a_trend_names_its_extremes_and_up_to_five_days_without_a_reading() {
+        let trend = [day("2026-11-01", Some(50.0)), day("2026-11-02", None), day("2026-11-03", Some(44.0))];
+        assert_eq!(
+            trend_sentence(HealthMetric::RestingHr, &trend, None, " bpm"),
+            "average 47 bpm, lowest 44 on 2026-11-03, highest 50 on 2026-11-01; no reading on 2026-11-02"
+        );
+        let gaps: Vec<TrendDay> = (1..=6).map(|i| day(&format!("2026-11-0{i}"), None)).collect();
+        assert!(trend_sentence(HealthMetric::Stress, &gaps, None, "").ends_with("no reading on 6 days"));
+    }
+
+    #[test]
+    fn body_battery_reads_its_daily_high_and_low() {
+        let trend = [
+            TrendDay { date: "2026-11-01".into(), value: None, low: Some(20.0), high: Some(80.0) },
+            TrendDay { date: "2026-11-02".into(), value: None, low: Some(10.0), high: Some(60.0) },
+        ];
+        assert_eq!(
+            trend_sentence(HealthMetric::BodyBattery, &trend, None, ""),
+            "daily high 70 and low 15 on average, lowest 10 on 2026-11-02"
+        );
+    }
+}

@@ -18,15 +18,10 @@ use super::activity::zone_sentence;
 use super::{Drawn, VolumePeriod, draw_off_thread, span};
 use crate::domain::activity::PAGE;
 use crate::domain::activity::{Family, SportFilter, count_noun, distance_m, local_date};
-use crate::domain::load::{acwr, acwr_band};
+use crate::domain::load::{CHRONIC_DAYS, acwr, acwr_band, rolling_loads};
 use crate::domain::words::thousands;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
-
-/// Days before a training-load chart whose load warms up its chronic (28-day) line.
-const CHRONIC_DAYS: i64 = 28;
-/// Days of the acute load.
-const ACUTE_DAYS: i64 = 7;
 
 fn monday(day: NaiveDate) -> NaiveDate {
     day - Duration::days(i64::from(day.weekday().num_days_from_monday()))
@@ -385,30 +380,19 @@ fn zone_time_rows(seconds: [f64; 5], floors: Option<[Option<f64>; 6]>) -> Vec<Zo
         .collect()
 }
 
-/// Each day from `start` to `end` with its training load, the acute load (sum of the last
-/// [`ACUTE_DAYS`]) and the chronic load (sum of the last [`CHRONIC_DAYS`] ÷ 4), from `items`
-/// (which reach back far enough to warm the chronic line up).
+/// The chart's days from `start` to `end`: each one's training load with the rolling acute and
+/// chronic loads ([`rolling_loads`]) of `items` (which reach back far enough to warm them up).
 fn load_days(items: &[ActivitySummary], start: NaiveDate, end: NaiveDate) -> Vec<LoadDay> {
-    let mut by_day: BTreeMap<NaiveDate, f64> = BTreeMap::new();
-    for a in items {
-        if let Some(day) = local_date(a) {
-            *by_day.entry(day).or_default() += positive(a.activity_training_load);
-        }
-    }
-    let load_on = |d: NaiveDate| by_day.get(&d).copied().unwrap_or(0.0);
-    let sum_back = |d: NaiveDate, n: i64| (0..n).map(|i| load_on(d - Duration::days(i))).sum::<f64>();
-    let mut days = Vec::new();
-    let mut day = start;
-    while day <= end {
-        days.push(LoadDay {
-            date: day.to_string(),
-            load: load_on(day),
-            acute: Some(sum_back(day, ACUTE_DAYS)),
-            chronic: Some(sum_back(day, CHRONIC_DAYS) / (CHRONIC_DAYS / ACUTE_DAYS) as f64),
-        });
-        day += Duration::days(1);
-    }
-    days
+    let loads = items.iter().filter_map(|a| Some((local_date(a)?, positive(a.activity_training_load))));
+    rolling_loads(loads, start, end)
+        .into_iter()
+        .map(|d| LoadDay {
+            date: d.date.to_string(),
+            load: d.load,
+            acute: Some(d.acute),
+            chronic: Some(d.chronic),
+        })
+        .collect()
 }
 
 /// `1,234 in total from 18 activities, highest day … . On {end} the acute load … ratio 1.12,
@@ -473,6 +457,18 @@ mod tests {
         assert_eq!(months_back(d("2026-02-28"), 3), d("2025-11-01"));
         assert_eq!(months_back(d("2026-01-31"), 12), d("2025-01-01"));
         assert_eq!(monday(d("2026-11-15")), d("2026-11-09"));
+    }
+
+    #[test]
+    fn bucket_starts_run_oldest_first_up_to_the_bucket_holding_the_end() {
+        assert_eq!(
+            bucket_starts(d("2026-11-15"), VolumePeriod::Week, 3),
+            [d("2026-10-26"), d("2026-11-02"), d("2026-11-09")]
+        );
+        assert_eq!(
+            bucket_starts(d("2026-01-31"), VolumePeriod::Month, 2),
+            [d("2025-12-01"), d("2026-01-01")]
+        );
     }
 
     #[test]
