@@ -16,7 +16,8 @@
 //! - [`fitness`]: the fitness trend (CTL, ATL, TSB) from the sessions' loads, for
 //!   `get_fitness_trend` and the fitness chart.
 //! - [`goal_race`]: the next goal race from the athlete memory, as the analyses mention it.
-//! - [`load`]: the acute:chronic workload ratio and its bands.
+//! - [`load`]: the acute:chronic workload ratio and its bands, and the rolling acute and chronic
+//!   loads of the load chart.
 //! - [`session_load`]: the athlete's load profile and each stored session's loads (TSS, hrTSS,
 //!   Garmin's), for the fitness trend and the analyses.
 //! - [`plan`]: scheduled workouts against the activities done (plan vs actual).

@@ -268,7 +268,34 @@ fn shape(
     };
     let compared = previous.is_some();
     let previous = previous.unwrap_or_default();
-    let curve: Vec<CurvePoint> = bests
+    let (critical_power, critical_power_note) = critical_power_fit(&bests, metric);
+    let mut answer = BestEfforts {
+        start_date: start.to_string(),
+        end_date: end.to_string(),
+        sport: sport.type_key().to_owned(),
+        metric: metric.key().to_owned(),
+        unit: unit(metric, sport).to_owned(),
+        compare_start_date: previous_range.filter(|_| compared).map(|r| r.0.to_string()),
+        compare_end_date: previous_range.filter(|_| compared).map(|r| r.1.to_string()),
+        convention: conventions(metric),
+        reading: String::new(),
+        activities: bests.activities,
+        activities_with_metric: bests.with_metric,
+        curve: curve_points(&bests, &previous, metric, sport),
+        best_times: best_time_rows(&bests, &previous),
+        critical_power,
+        critical_power_note,
+        notes,
+        source,
+    };
+    answer.reading = reading(&answer, metric, sport);
+    answer
+}
+
+/// The curve's points (three decimals) in the sport's units, each with the comparison period's
+/// value at that duration.
+fn curve_points(bests: &RangeBests, previous: &RangeBests, metric: Metric, sport: Sport) -> Vec<CurvePoint> {
+    bests
         .curve
         .iter()
         .map(|p| CurvePoint {
@@ -279,8 +306,12 @@ fn shape(
             date: p.date.to_string(),
             previous: previous.at(p.seconds).map(|v| (v * 1000.0).round() / 1000.0),
         })
-        .collect();
-    let best_times = bests
+        .collect()
+}
+
+/// The best times (tenths of a second), each with the comparison period's over the same distance.
+fn best_time_rows(bests: &RangeBests, previous: &RangeBests) -> Vec<BestTimeRow> {
+    bests
         .best_times
         .iter()
         .map(|t| BestTimeRow {
@@ -296,45 +327,26 @@ fn shape(
                 .find(|p| p.meters == t.meters)
                 .map(|p| (p.seconds * 10.0).round() / 10.0),
         })
-        .collect();
-    let (critical_power, critical_power_note) = match metric {
-        Metric::Power if !bests.curve.is_empty() => {
-            match analytics::critical_power::critical_power(&bests.pairs()) {
-                Ok(fit) => (
-                    Some(CriticalPowerFit {
-                        cp_watts: fit.cp_watts.round(),
-                        w_prime_joules: fit.w_prime_joules.round(),
-                        r_squared_work: (fit.r_squared_work * 1000.0).round() / 1000.0,
-                        durations: fit.durations,
-                    }),
-                    None,
-                ),
-                Err(e) => (None, Some(e.to_string())),
-            }
-        }
-        _ => (None, None),
-    };
-    let mut answer = BestEfforts {
-        start_date: start.to_string(),
-        end_date: end.to_string(),
-        sport: sport.type_key().to_owned(),
-        metric: metric.key().to_owned(),
-        unit: unit(metric, sport).to_owned(),
-        compare_start_date: previous_range.filter(|_| compared).map(|r| r.0.to_string()),
-        compare_end_date: previous_range.filter(|_| compared).map(|r| r.1.to_string()),
-        convention: conventions(metric),
-        reading: String::new(),
-        activities: bests.activities,
-        activities_with_metric: bests.with_metric,
-        curve,
-        best_times,
-        critical_power,
-        critical_power_note,
-        notes,
-        source,
-    };
-    answer.reading = reading(&answer, metric, sport);
-    answer
+        .collect()
+}
+
+/// Power only, with a curve: critical power and W′ fitted to it, or the fit's stated refusal.
+fn critical_power_fit(bests: &RangeBests, metric: Metric) -> (Option<CriticalPowerFit>, Option<String>) {
+    if metric != Metric::Power || bests.curve.is_empty() {
+        return (None, None);
+    }
+    match analytics::critical_power::critical_power(&bests.pairs()) {
+        Ok(fit) => (
+            Some(CriticalPowerFit {
+                cp_watts: fit.cp_watts.round(),
+                w_prime_joules: fit.w_prime_joules.round(),
+                r_squared_work: (fit.r_squared_work * 1000.0).round() / 1000.0,
+                durations: fit.durations,
+            }),
+            None,
+        ),
+        Err(e) => (None, Some(e.to_string())),
+    }
 }
 
 /// One line: the 20-minute (or longest) best against the year before, or why there is none.
@@ -415,7 +427,7 @@ impl GarminMcp {
         metric: Option<&str>,
         options: garmin_charts::ChartOptions,
     ) -> Result<crate::drawing::Drawn, ToolError> {
-        use garmin_charts::{BestEffortsChart, CurveMetric, CurveSeries};
+        use garmin_charts::BestEffortsChart;
         let sport = Sport::parse(sport)?;
         let metric = parse_metric(metric, sport)?;
         let end = date.min(self.today() - chrono::Duration::days(1));
@@ -429,23 +441,12 @@ impl GarminMcp {
             Some(range) => self.bests_of(range, sport, metric, &mut Vec::new())?.map(|p| p.0),
             None => None,
         };
-        let mut series =
-            vec![CurveSeries { label: crate::drawing::span(start, end), points: bests.0.pairs() }];
-        if let (Some(p), Some((s, e))) = (&previous, previous_range)
-            && !p.curve.is_empty()
-        {
-            series.push(CurveSeries { label: crate::drawing::span(s, e), points: p.pairs() });
-        }
+        let series = curve_series((start, end), &bests.0, previous.as_ref().zip(previous_range));
         let answer = shape(start, end, sport, metric, Some(bests), previous, previous_range, notes);
         if answer.curve.is_empty() {
             return Err(ToolError::NoData(answer.reading));
         }
-        let curve_metric = match metric {
-            Metric::Power => CurveMetric::Power,
-            Metric::Speed => CurveMetric::Pace,
-            Metric::HeartRate => CurveMetric::HeartRate,
-        };
-        let chart = BestEffortsChart { metric: curve_metric, series };
+        let chart = BestEffortsChart { metric: curve_metric(metric), series };
         let drawn_series = chart.series.len();
         let png = crate::drawing::draw_off_thread("the best-efforts curve", move || {
             garmin_charts::best_efforts(&chart, &options)
@@ -470,6 +471,33 @@ impl GarminMcp {
             series_source: None,
             points: Some(u32::try_from(answer.curve.len()).unwrap_or(u32::MAX)),
         })
+    }
+}
+
+/// The chart's curves: the range's, and the year before's when it has one.
+fn curve_series(
+    range: (NaiveDate, NaiveDate),
+    bests: &RangeBests,
+    previous: Option<(&RangeBests, (NaiveDate, NaiveDate))>,
+) -> Vec<garmin_charts::CurveSeries> {
+    use garmin_charts::CurveSeries;
+    let mut series =
+        vec![CurveSeries { label: crate::drawing::span(range.0, range.1), points: bests.pairs() }];
+    if let Some((p, (s, e))) = previous
+        && !p.curve.is_empty()
+    {
+        series.push(CurveSeries { label: crate::drawing::span(s, e), points: p.pairs() });
+    }
+    series
+}
+
+/// The chart's axis for the curve's metric (speed is drawn as pace).
+fn curve_metric(metric: Metric) -> garmin_charts::CurveMetric {
+    use garmin_charts::CurveMetric;
+    match metric {
+        Metric::Power => CurveMetric::Power,
+        Metric::Speed => CurveMetric::Pace,
+        Metric::HeartRate => CurveMetric::HeartRate,
     }
 }
 

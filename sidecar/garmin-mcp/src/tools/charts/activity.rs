@@ -4,8 +4,10 @@
 //! its time in heart-rate zones (whose floors are the zone bands of the activity chart).
 
 use garmin::api::ActivitySearch;
-use garmin::models::activities::{Activity, ActivityDetails, ActivitySplits, TimeInZone};
+use garmin::fit_series::{self, FitSeries};
+use garmin::models::activities::{Activity, ActivityDetails, ActivitySplits, Lap, TimeInZone};
 use garmin::models::downloads::OriginalFormat;
+use garmin::models::metrics::HrZones;
 use garmin_charts::{
     ActivityChart, ActivityLap, ActivitySample, ChartOptions, HrZoneFloor, HrZonesChart, SpeedUnit, ZoneTime,
 };
@@ -14,8 +16,8 @@ use super::{Drawn, draw_off_thread};
 use crate::domain::activity::{Family, activity_title};
 use crate::domain::activity_parts::{time_in_zones, zone_floors};
 use crate::server::GarminMcp;
+use crate::sources::Reads;
 use crate::tool_error::ToolError;
-use garmin::fit_series;
 
 /// Rows asked of Garmin's details endpoint: enough for a smooth 1200-px line, small to transfer.
 const DETAIL_ROWS: u32 = 4000;
@@ -181,7 +183,8 @@ impl GarminMcp {
         }
     }
 
-    /// The `activity` chart.
+    /// The `activity` chart: gather the activity's figures and series, draw them, say what the
+    /// chart shows.
     pub(super) async fn activity_chart(
         &self,
         id: Option<u64>,
@@ -189,151 +192,22 @@ impl GarminMcp {
     ) -> Result<Drawn, ToolError> {
         let id = self.activity_id_or_newest(id).await?;
         let reads = self.reads().await?;
-        // With a Personal API key the samples, laps and zones come from the original FIT file (the
-        // API has no chart rows, laps or zone times as JSON; docs/garmin-personal-api.md §5).
-        let fit_first = reads.has_key();
-        let web = async {
-            if fit_first {
-                (Ok(None), Ok(Vec::new()), Ok(Default::default()), reads.hr_zones().await.ok())
-            } else {
-                let (d, z, l) = futures::join!(
-                    reads.details(id, DETAIL_ROWS),
-                    reads.hr_time_in_zones(id),
-                    reads.splits(id)
-                );
-                (d, z, l, None)
-            }
-        };
-        let (facts, (details, zones, laps, floors)) = futures::join!(self.activity_facts(id), web);
+        let (facts, web) = futures::join!(self.activity_facts(id), web_parts(&reads, id));
         let facts = facts?;
-        // Laps make the split bars (and a pool swim's pace); without them the samples are split.
-        let to_bars = |laps: &[garmin::models::activities::Lap]| -> Vec<ActivityLap> {
-            laps.iter()
-                .map(|l| ActivityLap {
-                    distance_m: l.distance.filter(|d| d.is_finite()).unwrap_or(0.0),
-                    duration_s: l
-                        .duration
-                        .or(l.elapsed_duration)
-                        .or(l.moving_duration)
-                        .filter(|d| d.is_finite())
-                        .unwrap_or(0.0),
-                })
-                .collect()
-        };
-        let mut laps: Vec<ActivityLap> = laps.map(|s: ActivitySplits| to_bars(&s.laps)).unwrap_or_default();
-        let mut zones = zones;
-        let from_details = match &details {
-            Ok(Some(d)) => samples_from_details(d),
-            _ => Vec::new(),
-        };
-        let (samples, source, fit_totals) = if enough(&from_details, facts.family) {
-            (from_details, Source::Details, None)
-        } else {
-            // Garmin's details lack the series: read the original FIT file instead. An activity
-            // uploaded as GPX or TCX has that file as its original, not a FIT (docs/garmin-web-api.md
-            // §0): say so rather than read it as one.
-            let original = reads.original_file(id).await.map_err(ToolError::from);
-            let fit = match original {
-                Err(e) => Err(e),
-                Ok(original) if original.format != OriginalFormat::Fit => Err(ToolError::NoData(format!(
-                    "Activity {id} has no samples to draw in Garmin's activity details, and its \
-                     original file is the {} file it was uploaded as, not a FIT recording, so the \
-                     chart cannot fall back to it. export_activity with format `fit` saves that file.",
-                    original.format.label()
-                ))),
-                // Decoding a FIT file is CPU work: off the runtime's threads, so it stalls no one.
-                Ok(original) => {
-                    let bytes = original.file.bytes;
-                    match tokio::task::spawn_blocking(move || fit_series::read(&bytes)).await {
-                        Ok(read) => read.map_err(|e| ToolError::NoData(format!("Activity {id}: {e}."))),
-                        Err(e) => Err(ToolError::Local(format!(
-                            "reading activity {id}'s FIT file stopped unexpectedly ({e}); try again"
-                        ))),
-                    }
-                }
-            };
-            match fit {
-                Ok(fit) if !fit.samples.is_empty() => {
-                    let totals = (fit.distance_m, fit.timer_s, fit.avg_hr);
-                    if fit_first {
-                        laps = to_bars(&fit.laps);
-                        let floors = floors.as_deref().and_then(|f| zone_floors(f, facts.family));
-                        zones = Ok(floors.map(|f| fit.time_in_zones(f)).unwrap_or_default());
-                    }
-                    let samples = fit
-                        .samples
-                        .iter()
-                        .map(|s| ActivitySample {
-                            elapsed_s: s.elapsed_s,
-                            distance_m: s.distance_m,
-                            speed_mps: s.speed_mps,
-                            heart_rate: s.heart_rate,
-                        })
-                        .collect();
-                    (samples, Source::Fit, Some(totals))
-                }
-                Ok(_) | Err(_) if !from_details.is_empty() => (from_details, Source::Details, None),
-                Ok(_) => {
-                    return Err(ToolError::NoData(format!("Activity {id} recorded no samples to draw.")));
-                }
-                Err(e) => {
-                    // Report the details failure when there was one: it is the first cause.
-                    return Err(match details {
-                        Err(d) => d.into(),
-                        Ok(_) => e,
-                    });
-                }
-            }
-        };
-        let zone_rows = zones.as_deref().map(zone_rows).unwrap_or_default();
-        let floors: Vec<HrZoneFloor> = zone_rows
-            .iter()
-            .filter_map(|z| Some(HrZoneFloor { zone: z.zone, from_bpm: z.from_bpm? }))
-            .collect();
-        let points = u32::try_from(samples.len()).unwrap_or(u32::MAX);
-        let (fit_distance, fit_timer, fit_hr) = fit_totals.unwrap_or((None, None, None));
-        let chart = ActivityChart {
-            name: facts.name.clone(),
-            date: facts.start.clone(),
-            speed_unit: speed_unit(facts.family),
-            samples,
-            hr_zones: floors,
-            distance_m: facts.distance_m.or(fit_distance),
-            duration_s: facts.duration_s.or(fit_timer),
-            avg_hr: facts.avg_hr.or(fit_hr),
-            laps,
-        };
-        let lap_bars = chart.laps.iter().any(|l| l.distance_m >= 1.0 && l.duration_s > 0.0);
-        let lap_pace = chart.pace_from_laps();
-        let what = format!("activity {id}");
-        let png = draw_off_thread(&what, move || garmin_charts::activity(&chart, &options)).await?;
-
-        let mut summary = format!("Chart of {}.", facts.headline());
-        let unit = match facts.family {
-            Family::Ride => "speed",
-            _ => "pace",
-        };
-        summary.push_str(&format!(
-            " It shows {unit} (faster higher){} with a bar per {} and heart rate over {} zone bands",
-            if lap_pace { " per lap, as Garmin's pool speed channel is empty" } else { "" },
-            if lap_bars { "lap" } else { "split" },
-            if zone_rows.is_empty() { "no" } else { "Garmin's" }
-        ));
-        match source {
-            Source::Details => summary.push_str(&format!(", from {points} samples of Garmin's activity details.")),
-            Source::Fit => summary.push_str(&format!(
-                ", from {points} samples of the original FIT file (Garmin's activity details had no usable series)."
-            )),
-        }
+        let series = chart_series(&reads, id, facts.family, web).await?;
+        let (chart, told) = series.into_chart(&facts);
+        let png =
+            draw_off_thread(&format!("activity {id}"), move || garmin_charts::activity(&chart, &options))
+                .await?;
         Ok(Drawn {
             png,
-            summary,
+            summary: told.summary(&facts),
             title: format!("{} — pace and heart rate", facts.name),
             file_parts: vec![facts.date.clone(), facts.name.clone(), facts.id.to_string(), "chart".into()],
             activity_id: Some(facts.id),
             period: None,
-            series_source: Some(source.key().to_owned()),
-            points: Some(points),
+            series_source: Some(told.source.key().to_owned()),
+            points: Some(told.points),
         })
     }
 
@@ -373,6 +247,205 @@ impl GarminMcp {
             series_source: None,
             points: None,
         })
+    }
+}
+
+/// Garmin's JSON for the activity chart through the web session; with a Personal API key, none of
+/// it (the API has no chart rows, laps or zone times as JSON; docs/garmin-personal-api.md §5) but
+/// the zone floors that count the FIT file's time in zones.
+struct WebParts {
+    details: Result<Option<ActivityDetails>, garmin::Error>,
+    zones: Result<Vec<TimeInZone>, garmin::Error>,
+    laps: Vec<ActivityLap>,
+    floors: Option<Vec<HrZones>>,
+}
+
+/// Reads [`WebParts`]: with a key only the zone floors, else details, zones and laps at once.
+async fn web_parts(reads: &Reads, id: u64) -> WebParts {
+    if reads.has_key() {
+        return WebParts {
+            details: Ok(None),
+            zones: Ok(Vec::new()),
+            laps: Vec::new(),
+            floors: reads.hr_zones().await.ok(),
+        };
+    }
+    let (details, zones, splits) =
+        futures::join!(reads.details(id, DETAIL_ROWS), reads.hr_time_in_zones(id), reads.splits(id));
+    let laps = splits.map(|s: ActivitySplits| lap_bars(&s.laps)).unwrap_or_default();
+    WebParts { details, zones, laps, floors: None }
+}
+
+/// Laps as the chart's split bars (and a pool swim's pace); without them the samples are split.
+fn lap_bars(laps: &[Lap]) -> Vec<ActivityLap> {
+    laps.iter()
+        .map(|l| ActivityLap {
+            distance_m: l.distance.filter(|d| d.is_finite()).unwrap_or(0.0),
+            duration_s: l
+                .duration
+                .or(l.elapsed_duration)
+                .or(l.moving_duration)
+                .filter(|d| d.is_finite())
+                .unwrap_or(0.0),
+        })
+        .collect()
+}
+
+/// What the activity chart draws, and where its samples came from.
+struct ChartSeries {
+    samples: Vec<ActivitySample>,
+    source: Source,
+    laps: Vec<ActivityLap>,
+    zones: Vec<ZoneTime>,
+    /// The FIT file's distance, timer time and average HR (when the samples are the file's).
+    fit_totals: (Option<f64>, Option<f64>, Option<f64>),
+}
+
+/// Decides the chart's samples: Garmin's details when they carry what the `family` needs, else
+/// the original FIT file's (with a key also its laps and time in zones), else whatever details
+/// there were; with neither, the first cause of failure.
+async fn chart_series(
+    reads: &Reads,
+    id: u64,
+    family: Family,
+    web: WebParts,
+) -> Result<ChartSeries, ToolError> {
+    let WebParts { details, zones, laps, floors } = web;
+    let from_details = match &details {
+        Ok(Some(d)) => samples_from_details(d),
+        _ => Vec::new(),
+    };
+    let mut series = ChartSeries {
+        samples: from_details,
+        source: Source::Details,
+        laps,
+        zones: zones.as_deref().map(zone_rows).unwrap_or_default(),
+        fit_totals: (None, None, None),
+    };
+    if enough(&series.samples, family) {
+        return Ok(series);
+    }
+    match original_fit_series(reads, id).await {
+        Ok(fit) if !fit.samples.is_empty() => {
+            if reads.has_key() {
+                series.laps = lap_bars(&fit.laps);
+                let floors = floors.as_deref().and_then(|f| zone_floors(f, family));
+                series.zones = zone_rows(&floors.map(|f| fit.time_in_zones(f)).unwrap_or_default());
+            }
+            series.fit_totals = (fit.distance_m, fit.timer_s, fit.avg_hr);
+            series.samples = fit
+                .samples
+                .iter()
+                .map(|s| ActivitySample {
+                    elapsed_s: s.elapsed_s,
+                    distance_m: s.distance_m,
+                    speed_mps: s.speed_mps,
+                    heart_rate: s.heart_rate,
+                })
+                .collect();
+            series.source = Source::Fit;
+            Ok(series)
+        }
+        Ok(_) | Err(_) if !series.samples.is_empty() => Ok(series),
+        Ok(_) => Err(ToolError::NoData(format!("Activity {id} recorded no samples to draw."))),
+        // Report the details failure when there was one: it is the first cause.
+        Err(e) => Err(match details {
+            Err(d) => d.into(),
+            Ok(_) => e,
+        }),
+    }
+}
+
+/// The original FIT file's series, for when Garmin's details lack it. An activity uploaded as GPX
+/// or TCX has that file as its original, not a FIT (docs/garmin-web-api.md §0): say so rather than
+/// read it as one.
+async fn original_fit_series(reads: &Reads, id: u64) -> Result<FitSeries, ToolError> {
+    let original = reads.original_file(id).await?;
+    if original.format != OriginalFormat::Fit {
+        return Err(ToolError::NoData(format!(
+            "Activity {id} has no samples to draw in Garmin's activity details, and its \
+             original file is the {} file it was uploaded as, not a FIT recording, so the \
+             chart cannot fall back to it. export_activity with format `fit` saves that file.",
+            original.format.label()
+        )));
+    }
+    // Decoding a FIT file is CPU work: off the runtime's threads, so it stalls no one.
+    let bytes = original.file.bytes;
+    match tokio::task::spawn_blocking(move || fit_series::read(&bytes)).await {
+        Ok(read) => read.map_err(|e| ToolError::NoData(format!("Activity {id}: {e}."))),
+        Err(e) => Err(ToolError::Local(format!(
+            "reading activity {id}'s FIT file stopped unexpectedly ({e}); try again"
+        ))),
+    }
+}
+
+/// What the activity chart's summary says about how it was drawn.
+struct Told {
+    source: Source,
+    points: u32,
+    /// Pace drawn per lap (a pool swim's empty speed channel).
+    lap_pace: bool,
+    /// A bar per lap rather than per split.
+    lap_bars: bool,
+    /// Garmin's zone bands behind the heart rate.
+    zone_bands: bool,
+}
+
+impl ChartSeries {
+    /// The chart spec (Garmin's totals first, the FIT file's when Garmin has none) and what its
+    /// summary will say.
+    fn into_chart(self, facts: &Facts) -> (ActivityChart, Told) {
+        let floors: Vec<HrZoneFloor> = self
+            .zones
+            .iter()
+            .filter_map(|z| Some(HrZoneFloor { zone: z.zone, from_bpm: z.from_bpm? }))
+            .collect();
+        let (fit_distance, fit_timer, fit_hr) = self.fit_totals;
+        let chart = ActivityChart {
+            name: facts.name.clone(),
+            date: facts.start.clone(),
+            speed_unit: speed_unit(facts.family),
+            samples: self.samples,
+            hr_zones: floors,
+            distance_m: facts.distance_m.or(fit_distance),
+            duration_s: facts.duration_s.or(fit_timer),
+            avg_hr: facts.avg_hr.or(fit_hr),
+            laps: self.laps,
+        };
+        let told = Told {
+            source: self.source,
+            points: u32::try_from(chart.samples.len()).unwrap_or(u32::MAX),
+            lap_pace: chart.pace_from_laps(),
+            lap_bars: chart.laps.iter().any(|l| l.distance_m >= 1.0 && l.duration_s > 0.0),
+            zone_bands: !self.zones.is_empty(),
+        };
+        (chart, told)
+    }
+}
+
+impl Told {
+    /// `Chart of “Morning Run” …. It shows pace (faster higher) with a bar per split and heart rate
+    /// over Garmin's zone bands, from 3100 samples of Garmin's activity details.`
+    fn summary(&self, facts: &Facts) -> String {
+        let unit = match facts.family {
+            Family::Ride => "speed",
+            _ => "pace",
+        };
+        let mut summary = format!(
+            "Chart of {}. It shows {unit} (faster higher){} with a bar per {} and heart rate over {} zone bands",
+            facts.headline(),
+            if self.lap_pace { " per lap, as Garmin's pool speed channel is empty" } else { "" },
+            if self.lap_bars { "lap" } else { "split" },
+            if self.zone_bands { "Garmin's" } else { "no" }
+        );
+        let points = self.points;
+        match self.source {
+            Source::Details => summary.push_str(&format!(", from {points} samples of Garmin's activity details.")),
+            Source::Fit => summary.push_str(&format!(
+                ", from {points} samples of the original FIT file (Garmin's activity details had no usable series)."
+            )),
+        }
+        summary
     }
 }
 

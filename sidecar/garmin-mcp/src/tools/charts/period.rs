@@ -18,15 +18,10 @@ use super::activity::zone_sentence;
 use super::{Drawn, VolumePeriod, draw_off_thread, span};
 use crate::domain::activity::PAGE;
 use crate::domain::activity::{Family, SportFilter, count_noun, distance_m, local_date};
-use crate::domain::load::{acwr, acwr_band};
+use crate::domain::load::{CHRONIC_DAYS, acwr, acwr_band, rolling_loads};
 use crate::domain::words::thousands;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
-
-/// Days before a training-load chart whose load warms up its chronic (28-day) line.
-const CHRONIC_DAYS: i64 = 28;
-/// Days of the acute load.
-const ACUTE_DAYS: i64 = 7;
 
 fn monday(day: NaiveDate) -> NaiveDate {
     day - Duration::days(i64::from(day.weekday().num_days_from_monday()))
@@ -82,7 +77,7 @@ impl GarminMcp {
         Ok(items)
     }
 
-    /// The `volume` chart.
+    /// The `volume` chart: the activities of the buckets summed per sport, drawn, and described.
     #[allow(clippy::too_many_arguments)]
     pub(super) async fn volume_chart(
         &self,
@@ -94,119 +89,49 @@ impl GarminMcp {
         sport: Option<&str>,
         options: ChartOptions,
     ) -> Result<Drawn, ToolError> {
-        let filter = match sport {
-            Some(text) => SportFilter::parse("sport", text)?,
-            None => None,
-        };
-        // Bucket starts, oldest first; the last bucket stops at `end`.
-        let starts: Vec<NaiveDate> = match by {
-            VolumePeriod::Week => {
-                let last = monday(end);
-                (0..i64::from(count)).rev().map(|i| last - Duration::weeks(i)).collect()
-            }
-            VolumePeriod::Month => (0..count).rev().map(|i| months_back(end, i)).collect(),
-        };
+        let filter = sport_filter(sport)?;
+        let starts = bucket_starts(end, by, count);
         let start = starts.first().copied().unwrap_or(end);
         let items = self.activities_between(start, end, filter.as_ref()).await?;
-        let what = filter.as_ref().map_or("activities".to_owned(), |f| f.many.clone());
-        let value = |a: &ActivitySummary| match metric {
-            VolumeMetric::Distance => distance_m(a).unwrap_or(0.0) / 1000.0,
-            VolumeMetric::Time => positive(a.duration) / 3600.0,
-        };
-        let bucket_of = |day: NaiveDate| starts.iter().rposition(|s| *s <= day);
-        let mut sums: Vec<BTreeMap<Sport, f64>> = vec![BTreeMap::new(); starts.len()];
-        let mut counted = 0usize;
-        for a in &items {
-            let (Some(day), v) = (local_date(a), value(a)) else { continue };
-            if v <= 0.0 {
-                continue;
-            }
-            if let Some(i) = bucket_of(day) {
-                *sums[i].entry(sport_of(a)).or_default() += v;
-                counted += 1;
-            }
-        }
-        let mut sports: Vec<Sport> = sums.iter().flat_map(|m| m.keys().copied()).collect();
-        sports.sort();
-        sports.dedup();
-        let period_text = span(start, end);
-        if sports.is_empty() {
+        let volume = Volume::sum(&items, &starts, metric);
+        if volume.sports.is_empty() {
+            let what = filter.as_ref().map_or("activities".to_owned(), |f| f.many.clone());
             let measured = if metric == VolumeMetric::Distance { " with a distance" } else { "" };
             return Err(ToolError::NoData(format!("No {what}{measured} from {start} to {end}.")));
         }
-        let label = |s: NaiveDate| match by {
-            VolumePeriod::Week => s.format("%m-%d").to_string(),
-            VolumePeriod::Month => s.format("%Y-%m").to_string(),
-        };
-        let buckets: Vec<VolumeBucket> = starts
-            .iter()
-            .zip(&sums)
-            .map(|(s, m)| VolumeBucket {
-                label: label(*s),
-                values: sports.iter().map(|sp| m.get(sp).copied().unwrap_or(0.0)).collect(),
-            })
-            .collect();
+        let words = VolumeWords::of(metric, by);
+        let period_text = span(start, end);
+        let of_sport = filter.as_ref().map(|f| format!(" of {}", f.many)).unwrap_or_default();
+        let summary = format!(
+            "{}{of_sport} for the {count} {}s {period_text}: {}",
+            words.noun,
+            words.per,
+            volume.summary(&words, count, &starts, filter.as_ref())
+        );
         let chart = VolumeChart {
             weekly: by == VolumePeriod::Week,
             metric,
-            sports: sports.clone(),
-            buckets,
+            sports: volume.sports.clone(),
+            buckets: volume.buckets(&starts, by),
             stacked,
             span: format!("{start} – {end}"),
         };
         let png =
             draw_off_thread("the volume chart", move || garmin_charts::volume(&chart, &options)).await?;
-
-        let totals: Vec<f64> = sums.iter().map(|m| m.values().sum()).collect();
-        let total: f64 = totals.iter().sum();
-        let (unit, per, noun) = match (metric, by) {
-            (VolumeMetric::Distance, VolumePeriod::Week) => ("km", "week", "Weekly distance"),
-            (VolumeMetric::Distance, VolumePeriod::Month) => ("km", "month", "Monthly distance"),
-            (VolumeMetric::Time, VolumePeriod::Week) => ("h", "week", "Weekly training time"),
-            (VolumeMetric::Time, VolumePeriod::Month) => ("h", "month", "Monthly training time"),
-        };
-        let of_sport = filter.as_ref().map(|f| format!(" of {}", f.many)).unwrap_or_default();
-        let mut summary = format!(
-            "{noun}{of_sport} for the {count} {per}s {period_text}: {total:.1} {unit} in total over {}, {:.1} {unit} per {per} on average",
-            count_noun(counted, filter.as_ref()),
-            total / f64::from(count.max(1)),
-        );
-        let best = totals.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1));
-        let least = totals.iter().enumerate().min_by(|a, b| a.1.total_cmp(b.1));
-        if let (Some((bi, bv)), Some((li, lv))) = (best, least) {
-            summary.push_str(&format!(
-                "; biggest {per} {} ({bv:.1} {unit}), smallest {} ({lv:.1} {unit})",
-                starts[bi], starts[li]
-            ));
-        }
-        summary.push('.');
-        if sports.len() > 1 {
-            let by_sport: Vec<String> = sports
-                .iter()
-                .map(|s| {
-                    format!(
-                        "{} {:.1} {unit}",
-                        sport_word(*s),
-                        sums.iter().filter_map(|m| m.get(s)).sum::<f64>()
-                    )
-                })
-                .collect();
-            summary.push_str(&format!(" By sport: {}.", by_sport.join(", ")));
-        }
         let what_file = format!(
             "{}-{count}{}",
-            noun.to_lowercase().replace(' ', "-"),
+            words.noun.to_lowercase().replace(' ', "-"),
             if by == VolumePeriod::Week { "w" } else { "m" }
         );
         Ok(Drawn {
             png,
             summary,
-            title: format!("{noun}{of_sport}, {period_text}"),
+            title: format!("{}{of_sport}, {period_text}", words.noun),
             file_parts: vec![end.to_string(), what_file],
             activity_id: None,
             period: Some(period_text),
             series_source: None,
-            points: Some(u32::try_from(counted).unwrap_or(u32::MAX)),
+            points: Some(u32::try_from(volume.counted).unwrap_or(u32::MAX)),
         })
     }
 
@@ -218,43 +143,21 @@ impl GarminMcp {
         sport: Option<&str>,
         options: ChartOptions,
     ) -> Result<Drawn, ToolError> {
-        let filter = match sport {
-            Some(text) => SportFilter::parse("sport", text)?,
-            None => None,
-        };
+        let filter = sport_filter(sport)?;
         let start = end - Duration::days(i64::from(days) - 1);
         let client = self.garmin().await?;
         let metrics = client.metrics();
         let (items, zones) =
             futures::join!(self.activities_between(start, end, filter.as_ref()), metrics.hr_zones());
-        let items = items?;
-        let mut seconds = [0.0f64; 5];
-        let mut with_hr = 0usize;
-        for a in &items {
-            let z = a.hr_time_in_zones();
-            if z.iter().any(|s| positive(*s) > 0.0) {
-                with_hr += 1;
-            }
-            for (total, s) in seconds.iter_mut().zip(z) {
-                *total += positive(s);
-            }
-        }
+        let (seconds, with_hr) = zone_seconds(&items?);
         let total: f64 = seconds.iter().sum();
-        let what = filter.as_ref().map_or("activities".to_owned(), |f| f.many.clone());
         if total <= 0.0 {
+            let what = filter.as_ref().map_or("activities".to_owned(), |f| f.many.clone());
             return Err(ToolError::NoData(format!("No {what} with heart rate from {start} to {end}.")));
         }
         // The athlete's zone floors: the sport's own set when there is one, else the default.
         let family = filter.as_ref().map(|f| Family::of(Some(&f.type_key), None));
-        let floors = zones.ok().and_then(|sets| pick_zone_set(&sets, family));
-        let rows: Vec<ZoneTime> = (0..5)
-            .map(|i| ZoneTime {
-                zone: i as u8 + 1,
-                seconds: seconds[i],
-                from_bpm: floors.and_then(|f| f[i]),
-                to_bpm: floors.and_then(|f| f.get(i + 1).copied().flatten()),
-            })
-            .collect();
+        let rows = zone_time_rows(seconds, zones.ok().and_then(|sets| pick_zone_set(&sets, family)));
         let period_text = span(start, end);
         let chart =
             HrZonesChart { name: String::new(), period: format!("{start} – {end}"), zones: rows.clone() };
@@ -287,55 +190,17 @@ impl GarminMcp {
         let start = end - Duration::days(i64::from(weeks) * 7 - 1);
         let warm_up = start - Duration::days(CHRONIC_DAYS - 1);
         let items = self.activities_between(warm_up, end, None).await?;
-        let mut by_day: BTreeMap<NaiveDate, f64> = BTreeMap::new();
-        for a in &items {
-            if let Some(day) = local_date(a) {
-                *by_day.entry(day).or_default() += positive(a.activity_training_load);
-            }
-        }
-        let load_on = |d: NaiveDate| by_day.get(&d).copied().unwrap_or(0.0);
-        let sum_back = |d: NaiveDate, n: i64| (0..n).map(|i| load_on(d - Duration::days(i))).sum::<f64>();
-        let mut days = Vec::new();
-        let mut day = start;
-        while day <= end {
-            days.push(LoadDay {
-                date: day.to_string(),
-                load: load_on(day),
-                acute: Some(sum_back(day, ACUTE_DAYS)),
-                chronic: Some(sum_back(day, CHRONIC_DAYS) / (CHRONIC_DAYS / ACUTE_DAYS) as f64),
-            });
-            day += Duration::days(1);
-        }
+        let days = load_days(&items, start, end);
         let total: f64 = days.iter().map(|d| d.load).sum();
         if total <= 0.0 {
             return Err(ToolError::NoData(format!("No training load recorded from {start} to {end}.")));
         }
         let in_range = items.iter().filter(|a| local_date(a).is_some_and(|d| d >= start)).count();
-        let peak = days.iter().max_by(|a, b| a.load.total_cmp(&b.load));
-        let last = days.last();
         let period_text = span(start, end);
-        let mut summary = format!(
-            "Training load over the {weeks} weeks {period_text}: {} in total from {}",
-            thousands(total.round() as u64),
-            count_noun(in_range, None)
+        let summary = format!(
+            "Training load over the {weeks} weeks {period_text}: {}",
+            load_sentence(&days, total, in_range, end)
         );
-        if let Some(p) = peak {
-            summary.push_str(&format!(", highest day {} ({:.0})", p.date, p.load));
-        }
-        summary.push('.');
-        if let Some(l) = last
-            && let (Some(a), Some(c)) = (l.acute, l.chronic)
-        {
-            summary.push_str(&format!(
-                " On {end} the acute load (last 7 days) is {a:.0} and the chronic load (last 28 days ÷ 4) {c:.0}"
-            ));
-            if c > 0.0 {
-                let ratio = acwr(a, c);
-                let (band, meaning) = acwr_band(ratio);
-                summary.push_str(&format!(": ratio {ratio:.2}, {band} — {meaning}"));
-            }
-            summary.push_str(". Both are computed from your activities' training load.");
-        }
         let chart = TrainingLoadChart { days };
         let png =
             draw_off_thread("the training load", move || garmin_charts::training_load(&chart, &options))
@@ -351,6 +216,208 @@ impl GarminMcp {
             points: Some(u32::try_from(in_range).unwrap_or(u32::MAX)),
         })
     }
+}
+
+/// The `sport` argument as a filter (`None`: every sport).
+fn sport_filter(sport: Option<&str>) -> Result<Option<SportFilter>, ToolError> {
+    match sport {
+        Some(text) => SportFilter::parse("sport", text),
+        None => Ok(None),
+    }
+}
+
+/// The volume chart's bucket starts, oldest first: `count` Mondays or first days of the month, the
+/// last one the bucket holding `end` (which stops at `end`).
+fn bucket_starts(end: NaiveDate, by: VolumePeriod, count: u32) -> Vec<NaiveDate> {
+    match by {
+        VolumePeriod::Week => {
+            let last = monday(end);
+            (0..i64::from(count)).rev().map(|i| last - Duration::weeks(i)).collect()
+        }
+        VolumePeriod::Month => (0..count).rev().map(|i| months_back(end, i)).collect(),
+    }
+}
+
+/// How the volume chart's answer names what it measures: one row per metric and bucket size.
+struct VolumeWords {
+    /// `km` or `h`.
+    unit: &'static str,
+    /// `week` or `month`.
+    per: &'static str,
+    /// `Weekly distance`…: the summary's subject and the title.
+    noun: &'static str,
+}
+
+impl VolumeWords {
+    fn of(metric: VolumeMetric, by: VolumePeriod) -> VolumeWords {
+        let (unit, per, noun) = match (metric, by) {
+            (VolumeMetric::Distance, VolumePeriod::Week) => ("km", "week", "Weekly distance"),
+            (VolumeMetric::Distance, VolumePeriod::Month) => ("km", "month", "Monthly distance"),
+            (VolumeMetric::Time, VolumePeriod::Week) => ("h", "week", "Weekly training time"),
+            (VolumeMetric::Time, VolumePeriod::Month) => ("h", "month", "Monthly training time"),
+        };
+        VolumeWords { unit, per, noun }
+    }
+}
+
+/// Kilometres or hours per bucket and sport.
+struct Volume {
+    /// One map per bucket start: sport → kilometres or hours.
+    sums: Vec<BTreeMap<Sport, f64>>,
+    /// Activities counted (with a positive value, in a bucket).
+    counted: usize,
+    /// The sports with any volume, in the chart's order.
+    sports: Vec<Sport>,
+}
+
+impl Volume {
+    /// Sums each activity's distance (km) or time (h) into the bucket its local day falls in.
+    fn sum(items: &[ActivitySummary], starts: &[NaiveDate], metric: VolumeMetric) -> Volume {
+        let value = |a: &ActivitySummary| match metric {
+            VolumeMetric::Distance => distance_m(a).unwrap_or(0.0) / 1000.0,
+            VolumeMetric::Time => positive(a.duration) / 3600.0,
+        };
+        let bucket_of = |day: NaiveDate| starts.iter().rposition(|s| *s <= day);
+        let mut sums: Vec<BTreeMap<Sport, f64>> = vec![BTreeMap::new(); starts.len()];
+        let mut counted = 0usize;
+        for a in items {
+            let (Some(day), v) = (local_date(a), value(a)) else { continue };
+            if v <= 0.0 {
+                continue;
+            }
+            if let Some(i) = bucket_of(day) {
+                *sums[i].entry(sport_of(a)).or_default() += v;
+                counted += 1;
+            }
+        }
+        let mut sports: Vec<Sport> = sums.iter().flat_map(|m| m.keys().copied()).collect();
+        sports.sort();
+        sports.dedup();
+        Volume { sums, counted, sports }
+    }
+
+    /// The chart's bars: one per bucket (`MM-DD` of the Monday, or `YYYY-MM`), a value per sport.
+    fn buckets(&self, starts: &[NaiveDate], by: VolumePeriod) -> Vec<VolumeBucket> {
+        let label = |s: NaiveDate| match by {
+            VolumePeriod::Week => s.format("%m-%d").to_string(),
+            VolumePeriod::Month => s.format("%Y-%m").to_string(),
+        };
+        starts
+            .iter()
+            .zip(&self.sums)
+            .map(|(s, m)| VolumeBucket {
+                label: label(*s),
+                values: self.sports.iter().map(|sp| m.get(sp).copied().unwrap_or(0.0)).collect(),
+            })
+            .collect()
+    }
+
+    /// `412.3 km in total over 38 runs, 34.4 km per week on average; biggest week … . By sport: …`.
+    fn summary(
+        &self,
+        words: &VolumeWords,
+        count: u32,
+        starts: &[NaiveDate],
+        filter: Option<&SportFilter>,
+    ) -> String {
+        let VolumeWords { unit, per, .. } = words;
+        let totals: Vec<f64> = self.sums.iter().map(|m| m.values().sum()).collect();
+        let total: f64 = totals.iter().sum();
+        let mut text = format!(
+            "{total:.1} {unit} in total over {}, {:.1} {unit} per {per} on average",
+            count_noun(self.counted, filter),
+            total / f64::from(count.max(1)),
+        );
+        let best = totals.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1));
+        let least = totals.iter().enumerate().min_by(|a, b| a.1.total_cmp(b.1));
+        if let (Some((bi, bv)), Some((li, lv))) = (best, least) {
+            text.push_str(&format!(
+                "; biggest {per} {} ({bv:.1} {unit}), smallest {} ({lv:.1} {unit})",
+                starts[bi], starts[li]
+            ));
+        }
+        text.push('.');
+        if self.sports.len() > 1 {
+            let by_sport: Vec<String> = self
+                .sports
+                .iter()
+                .map(|s| {
+                    let sum = self.sums.iter().filter_map(|m| m.get(s)).sum::<f64>();
+                    format!("{} {sum:.1} {unit}", sport_word(*s))
+                })
+                .collect();
+            text.push_str(&format!(" By sport: {}.", by_sport.join(", ")));
+        }
+        text
+    }
+}
+
+/// Seconds in zones 1–5 summed over `items`, and how many of them recorded heart rate.
+fn zone_seconds(items: &[ActivitySummary]) -> ([f64; 5], usize) {
+    let mut seconds = [0.0f64; 5];
+    let mut with_hr = 0usize;
+    for a in items {
+        let z = a.hr_time_in_zones();
+        if z.iter().any(|s| positive(*s) > 0.0) {
+            with_hr += 1;
+        }
+        for (total, s) in seconds.iter_mut().zip(z) {
+            *total += positive(s);
+        }
+    }
+    (seconds, with_hr)
+}
+
+/// The chart's zone rows: each zone's seconds between its floor and the next (the top: max HR).
+fn zone_time_rows(seconds: [f64; 5], floors: Option<[Option<f64>; 6]>) -> Vec<ZoneTime> {
+    (0..5)
+        .map(|i| ZoneTime {
+            zone: i as u8 + 1,
+            seconds: seconds[i],
+            from_bpm: floors.and_then(|f| f[i]),
+            to_bpm: floors.and_then(|f| f.get(i + 1).copied().flatten()),
+        })
+        .collect()
+}
+
+/// The chart's days from `start` to `end`: each one's training load with the rolling acute and
+/// chronic loads ([`rolling_loads`]) of `items` (which reach back far enough to warm them up).
+fn load_days(items: &[ActivitySummary], start: NaiveDate, end: NaiveDate) -> Vec<LoadDay> {
+    let loads = items.iter().filter_map(|a| Some((local_date(a)?, positive(a.activity_training_load))));
+    rolling_loads(loads, start, end)
+        .into_iter()
+        .map(|d| LoadDay {
+            date: d.date.to_string(),
+            load: d.load,
+            acute: Some(d.acute),
+            chronic: Some(d.chronic),
+        })
+        .collect()
+}
+
+/// `1,234 in total from 18 activities, highest day … . On {end} the acute load … ratio 1.12,
+/// optimal — …. Both are computed from your activities' training load.`
+fn load_sentence(days: &[LoadDay], total: f64, in_range: usize, end: NaiveDate) -> String {
+    let mut text =
+        format!("{} in total from {}", thousands(total.round() as u64), count_noun(in_range, None));
+    if let Some(p) = days.iter().max_by(|a, b| a.load.total_cmp(&b.load)) {
+        text.push_str(&format!(", highest day {} ({:.0})", p.date, p.load));
+    }
+    text.push('.');
+    if let Some(l) = days.last()
+        && let (Some(a), Some(c)) = (l.acute, l.chronic)
+    {
+        text.push_str(&format!(
+            " On {end} the acute load (last 7 days) is {a:.0} and the chronic load (last 28 days ÷ 4) {c:.0}"
+        ));
+        if c > 0.0 {
+            let ratio = acwr(a, c);
+            let (band, meaning) = acwr_band(ratio);
+            text.push_str(&format!(": ratio {ratio:.2}, {band} — {meaning}"));
+        }
+        text.push_str(". Both are computed from your activities' training load.");
+    }
+    text
 }
 
 /// Zone floors 1–5 plus the top (max HR) from the athlete's zone sets: the set of `family`'s sport
@@ -390,6 +457,18 @@ mod tests {
         assert_eq!(months_back(d("2026-02-28"), 3), d("2025-11-01"));
         assert_eq!(months_back(d("2026-01-31"), 12), d("2025-01-01"));
         assert_eq!(monday(d("2026-11-15")), d("2026-11-09"));
+    }
+
+    #[test]
+    fn bucket_starts_run_oldest_first_up_to_the_bucket_holding_the_end() {
+        assert_eq!(
+            bucket_starts(d("2026-11-15"), VolumePeriod::Week, 3),
+            [d("2026-10-26"), d("2026-11-02"), d("2026-11-09")]
+        );
+        assert_eq!(
+            bucket_starts(d("2026-01-31"), VolumePeriod::Month, 2),
+            [d("2025-12-01"), d("2026-01-01")]
+        );
     }
 
     #[test]
