@@ -1320,6 +1320,19 @@ fn preferences_start_at_the_defaults_and_a_change_is_saved_for_the_next_start() 
     assert!(!dir.path().join("session.json").exists(), "the session is never in the preferences' place");
 }
 
+#[cfg(unix)]
+#[test]
+fn the_preferences_create_a_missing_data_folder_private_like_the_sessions() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let parent = tempfile::tempdir().unwrap();
+    let data_dir = parent.path().join("not-yet");
+    let (_app, window) = app(&data_dir);
+    invoke_with(&window, "set_preferences", json!({ "update": { "language": "en" } })).unwrap();
+    let mode = std::fs::metadata(&data_dir).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o700, "the data folder is private: {mode:o}");
+    assert_eq!(preferences_file(&data_dir)["language"], json!("en"));
+}
+
 #[test]
 fn set_preferences_refuses_a_language_the_window_does_not_speak_and_saves_nothing() {
     let dir = tempfile::tempdir().unwrap();
