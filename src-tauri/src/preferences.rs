@@ -15,7 +15,7 @@
 //! a missing, unknown or out-of-range one (an unknown language, port 0 or 70000…) takes its
 //! default, says so on stderr (naming the field, never echoing what it held) and is written back
 //! corrected. An unreadable file is kept aside as `preferences.json.damaged` and replaced by the
-//! defaults. The pure part ([`Preferences::from_entries`], [`Preferences::apply`],
+//! defaults. The pure part ([`Preferences::from_entries`], [`Preferences::apply`], [`window_after_resize`],
 //! [`clamp_window`]) is unit-tested here without a webview; the commands and the window's size are
 //! the thin Tauri part.
 
@@ -334,16 +334,25 @@ pub fn remember_window<R: Runtime>(window: &Window<R>) {
     let size = size.to_logical::<f64>(scale);
     let Ok(store) = open(window.app_handle(), accounts.data_dir()) else { return };
     let (current, _) = Preferences::from_entries(&store.entries().into_iter().collect());
-    let next = match (maximized, current.window) {
-        (true, Some(before)) => WindowGeometry { maximized: true, ..before },
-        _ => {
-            WindowGeometry { width: size.width.round() as u32, height: size.height.round() as u32, maximized }
-        }
-    };
-    if next.width > 0 && next.height > 0 && current.window != Some(next) {
+    if let Some(next) = window_after_resize(current.window, (size.width, size.height), maximized) {
         // No immediate save: `set` saves after a short quiet moment, so a drag writes the file once.
         store.set(WINDOW, serde_json::to_value(next).unwrap_or(Value::Null));
     }
+}
+
+/// What to remember after the window became `size` (logical pixels), `maximized` or not, when
+/// `before` is remembered; none when nothing changes or the size is empty. While maximised the
+/// size it returns to is kept.
+pub fn window_after_resize(
+    before: Option<WindowGeometry>,
+    size: (f64, f64),
+    maximized: bool,
+) -> Option<WindowGeometry> {
+    let next = match (maximized, before) {
+        (true, Some(before)) => WindowGeometry { maximized: true, ..before },
+        _ => WindowGeometry { width: size.0.round() as u32, height: size.1.round() as u32, maximized },
+    };
+    (next.width > 0 && next.height > 0 && before != Some(next)).then_some(next)
 }
 
 /// Opens the main window at its remembered size, clamped to its monitor and its minimum size.
@@ -475,6 +484,26 @@ mod tests {
         let update: PreferencesUpdate = serde_json::from_value(json!({ "autoFirstSync": false })).unwrap();
         assert_eq!(update, PreferencesUpdate { language: None, auto_first_sync: Some(false) });
         assert!(serde_json::from_value::<PreferencesUpdate>(json!({ "language": "fr" })).is_err());
+    }
+
+    #[test]
+    fn a_maximised_window_keeps_the_size_it_returns_to_and_an_empty_size_is_not_remembered() {
+        let normal = WindowGeometry { width: 1000, height: 700, maximized: false };
+        assert_eq!(window_after_resize(None, (1000.4, 699.6), false), Some(normal), "rounded");
+        assert_eq!(window_after_resize(Some(normal), (1000.0, 700.0), false), None, "unchanged");
+        let maximized = window_after_resize(Some(normal), (1920.0, 1080.0), true);
+        assert_eq!(maximized, Some(WindowGeometry { maximized: true, ..normal }));
+        assert_eq!(
+            window_after_resize(maximized, (1000.0, 700.0), false),
+            Some(normal),
+            "un-maximised: the size is remembered again"
+        );
+        // Maximised before any size was remembered: the maximised size, as maximised.
+        assert_eq!(
+            window_after_resize(None, (1920.0, 1080.0), true),
+            Some(WindowGeometry { width: 1920, height: 1080, maximized: true })
+        );
+        assert_eq!(window_after_resize(Some(normal), (0.0, 0.0), false), None, "an empty size");
     }
 
     #[test]
