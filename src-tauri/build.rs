@@ -48,6 +48,8 @@ const COMMANDS: &[&str] = &[
     "open_personal_key_page",
     "add_personal_key",
     "remove_personal_key",
+    "get_preferences",
+    "set_preferences",
 ];
 
 fn main() {

@@ -74,6 +74,7 @@ pub async fn sign_in<R: Runtime>(
     let title: String = window_title.trim().chars().take(MAX_TITLE_CHARS).collect();
     let session = sign_in_window::sign_in(&app, target, accounts.store(demo), &title).await?;
     accounts.set_demo_active(demo);
+    remember_site(&app, &accounts, site);
     if !demo {
         // Sidecars that asked for a sign-in now find the session (the demo one is not theirs).
         crate::bridge::answer_sign_ins(&app, session.display_name.clone());
@@ -111,6 +112,19 @@ pub async fn sign_in_with_cookies<R: Runtime>(
             })?;
     let session = signin::validate_and_save(session, &accounts.store(false)).await?;
     accounts.set_demo_active(false);
+    let picked = match site {
+        garmin::Site::Global => SiteChoice::Global,
+        garmin::Site::Cn => SiteChoice::Cn,
+    };
+    remember_site(&app, &accounts, picked);
     crate::bridge::answer_sign_ins(&app, session.display_name.clone());
     Ok(SessionView::new(&session, false))
+}
+
+/// Remembers the site signed in to, which the site picker highlights next time.
+fn remember_site<R: Runtime>(app: &AppHandle<R>, accounts: &Accounts, site: SiteChoice) {
+    crate::preferences::remember(app, accounts.data_dir(), |p| crate::preferences::Preferences {
+        last_site: Some(site),
+        ..p
+    });
 }

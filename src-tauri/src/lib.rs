@@ -19,6 +19,7 @@
 //! | `remote` | the remote-access panel: `garmin-mcp --http` as a child process, its token file |
 //! | `athlete` | the athlete memory card: list, add, edit, delete facts (over `garmin::athlete`) |
 //! | `history_sync` | the history card: the Sync button's background sync and what the history holds |
+//! | `preferences` | the app's own choices in the store plugin's `preferences.json`, and the window's size |
 //! | `personal_key` | Garmin's official Personal API key: key page, paste, check, expiry, remove |
 //! | `models`, `error` | what crosses IPC: camelCase views and one `{code, message}` error |
 //! | [`typescript`] | the UI's TypeScript types, generated from what crosses IPC |
@@ -33,6 +34,7 @@ mod error;
 mod history_sync;
 mod models;
 mod personal_key;
+pub mod preferences;
 mod remote;
 pub mod signin;
 mod state;
@@ -58,6 +60,7 @@ pub const MAIN_WINDOW: &str = "main";
 /// [`Accounts`] before anything is invoked (`run` resolves it; tests point it at a temp folder).
 pub fn build<R: Runtime>(builder: Builder<R>) -> Builder<R> {
     builder
+        .plugin(tauri_plugin_store::Builder::default().build())
         .manage(SignInFlow::default())
         .manage(DemoGarmin::default())
         .manage(bridge::BridgeRequests::default())
@@ -68,6 +71,11 @@ pub fn build<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             if window.label() == MAIN_WINDOW && matches!(event, WindowEvent::Destroyed) {
                 window.state::<SignInFlow>().cancel();
                 signin::window::close_sign_in_windows(window.app_handle());
+            }
+            if window.label() == MAIN_WINDOW
+                && matches!(event, WindowEvent::Resized(_) | WindowEvent::CloseRequested { .. })
+            {
+                preferences::remember_window(window);
             }
         })
         .invoke_handler(tauri::generate_handler![
@@ -102,6 +110,8 @@ pub fn build<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             personal_key::open_personal_key_page,
             personal_key::add_personal_key,
             personal_key::remove_personal_key,
+            preferences::get_preferences,
+            preferences::set_preferences,
         ])
 }
 
@@ -127,6 +137,7 @@ pub fn run() {
     }
     // Sidecars ask the app of the real data folder (the one holding `session.json`).
     bridge::start(app.handle(), accounts.data_dir().to_path_buf());
+    preferences::restore_window(app.handle(), accounts.data_dir());
     app.manage(accounts);
     app.manage(AiClients::resolve());
     app.manage(ToolCheck::resolve());

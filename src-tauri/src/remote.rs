@@ -3,7 +3,7 @@
 //! a webview). The server runs on the real account's data folder, never the demo folder.
 
 use app_bridge::remote::{RemoteAccess, RemoteError, RemoteSettings, RemoteView};
-use tauri::State;
+use tauri::{AppHandle, Runtime, State};
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::state::Accounts;
@@ -23,20 +23,36 @@ impl From<RemoteError> for Error {
     }
 }
 
-/// The panel's state.
+/// The panel's state; while the server is off, with the choices remembered from its last start
+/// (in this run or an earlier one).
 #[tauri::command]
-pub async fn remote_status(remote: State<'_, RemoteAccess>) -> Result<RemoteView> {
-    Ok(remote.view())
+pub async fn remote_status<R: Runtime>(
+    app: AppHandle<R>,
+    remote: State<'_, RemoteAccess>,
+    accounts: State<'_, Accounts>,
+) -> Result<RemoteView> {
+    let mut view = remote.view();
+    if !view.running {
+        view.settings = crate::preferences::load(&app, accounts.data_dir())?.remote;
+    }
+    Ok(view)
 }
 
-/// Starts the server on the real account's data folder (never the demo folder).
+/// Starts the server on the real account's data folder (never the demo folder); once it runs, its
+/// choices are remembered for the next start.
 #[tauri::command]
-pub async fn start_remote(
+pub async fn start_remote<R: Runtime>(
+    app: AppHandle<R>,
     settings: RemoteSettings,
     remote: State<'_, RemoteAccess>,
     accounts: State<'_, Accounts>,
 ) -> Result<RemoteView> {
-    Ok(remote.start(settings, accounts.data_dir()).await?)
+    let view = remote.start(settings, accounts.data_dir()).await?;
+    crate::preferences::remember(&app, accounts.data_dir(), |p| crate::preferences::Preferences {
+        remote: settings,
+        ..p
+    });
+    Ok(view)
 }
 
 /// Stops the server.

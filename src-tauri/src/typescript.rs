@@ -22,6 +22,7 @@ use crate::history_sync::{
 };
 use crate::models::{AccountView, CheckResult, SessionView, SiteChoice};
 use crate::personal_key::PersonalKeyView;
+use crate::preferences::{Language, Preferences, PreferencesUpdate, WindowGeometry};
 use crate::tool_check::{ToolCheckReport, ToolCheckRow, ToolOutcome};
 use crate::writes::{ChangeRowView, DoneView};
 use app_bridge::remote::{RemoteSettings, RemoteView};
@@ -107,6 +108,11 @@ fn exported(cfg: &Config) -> Vec<Declared> {
         declare::<FactKind>(cfg),
         declare::<FactView>(cfg),
         declare::<FactForm>(cfg),
+        // The app's preferences.
+        declare::<Language>(cfg),
+        declare::<WindowGeometry>(cfg),
+        declare::<Preferences>(cfg),
+        declare::<PreferencesUpdate>(cfg),
     ]
 }
 

@@ -18,7 +18,10 @@
 //! proposed workout (sent on the app's local channel as `garmin-mcp` sends it) is edited and
 //! confirmed with "Create in Garmin", and the approved workout is made on the fake; a workout is made
 //! by hand in the Workouts card, scheduled, and its schedule undone; and a sidecar's sign-in request
-//! brings up the site picker with its reason and is answered by signing in. Screenshots of every
+//! brings up the site picker with its reason (the site signed in to last highlighted) and is
+//! answered by signing in. The app's preferences (`preferences.json`) start with the automatic
+//! first sync off, hold the language chosen in the header, and take the first sync's box when it
+//! is ticked again. Screenshots of every
 //! step (and of the whole screen while the sign-in window is open) go to `target/e2e-screenshots/`
 //! (or `$E2E_SCREENSHOTS`).
 //!
@@ -67,6 +70,11 @@ async fn run() {
     let shots = Screenshots::new();
     let home = tempfile::tempdir().expect("temp folder");
     let data_dir = home.path().join("garmin-data");
+    // The Sync button is tested by hand below: no automatic first sync after the first sign-ins,
+    // set as a person's earlier run would have left it in the app's preferences.
+    garmin::private_files::ensure_folder(&data_dir).expect("the data folder");
+    let preferences_file = data_dir.join(garmin_desktop::preferences::PREFERENCES_FILE);
+    std::fs::write(&preferences_file, r#"{ "autoFirstSync": false }"#).expect("preferences written");
 
     // "Garmin international" for this run: a fake Garmin whose sign-in page submits itself.
     let garmin = FakeGarmin::start(FakeConfig::default()).await.expect("fake Garmin starts");
@@ -88,10 +96,11 @@ async fn run() {
     ui.choose_language("zh").await;
     let title = ui.text("[data-testid=site-picker] h2").await;
     assert!(title.contains("Garmin 账户"), "the picker did not switch to Chinese: {title}");
+    wait_for_preference(&preferences_file, "language", &json!("zh")).await;
     ui.screenshot("02-site-picker-chinese").await;
     ui.choose_language("en").await;
-    // The Sync button is tested by hand below; no automatic first sync after these sign-ins.
-    ui.script("localStorage.setItem('garmin-mcp.autoSync', 'off'); return null").await;
+    wait_for_preference(&preferences_file, "language", &json!("en")).await;
+    assert_eq!(preference(&preferences_file, "autoFirstSync"), json!(false), "the file's choice is kept");
 
     // 1. The demo account.
     step("signing in to the demo account");
@@ -168,7 +177,8 @@ async fn run() {
 
     // 6. An AI assistant that found no usable session asks the app for a sign-in; with the
     // automatic first sync back on, the history starts filling by itself after that sign-in.
-    ui.script("localStorage.removeItem('garmin-mcp.autoSync'); return null").await;
+    ui.click("[data-testid=auto-sync]").await;
+    wait_for_preference(&preferences_file, "autoFirstSync", &json!(true)).await;
     assert!(!data_dir.join("history.sqlite3").exists(), "no history yet for the Garmin account");
     sign_in_on_request(&ui, &data_dir, &display.name, &shots).await;
     first_sync_starts_by_itself(&ui, &data_dir).await;
@@ -358,6 +368,8 @@ async fn sign_in_on_request(ui: &WebDriver<'_>, data_dir: &Path, display: &str, 
     ui.wait_for("[data-testid=sign-in-request]", "the sign-in request above the site picker").await;
     assert!(ui.text("[data-testid=sign-in-request]").await.contains(reason));
     ui.screenshot("11-sign-in-requested").await;
+    let highlighted = ui.script("return document.querySelector('[data-testid=site-last]')?.closest('button')?.dataset.testid ?? null").await;
+    assert_eq!(highlighted, json!("site-global"), "the picker highlights the site signed in to last");
     ui.click("[data-testid=site-global]").await;
     tokio::task::block_in_place(|| {
         capture_sign_in_window(display, shots, "12-requested-sign-in-window", GARMIN_WINDOW_TITLE)
@@ -366,6 +378,26 @@ async fn sign_in_on_request(ui: &WebDriver<'_>, data_dir: &Path, display: &str, 
     assert_eq!(reply, app_bridge::Reply::SignedIn { display_name: Some(DISPLAY_NAME.into()) });
     ui.wait_for("[data-testid=account-name]", "the home window after the requested sign-in").await;
     assert!(ui.find("[data-testid=sign-in-request]").await.is_none(), "the request is answered");
+}
+
+/// The field `key` of the app's preferences file (`null` when missing or unreadable).
+fn preference(file: &Path, key: &str) -> Value {
+    let text = std::fs::read_to_string(file).unwrap_or_default();
+    serde_json::from_str::<Value>(&text).unwrap_or_default().get(key).cloned().unwrap_or_default()
+}
+
+/// Waits until the app's preferences file holds `expected` for `key` (the UI saves through a command).
+async fn wait_for_preference(file: &Path, key: &str, expected: &Value) {
+    let deadline = Instant::now() + STEP_TIMEOUT;
+    while &preference(file, key) != expected {
+        assert!(
+            Instant::now() < deadline,
+            "{} never held {key} = {expected}; it holds: {}",
+            file.display(),
+            std::fs::read_to_string(file).unwrap_or_default()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 /// Right after a sign-in, with the automatic first sync left on (the default), the history card

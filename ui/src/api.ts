@@ -23,6 +23,8 @@ import type {
   ChangeRowView,
   HistoryStatusView,
   PersonalKeyView,
+  Preferences,
+  PreferencesUpdate,
   SyncView,
   WorkoutPreview,
 } from "./generated/bindings";
@@ -258,4 +260,14 @@ export function addPersonalKey(key: string, validDays: number | null): Promise<P
 /** Removes the saved key (the web sign-in stays). */
 export function removePersonalKey(): Promise<PersonalKeyView> {
   return call<PersonalKeyView>("remove_personal_key");
+}
+
+/** The app's preferences (language, last site, remote access, first sync, window size), every field usable. */
+export function getPreferences(): Promise<Preferences> {
+  return call<Preferences>("get_preferences");
+}
+
+/** Changes the fields of `update` that are given, saves them, and returns the preferences. */
+export function setPreferences(update: PreferencesUpdate): Promise<Preferences> {
+  return call<Preferences>("set_preferences", { update });
 }

@@ -1,5 +1,5 @@
-// The window's two languages, English and Chinese: follows the system language at first start,
-// switchable in the header (the choice is remembered). `t` reads reactive state, so everything
+// The window's two languages, English and Chinese: follows the system language until one is chosen
+// in the header (the choice is remembered in the app's preferences: preferences.svelte.ts). `t` reads reactive state, so everything
 // rendered with it changes language at once.
 import { en, type MessageKey } from "./locales/en";
 import { zh } from "./locales/zh";
@@ -15,28 +15,13 @@ export type Locale = (typeof LOCALES)[number];
 export const LOCALE_NAMES: Record<Locale, string> = { en: "English", zh: "中文" };
 
 const DICTIONARIES: Record<Locale, Record<MessageKey, string>> = { en, zh };
-const STORAGE_KEY = "garmin-mcp.locale";
-
-function isLocale(value: unknown): value is Locale {
-  return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
-}
 
 /** The language for a BCP 47 tag such as `zh-CN` or `en-US`: Chinese for any `zh`, else English. */
 export function localeFor(tag: string | undefined): Locale {
   return tag?.toLowerCase().startsWith("zh") ? "zh" : "en";
 }
 
-function initialLocale(): Locale {
-  try {
-    const saved = localStorage.getItem(STORAGE_KEY);
-    if (isLocale(saved)) return saved;
-  } catch {
-    // Storage may be unavailable; follow the system then.
-  }
-  return localeFor(navigator.language);
-}
-
-const current = $state({ locale: initialLocale() });
+const current = $state({ locale: localeFor(navigator.language) });
 document.documentElement.lang = current.locale === "zh" ? "zh-CN" : "en";
 
 /** The language in use. */
@@ -49,15 +34,15 @@ export function intlLocale(): string {
   return current.locale === "zh" ? "zh-CN" : "en";
 }
 
-/** Switches the language and remembers the choice. */
+/** Switches the language now (remembering it is the preferences' part: `chooseLanguage`). */
 export function setLocale(next: Locale): void {
   current.locale = next;
   document.documentElement.lang = intlLocale();
-  try {
-    localStorage.setItem(STORAGE_KEY, next);
-  } catch {
-    // Not remembered; the switch still applies now.
-  }
+}
+
+/** The remembered language, or the system's when none was chosen. */
+export function applyLocale(saved: Locale | null): void {
+  setLocale(saved ?? localeFor(navigator.language));
 }
 
 /** The message `key` in the language in use, with `{name}` placeholders filled from `values`. */

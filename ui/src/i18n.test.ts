@@ -24,10 +24,11 @@ describe("t", () => {
     expect(t("confirm.zone")).toContain("{zone}");
   });
 
-  it("switches language at once, remembers the choice and sets the document's language", () => {
+  it("switches language at once and sets the document's language", () => {
     setLocale("zh");
     expect([locale(), intlLocale(), document.documentElement.lang]).toEqual(["zh", "zh-CN", "zh-CN"]);
-    expect(localStorage.getItem("garmin-mcp.locale")).toBe("zh");
+    // Remembering is the preferences' part (preferences.test.ts); the window's storage is no longer used.
+    expect(localStorage.getItem("garmin-mcp.locale")).toBeNull();
     expect(t("workouts.template.run")).toBe(zh["workouts.template.run"]);
     setLocale("en");
     expect(t("workouts.template.run")).toBe(en["workouts.template.run"]);

@@ -903,6 +903,67 @@ targetTime: string | null,
  */
 weeklyKmCap: number | null, };
 
+/**
+ * A language the window speaks (`ui/src/i18n.svelte.ts`'s `LOCALES`).
+ */
+export type Language = "en" | "zh";
+
+/**
+ * The main window's size in logical pixels, and whether it was maximised (the size is then the
+ * one it returns to when un-maximised).
+ */
+export type WindowGeometry = {
+/**
+ * Width in logical pixels.
+ */
+width: number,
+/**
+ * Height in logical pixels.
+ */
+height: number,
+/**
+ * The window was maximised.
+ */
+maximized: boolean, };
+
+/**
+ * Everything the app remembers for the person (not the session: see the module's doc).
+ */
+export type Preferences = {
+/**
+ * The window's language; none chosen yet: the window follows the system's.
+ */
+language: Language | null,
+/**
+ * The site last signed in to, which the site picker highlights.
+ */
+lastSite: SiteChoice | null,
+/**
+ * The remote-access panel's choices of its last start.
+ */
+remote: RemoteSettings,
+/**
+ * Right after a sign-in the first history sync starts by itself.
+ */
+autoFirstSync: boolean,
+/**
+ * The main window's size when it last changed; none: the configured size.
+ */
+window: WindowGeometry | null, };
+
+/**
+ * What the UI changes: only the fields given; the others stay as they are.
+ */
+export type PreferencesUpdate = {
+/**
+ * The window's language.
+ */
+language?: Language,
+/**
+ * Whether the first sync after a sign-in starts by itself.
+ */
+autoFirstSync?: boolean, };
+
 /** Every error code, in the order Rust declares them. */
 export const ERROR_CODES: readonly ErrorCode[] = ["not_signed_in", "session_expired", "network", "sign_in_closed", "wrong_site", "sign_in_rejected", "invalid_input", "other"];
 

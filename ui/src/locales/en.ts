@@ -22,6 +22,7 @@ export const en = {
     "Pick your site. You sign in on Garmin's own page in a separate window: your password goes only to Garmin, never to this app.",
   "picker.paste": "Garmin's sign-in page does not load? Paste cookies instead",
   "picker.back": "Back",
+  "picker.last": "Last used",
 
   "signing.title": "Sign in in the Garmin window",
   "signing.titleDemo": "Signing in to the demo account",

@@ -22,6 +22,7 @@ export const zh: Record<MessageKey, string> = {
   "picker.intro": "请选择站点。你将在单独窗口中的 Garmin 官方页面登录：密码只发送给 Garmin，本应用不会接触。",
   "picker.paste": "Garmin 登录页打不开？改为粘贴 Cookie",
   "picker.back": "返回",
+  "picker.last": "上次使用",
 
   "signing.title": "请在 Garmin 窗口中登录",
   "signing.titleDemo": "正在登录演示账户",
