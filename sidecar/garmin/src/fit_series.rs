@@ -5,11 +5,13 @@
 //! for the history sync with only a key (laps, zone times and mean-max curves). It lives in the
 //! `garmin` crate so the MCP server and the history crate share it. The FIT `record` messages carry
 //! a timestamp and, when recorded, distance, speed, heart rate, power, cadence and altitude; the
-//! `lap` messages the laps; the `session` message the totals.
+//! `lap` messages the laps; the `session` message the totals. It decodes with rustyfit, the same
+//! FIT library `workout_fit` and the fake's activity files write with (one FIT library, issue #14).
 
 use crate::models::activities::{ActivityDetails, Lap, MetricDescriptor, MetricUnit, TimeInZone};
-use fitparser::profile::MesgNum;
-use fitparser::{FitDataRecord, Value};
+use rustyfit::profile::mesgdef;
+use rustyfit::profile::typedef::{Intensity, MesgNum, Sport};
+use rustyfit::{Decoder, DecoderEvent, StreamingIterator};
 
 /// One recorded sample (the chart crate's sample plus power).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -45,103 +47,114 @@ pub struct FitSeries {
     pub altitude: Vec<Option<f64>>,
 }
 
-/// A FIT value as a finite number.
-fn number(value: &Value) -> Option<f64> {
-    let n = match value {
-        Value::Byte(v) | Value::UInt8(v) | Value::UInt8z(v) | Value::Enum(v) => f64::from(*v),
-        Value::SInt8(v) => f64::from(*v),
-        Value::SInt16(v) => f64::from(*v),
-        Value::UInt16(v) | Value::UInt16z(v) => f64::from(*v),
-        Value::SInt32(v) => f64::from(*v),
-        Value::UInt32(v) | Value::UInt32z(v) => f64::from(*v),
-        Value::Float32(v) => f64::from(*v),
-        Value::Float64(v) => *v,
-        Value::SInt64(v) => *v as f64,
-        Value::UInt64(v) | Value::UInt64z(v) => *v as f64,
-        _ => return None,
-    };
-    n.is_finite().then_some(n)
+/// A FIT integer the profile gives no scale, as a number; absent when it holds its type's invalid
+/// value (all bits set), as FIT marks a field the device did not measure. (The scaled fields come
+/// from rustyfit's `*_scaled()`, which answer `None` for the same value.)
+fn present<T: Invalid>(raw: T) -> Option<f64> {
+    (raw != T::INVALID).then(|| raw.into())
 }
 
-/// The first of `names` that the message carries as a number.
-fn field(record: &FitDataRecord, names: &[&str]) -> Option<f64> {
-    names
-        .iter()
-        .find_map(|name| record.fields().iter().find(|f| f.name() == *name).and_then(|f| number(f.value())))
+/// The value FIT writes for "not measured" in an unsigned field.
+trait Invalid: Copy + PartialEq + Into<f64> {
+    const INVALID: Self;
 }
 
-fn timestamp(record: &FitDataRecord) -> Option<i64> {
-    stamp(record, "timestamp").map(|t| t.timestamp())
+impl Invalid for u8 {
+    const INVALID: Self = u8::MAX;
 }
 
-fn stamp(record: &FitDataRecord, name: &str) -> Option<chrono::DateTime<chrono::Utc>> {
-    record.fields().iter().find(|f| f.name() == name).and_then(|f| match f.value() {
-        Value::Timestamp(t) => Some(t.with_timezone(&chrono::Utc)),
-        _ => None,
-    })
+impl Invalid for u16 {
+    const INVALID: Self = u16::MAX;
 }
 
 /// A lap message in the web API's lap model. FIT's `intensity` enum (`active`, `rest`, `warmup`,
-/// `cooldown`…) becomes Garmin's upper-case `intensityType`.
-fn lap(record: &FitDataRecord, index: i64) -> Lap {
-    let intensity = record.fields().iter().find(|f| f.name() == "intensity").and_then(|f| match f.value() {
-        Value::String(s) => Some(s.to_ascii_uppercase()),
+/// `cooldown`…) becomes Garmin's upper-case `intensityType`; a value outside the profile is absent.
+/// (Distances, times and speeds are unsigned in FIT: none arrives negative.)
+fn lap(l: &mesgdef::Lap, index: i64) -> Lap {
+    let intensity = match l.intensity {
+        Intensity::ACTIVE => Some("ACTIVE"),
+        Intensity::REST => Some("REST"),
+        Intensity::WARMUP => Some("WARMUP"),
+        Intensity::COOLDOWN => Some("COOLDOWN"),
+        Intensity::RECOVERY => Some("RECOVERY"),
+        Intensity::INTERVAL => Some("INTERVAL"),
+        Intensity::OTHER => Some("OTHER"),
         _ => None,
-    });
+    };
     Lap {
         lap_index: Some(index),
-        start_time_gmt: stamp(record, "start_time"),
-        distance: field(record, &["total_distance"]).filter(|d| *d >= 0.0),
-        duration: field(record, &["total_timer_time"]).filter(|d| *d >= 0.0),
-        elapsed_duration: field(record, &["total_elapsed_time"]).filter(|d| *d >= 0.0),
-        elevation_gain: field(record, &["total_ascent"]),
-        elevation_loss: field(record, &["total_descent"]),
-        average_speed: field(record, &["enhanced_avg_speed", "avg_speed"]).filter(|s| *s >= 0.0),
-        max_speed: field(record, &["enhanced_max_speed", "max_speed"]).filter(|s| *s >= 0.0),
-        average_hr: field(record, &["avg_heart_rate"]).filter(|h| *h > 0.0),
-        max_hr: field(record, &["max_heart_rate"]).filter(|h| *h > 0.0),
-        average_power: field(record, &["avg_power"]),
-        calories: field(record, &["total_calories"]),
-        intensity_type: intensity,
+        start_time_gmt: l.start_time.unix_timestamp().and_then(|t| chrono::DateTime::from_timestamp(t, 0)),
+        distance: l.total_distance_scaled(),
+        duration: l.total_timer_time_scaled(),
+        elapsed_duration: l.total_elapsed_time_scaled(),
+        elevation_gain: present(l.total_ascent),
+        elevation_loss: present(l.total_descent),
+        average_speed: l.enhanced_avg_speed_scaled().or_else(|| l.avg_speed_scaled()),
+        max_speed: l.enhanced_max_speed_scaled().or_else(|| l.max_speed_scaled()),
+        average_hr: present(l.avg_heart_rate).filter(|h| *h > 0.0),
+        max_hr: present(l.max_heart_rate).filter(|h| *h > 0.0),
+        average_power: present(l.avg_power),
+        calories: present(l.total_calories),
+        intensity_type: intensity.map(str::to_owned),
         ..Lap::default()
     }
 }
 
+impl FitSeries {
+    /// Adds one `record` message (skipped without a timestamp). `t0` is the first sample's time.
+    /// Distance, speed and power are unsigned in FIT; 0 bpm or 0 cadence means "not measured".
+    fn push_record(&mut self, r: &mesgdef::Record, t0: &mut Option<i64>) {
+        let Some(t) = r.timestamp.unix_timestamp() else { return };
+        let start = *t0.get_or_insert(t);
+        self.samples.push(FitSample {
+            elapsed_s: (t - start) as f64,
+            distance_m: r.distance_scaled(),
+            speed_mps: r.enhanced_speed_scaled().or_else(|| r.speed_scaled()),
+            heart_rate: present(r.heart_rate).filter(|h| *h > 0.0),
+            power_w: present(r.power),
+        });
+        let fraction = r.fractional_cadence_scaled().unwrap_or(0.0);
+        self.cadence.push(present(r.cadence).filter(|c| *c > 0.0).map(|c| c + fraction));
+        self.altitude.push(r.enhanced_altitude_scaled().or_else(|| r.altitude_scaled()));
+    }
+}
+
 /// Reads the samples and totals from FIT `bytes`; an error names what is wrong with the file.
+///
+/// rustyfit's streaming decoder hands over one message at a time (no copy of the whole file's
+/// messages); its typed messages (`mesgdef::Record`, `Lap`, `Session`) give each field scaled by the
+/// FIT profile and `None` for FIT's invalid values. It checks the header and file CRCs and answers a
+/// truncated or foreign file with an error, so a bad download is a sentence, never a panic.
 pub fn read(bytes: &[u8]) -> Result<FitSeries, String> {
-    let records =
-        fitparser::from_bytes(bytes).map_err(|e| format!("the FIT file could not be read ({e})"))?;
+    if bytes.is_empty() {
+        return Err("the FIT file could not be read (it is empty)".to_owned());
+    }
     let mut series = FitSeries::default();
     let mut t0: Option<i64> = None;
     // A running file holds cadence in strides per minute (the real fēnix 5 run: 89.5 where Garmin
     // Connect shows 179 steps/min); the series shows steps per minute, as the web's `directRunCadence`.
     let mut strides = false;
-    for record in &records {
-        match record.kind() {
-            MesgNum::Record => {
-                let Some(t) = timestamp(record) else { continue };
-                let start = *t0.get_or_insert(t);
-                series.samples.push(FitSample {
-                    elapsed_s: (t - start) as f64,
-                    distance_m: field(record, &["distance"]).filter(|d| *d >= 0.0),
-                    speed_mps: field(record, &["enhanced_speed", "speed"]).filter(|s| *s >= 0.0),
-                    heart_rate: field(record, &["heart_rate"]).filter(|h| *h > 0.0),
-                    power_w: field(record, &["power"]).filter(|p| *p >= 0.0),
-                });
-                let fraction = field(record, &["fractional_cadence"]).unwrap_or(0.0);
-                series.cadence.push(field(record, &["cadence"]).filter(|c| *c > 0.0).map(|c| c + fraction));
-                series.altitude.push(field(record, &["enhanced_altitude", "altitude"]));
-            }
-            MesgNum::Lap => {
+    // Without component expansion: rustyfit rebuilds an expanded field through f64 and truncates
+    // (a record's `speed` 4004 mm/s became an `enhanced_speed` of 4.003 m/s, overwriting the 4.004 the
+    // file held), so each field is read as written and the plain field stands in for a missing
+    // enhanced one.
+    let mut decoder = Decoder::builder().expand_components(false).build();
+    let mut stream = decoder.stream(bytes);
+    while let Some(event) = stream.next() {
+        let event = event.map_err(|e| format!("the FIT file could not be read ({e})"))?;
+        let DecoderEvent::Message(message) = event else { continue };
+        match message.num {
+            MesgNum::RECORD => series.push_record(&mesgdef::Record::from(message), &mut t0),
+            MesgNum::LAP => {
                 let index = i64::try_from(series.laps.len()).unwrap_or(i64::MAX).saturating_add(1);
-                series.laps.push(lap(record, index));
+                series.laps.push(lap(&mesgdef::Lap::from(message), index));
             }
-            MesgNum::Session => {
-                series.distance_m = field(record, &["total_distance"]).filter(|d| *d > 0.0);
-                series.timer_s = field(record, &["total_timer_time"]).filter(|d| *d > 0.0);
-                series.avg_hr = field(record, &["avg_heart_rate"]).filter(|h| *h > 0.0);
-                strides =
-                    record.fields().iter().any(|f| f.name() == "sport" && f.value().to_string() == "running");
+            MesgNum::SESSION => {
+                let session = mesgdef::Session::from(message);
+                series.distance_m = session.total_distance_scaled().filter(|d| *d > 0.0);
+                series.timer_s = session.total_timer_time_scaled().filter(|d| *d > 0.0);
+                series.avg_hr = present(session.avg_heart_rate).filter(|h| *h > 0.0);
+                strides = session.sport == Sport::RUNNING;
             }
             _ => {}
         }
@@ -255,8 +268,12 @@ mod tests {
     #[test]
     fn the_real_run_gives_one_sample_per_record_with_distance_speed_and_heart_rate() {
         let series = read(RUN).unwrap();
-        let records =
-            fitparser::from_bytes(RUN).unwrap().iter().filter(|r| r.kind() == MesgNum::Record).count();
+        // fitparser, an independent decoder (a dev-dependency), counts the records.
+        let records = fitparser::from_bytes(RUN)
+            .unwrap()
+            .iter()
+            .filter(|r| r.kind() == fitparser::profile::MesgNum::Record)
+            .count();
         assert_eq!(series.samples.len(), records);
         assert_eq!(records, 21, "the fixture's record count");
         let first = series.samples.first().unwrap();
@@ -281,6 +298,45 @@ mod tests {
         assert_eq!(rows.values("directHeartRate")[3], series.samples[3].heart_rate);
         // Its record 5 holds cadence 89 + fractional 0.5 strides/min: 179 steps/min.
         assert_eq!(series.cadence[5], Some(179.0));
+    }
+
+    #[test]
+    fn truncated_corrupted_and_random_files_are_plain_errors_never_panics() {
+        // Prefixes of the real run: a download cut short in the header, the first definitions, or
+        // anywhere later (every 11th byte keeps the test fast on a debug build).
+        for end in (0..200).chain((200..RUN.len()).step_by(11)) {
+            let error = read(&RUN[..end]).expect_err("a truncated file is refused");
+            assert!(error.starts_with("the FIT file "), "{end}: {error}");
+        }
+        // The real run with bytes overwritten (definitions, field sizes, base types, headers): the
+        // decoder meets them before the file CRC, so each one is decoded, not just refused.
+        let mut rng = fastrand::Rng::with_seed(14);
+        for _ in 0..400 {
+            let mut bytes = RUN.to_vec();
+            for _ in 0..rng.usize(1..8) {
+                let at = rng.usize(0..bytes.len());
+                bytes[at] = rng.u8(..);
+            }
+            if let Err(error) = read(&bytes) {
+                assert!(error.starts_with("the FIT file "), "{error}");
+            }
+        }
+        // Random bodies behind a valid FIT header (14 bytes, ".FIT", header CRC 0: unchecked).
+        for _ in 0..1000 {
+            let body: Vec<u8> = (0..rng.usize(0..400)).map(|_| rng.u8(..)).collect();
+            let size = u32::try_from(body.len()).unwrap();
+            let mut bytes = vec![14, 0x20, 0x54, 0x08];
+            bytes.extend(size.to_le_bytes());
+            bytes.extend(b".FIT\0\0");
+            bytes.extend(body);
+            bytes.extend([0, 0]);
+            let error = read(&bytes).expect_err("random bytes are no activity");
+            assert!(error.starts_with("the FIT file "), "{error}");
+        }
+        assert_eq!(
+            read(&RUN[..RUN.len() - 1]).unwrap_err(),
+            "the FIT file could not be read (unexpected EOF)"
+        );
     }
 
     #[test]

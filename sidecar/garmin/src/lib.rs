@@ -18,6 +18,9 @@
 //!
 //! * [`personal`] is Garmin's official, read-only Personal API (an API key instead of the web
 //!   sign-in), stored in the same session file and answering with the same [`models`].
+//! * [`fit_series`] reads an activity's original FIT file (samples, laps, totals) for the charts,
+//!   `get_activity` through the Personal API and the history sync. It and [`workout_fit`] share one
+//!   FIT library, `rustyfit` (its decoder here, its encoder there).
 //! * Writing to the account: [`changes`] names each write a person can confirm (create a workout,
 //!   schedule it, add a race…), [`apply`] performs one, and [`journal`] records it so it can be
 //!   undone. [`workout_spec`] is the compact workout language the assistant and the app's editor

@@ -10,6 +10,8 @@ mod activities;
 mod calendar;
 #[path = "api/downloads.rs"]
 mod downloads;
+#[path = "api/fit_reader.rs"]
+mod fit_reader;
 #[path = "api/metrics.rs"]
 mod metrics;
 #[path = "api/people.rs"]
