@@ -247,18 +247,63 @@ fn build_month(
     activities: &[ActivitySummary],
     events: &[Event],
 ) -> CalendarMonthView {
-    let inside = |d: &NaiveDate| first <= *d && *d <= last;
-    let mut days: BTreeMap<NaiveDate, CalendarDay> = BTreeMap::new();
-    let mut counts = CalendarCounts::default();
-    let (mut total_m, mut total_s) = (0.0, 0.0);
-
-    let mut seen_activities = HashSet::new();
+    let mut month = MonthDays::new(first, last, today);
     for a in activities {
-        let Some(date) = a.start_time_local.map(|t| t.date()).filter(inside) else { continue };
-        let Some(id) = a.activity_id.filter(|id| seen_activities.insert(*id)) else { continue };
-        total_m += a.distance.unwrap_or(0.0);
-        total_s += a.duration.unwrap_or(0.0);
-        day_entry(&mut days, date).activities.push(CalendarActivity {
+        month.add_listed_activity(a);
+    }
+    let events_by_id: HashMap<u64, &Event> = events.iter().filter_map(|e| Some((e.id?, e))).collect();
+    for item in feed {
+        month.add_feed_item(item, &events_by_id);
+    }
+    for e in events {
+        month.add_listed_event(e);
+    }
+    month.finish()
+}
+
+/// A month's days being filled, with what is already in them (so no activity or event is shown
+/// twice) and the items still to come.
+struct MonthDays {
+    first: NaiveDate,
+    last: NaiveDate,
+    today: NaiveDate,
+    days: BTreeMap<NaiveDate, CalendarDay>,
+    seen_activities: HashSet<u64>,
+    seen_events: HashSet<u64>,
+    /// Planned items on or after today: day, kind, name.
+    upcoming: Vec<(NaiveDate, &'static str, String)>,
+    /// Metres and seconds of the listed activities.
+    total_m: f64,
+    total_s: f64,
+}
+
+impl MonthDays {
+    fn new(first: NaiveDate, last: NaiveDate, today: NaiveDate) -> MonthDays {
+        MonthDays {
+            first,
+            last,
+            today,
+            days: BTreeMap::new(),
+            seen_activities: HashSet::new(),
+            seen_events: HashSet::new(),
+            upcoming: Vec::new(),
+            total_m: 0.0,
+            total_s: 0.0,
+        }
+    }
+
+    /// The day of `date` when it lies inside the month.
+    fn inside(&self, date: Option<NaiveDate>) -> Option<NaiveDate> {
+        date.filter(|d| self.first <= *d && *d <= self.last)
+    }
+
+    /// An activity of the activity list (once per id), counted in the month's totals.
+    fn add_listed_activity(&mut self, a: &ActivitySummary) {
+        let Some(date) = self.inside(a.start_time_local.map(|t| t.date())) else { return };
+        let Some(id) = a.activity_id.filter(|id| self.seen_activities.insert(*id)) else { return };
+        self.total_m += a.distance.unwrap_or(0.0);
+        self.total_s += a.duration.unwrap_or(0.0);
+        day_entry(&mut self.days, date).activities.push(CalendarActivity {
             activity_id: id,
             name: activity_title(a.activity_name.as_deref(), a.type_key(), a.location_name.as_deref()),
             kind: a.activity_type.as_ref().and_then(|t| t.type_key.as_deref()).map(words),
@@ -267,17 +312,16 @@ fn build_month(
         });
     }
 
-    let events_by_id: HashMap<u64, &Event> = events.iter().filter_map(|e| Some((e.id?, e))).collect();
-    let mut seen_events = HashSet::new();
-    let mut upcoming: Vec<(NaiveDate, &'static str, String)> = Vec::new();
-    for item in feed {
-        let Some(date) = item.date.filter(inside) else { continue };
+    /// One item of the calendar feed: an activity the list did not return, a scheduled
+    /// workout, or an event (completed from the event list when it has it).
+    fn add_feed_item(&mut self, item: &CalendarItem, events_by_id: &HashMap<u64, &Event>) {
+        let Some(date) = self.inside(item.date) else { return };
         let title = item.title.clone().unwrap_or_default();
         match item.item_type.as_deref() {
             Some("activity") => {
                 // Activities the list did not return (the feed's units are not trusted: no numbers).
-                let Some(id) = item.id.filter(|id| seen_activities.insert(*id)) else { continue };
-                day_entry(&mut days, date).activities.push(CalendarActivity {
+                let Some(id) = item.id.filter(|id| self.seen_activities.insert(*id)) else { return };
+                day_entry(&mut self.days, date).activities.push(CalendarActivity {
                     activity_id: id,
                     name: activity_title(Some(&title), item.sport_type_key.as_deref(), None),
                     kind: item.sport_type_key.as_deref().map(words),
@@ -287,10 +331,8 @@ fn build_month(
             }
             Some(kind @ ("workout" | "fbtAdaptiveWorkout")) => {
                 let from_plan = kind != "workout";
-                if date >= today {
-                    upcoming.push((date, "workout", title.clone()));
-                }
-                day_entry(&mut days, date).workouts.push(CalendarWorkout {
+                self.note_upcoming(date, "workout", &title);
+                day_entry(&mut self.days, date).workouts.push(CalendarWorkout {
                     workout_id: item.workout_id,
                     schedule_id: if from_plan { None } else { item.id },
                     name: if title.is_empty() { "Workout".to_owned() } else { title },
@@ -300,72 +342,84 @@ fn build_month(
             }
             Some("event") => {
                 if let Some(id) = item.id {
-                    seen_events.insert(id);
+                    self.seen_events.insert(id);
                 }
-                let full = item.id.and_then(|id| events_by_id.get(&id).copied());
-                let event = match full {
+                let event = match item.id.and_then(|id| events_by_id.get(&id).copied()) {
                     Some(e) => event_row(e),
-                    None => CalendarEvent {
-                        event_id: item.id,
-                        name: title,
-                        distance_km: item
-                            .completion_target
-                            .as_ref()
-                            .and_then(|t| t.meters())
-                            .map(display::km),
-                        goal: None,
-                        primary: false,
-                        race: item.is_race.unwrap_or(false),
-                    },
+                    None => feed_event_row(item, title),
                 };
-                if date >= today {
-                    upcoming.push((date, "event", event.name.clone()));
-                }
-                day_entry(&mut days, date).events.push(event);
+                self.note_upcoming(date, "event", &event.name);
+                day_entry(&mut self.days, date).events.push(event);
             }
             _ => {}
         }
     }
-    for e in events {
-        let Some(date) = e.date.filter(inside) else { continue };
-        if e.id.is_some_and(|id| !seen_events.insert(id)) {
-            continue;
+
+    /// An event of the event list the feed did not have.
+    fn add_listed_event(&mut self, e: &Event) {
+        let Some(date) = self.inside(e.date) else { return };
+        if e.id.is_some_and(|id| !self.seen_events.insert(id)) {
+            return;
         }
         let row = event_row(e);
-        if date >= today {
-            upcoming.push((date, "event", row.name.clone()));
-        }
-        day_entry(&mut days, date).events.push(row);
+        self.note_upcoming(date, "event", &row.name);
+        day_entry(&mut self.days, date).events.push(row);
     }
 
-    for day in days.values() {
-        counts.activities += day.activities.len();
-        counts.scheduled_workouts += day.workouts.len();
-        counts.events += day.events.len();
+    /// Keeps a planned item when it is on or after today.
+    fn note_upcoming(&mut self, date: NaiveDate, kind: &'static str, name: &str) {
+        if date >= self.today {
+            self.upcoming.push((date, kind, name.to_owned()));
+        }
     }
-    counts.days_with_items = days.len();
-    counts.activity_distance_km = display::km(total_m);
-    counts.activity_duration = display::duration(total_s);
-    counts.activity_seconds = total_s;
-    upcoming.sort_by_key(|u| u.0);
-    let next_upcoming = upcoming.into_iter().next().map(|(date, kind, name)| UpcomingItem {
-        date: date.to_string(),
-        kind: kind.to_owned(),
-        name,
-        in_days: (date - today).num_days(),
-    });
-    let mut days: Vec<CalendarDay> = days.into_values().collect();
-    let activities_left_out = fit_days(&mut days);
-    CalendarMonthView {
-        year: first.year(),
-        month: first.month(),
-        first_day: first.to_string(),
-        last_day: last.to_string(),
-        counts,
-        days,
-        next_upcoming,
-        activities_left_out,
-        missing: Vec::new(),
+
+    /// The month's view: counts, the days (within their budget) and the next planned item.
+    fn finish(self) -> CalendarMonthView {
+        let mut counts = CalendarCounts::default();
+        for day in self.days.values() {
+            counts.activities += day.activities.len();
+            counts.scheduled_workouts += day.workouts.len();
+            counts.events += day.events.len();
+        }
+        counts.days_with_items = self.days.len();
+        counts.activity_distance_km = display::km(self.total_m);
+        counts.activity_duration = display::duration(self.total_s);
+        counts.activity_seconds = self.total_s;
+        let mut upcoming = self.upcoming;
+        upcoming.sort_by_key(|u| u.0);
+        let today = self.today;
+        let next_upcoming = upcoming.into_iter().next().map(|(date, kind, name)| UpcomingItem {
+            date: date.to_string(),
+            kind: kind.to_owned(),
+            name,
+            in_days: (date - today).num_days(),
+        });
+        let mut days: Vec<CalendarDay> = self.days.into_values().collect();
+        let activities_left_out = fit_days(&mut days);
+        CalendarMonthView {
+            year: self.first.year(),
+            month: self.first.month(),
+            first_day: self.first.to_string(),
+            last_day: self.last.to_string(),
+            counts,
+            days,
+            next_upcoming,
+            activities_left_out,
+            missing: Vec::new(),
+        }
+    }
+}
+
+/// An event known only from the feed: its title, distance and race flag (the feed has no goal
+/// time or primary flag).
+fn feed_event_row(item: &CalendarItem, title: String) -> CalendarEvent {
+    CalendarEvent {
+        event_id: item.id,
+        name: title,
+        distance_km: item.completion_target.as_ref().and_then(|t| t.meters()).map(display::km),
+        goal: None,
+        primary: false,
+        race: item.is_race.unwrap_or(false),
     }
 }
 

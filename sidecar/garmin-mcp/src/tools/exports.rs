@@ -395,6 +395,9 @@ enum Fetched {
     Nothing,
 }
 
+/// First bytes that mark an XML or JSON answer where a CSV file was asked for.
+const NOT_CSV: &[u8] = b"<{";
+
 /// The activity file: the original (unpacked by the client; a FIT, or the GPX/TCX an uploaded
 /// activity came as) or Garmin's export, which must look like what was asked for.
 async fn download(reads: &Reads, id: u64, format: ActivityFileFormat) -> Result<Fetched, garmin::Error> {
@@ -404,13 +407,7 @@ async fn download(reads: &Reads, id: u64, format: ActivityFileFormat) -> Result<
         return Ok(Fetched::File { bytes: original.file.bytes, format });
     };
     let Some(file) = reads.export(id, export).await? else { return Ok(Fetched::Nothing) };
-    let text = file.bytes.strip_prefix(b"\xEF\xBB\xBF".as_slice()).unwrap_or(&file.bytes);
-    let first = text.iter().find(|b| !b.is_ascii_whitespace());
-    let plausible = match export {
-        ExportFormat::Csv => first.is_some() && first != Some(&b'<') && first != Some(&b'{'),
-        _ => first == Some(&b'<'),
-    };
-    if !plausible {
+    if !plausible(export, &file.bytes) {
         return Err(garmin::Error::Decode {
             endpoint: format!("GET /gc-api/download-service/export/{}/activity/{id}", export.as_str()),
             field: ".".into(),
@@ -418,6 +415,17 @@ async fn download(reads: &Reads, id: u64, format: ActivityFileFormat) -> Result<
         });
     }
     Ok(Fetched::File { bytes: file.bytes, format })
+}
+
+/// Whether Garmin's export looks like the format asked for (after a byte-order mark and
+/// blanks): XML for GPX, TCX and KML; for CSV, something that is neither XML nor JSON.
+fn plausible(export: ExportFormat, bytes: &[u8]) -> bool {
+    let text = bytes.strip_prefix(b"\xEF\xBB\xBF".as_slice()).unwrap_or(bytes);
+    let first = text.iter().find(|b| !b.is_ascii_whitespace());
+    match export {
+        ExportFormat::Csv => first.is_some_and(|b| !NOT_CSV.contains(b)),
+        _ => first == Some(&b'<'),
+    }
 }
 
 fn no_activity(id: u64) -> ToolError {
@@ -587,6 +595,17 @@ mod tests {
             panic!("a tool result, not a protocol error")
         };
         assert_eq!(result.is_error, Some(true));
+    }
+
+    #[test]
+    fn an_export_that_is_not_the_format_asked_for_is_not_plausible() {
+        assert!(plausible(ExportFormat::Gpx, b"\xEF\xBB\xBF  <?xml version=\"1.0\"?><gpx/>"));
+        assert!(!plausible(ExportFormat::Gpx, b"Laps,Time"));
+        assert!(!plausible(ExportFormat::Tcx, b""));
+        assert!(plausible(ExportFormat::Csv, b"\xEF\xBB\xBFLaps,Time\n1,5:00"));
+        assert!(!plausible(ExportFormat::Csv, b"  <html>error</html>"));
+        assert!(!plausible(ExportFormat::Csv, b"{\"error\":\"x\"}"));
+        assert!(!plausible(ExportFormat::Csv, b" \n "));
     }
 
     #[test]

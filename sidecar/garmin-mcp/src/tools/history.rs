@@ -191,75 +191,104 @@ impl GarminMcp {
         ctx: RequestContext<RoleServer>,
     ) -> Result<Answer<SyncAnswer>, ToolError> {
         let today = self.today();
-        let since = parse_opt_date("since", args.since.as_deref(), today)?;
-        if let Some(since) = since
-            && since > today
-        {
-            return Err(ToolError::invalid(format!("since {since} is after today ({today})")));
-        }
-        if let Some(n) = args.max_requests
-            && !(1..=MAX_REQUESTS).contains(&n)
-        {
-            return Err(ToolError::invalid(format!(
-                "max_requests must be between 1 and {MAX_REQUESTS}, got {n}"
-            )));
-        }
-        let full = args.full.unwrap_or(false);
+        let options = sync_options(&args, today)?;
         let history = self.history_for_sync()?;
         let transport = self.sync_transport().await?;
-        let (job, joined) = {
-            let mut slot = self.history_slot().1.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            match slot.as_ref() {
-                Some(job) => (job.clone(), true),
-                None => {
-                    let job = start_job(
-                        history.clone(),
-                        transport,
-                        SyncOptions { today, since, full, request_budget: args.max_requests },
-                    );
-                    *slot = Some(job.clone());
-                    (job, false)
-                }
-            }
-        };
+        let (job, joined) = self.join_or_start(&history, transport, options);
         let outcome = wait_for(&job, &ctx).await;
-        let mut answer = SyncAnswer::new(&job.asked, job.state.borrow().progress.as_ref(), &history);
+        let answer = SyncAnswer::new(&job.asked, job.state.borrow().progress.as_ref(), &history);
         let Some(outcome) = outcome else {
-            let summary = format!(
-                "{} ({}) goes on in the background: {} of {} days read so far in {} requests. Tools keep answering (live from Garmin for days not yet in the history); call sync_history again to see where it is.",
-                if joined { "A sync started earlier" } else { "The sync" },
-                job.asked,
-                answer.days_done,
-                answer.days_total,
-                answer.requests
-            );
+            let summary = running_summary(joined, &job.asked, &answer);
             return Ok(self.answer(summary, answer));
         };
         // Finished: this call reports it, and the next call starts a new sync.
-        {
-            let mut slot = self.history_slot().1.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            if slot.as_ref().is_some_and(|j| std::sync::Arc::ptr_eq(j, &job)) {
-                *slot = None;
-            }
-        }
+        self.release_job(&job);
         let report = outcome.map_err(sync_error)?;
         crate::sources::note_sync_sources(&report.served_by);
-        answer = answer.finished(&report);
-        let mut summary = report.summary();
-        if joined {
-            summary = format!("A sync started earlier ({}) has ended. {summary}", job.asked);
-        }
-        if let Some(aside) = history.moved_aside() {
-            summary.push_str(&format!(
-                " The previous history file could not be read and was moved aside to {}; this sync started a fresh one.",
-                aside.display()
-            ));
-        }
-        if report.stopped.is_some() {
-            summary.push_str(" Call sync_history again to continue.");
-        }
-        Ok(self.answer(summary, answer))
+        let summary = finished_summary(joined, &job.asked, &report, &history);
+        Ok(self.answer(summary, answer.finished(&report)))
     }
+}
+
+impl GarminMcp {
+    /// The sync this call reports on: the one already running (`true`: joined), else a new one
+    /// started with `options` and kept in the server's slot.
+    fn join_or_start(
+        &self,
+        history: &::history::History,
+        transport: ::history::Transport,
+        options: SyncOptions,
+    ) -> (std::sync::Arc<SyncJob>, bool) {
+        let mut slot = self.history_slot().1.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        match slot.as_ref() {
+            Some(job) => (job.clone(), true),
+            None => {
+                let job = start_job(history.clone(), transport, options);
+                *slot = Some(job.clone());
+                (job, false)
+            }
+        }
+    }
+
+    /// Empties the server's slot when it still holds `job` (a finished sync), so the next call
+    /// starts a new one.
+    fn release_job(&self, job: &std::sync::Arc<SyncJob>) {
+        let mut slot = self.history_slot().1.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if slot.as_ref().is_some_and(|j| std::sync::Arc::ptr_eq(j, job)) {
+            *slot = None;
+        }
+    }
+}
+
+/// The sync asked for by the arguments: `since` not after today, `max_requests` within
+/// 1..=[`MAX_REQUESTS`].
+fn sync_options(args: &SyncHistoryArgs, today: chrono::NaiveDate) -> Result<SyncOptions, ToolError> {
+    let since = parse_opt_date("since", args.since.as_deref(), today)?;
+    if let Some(since) = since
+        && since > today
+    {
+        return Err(ToolError::invalid(format!("since {since} is after today ({today})")));
+    }
+    if let Some(n) = args.max_requests
+        && !(1..=MAX_REQUESTS).contains(&n)
+    {
+        return Err(ToolError::invalid(format!(
+            "max_requests must be between 1 and {MAX_REQUESTS}, got {n}"
+        )));
+    }
+    let full = args.full.unwrap_or(false);
+    Ok(SyncOptions { today, since, full, request_budget: args.max_requests })
+}
+
+/// The summary of a sync still running when this call stops waiting.
+fn running_summary(joined: bool, asked: &str, answer: &SyncAnswer) -> String {
+    format!(
+        "{} ({}) goes on in the background: {} of {} days read so far in {} requests. Tools keep answering (live from Garmin for days not yet in the history); call sync_history again to see where it is.",
+        if joined { "A sync started earlier" } else { "The sync" },
+        asked,
+        answer.days_done,
+        answer.days_total,
+        answer.requests
+    )
+}
+
+/// The summary of a finished sync: the report's own sentence, which sync it was when this call
+/// joined one, a history file moved aside, and how to continue after an early stop.
+fn finished_summary(joined: bool, asked: &str, report: &SyncReport, history: &::history::History) -> String {
+    let mut summary = report.summary();
+    if joined {
+        summary = format!("A sync started earlier ({asked}) has ended. {summary}");
+    }
+    if let Some(aside) = history.moved_aside() {
+        summary.push_str(&format!(
+            " The previous history file could not be read and was moved aside to {}; this sync started a fresh one.",
+            aside.display()
+        ));
+    }
+    if report.stopped.is_some() {
+        summary.push_str(" Call sync_history again to continue.");
+    }
+    summary
 }
 
 /// Starts a sync in the background of this server.

@@ -515,18 +515,7 @@ fn period_stats(
     previous: Option<&[&ActivitySummary]>,
     source: crate::history::DataSource,
 ) -> PeriodStats {
-    // One sport family for pace/speed: the filter's, or the only one present.
-    let families: Vec<Family> = {
-        let mut f: Vec<Family> = current.iter().map(|a| Family::of_summary(a)).collect();
-        f.sort();
-        f.dedup();
-        f
-    };
-    let family = match &query.filter {
-        Some(f) => Some(Family::of(Some(&f.type_key), None)),
-        None if families.len() == 1 => families.first().copied(),
-        None => None,
-    };
+    let family = pace_family(query, current);
     let sum = Sum::of(current.iter().copied());
     let totals = Totals {
         count: sum.count,
@@ -537,14 +526,7 @@ fn period_stats(
         training_load: whole_u32(Some(sum.load)).unwrap_or(0),
         speed: sum.speed(family),
     };
-    let longest = current
-        .iter()
-        .max_by(|a, b| {
-            let key = |x: &ActivitySummary| (distance_m(x).unwrap_or(0.0), finite(x.duration));
-            let (ka, kb) = (key(a), key(b));
-            ka.0.total_cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
-        })
-        .and_then(|a| ActivityRow::of(a));
+    let longest = longest(current);
     let by_sport = if query.filter.is_none() && current.len() > 1 { sport_rows(current) } else { Vec::new() };
     let bucket = bucket_for(query.kind, span.start, span.end);
     // A running period stops at today: rows for days still to come would be noise.
@@ -568,6 +550,31 @@ fn period_stats(
         change,
         source,
     }
+}
+
+/// The one sport family whose pace or speed the totals show: the filter's, or the only one
+/// present (none when sports are mixed).
+fn pace_family(query: &Period, current: &[&ActivitySummary]) -> Option<Family> {
+    let mut families: Vec<Family> = current.iter().map(|a| Family::of_summary(a)).collect();
+    families.sort();
+    families.dedup();
+    match &query.filter {
+        Some(f) => Some(Family::of(Some(&f.type_key), None)),
+        None if families.len() == 1 => families.first().copied(),
+        None => None,
+    }
+}
+
+/// The longest activity: by distance, then by duration.
+fn longest(current: &[&ActivitySummary]) -> Option<ActivityRow> {
+    current
+        .iter()
+        .max_by(|a, b| {
+            let key = |x: &ActivitySummary| (distance_m(x).unwrap_or(0.0), finite(x.duration));
+            let (ka, kb) = (key(a), key(b));
+            ka.0.total_cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
+        })
+        .and_then(|a| ActivityRow::of(a))
 }
 
 /// The change from the previous period `p` (from `ps` to `pe`) to this one.

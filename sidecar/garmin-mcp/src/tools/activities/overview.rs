@@ -130,6 +130,22 @@ pub(super) fn describe(
     zones: &[ZoneRow],
     weather: Option<&WeatherRow>,
 ) -> String {
+    let mut text = headline(activity, o);
+    if let Some(sentence) = splits.and_then(steadiness_sentence) {
+        text.push_str(&sentence);
+    }
+    if let Some(top) = zones.iter().max_by(|a, b| a.percent.total_cmp(&b.percent)) {
+        text.push_str(&format!(" Most time in HR zone {} ({} %).", top.zone, top.percent.round()));
+    }
+    if let Some(sentence) = weather.and_then(weather_sentence) {
+        text.push_str(&sentence);
+    }
+    text
+}
+
+/// The first sentence: name, day and sport, distance and time, pace or speed, heart rate,
+/// training load and effect.
+fn headline(activity: &Activity, o: &Overview) -> String {
     let name = activity_title(
         activity.activity_name.as_deref(),
         activity.type_key(),
@@ -166,45 +182,42 @@ pub(super) fn describe(
         }
     }
     text.push('.');
-    if let Some(s) = splits.and_then(|s| s.steadiness.as_ref()) {
-        let what = if splits.is_some_and(|s| s.unit == "lap" || s.unit.ends_with("laps")) {
-            "Lap pace"
-        } else {
-            "Pace"
-        };
-        text.push_str(&format!(
-            " {what} was {}: {} % variation over {} (fastest {}, slowest {})",
-            s.verdict, s.variation_pct, s.basis, s.fastest, s.slowest
-        ));
-        match s.second_half_vs_first_s_per_km {
-            Some(d) if d < 0 => text.push_str(&format!("; negative split, second half {} s/km faster", -d)),
-            Some(d) if d > 0 => text.push_str(&format!("; second half {d} s/km slower")),
-            _ => {}
-        }
-        text.push('.');
-    }
-    if let Some(top) = zones.iter().max_by(|a, b| a.percent.total_cmp(&b.percent)) {
-        text.push_str(&format!(" Most time in HR zone {} ({} %).", top.zone, top.percent.round()));
-    }
-    if let Some(w) = weather {
-        let mut parts = Vec::new();
-        if let Some(t) = w.temp_c {
-            parts.push(format!("{t:.0} °C"));
-        }
-        if let Some(c) = &w.condition {
-            parts.push(c.to_lowercase());
-        }
-        if let Some(h) = w.humidity_pct {
-            parts.push(format!("{h} % humidity"));
-        }
-        if let Some(k) = w.wind_kmh.filter(|k| *k > 0) {
-            parts.push(format!("wind {k} km/h"));
-        }
-        if !parts.is_empty() {
-            text.push_str(&format!(" Weather: {}.", parts.join(", ")));
-        }
-    }
     text
+}
+
+/// How steady the pace was (with a negative or positive split), when the splits say.
+fn steadiness_sentence(splits: &Splits) -> Option<String> {
+    let s = splits.steadiness.as_ref()?;
+    let what = if splits.unit == "lap" || splits.unit.ends_with("laps") { "Lap pace" } else { "Pace" };
+    let mut text = format!(
+        " {what} was {}: {} % variation over {} (fastest {}, slowest {})",
+        s.verdict, s.variation_pct, s.basis, s.fastest, s.slowest
+    );
+    match s.second_half_vs_first_s_per_km {
+        Some(d) if d < 0 => text.push_str(&format!("; negative split, second half {} s/km faster", -d)),
+        Some(d) if d > 0 => text.push_str(&format!("; second half {d} s/km slower")),
+        _ => {}
+    }
+    text.push('.');
+    Some(text)
+}
+
+/// The weather in a few words, when any is known.
+fn weather_sentence(w: &WeatherRow) -> Option<String> {
+    let mut parts = Vec::new();
+    if let Some(t) = w.temp_c {
+        parts.push(format!("{t:.0} °C"));
+    }
+    if let Some(c) = &w.condition {
+        parts.push(c.to_lowercase());
+    }
+    if let Some(h) = w.humidity_pct {
+        parts.push(format!("{h} % humidity"));
+    }
+    if let Some(k) = w.wind_kmh.filter(|k| *k > 0) {
+        parts.push(format!("wind {k} km/h"));
+    }
+    (!parts.is_empty()).then(|| format!(" Weather: {}.", parts.join(", ")))
 }
 
 #[cfg(test)]

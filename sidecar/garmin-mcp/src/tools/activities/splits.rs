@@ -83,6 +83,23 @@ fn unit_name(meters: f64) -> String {
 /// Splits from the laps of any sport: auto-laps of equal length become per-km (or per-5-km…)
 /// splits, other laps stay laps; rests fold into the split before them; long lists are merged to stay compact.
 pub(super) fn build_splits(laps: &[Lap], family: Family) -> Option<Splits> {
+    let pieces = pieces_of(laps);
+    if pieces.is_empty() {
+        return None;
+    }
+    // Laps with a distance are splits whatever the sport (backcountry skiing, a flight…); sports
+    // without a pace of their own read as speed, like rides.
+    let family = if family.has_distance() { family } else { Family::Ride };
+    let layout = Layout::of(&pieces);
+    let pieces = layout.merged(pieces);
+    let rows: Vec<SplitRow> =
+        pieces.iter().enumerate().map(|(i, p)| split_row(i, p, family, layout.mixed)).collect();
+    let steadiness = steadiness(&pieces, &rows, family, &layout);
+    Some(Splits { unit: layout.unit, rows, steadiness })
+}
+
+/// The laps as pieces, each rest (a lap without distance) folded into the piece before it.
+fn pieces_of(laps: &[Lap]) -> Vec<Piece> {
     let mut pieces: Vec<Piece> = Vec::new();
     for lap in laps {
         let piece = Piece::of(lap);
@@ -94,22 +111,49 @@ pub(super) fn build_splits(laps: &[Lap], family: Family) -> Option<Splits> {
         }
         pieces.push(piece);
     }
-    if pieces.is_empty() {
-        return None;
+    pieces
+}
+
+/// How the pieces read as splits: of one length (`uniform`, all but a shorter last one) or laps,
+/// of mixed intensities (a structured workout) or not, and how many are merged per row.
+struct Layout {
+    uniform: bool,
+    mixed: bool,
+    /// Pieces per row (1 unless there are more than [`MAX_SPLIT_ROWS`]).
+    group: usize,
+    /// The rows' name: `km`, `mile`, `2 km`, `lap`, `3 laps`…
+    unit: String,
+    /// The length of a full row when uniform, else 0.
+    unit_meters: f64,
+}
+
+impl Layout {
+    /// The layout of non-empty pieces.
+    fn of(pieces: &[Piece]) -> Layout {
+        let first = pieces.first().map_or(0.0, |p| p.meters);
+        let uniform = pieces.len() >= 2
+            && pieces[..pieces.len() - 1].iter().all(|p| (p.meters - first).abs() <= first * 0.02)
+            && pieces.last().is_some_and(|p| p.meters <= first * 1.02);
+        let mixed = pieces.first().is_some_and(|f| pieces.iter().any(|p| p.intensity != f.intensity));
+        let group = pieces.len().div_ceil(MAX_SPLIT_ROWS);
+        let unit = if uniform {
+            unit_name(first * group as f64)
+        } else if group > 1 {
+            format!("{group} laps")
+        } else {
+            "lap".to_owned()
+        };
+        let unit_meters = if uniform { first * group as f64 } else { 0.0 };
+        Layout { uniform, mixed, group, unit, unit_meters }
     }
-    // Laps with a distance are splits whatever the sport (backcountry skiing, a flight…); sports
-    // without a pace of their own read as speed, like rides.
-    let family = if family.has_distance() { family } else { Family::Ride };
-    let first = pieces[0].meters;
-    let uniform = pieces.len() >= 2
-        && pieces[..pieces.len() - 1].iter().all(|p| (p.meters - first).abs() <= first * 0.02)
-        && pieces.last().is_some_and(|p| p.meters <= first * 1.02);
-    let mixed = pieces.iter().any(|p| p.intensity != pieces[0].intensity);
-    let group = pieces.len().div_ceil(MAX_SPLIT_ROWS);
-    let mut unit = if uniform { unit_name(first) } else { "lap".to_owned() };
-    if group > 1 {
-        let merged: Vec<Piece> = pieces
-            .chunks(group)
+
+    /// The pieces merged `group` at a time.
+    fn merged(&self, pieces: Vec<Piece>) -> Vec<Piece> {
+        if self.group <= 1 {
+            return pieces;
+        }
+        pieces
+            .chunks(self.group)
             .map(|chunk| {
                 let mut p = chunk[0].clone();
                 for other in &chunk[1..] {
@@ -117,87 +161,105 @@ pub(super) fn build_splits(laps: &[Lap], family: Family) -> Option<Splits> {
                 }
                 p
             })
-            .collect();
-        pieces = merged;
-        unit = if uniform { unit_name(first * group as f64) } else { format!("{group} laps") };
+            .collect()
     }
-    let unit_meters = if uniform { first * group as f64 } else { 0.0 };
-    let rows: Vec<SplitRow> = pieces
-        .iter()
-        .enumerate()
-        .map(|(i, p)| SplitRow {
-            n: u32::try_from(i + 1).unwrap_or(u32::MAX),
-            distance_km: display::km(p.meters),
-            time: display::duration(p.seconds),
-            speed: Speed::of(family, p.meters, p.seconds),
-            avg_hr_bpm: whole_u32((p.hr_seconds > 0.0).then(|| p.hr_weighted / p.hr_seconds)),
-            elev_change_m: p.elev_change.filter(|e| e.is_finite()).map(|e| e.round() as i32),
-            intensity: if mixed { p.intensity.as_ref().map(|t| t.to_lowercase()) } else { None },
-            rest_s: whole_u32(Some(p.rest_s)).filter(|r| *r > 0),
-        })
-        .collect();
 
-    // Steadiness: full-length splits (and only the work laps of a structured workout).
-    let label = |i: usize| {
-        if uniform && unit == "km" { format!("km {}", i + 1) } else { format!("{unit} {}", i + 1) }
-    };
-    let basis: Vec<(usize, &Piece)> = pieces
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| !mixed || p.is_work())
-        .filter(|(_, p)| !uniform || p.meters >= unit_meters * 0.98)
-        .filter(|(_, p)| p.mps().is_some())
-        .collect();
-    let steadiness = (basis.len() >= 2).then(|| {
-        // Compare in the sport's own terms: pace (s per m) for runs, walks and swims, speed for rides.
-        let values: Vec<f64> = basis
-            .iter()
-            .map(|(_, p)| if family == Family::Ride { p.meters / p.seconds } else { p.seconds / p.meters })
-            .collect();
-        let mean = values.iter().sum::<f64>() / values.len() as f64;
-        let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / values.len() as f64;
-        let cv = if mean > 0.0 { var.sqrt() / mean * 100.0 } else { 0.0 };
-        let by_speed = |a: &&(usize, &Piece), b: &&(usize, &Piece)| {
-            a.1.mps().unwrap_or(0.0).total_cmp(&b.1.mps().unwrap_or(0.0))
-        };
-        let fastest = basis.iter().max_by(by_speed).map(|(i, _)| *i).unwrap_or(0);
-        let slowest = basis.iter().min_by(by_speed).map(|(i, _)| *i).unwrap_or(0);
-        let at = |i: usize| {
-            let speed = rows.get(i).and_then(|r| r.speed.text()).unwrap_or_default();
-            format!("{} at {speed}", label(i))
-        };
-        let half = basis.len() / 2;
-        let second_half =
-            (uniform && basis.len() >= 4 && matches!(family, Family::Run | Family::Walk)).then(|| {
-                let pace = |part: &[(usize, &Piece)]| {
-                    let (m, s) = part.iter().fold((0.0, 0.0), |(m, s), (_, p)| (m + p.meters, s + p.seconds));
-                    s / m * 1000.0
-                };
-                (pace(&basis[basis.len() - half..]) - pace(&basis[..half])).round() as i32
-            });
-        let verdict = match cv {
-            c if c < 2.5 => "very steady",
-            c if c < 5.0 => "steady",
-            c if c < 8.0 => "somewhat uneven",
-            _ => "uneven",
-        };
-        let what = if uniform && group == 1 {
-            if unit == "km" { "full km".to_owned() } else { format!("full {unit} splits") }
-        } else if mixed {
+    /// The name of row `i` (0-based): `km 3`, `lap 2`, `2 km 4`…
+    fn label(&self, i: usize) -> String {
+        if self.uniform && self.unit == "km" {
+            format!("km {}", i + 1)
+        } else {
+            format!("{} {}", self.unit, i + 1)
+        }
+    }
+
+    /// What the steadiness compares: full km, full splits, work laps or laps.
+    fn compared(&self) -> String {
+        if self.uniform && self.group == 1 {
+            if self.unit == "km" { "full km".to_owned() } else { format!("full {} splits", self.unit) }
+        } else if self.mixed {
             "work laps".to_owned()
         } else {
             "laps".to_owned()
-        };
-        Steadiness {
-            basis: format!("{} {what}", basis.len()),
-            variation_pct: (cv * 10.0).round() / 10.0,
-            verdict: verdict.to_owned(),
-            fastest: at(fastest),
-            slowest: at(slowest),
-            second_half_vs_first_s_per_km: second_half,
         }
-    });
-    Some(Splits { unit, rows, steadiness })
+    }
+}
+
+/// Row `i` (0-based) of the split table; the intensity is shown only when laps mix them.
+fn split_row(i: usize, p: &Piece, family: Family, mixed: bool) -> SplitRow {
+    SplitRow {
+        n: u32::try_from(i + 1).unwrap_or(u32::MAX),
+        distance_km: display::km(p.meters),
+        time: display::duration(p.seconds),
+        speed: Speed::of(family, p.meters, p.seconds),
+        avg_hr_bpm: whole_u32((p.hr_seconds > 0.0).then(|| p.hr_weighted / p.hr_seconds)),
+        elev_change_m: p.elev_change.filter(|e| e.is_finite()).map(|e| e.round() as i32),
+        intensity: if mixed { p.intensity.as_ref().map(|t| t.to_lowercase()) } else { None },
+        rest_s: whole_u32(Some(p.rest_s)).filter(|r| *r > 0),
+    }
+}
+
+/// How steady the splits were: full-length splits (and only the work laps of a structured
+/// workout), at least two of them.
+fn steadiness(pieces: &[Piece], rows: &[SplitRow], family: Family, layout: &Layout) -> Option<Steadiness> {
+    let basis: Vec<(usize, &Piece)> = pieces
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| !layout.mixed || p.is_work())
+        .filter(|(_, p)| !layout.uniform || p.meters >= layout.unit_meters * 0.98)
+        .filter(|(_, p)| p.mps().is_some())
+        .collect();
+    if basis.len() < 2 {
+        return None;
+    }
+    let cv = variation_pct(&basis, family);
+    let by_speed = |a: &&(usize, &Piece), b: &&(usize, &Piece)| {
+        a.1.mps().unwrap_or(0.0).total_cmp(&b.1.mps().unwrap_or(0.0))
+    };
+    let fastest = basis.iter().max_by(by_speed).map(|(i, _)| *i).unwrap_or(0);
+    let slowest = basis.iter().min_by(by_speed).map(|(i, _)| *i).unwrap_or(0);
+    let at = |i: usize| {
+        let speed = rows.get(i).and_then(|r| r.speed.text()).unwrap_or_default();
+        format!("{} at {speed}", layout.label(i))
+    };
+    let second_half = (layout.uniform && basis.len() >= 4 && matches!(family, Family::Run | Family::Walk))
+        .then(|| second_half_change(&basis));
+    let verdict = match cv {
+        c if c < 2.5 => "very steady",
+        c if c < 5.0 => "steady",
+        c if c < 8.0 => "somewhat uneven",
+        _ => "uneven",
+    };
+    Some(Steadiness {
+        basis: format!("{} {}", basis.len(), layout.compared()),
+        variation_pct: (cv * 10.0).round() / 10.0,
+        verdict: verdict.to_owned(),
+        fastest: at(fastest),
+        slowest: at(slowest),
+        second_half_vs_first_s_per_km: second_half,
+    })
+}
+
+/// The coefficient of variation (%) of the pieces, in the sport's own terms: pace (s per m) for
+/// runs, walks and swims, speed for rides.
+fn variation_pct(basis: &[(usize, &Piece)], family: Family) -> f64 {
+    let values: Vec<f64> = basis
+        .iter()
+        .map(|(_, p)| if family == Family::Ride { p.meters / p.seconds } else { p.seconds / p.meters })
+        .collect();
+    let mean = values.iter().sum::<f64>() / values.len() as f64;
+    let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / values.len() as f64;
+    if mean > 0.0 { var.sqrt() / mean * 100.0 } else { 0.0 }
+}
+
+/// The second half's pace minus the first half's, in whole s/km (positive: slower).
+fn second_half_change(basis: &[(usize, &Piece)]) -> i32 {
+    let half = basis.len() / 2;
+    let pace = |part: &[(usize, &Piece)]| {
+        let (m, s) = part.iter().fold((0.0, 0.0), |(m, s), (_, p)| (m + p.meters, s + p.seconds));
+        s / m * 1000.0
+    };
+    (pace(&basis[basis.len() - half..]) - pace(&basis[..half])).round() as i32
 }
 
 #[cfg(test)]

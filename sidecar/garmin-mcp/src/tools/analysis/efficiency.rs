@@ -192,29 +192,12 @@ struct Measured {
 /// The activities of `sport` among `rows`, measured: EF (rides: Garmin's NP over the whole ride;
 /// runs: the lap-laid speed), steadiness and decoupling; those without the data are counted out.
 fn measure(rows: &[ActivityLaps], sport: &str) -> Measured {
-    use analytics::efficiency::{Effort, OutputKind, SpeedAndHr, decoupling, efficiency, steadiness};
+    use analytics::efficiency::{Effort, OutputKind, decoupling, steadiness};
     let power = sport == "cycling";
     let mut m = Measured { sport: sport.to_owned(), power, ..Measured::default() };
     for row in rows.iter().filter(|r| of_sport(r, sport)) {
         let (lap_output, lap_hr) = lap_series(row, power);
-        let ef = if power {
-            let (Some(np), Some(hr), Some(t)) = (row.norm_power, row.avg_hr, row.duration_s) else {
-                m.left_out += 1;
-                continue;
-            };
-            let n = t.max(0.0).round().min(86_400.0) as usize;
-            let output = vec![np; n];
-            let hr = vec![hr; n];
-            efficiency(&Effort { kind: OutputKind::Power, output: &output, heart_rate: &hr, grade: None })
-        } else {
-            efficiency(&Effort {
-                kind: OutputKind::Speed,
-                output: &lap_output,
-                heart_rate: &lap_hr,
-                grade: None,
-            })
-        };
-        let Ok(ef) = ef else {
+        let Some(ef) = activity_ef(row, power, &lap_output, &lap_hr) else {
             m.left_out += 1;
             continue;
         };
@@ -227,21 +210,58 @@ fn measure(rows: &[ActivityLaps], sport: &str) -> Measured {
         let steady = steadiness(&effort).steady;
         let decoupled =
             if steady { decoupling(&effort).ok().map(|d| round1(d.decoupling_percent)) } else { None };
-        m.by_month.entry(format!("{:04}-{:02}", row.date.year(), row.date.month())).or_default().push(
+        m.add(row, &ef, steady, decoupled);
+    }
+    m
+}
+
+/// One activity's efficiency factor: a ride's from Garmin's normalized power held over its
+/// duration, a run's from its lap-laid speed and heart rate; `None` without the data.
+fn activity_ef(
+    row: &ActivityLaps,
+    power: bool,
+    lap_output: &[f64],
+    lap_hr: &[f64],
+) -> Option<analytics::efficiency::Efficiency> {
+    use analytics::efficiency::{Effort, OutputKind, efficiency};
+    if power {
+        let (Some(np), Some(hr), Some(t)) = (row.norm_power, row.avg_hr, row.duration_s) else {
+            return None;
+        };
+        let n = t.max(0.0).round().min(86_400.0) as usize;
+        let output = vec![np; n];
+        let hr = vec![hr; n];
+        efficiency(&Effort { kind: OutputKind::Power, output: &output, heart_rate: &hr, grade: None }).ok()
+    } else {
+        efficiency(&Effort { kind: OutputKind::Speed, output: lap_output, heart_rate: lap_hr, grade: None })
+            .ok()
+    }
+}
+
+impl Measured {
+    /// Counts one measured activity: in its month, among the runs' speeds, and as a row.
+    fn add(
+        &mut self,
+        row: &ActivityLaps,
+        ef: &analytics::efficiency::Efficiency,
+        steady: bool,
+        decoupled: Option<f64>,
+    ) {
+        self.by_month.entry(format!("{:04}-{:02}", row.date.year(), row.date.month())).or_default().push(
             analytics::compare::ActivityFacts {
                 duration_s: row.duration_s.unwrap_or(0.0),
                 ef: Some(ef.ef),
                 ..Default::default()
             },
         );
-        if !power {
-            m.speeds.push(SpeedAndHr {
+        if !self.power {
+            self.speeds.push(analytics::efficiency::SpeedAndHr {
                 date: row.date,
                 speed_mps: ef.output / 60.0,
                 average_hr: ef.average_hr,
             });
         }
-        m.per_activity.push(ActivityEfficiency {
+        self.per_activity.push(ActivityEfficiency {
             date: row.date.to_string(),
             activity_id: row.activity_id,
             ef: round3(ef.ef),
@@ -251,7 +271,6 @@ fn measure(rows: &[ActivityLaps], sport: &str) -> Measured {
             decoupling_percent: decoupled,
         });
     }
-    m
 }
 
 /// Per month (`YYYY-MM`): the pace at the heart rate and the runs it was measured on.

@@ -3,8 +3,8 @@
 
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use garmin::models::wellness::{
-    BloodPressureRange, DailyStress, DailySummary, Hrv, Hydration, IntensityMinutesDay, Sleep, Spo2,
-    StressDay, WeightEntry, WeightRange,
+    BloodPressureRange, DailySleep, DailyStress, DailySummary, Hrv, Hydration, IntensityMinutesDay, Sleep,
+    Spo2, StressDay, WeightEntry, WeightRange,
 };
 
 use super::Detail;
@@ -190,41 +190,84 @@ struct DayParts {
 impl DayParts {
     /// The day's parts and the names of those Garmin has nothing for.
     fn build(self) -> (HealthDay, Vec<String>) {
-        let s = self.summary.as_ref();
-        let field = |f: fn(&DailySummary) -> Option<f64>| s.and_then(f);
-        let sleep_dto = self.sleep.as_ref().and_then(|x| x.daily_sleep.as_ref());
-        // Local wall time = GMT + offset; the day's own bounds give the offset, the night's too.
-        let day_offset = s
+        let (offset_for_day, offset_for_sleep) = self.offsets();
+        let day = HealthDay {
+            activity: self.activity(),
+            heart_rate: self.heart_rate(),
+            sleep: self.sleep(offset_for_sleep),
+            stress: self.stress(offset_for_day),
+            body_battery: self.body_battery(),
+            respiration: self.respiration(),
+            spo2: self.spo2(),
+            hrv: self.hrv(),
+            intensity_minutes: self.intensity(),
+            body_composition: self.body(),
+            blood_pressure: self.blood_pressure(),
+            hydration: self.hydration(),
+        };
+        let missing = absent_parts(&day);
+        (day, missing)
+    }
+
+    /// One of the daily summary's values.
+    fn field(&self, f: fn(&DailySummary) -> Option<f64>) -> Option<f64> {
+        self.summary.as_ref().and_then(f)
+    }
+
+    /// The night's sleep record, if Garmin has one.
+    fn sleep_dto(&self) -> Option<&DailySleep> {
+        self.sleep.as_ref().and_then(|x| x.daily_sleep.as_ref())
+    }
+
+    /// The offsets of local wall time from GMT for the day's times and for the night's (local =
+    /// GMT + offset): the day's own bounds give one, the night's the other, each standing in for
+    /// the other when missing (zero when both are).
+    fn offsets(&self) -> (Duration, Duration) {
+        let day_offset = self
+            .summary
+            .as_ref()
             .and_then(|x| x.wellness_start_time_gmt)
             .map(|gmt| self.date.and_time(chrono::NaiveTime::MIN) - gmt.naive_utc());
         let sleep_offset =
-            sleep_dto.and_then(|d| Some(d.sleep_start_local? - d.sleep_start_gmt?.naive_utc()));
-        let offset_for_day = day_offset.or(sleep_offset).unwrap_or_else(Duration::zero);
-        let offset_for_sleep = sleep_offset.or(day_offset).unwrap_or_else(Duration::zero);
+            self.sleep_dto().and_then(|d| Some(d.sleep_start_local? - d.sleep_start_gmt?.naive_utc()));
+        (
+            day_offset.or(sleep_offset).unwrap_or_else(Duration::zero),
+            sleep_offset.or(day_offset).unwrap_or_else(Duration::zero),
+        )
+    }
 
+    /// Steps, distance, floors and calories (when there are steps or a distance).
+    fn activity(&self) -> Option<DayActivity> {
         let activity = DayActivity {
-            steps: field(|x| x.total_steps).and_then(whole),
-            step_goal: field(|x| x.daily_step_goal).and_then(whole),
-            distance_km: field(|x| x.total_distance_meters).map(display::km),
-            floors_climbed: field(|x| x.floors_ascended).and_then(whole),
-            calories_kcal: field(|x| x.total_kilocalories).and_then(whole),
-            active_calories_kcal: field(|x| x.active_kilocalories).and_then(whole),
+            steps: self.field(|x| x.total_steps).and_then(whole),
+            step_goal: self.field(|x| x.daily_step_goal).and_then(whole),
+            distance_km: self.field(|x| x.total_distance_meters).map(display::km),
+            floors_climbed: self.field(|x| x.floors_ascended).and_then(whole),
+            calories_kcal: self.field(|x| x.total_kilocalories).and_then(whole),
+            active_calories_kcal: self.field(|x| x.active_kilocalories).and_then(whole),
         };
-        let activity = (activity.steps.is_some() || activity.distance_km.is_some()).then_some(activity);
+        (activity.steps.is_some() || activity.distance_km.is_some()).then_some(activity)
+    }
 
+    /// Resting (from the day, else the night), lowest and highest heart rate.
+    fn heart_rate(&self) -> Option<DayHeartRate> {
         let heart_rate = DayHeartRate {
-            resting_bpm: field(|x| x.resting_heart_rate)
+            resting_bpm: self
+                .field(|x| x.resting_heart_rate)
                 .or_else(|| self.sleep.as_ref().and_then(|x| x.resting_heart_rate))
                 .and_then(whole),
-            min_bpm: field(|x| x.min_heart_rate).and_then(whole),
-            max_bpm: field(|x| x.max_heart_rate).and_then(whole),
-            resting_7d_avg_bpm: field(|x| x.last_seven_days_avg_resting_heart_rate).and_then(whole),
+            min_bpm: self.field(|x| x.min_heart_rate).and_then(whole),
+            max_bpm: self.field(|x| x.max_heart_rate).and_then(whole),
+            resting_7d_avg_bpm: self.field(|x| x.last_seven_days_avg_resting_heart_rate).and_then(whole),
         };
-        let heart_rate =
-            (heart_rate.resting_bpm.is_some() || heart_rate.max_bpm.is_some()).then_some(heart_rate);
+        (heart_rate.resting_bpm.is_some() || heart_rate.max_bpm.is_some()).then_some(heart_rate)
+    }
 
-        // A night without a total sleep time can still have its stages (and SpO2, respiration).
-        let sleep = sleep_dto.filter(|d| d.has_data() || d.has_stages()).map(|d| {
+    /// The night: times in local wall time, stages, score (and the stage timeline in full
+    /// detail). A night without a total sleep time can still have its stages (and SpO2,
+    /// respiration).
+    fn sleep(&self, offset_for_sleep: Duration) -> Option<DaySleep> {
+        self.sleep_dto().filter(|d| d.has_data() || d.has_stages()).map(|d| {
             let overall = d.sleep_scores.as_ref().and_then(|x| x.overall.as_ref());
             let local = |gmt: Option<chrono::DateTime<chrono::Utc>>, local: Option<NaiveDateTime>| {
                 local
@@ -247,74 +290,102 @@ impl DayParts {
                     Vec::new()
                 },
             }
-        });
+        })
+    }
 
+    /// The day's stress and Body Battery series, standing in for a missing daily summary.
+    fn stand_in_series(&self) -> Option<&DailyStress> {
+        self.series.as_ref().filter(|_| self.summary.is_none())
+    }
+
+    /// Stress: average and highest (from the summary, else the stress stats, else the series),
+    /// minutes per level, and the hourly levels when the series was read.
+    fn stress(&self, offset_for_day: Duration) -> Option<DayStress> {
         let levels = self.stress_day.as_ref().and_then(|d| d.values.as_ref());
-        // The day's series stand in for a missing daily summary.
-        let series = self.series.as_ref().filter(|_| s.is_none());
-        let stress_points: Vec<f64> =
+        let series = self.stand_in_series();
+        let points: Vec<f64> =
             series.map(|x| x.stress_points().iter().map(|p| p.value).collect()).unwrap_or_default();
-        let battery_points: Vec<f64> =
-            series.map(|x| x.body_battery_points().iter().map(|p| p.value).collect()).unwrap_or_default();
-        let mean = |v: &[f64]| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
-        let highest = |v: &[f64]| v.iter().copied().reduce(f64::max);
-        let lowest = |v: &[f64]| v.iter().copied().reduce(f64::min);
+        let mean = (!points.is_empty()).then(|| points.iter().sum::<f64>() / points.len() as f64);
         let minutes = |secs: Option<f64>| secs.map(|x| (x / 60.0).round() as u64);
         let stress = DayStress {
-            avg: field(|x| x.average_stress_level)
+            avg: self
+                .field(|x| x.average_stress_level)
                 .or_else(|| levels.and_then(|v| v.overall_stress_level))
                 .or_else(|| series.and_then(|x| x.avg_stress_level).filter(|v| *v >= 0.0))
-                .or_else(|| mean(&stress_points))
+                .or(mean)
                 .and_then(whole),
-            max: field(|x| x.max_stress_level)
+            max: self
+                .field(|x| x.max_stress_level)
                 .or_else(|| series.and_then(|x| x.max_stress_level).filter(|v| *v >= 0.0))
-                .or_else(|| highest(&stress_points))
+                .or_else(|| points.iter().copied().reduce(f64::max))
                 .and_then(whole),
-            qualifier: s.and_then(|x| x.stress_qualifier.as_deref()).map(words),
+            qualifier: self.summary.as_ref().and_then(|x| x.stress_qualifier.as_deref()).map(words),
             rest_min: minutes(levels.and_then(|v| v.rest_stress_duration)),
             low_min: minutes(levels.and_then(|v| v.low_stress_duration)),
             medium_min: minutes(levels.and_then(|v| v.medium_stress_duration)),
             high_min: minutes(levels.and_then(|v| v.high_stress_duration)),
             hourly: self.series.as_ref().map(|x| hourly(x, self.date, offset_for_day)).unwrap_or_default(),
         };
-        let stress =
-            (stress.avg.is_some() || stress.rest_min.is_some() || stress.max.is_some()).then_some(stress);
+        (stress.avg.is_some() || stress.rest_min.is_some() || stress.max.is_some()).then_some(stress)
+    }
 
+    /// Body Battery: charged, drained, highest and lowest (from the summary, else the series).
+    fn body_battery(&self) -> Option<DayBodyBattery> {
+        let points: Vec<f64> = self
+            .stand_in_series()
+            .map(|x| x.body_battery_points().iter().map(|p| p.value).collect())
+            .unwrap_or_default();
         let body_battery = DayBodyBattery {
-            charged: field(|x| x.body_battery_charged_value).and_then(whole),
-            drained: field(|x| x.body_battery_drained_value).and_then(whole),
-            highest: field(|x| x.body_battery_highest_value)
-                .or_else(|| highest(&battery_points))
+            charged: self.field(|x| x.body_battery_charged_value).and_then(whole),
+            drained: self.field(|x| x.body_battery_drained_value).and_then(whole),
+            highest: self
+                .field(|x| x.body_battery_highest_value)
+                .or_else(|| points.iter().copied().reduce(f64::max))
                 .and_then(whole),
-            lowest: field(|x| x.body_battery_lowest_value)
-                .or_else(|| lowest(&battery_points))
+            lowest: self
+                .field(|x| x.body_battery_lowest_value)
+                .or_else(|| points.iter().copied().reduce(f64::min))
                 .and_then(whole),
-            at_wake: field(|x| x.body_battery_at_wake_time).and_then(whole),
+            at_wake: self.field(|x| x.body_battery_at_wake_time).and_then(whole),
         };
-        let body_battery =
-            (body_battery.highest.is_some() || body_battery.charged.is_some()).then_some(body_battery);
+        (body_battery.highest.is_some() || body_battery.charged.is_some()).then_some(body_battery)
+    }
 
+    /// Breaths per minute awake (the day) and asleep (the night).
+    fn respiration(&self) -> Option<DayRespiration> {
         let respiration = DayRespiration {
-            avg_waking_brpm: field(|x| x.avg_waking_respiration_value).filter(|v| *v > 0.0),
-            avg_sleeping_brpm: sleep_dto.and_then(|d| d.average_respiration_value).filter(|v| *v > 0.0),
+            avg_waking_brpm: self.field(|x| x.avg_waking_respiration_value).filter(|v| *v > 0.0),
+            avg_sleeping_brpm: self
+                .sleep_dto()
+                .and_then(|d| d.average_respiration_value)
+                .filter(|v| *v > 0.0),
         };
-        let respiration = (respiration.avg_waking_brpm.is_some() || respiration.avg_sleeping_brpm.is_some())
-            .then_some(respiration);
+        (respiration.avg_waking_brpm.is_some() || respiration.avg_sleeping_brpm.is_some())
+            .then_some(respiration)
+    }
 
+    /// Blood oxygen: the summary's, else the SpO2 read's, else the night's.
+    fn spo2(&self) -> Option<DaySpo2> {
         let day_spo2 = self.spo2.as_ref();
+        let sleep_dto = self.sleep_dto();
         let spo2 = DaySpo2 {
-            avg_pct: field(|x| x.average_spo2)
+            avg_pct: self
+                .field(|x| x.average_spo2)
                 .or_else(|| day_spo2.and_then(|x| x.average_spo2))
                 .or_else(|| sleep_dto.and_then(|d| d.average_spo2_value)),
-            lowest_pct: field(|x| x.lowest_spo2)
+            lowest_pct: self
+                .field(|x| x.lowest_spo2)
                 .or_else(|| day_spo2.and_then(|x| x.lowest_spo2))
                 .or_else(|| sleep_dto.and_then(|d| d.lowest_spo2_value)),
             latest_pct: day_spo2.and_then(|x| x.latest_spo2),
             seven_day_avg_pct: day_spo2.and_then(|x| x.last_seven_days_avg_spo2),
         };
-        let spo2 = (spo2.avg_pct.is_some() || spo2.lowest_pct.is_some()).then_some(spo2);
+        (spo2.avg_pct.is_some() || spo2.lowest_pct.is_some()).then_some(spo2)
+    }
 
-        let hrv = self.hrv.as_ref().and_then(|h| h.hrv_summary.as_ref()).filter(|x| x.has_data()).map(|x| {
+    /// Last night's HRV with the weekly average, baseline and status.
+    fn hrv(&self) -> Option<DayHrv> {
+        self.hrv.as_ref().and_then(|h| h.hrv_summary.as_ref()).filter(|x| x.has_data()).map(|x| {
             let baseline = x.baseline.as_ref();
             DayHrv {
                 last_night_avg_ms: x.last_night_avg,
@@ -323,33 +394,42 @@ impl DayParts {
                 baseline_high_ms: baseline.and_then(|b| b.balanced_upper),
                 status: x.status.as_deref().map(words),
             }
-        });
+        })
+    }
 
+    /// Intensity minutes of the day and the week (the intensity read's, else the summary's).
+    fn intensity(&self) -> Option<DayIntensity> {
         let im = self.im.as_ref();
         let intensity = DayIntensity {
             moderate: im
                 .and_then(|x| x.moderate_minutes)
-                .or_else(|| field(|x| x.moderate_intensity_minutes))
+                .or_else(|| self.field(|x| x.moderate_intensity_minutes))
                 .and_then(whole),
             vigorous: im
                 .and_then(|x| x.vigorous_minutes)
-                .or_else(|| field(|x| x.vigorous_intensity_minutes))
+                .or_else(|| self.field(|x| x.vigorous_intensity_minutes))
                 .and_then(whole),
             week_total: im.and_then(|x| x.end_day_minutes).and_then(whole),
             week_goal: im
                 .and_then(|x| x.weekly_goal)
-                .or_else(|| field(|x| x.intensity_minutes_goal))
+                .or_else(|| self.field(|x| x.intensity_minutes_goal))
                 .and_then(whole),
         };
-        let intensity = (intensity.moderate.is_some() || intensity.vigorous.is_some()).then_some(intensity);
+        (intensity.moderate.is_some() || intensity.vigorous.is_some()).then_some(intensity)
+    }
 
-        let body = latest_weight(&self.weight, self.date).map(|(day, e)| DayBody {
+    /// The latest weigh-in on or before the day, with its day.
+    fn body(&self) -> Option<DayBody> {
+        latest_weight(&self.weight, self.date).map(|(day, e)| DayBody {
             date: Some(day.to_string()),
             weight_kg: e.weight.map(kg),
             bmi: e.bmi.map(round1),
             body_fat_pct: e.body_fat.map(round1),
-        });
+        })
+    }
 
+    /// The day's latest blood-pressure reading, with how many there were.
+    fn blood_pressure(&self) -> Option<DayBloodPressure> {
         let readings: Vec<_> = self
             .bp
             .measurement_summaries
@@ -357,57 +437,41 @@ impl DayParts {
             .filter(|d| d.start_date.is_none_or(|x| x == self.date))
             .flat_map(|d| d.measurements.iter())
             .collect();
-        let blood_pressure =
-            readings.iter().max_by_key(|r| r.measurement_timestamp_gmt).map(|r| DayBloodPressure {
-                systolic: r.systolic,
-                diastolic: r.diastolic,
-                pulse: r.pulse,
-                category: r.category.as_deref().map(words),
-                readings: readings.len(),
-            });
+        readings.iter().max_by_key(|r| r.measurement_timestamp_gmt).map(|r| DayBloodPressure {
+            systolic: r.systolic,
+            diastolic: r.diastolic,
+            pulse: r.pulse,
+            category: r.category.as_deref().map(words),
+            readings: readings.len(),
+        })
+    }
 
-        let hydration = self
-            .hydration
+    /// Water drunk against the goal (when an intake is logged).
+    fn hydration(&self) -> Option<DayHydration> {
+        self.hydration
             .as_ref()
             .filter(|h| h.value_in_ml.is_some())
-            .map(|h| DayHydration { intake_ml: h.value_in_ml, goal_ml: h.goal_in_ml });
-
-        let day = HealthDay {
-            activity,
-            heart_rate,
-            sleep,
-            stress,
-            body_battery,
-            respiration,
-            spo2,
-            hrv,
-            intensity_minutes: intensity,
-            body_composition: body,
-            blood_pressure,
-            hydration,
-        };
-        let present = [
-            day.activity.is_some(),
-            day.heart_rate.is_some(),
-            day.sleep.is_some(),
-            day.stress.is_some(),
-            day.body_battery.is_some(),
-            day.respiration.is_some(),
-            day.spo2.is_some(),
-            day.hrv.is_some(),
-            day.intensity_minutes.is_some(),
-            day.body_composition.is_some(),
-            day.blood_pressure.is_some(),
-            day.hydration.is_some(),
-        ];
-        let missing = PART_NAMES
-            .iter()
-            .zip(present)
-            .filter(|(_, has)| !has)
-            .map(|(name, _)| (*name).to_owned())
-            .collect();
-        (day, missing)
+            .map(|h| DayHydration { intake_ml: h.value_in_ml, goal_ml: h.goal_in_ml })
     }
+}
+
+/// The names (of [`PART_NAMES`]) of the parts a day lacks.
+fn absent_parts(day: &HealthDay) -> Vec<String> {
+    let present = [
+        day.activity.is_some(),
+        day.heart_rate.is_some(),
+        day.sleep.is_some(),
+        day.stress.is_some(),
+        day.body_battery.is_some(),
+        day.respiration.is_some(),
+        day.spo2.is_some(),
+        day.hrv.is_some(),
+        day.intensity_minutes.is_some(),
+        day.body_composition.is_some(),
+        day.blood_pressure.is_some(),
+        day.hydration.is_some(),
+    ];
+    PART_NAMES.iter().zip(present).filter(|(_, has)| !has).map(|(name, _)| (*name).to_owned()).collect()
 }
 
 /// The summary sentence(s) of one day.

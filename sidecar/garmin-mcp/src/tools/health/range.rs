@@ -1,7 +1,11 @@
 //! A range of `get_daily_health` (up to 14 days): one range request per endpoint, concurrently,
 //! folded into one compact row per day, averages, gaps and a summary sentence.
 
-use chrono::{Duration, NaiveDate};
+use chrono::NaiveDate;
+use garmin::models::common::DatedValue;
+use garmin::models::wellness::{
+    BodyBatteryReport, HrvSummary, SleepStatsDay, StepsDay, StressDay, WeightRange,
+};
 
 use super::answer::{DailyHealth, HealthAverages, HealthRow};
 use super::day::weight_on;
@@ -11,6 +15,20 @@ use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
 use display::duration_hm as hm;
 
+/// The parts of a range row, in the order of [`Columns::present`], as named in `missing`.
+const ROW_PARTS: [&str; 6] = ["steps", "resting_hr", "sleep", "stress", "body_battery", "hrv"];
+
+/// The range requests' rows, one column per endpoint (empty when its request failed).
+struct Columns {
+    steps: Vec<StepsDay>,
+    rhr: Vec<DatedValue>,
+    sleep: Vec<SleepStatsDay>,
+    stress: Vec<StressDay>,
+    battery: Vec<BodyBatteryReport>,
+    hrv: Vec<HrvSummary>,
+    weight: WeightRange,
+}
+
 impl GarminMcp {
     /// A range: one range request per endpoint, concurrently.
     pub(super) async fn health_range(
@@ -18,93 +36,15 @@ impl GarminMcp {
         start: NaiveDate,
         end: NaiveDate,
     ) -> Result<(String, DailyHealth), ToolError> {
-        let w = self.reads().await?;
-        let (steps, rhr, sleep, stress, battery, hrv, weight) = tokio::join!(
-            w.steps_daily(start, end),
-            w.resting_heart_rate(start, end),
-            w.sleep_stats(start, end),
-            w.stress_daily(start, end),
-            w.body_battery(start, end),
-            w.hrv_range(start, end),
-            w.weight_range(start, end),
-        );
-        // Each range request is one column: one that fails is named with why and the rest still
-        // answers; only when all fail does the range fail (with the first failure).
-        let mut failed: Vec<(&'static str, ToolError)> = Vec::new();
-        let steps = column(&mut failed, "steps", steps);
-        let rhr = column(&mut failed, "resting_hr", rhr);
-        let sleep = column(&mut failed, "sleep", sleep);
-        let stress = column(&mut failed, "stress", stress);
-        let battery = column(&mut failed, "body_battery", battery);
-        let hrv = column(&mut failed, "hrv", hrv);
-        let weight = column(&mut failed, "weight", weight);
-        if failed.len() == 7 {
-            return Err(failed.into_iter().next().map(|(_, e)| e).unwrap_or_else(|| {
-                ToolError::NoData(format!("No health data recorded from {start} to {end}"))
-            }));
-        }
-        let mut rows = Vec::new();
-        let mut missing_by_part: Vec<(&str, Vec<String>)> =
-            ["steps", "resting_hr", "sleep", "stress", "body_battery", "hrv"]
-                .iter()
-                .map(|p| (*p, Vec::new()))
-                .collect();
-        let mut day = start;
-        while day <= end {
-            let mut row = HealthRow { date: day.to_string(), ..HealthRow::default() };
-            row.steps = steps
-                .iter()
-                .find(|s| s.calendar_date == Some(day))
-                .and_then(|s| s.total_steps)
-                .and_then(whole);
-            row.resting_hr_bpm =
-                rhr.iter().find(|r| r.calendar_date == Some(day)).and_then(|r| r.value).and_then(whole);
-            if let Some(values) =
-                sleep.iter().find(|s| s.calendar_date == Some(day)).and_then(|s| s.values.as_ref())
-            {
-                row.sleep = values.total_sleep_time_in_seconds.filter(|s| *s > 0.0).map(hm);
-                row.sleep_score = values.sleep_score.and_then(whole);
-            }
-            row.stress_avg = stress
-                .iter()
-                .find(|s| s.calendar_date == Some(day))
-                .and_then(|s| s.values.as_ref())
-                .and_then(|v| v.overall_stress_level)
-                .and_then(whole);
-            if let Some(report) = battery.iter().find(|b| b.date == Some(day)) {
-                let levels: Vec<f64> = report.points().iter().map(|p| p.value).collect();
-                row.body_battery_high = levels.iter().copied().reduce(f64::max).and_then(whole);
-                row.body_battery_low = levels.iter().copied().reduce(f64::min).and_then(whole);
-            }
-            row.hrv_ms = hrv.iter().find(|h| h.calendar_date == Some(day)).and_then(|h| h.last_night_avg);
-            row.weight_kg = weight_on(&weight, day).and_then(|e| e.weight).map(kg);
-            let present = [
-                row.steps.is_some(),
-                row.resting_hr_bpm.is_some(),
-                row.sleep.is_some(),
-                row.stress_avg.is_some(),
-                row.body_battery_high.is_some(),
-                row.hrv_ms.is_some(),
-            ];
-            for (i, has) in present.iter().enumerate() {
-                if !has {
-                    missing_by_part[i].1.push(day.to_string());
-                }
-            }
-            rows.push(row);
-            day += Duration::days(1);
-        }
+        let (columns, failed) = self.range_columns(start, end).await?;
+        let rows: Vec<HealthRow> =
+            start.iter_days().take_while(|d| *d <= end).map(|d| columns.row(d)).collect();
         let empty = |r: &HealthRow| HealthRow { date: r.date.clone(), ..HealthRow::default() } == *r;
         if rows.iter().all(empty) && failed.is_empty() {
             return Err(ToolError::NoData(format!("No health data recorded from {start} to {end}")));
         }
         let averages = range_averages(&rows);
-        let mut missing: Vec<String> = missing_by_part
-            .into_iter()
-            .filter(|(part, days)| !days.is_empty() && !failed.iter().any(|(f, _)| f == part))
-            .map(|(part, days)| format!("{part}: {}", days.join(", ")))
-            .collect();
-        missing.extend(failed.iter().map(|(part, e)| format!("{part}: {}", e.message())));
+        let missing = range_missing(&rows, &failed);
         let text = range_summary(start, end, &rows, &averages, &missing);
         Ok((
             text,
@@ -118,6 +58,107 @@ impl GarminMcp {
             },
         ))
     }
+
+    /// Every range request at once. Each is one column: one that fails is named with why (in
+    /// the second value) and the rest still answers; only when all fail does the range fail
+    /// (with the first failure).
+    async fn range_columns(
+        &self,
+        start: NaiveDate,
+        end: NaiveDate,
+    ) -> Result<(Columns, Vec<(&'static str, ToolError)>), ToolError> {
+        let w = self.reads().await?;
+        let (steps, rhr, sleep, stress, battery, hrv, weight) = tokio::join!(
+            w.steps_daily(start, end),
+            w.resting_heart_rate(start, end),
+            w.sleep_stats(start, end),
+            w.stress_daily(start, end),
+            w.body_battery(start, end),
+            w.hrv_range(start, end),
+            w.weight_range(start, end),
+        );
+        let mut failed: Vec<(&'static str, ToolError)> = Vec::new();
+        let columns = Columns {
+            steps: column(&mut failed, "steps", steps),
+            rhr: column(&mut failed, "resting_hr", rhr),
+            sleep: column(&mut failed, "sleep", sleep),
+            stress: column(&mut failed, "stress", stress),
+            battery: column(&mut failed, "body_battery", battery),
+            hrv: column(&mut failed, "hrv", hrv),
+            weight: column(&mut failed, "weight", weight),
+        };
+        if failed.len() == 7 {
+            return Err(failed.into_iter().next().map(|(_, e)| e).unwrap_or_else(|| {
+                ToolError::NoData(format!("No health data recorded from {start} to {end}"))
+            }));
+        }
+        Ok((columns, failed))
+    }
+}
+
+impl Columns {
+    /// The compact row of one day: what each column has for it.
+    fn row(&self, day: NaiveDate) -> HealthRow {
+        let mut row = HealthRow { date: day.to_string(), ..HealthRow::default() };
+        row.steps = self
+            .steps
+            .iter()
+            .find(|s| s.calendar_date == Some(day))
+            .and_then(|s| s.total_steps)
+            .and_then(whole);
+        row.resting_hr_bpm =
+            self.rhr.iter().find(|r| r.calendar_date == Some(day)).and_then(|r| r.value).and_then(whole);
+        if let Some(values) =
+            self.sleep.iter().find(|s| s.calendar_date == Some(day)).and_then(|s| s.values.as_ref())
+        {
+            row.sleep = values.total_sleep_time_in_seconds.filter(|s| *s > 0.0).map(hm);
+            row.sleep_score = values.sleep_score.and_then(whole);
+        }
+        row.stress_avg = self
+            .stress
+            .iter()
+            .find(|s| s.calendar_date == Some(day))
+            .and_then(|s| s.values.as_ref())
+            .and_then(|v| v.overall_stress_level)
+            .and_then(whole);
+        if let Some(report) = self.battery.iter().find(|b| b.date == Some(day)) {
+            let levels: Vec<f64> = report.points().iter().map(|p| p.value).collect();
+            row.body_battery_high = levels.iter().copied().reduce(f64::max).and_then(whole);
+            row.body_battery_low = levels.iter().copied().reduce(f64::min).and_then(whole);
+        }
+        row.hrv_ms = self.hrv.iter().find(|h| h.calendar_date == Some(day)).and_then(|h| h.last_night_avg);
+        row.weight_kg = weight_on(&self.weight, day).and_then(|e| e.weight).map(kg);
+        row
+    }
+
+    /// Which of [`ROW_PARTS`] a row has.
+    fn present(row: &HealthRow) -> [bool; 6] {
+        [
+            row.steps.is_some(),
+            row.resting_hr_bpm.is_some(),
+            row.sleep.is_some(),
+            row.stress_avg.is_some(),
+            row.body_battery_high.is_some(),
+            row.hrv_ms.is_some(),
+        ]
+    }
+}
+
+/// The range's gaps: per part, the days without a value (parts whose request failed are named
+/// once, with why, instead of listing every day).
+fn range_missing(rows: &[HealthRow], failed: &[(&'static str, ToolError)]) -> Vec<String> {
+    let mut missing: Vec<String> = ROW_PARTS
+        .iter()
+        .enumerate()
+        .filter(|(_, part)| !failed.iter().any(|(f, _)| f == *part))
+        .filter_map(|(i, part)| {
+            let days: Vec<&str> =
+                rows.iter().filter(|r| !Columns::present(r)[i]).map(|r| r.date.as_str()).collect();
+            (!days.is_empty()).then(|| format!("{part}: {}", days.join(", ")))
+        })
+        .collect();
+    missing.extend(failed.iter().map(|(part, e)| format!("{part}: {}", e.message())));
+    missing
 }
 
 /// One range request's rows, or none with its failure kept in `failed`.

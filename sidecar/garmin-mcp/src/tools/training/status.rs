@@ -114,6 +114,8 @@ pub(super) fn load_balance_part(status: &TrainingStatus) -> Option<LoadBalancePa
     Some(LoadBalancePart { bands, feedback: b.training_balance_feedback_phrase.as_deref().map(words) })
 }
 
+/// The summary of a training status report: status, load ratio, readiness, VO2max, race
+/// predictions and the trend of the last days, each only when known.
 pub(super) fn training_summary(r: &TrainingStatusReport) -> String {
     let mut text = format!("{}:", r.date);
     match &r.status {
@@ -126,59 +128,80 @@ pub(super) fn training_summary(r: &TrainingStatusReport) -> String {
         }
         None => text.push_str(" no training status."),
     }
-    if let Some(l) = &r.load
-        && let (Some(ratio), Some(band)) = (l.acwr, &l.acwr_band)
-    {
-        let loads = match (l.acute, l.chronic) {
-            (Some(a), Some(c)) => format!("Acute load {a:.0} vs chronic {c:.0}: "),
-            _ => String::new(),
-        };
-        let meaning = l.meaning.as_deref().unwrap_or_default();
-        text.push_str(&format!(" {loads}ACWR {ratio:.2}, {band} — {meaning}."));
+    if let Some(sentence) = load_sentence(r) {
+        text.push_str(&sentence);
     }
-    if let Some(rd) = &r.readiness
-        && let Some(score) = rd.score
-    {
-        let level = rd.level.as_deref().map(|l| format!(" ({l})")).unwrap_or_default();
-        text.push_str(&format!(" Readiness {score}{level}"));
-        if rd.limiting_factors.is_empty() {
-            text.push('.');
-        } else {
-            text.push_str(&format!(", limited by {}.", rd.limiting_factors.join(" and ")));
-        }
+    if let Some(sentence) = readiness_sentence(r) {
+        text.push_str(&sentence);
     }
     if let Some(v) = r.vo2max.as_ref().and_then(|v| v.running) {
         text.push_str(&format!(" VO2max {v}."));
     }
-    if let Some(p) = &r.race_predictions {
-        let as_of = p.as_of.as_deref().filter(|d| *d != r.date).map(|d| format!(" (as of {d})"));
-        let preds: Vec<String> =
-            [("5K", &p.five_k), ("10K", &p.ten_k), ("half", &p.half_marathon), ("marathon", &p.marathon)]
-                .iter()
-                .filter_map(|(name, t)| t.as_ref().map(|t| format!("{name} {t}")))
-                .collect();
-        if !preds.is_empty() {
-            text.push_str(&format!(" Predicted{}: {}.", as_of.unwrap_or_default(), preds.join(", ")));
-        }
+    if let Some(sentence) = predictions_sentence(r) {
+        text.push_str(&sentence);
     }
-    let days = r.trend.len();
-    if days > 1 {
-        let firsts_lasts = |f: fn(&TrendRow) -> Option<f64>| {
-            let values: Vec<f64> = r.trend.iter().filter_map(f).collect();
-            Some((*values.first()?, *values.last()?))
-        };
-        let mut trend = Vec::new();
-        if let Some((a, b)) = firsts_lasts(|t| t.readiness.map(|x| x as f64)) {
-            trend.push(format!("readiness {a:.0} → {b:.0}"));
-        }
-        if let Some((a, b)) = firsts_lasts(|t| t.acute_load) {
-            trend.push(format!("acute load {a:.0} → {b:.0}"));
-        }
-        if !trend.is_empty() {
-            text.push_str(&format!(" Last {days} days: {}.", trend.join(", ")));
-        }
+    if let Some(sentence) = trend_sentence(r) {
+        text.push_str(&sentence);
     }
     text
+}
+
+/// Acute against chronic load with the ratio, its band and what it means.
+fn load_sentence(r: &TrainingStatusReport) -> Option<String> {
+    let l = r.load.as_ref()?;
+    let (Some(ratio), Some(band)) = (l.acwr, &l.acwr_band) else { return None };
+    let loads = match (l.acute, l.chronic) {
+        (Some(a), Some(c)) => format!("Acute load {a:.0} vs chronic {c:.0}: "),
+        _ => String::new(),
+    };
+    let meaning = l.meaning.as_deref().unwrap_or_default();
+    Some(format!(" {loads}ACWR {ratio:.2}, {band} — {meaning}."))
+}
+
+/// Readiness score and level, with what limits it.
+fn readiness_sentence(r: &TrainingStatusReport) -> Option<String> {
+    let rd = r.readiness.as_ref()?;
+    let score = rd.score?;
+    let level = rd.level.as_deref().map(|l| format!(" ({l})")).unwrap_or_default();
+    let mut text = format!(" Readiness {score}{level}");
+    if rd.limiting_factors.is_empty() {
+        text.push('.');
+    } else {
+        text.push_str(&format!(", limited by {}.", rd.limiting_factors.join(" and ")));
+    }
+    Some(text)
+}
+
+/// The race predictions (with their day when older than the report's).
+fn predictions_sentence(r: &TrainingStatusReport) -> Option<String> {
+    let p = r.race_predictions.as_ref()?;
+    let as_of = p.as_of.as_deref().filter(|d| *d != r.date).map(|d| format!(" (as of {d})"));
+    let preds: Vec<String> =
+        [("5K", &p.five_k), ("10K", &p.ten_k), ("half", &p.half_marathon), ("marathon", &p.marathon)]
+            .iter()
+            .filter_map(|(name, t)| t.as_ref().map(|t| format!("{name} {t}")))
+            .collect();
+    (!preds.is_empty()).then(|| format!(" Predicted{}: {}.", as_of.unwrap_or_default(), preds.join(", ")))
+}
+
+/// How readiness and acute load moved over the trend days (first known value to last).
+fn trend_sentence(r: &TrainingStatusReport) -> Option<String> {
+    let days = r.trend.len();
+    if days <= 1 {
+        return None;
+    }
+    let firsts_lasts = |f: fn(&TrendRow) -> Option<f64>| {
+        let values: Vec<f64> = r.trend.iter().filter_map(f).collect();
+        Some((*values.first()?, *values.last()?))
+    };
+    let mut trend = Vec::new();
+    if let Some((a, b)) = firsts_lasts(|t| t.readiness.map(|x| x as f64)) {
+        trend.push(format!("readiness {a:.0} → {b:.0}"));
+    }
+    if let Some((a, b)) = firsts_lasts(|t| t.acute_load) {
+        trend.push(format!("acute load {a:.0} → {b:.0}"));
+    }
+    (!trend.is_empty()).then(|| format!(" Last {days} days: {}.", trend.join(", ")))
 }
 
 #[cfg(test)]
