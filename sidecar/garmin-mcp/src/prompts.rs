@@ -9,7 +9,7 @@
 //! names the remembered goal race with the days to it (and remembered injuries as risks); plan next
 //! week lists the remembered constraints, volume caps and injuries beside the ones given.
 
-use chrono::{Datelike, Duration, NaiveDate};
+use chrono::{Duration, NaiveDate};
 use garmin::athlete::{Fact, FactKind};
 use rmcp::ErrorData;
 use rmcp::model::{GetPromptResult, JsonObject, Prompt, PromptArgument, PromptMessage, Role};
@@ -279,7 +279,7 @@ fn quoted(values: &[&str]) -> String {
 
 /// Monday to Sunday of the week holding `day`.
 fn week_of(day: NaiveDate) -> (NaiveDate, NaiveDate) {
-    let monday = day - Duration::days(i64::from(day.weekday().num_days_from_monday()));
+    let monday = crate::domain::dates::monday_of(day);
     (monday, monday + Duration::days(6))
 }
 

@@ -222,6 +222,12 @@ impl schemars::JsonSchema for Period {
     }
 }
 
+/// The Monday of the calendar week (Monday to Sunday, as Garmin Connect's weekly views count it)
+/// holding `day`: the one home of "the week's first day" for weekly buckets, charts and prompts.
+pub(crate) fn monday_of(day: NaiveDate) -> NaiveDate {
+    day - chrono::Duration::days(i64::from(day.weekday().num_days_from_monday()))
+}
+
 /// The earliest day a date argument may name: Garmin has nothing recorded before 1990.
 pub(crate) const EARLIEST_DAY: NaiveDate = match NaiveDate::from_ymd_opt(1990, 1, 1) {
     Some(day) => day,
@@ -318,6 +324,13 @@ mod tests {
 
     fn d(text: &str) -> NaiveDate {
         NaiveDate::parse_from_str(text, "%Y-%m-%d").unwrap()
+    }
+
+    #[test]
+    fn the_week_starts_on_the_monday_at_or_before_the_day_across_a_year_end() {
+        assert_eq!(monday_of(d("2026-11-30")), d("2026-11-30")); // a Monday
+        assert_eq!(monday_of(d("2026-12-06")), d("2026-11-30")); // its Sunday
+        assert_eq!(monday_of(d("2027-01-01")), d("2026-12-28")); // a Friday after New Year
     }
 
     #[test]

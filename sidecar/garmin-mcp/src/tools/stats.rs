@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::domain::activity::{
     ActivityRow, Family, PAGE, Speed, SportFilter, count_noun, distance_m, local_date,
 };
+use crate::domain::dates::monday_of as monday;
 use crate::domain::dates::{DateRange, Day, Period as Kind, arg, day_of};
 use crate::domain::words::whole_u32;
 use crate::output::Answer;
@@ -202,10 +203,6 @@ impl Bucket {
             }
         }
     }
-}
-
-fn monday(day: NaiveDate) -> NaiveDate {
-    day - Duration::days(i64::from(day.weekday().num_days_from_monday()))
 }
 
 fn next_month(day: NaiveDate) -> NaiveDate {

@@ -71,7 +71,7 @@ fn weekly_zones(
     start: NaiveDate,
     end: NaiveDate,
 ) -> (Vec<WeekZones>, (usize, [f64; 5]), usize) {
-    let monday = |d: NaiveDate| d - Duration::days(i64::from(d.weekday().num_days_from_monday()));
+    let monday = crate::domain::dates::monday_of;
     let mut weeks: std::collections::BTreeMap<NaiveDate, (usize, [f64; 5])> = Default::default();
     let mut total = (0usize, [0.0f64; 5]);
     let mut without = 0;
@@ -179,9 +179,7 @@ impl GarminMcp {
         options: garmin_charts::ChartOptions,
     ) -> Result<crate::drawing::Drawn, ToolError> {
         use analytics::intensity::{PI_CONVENTION, ZONE_CONVENTION};
-        let start = end
-            - Duration::days(i64::from(end.weekday().num_days_from_monday()))
-            - Duration::days(7 * (i64::from(weeks) - 1));
+        let start = crate::domain::dates::monday_of(end) - Duration::days(7 * (i64::from(weeks) - 1));
         let covered = self
             .covered(start, end)
             .map_err(|note| ToolError::NoData(format!("No intensity chart: {note}.")))?;

@@ -18,14 +18,11 @@ use super::activity::zone_sentence;
 use super::{Drawn, VolumePeriod, draw_off_thread, span};
 use crate::domain::activity::PAGE;
 use crate::domain::activity::{Family, SportFilter, count_noun, distance_m, local_date};
+use crate::domain::dates::monday_of as monday;
 use crate::domain::load::{CHRONIC_DAYS, acwr, acwr_band, rolling_loads};
 use crate::domain::words::thousands;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
-
-fn monday(day: NaiveDate) -> NaiveDate {
-    day - Duration::days(i64::from(day.weekday().num_days_from_monday()))
-}
 
 /// `count` months before the month of `day` (0 = that month), as its first day.
 fn months_back(day: NaiveDate, count: u32) -> NaiveDate {
