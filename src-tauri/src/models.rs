@@ -2,19 +2,10 @@
 //! the UI (mirrored in `ui/src/api.ts`). No cookie value or token ever appears here.
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-/// What the site picker offers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
-#[serde(rename_all = "lowercase")]
-pub enum SiteChoice {
-    /// Garmin international (connect.garmin.com): email, or a phone number outside China.
-    Global,
-    /// Garmin China (connect.garmin.cn): +86 phone accounts.
-    Cn,
-    /// The demo account: offline sample data from the fake Garmin inside the app.
-    Demo,
-}
+/// What the site picker offers (its home is the preferences' data, which remember the last one).
+pub use app_bridge::preferences::SiteChoice;
 
 /// The saved session as the UI shows it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]

@@ -329,6 +329,7 @@ pub fn socket_path(data_dir: &Path) -> PathBuf {
     data_dir.join(SOCKET_NAME)
 }
 
+pub mod preferences;
 pub mod remote;
 pub mod sidecar;
 
