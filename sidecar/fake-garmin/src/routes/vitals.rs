@@ -10,7 +10,7 @@ use axum::routing::{get, put};
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use serde_json::{Value, json};
 
-use super::wellness::{bounds, or_blank};
+use super::wellness::{day_head, or_blank};
 use super::{Obj, bad_request, body_json, date, int, ok, read, round, write};
 use crate::data::health::Day;
 use crate::data::kit::WATCH_ID;
@@ -38,17 +38,10 @@ const KEEP: [&str; 7] = [
 
 /// Day and sleep bounds common to respiration and SpO2.
 fn frame(d: &Dataset, day: NaiveDate, rec: &Day) -> Obj {
-    let (gs, ge, ls, le) = bounds(d, day);
     let local = |t: NaiveDateTime| clock::t3(d.zone.to_local(t));
     let tonight = d.day(day + Duration::days(1)).map(|n| (n.sleep.start_gmt, n.sleep.end_gmt));
     let (ts, te) = tonight.unwrap_or((rec.bedtime, rec.bedtime + Duration::hours(7)));
-    Obj::new()
-        .set("userProfilePK", d.profile_id)
-        .set("calendarDate", clock::date(day))
-        .set("startTimestampGMT", clock::t3(gs))
-        .set("endTimestampGMT", clock::t3(ge))
-        .set("startTimestampLocal", clock::t3(ls))
-        .set("endTimestampLocal", clock::t3(le))
+    day_head(d, day, clock::t3)
         .set("sleepStartTimestampGMT", clock::t3(rec.sleep.start_gmt))
         .set("sleepEndTimestampGMT", clock::t3(rec.sleep.end_gmt))
         .set("sleepStartTimestampLocal", local(rec.sleep.start_gmt))

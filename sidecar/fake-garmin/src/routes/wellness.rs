@@ -36,6 +36,23 @@ pub(super) fn bounds(
     (gmt, gmt + Duration::days(1), local, local + Duration::days(1))
 }
 
+/// Adds `day`'s bounds under the keys every day-based body uses (`startTimestampGMT`,
+/// `endTimestampGMT`, `startTimestampLocal`, `endTimestampLocal`), each written by `stamp`
+/// (`clock::t1` or `clock::t3`: the endpoints differ, as their recorded bodies show).
+pub(super) fn with_bounds(obj: Obj, d: &Dataset, day: NaiveDate, stamp: fn(NaiveDateTime) -> String) -> Obj {
+    let (gs, ge, ls, le) = bounds(d, day);
+    obj.set("startTimestampGMT", stamp(gs))
+        .set("endTimestampGMT", stamp(ge))
+        .set("startTimestampLocal", stamp(ls))
+        .set("endTimestampLocal", stamp(le))
+}
+
+/// The head of a day-based body: `userProfilePK`, `calendarDate`, then [`with_bounds`].
+pub(super) fn day_head(d: &Dataset, day: NaiveDate, stamp: fn(NaiveDateTime) -> String) -> Obj {
+    let head = Obj::new().set("userProfilePK", d.profile_id).set("calendarDate", clock::date(day));
+    with_bounds(head, d, day, stamp)
+}
+
 /// Turns every scalar into null and every array into `[]`, except the keys in `keep`: the "no
 /// data" twin of a body, built from the real shape so both always have the same keys.
 pub(super) fn blank(v: &mut Value, keep: &[&str]) {
@@ -234,7 +251,6 @@ pub(super) async fn heart_rate(State(state): State<AppState>, q: Query) -> Respo
         Err(e) => return e.into(),
     };
     let d = read(&state);
-    let (gs, ge, ls, le) = bounds(&d, day);
     ok(or_blank(
         &d,
         day,
@@ -252,13 +268,7 @@ pub(super) async fn heart_rate(State(state): State<AppState>, q: Query) -> Respo
                 .into_iter()
                 .map(|(t, v)| json!([t, v]))
                 .collect();
-            Obj::new()
-                .set("userProfilePK", d.profile_id)
-                .set("calendarDate", clock::date(day))
-                .set("startTimestampGMT", clock::t1(gs))
-                .set("endTimestampGMT", clock::t1(ge))
-                .set("startTimestampLocal", clock::t1(ls))
-                .set("endTimestampLocal", clock::t1(le))
+            day_head(&d, day, clock::t1)
                 .set("maxHeartRate", int(rec.max_hr))
                 .set("minHeartRate", int(rec.min_hr))
                 .set("restingHeartRate", int(rec.resting_hr))
