@@ -9,7 +9,7 @@ use axum::routing::get;
 use chrono::{Datelike, Duration};
 use serde_json::{Value, json};
 
-use super::wellness::{day_head, or_blank, with_bounds};
+use super::wellness::{day_head, day_or_blank, with_bounds};
 use super::{Obj, Query, date, ok, query_date, read};
 use crate::data::health::Day;
 use crate::data::{clock, intraday};
@@ -90,39 +90,25 @@ async fn intensity_minutes(State(state): State<AppState>, Path(raw): Path<String
         Err(e) => return e.into(),
     };
     let d = read(&state);
-    ok(or_blank(
-        &d,
-        day,
-        &[
-            "userProfilePK",
-            "calendarDate",
-            "startTimestampGMT",
-            "endTimestampGMT",
-            "startTimestampLocal",
-            "endTimestampLocal",
-            "weeklyGoal",
-            "imValueDescriptorDTOList",
-        ],
-        |rec, day| {
-            let monday = day - Duration::days(i64::from(day.weekday().num_days_from_monday()));
-            let before: u32 =
-                clock::days(monday, day - Duration::days(1)).filter_map(|x| d.day(x)).map(im_of).sum();
-            let values: Vec<Value> = d.activities[rec.activities.clone()]
-                .iter()
-                .map(|a| json!([clock::ms(a.end_gmt()), a.moderate_min + 2 * a.vigorous_min]))
-                .collect();
-            day_head(&d, day, clock::t1)
-                .set("weeklyGoal", 150)
-                .set("moderateMinutes", rec.moderate_min)
-                .set("vigorousMinutes", rec.vigorous_min)
-                .set("startDayMinutes", before)
-                .set("endDayMinutes", before + im_of(rec))
-                .set(
-                    "imValueDescriptorDTOList",
-                    json!([{"index": 0, "key": "timestamp"}, {"index": 1, "key": "value"}]),
-                )
-                .set("imValuesArray", values)
-                .build()
-        },
-    ))
+    ok(day_or_blank(&d, day, &["weeklyGoal", "imValueDescriptorDTOList"], |rec, day| {
+        let monday = day - Duration::days(i64::from(day.weekday().num_days_from_monday()));
+        let before: u32 =
+            clock::days(monday, day - Duration::days(1)).filter_map(|x| d.day(x)).map(im_of).sum();
+        let values: Vec<Value> = d.activities[rec.activities.clone()]
+            .iter()
+            .map(|a| json!([clock::ms(a.end_gmt()), a.moderate_min + 2 * a.vigorous_min]))
+            .collect();
+        day_head(&d, day, clock::t1)
+            .set("weeklyGoal", 150)
+            .set("moderateMinutes", rec.moderate_min)
+            .set("vigorousMinutes", rec.vigorous_min)
+            .set("startDayMinutes", before)
+            .set("endDayMinutes", before + im_of(rec))
+            .set(
+                "imValueDescriptorDTOList",
+                json!([{"index": 0, "key": "timestamp"}, {"index": 1, "key": "value"}]),
+            )
+            .set("imValuesArray", values)
+            .build()
+    }))
 }

@@ -10,7 +10,7 @@ use axum::routing::get;
 use chrono::Duration;
 use serde_json::{Value, json};
 
-use super::wellness::{day_head, or_blank, with_bounds};
+use super::wellness::{day_head, day_or_blank, with_bounds};
 use super::{Obj, Query, bad_request, date, int, ok, query_date, read, round};
 use crate::data::health::Day;
 use crate::data::{Dataset, clock, intraday};
@@ -36,18 +36,12 @@ async fn daily_stress(State(state): State<AppState>, Path(raw): Path<String>) ->
     };
     let d = read(&state);
     let keep = [
-        "userProfilePK",
-        "calendarDate",
-        "startTimestampGMT",
-        "endTimestampGMT",
-        "startTimestampLocal",
-        "endTimestampLocal",
         "stressChartValueOffset",
         "stressChartYAxisOrigin",
         "stressValueDescriptorsDTOList",
         "bodyBatteryValueDescriptorsDTOList",
     ];
-    ok(or_blank(&d, day, &keep, |rec, day| {
+    ok(day_or_blank(&d, day, &keep, |rec, day| {
         let stress: Vec<Value> = intraday::stress(&rec.ctx(&d.zone, &d.activities))
             .into_iter()
             .map(|(t, v)| json!([t, v]))

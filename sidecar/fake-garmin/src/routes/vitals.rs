@@ -10,7 +10,7 @@ use axum::routing::{get, put};
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use serde_json::{Value, json};
 
-use super::wellness::{day_head, or_blank};
+use super::wellness::{day_head, day_or_blank};
 use super::{Obj, bad_request, body_json, date, int, ok, read, round, write};
 use crate::data::health::Day;
 use crate::data::kit::WATCH_ID;
@@ -25,16 +25,9 @@ pub(super) fn router() -> Router<AppState> {
         .route("/usersummary-service/usersummary/hydration/log", put(hydration_log))
 }
 
-/// Keys shared by respiration and SpO2 that stay filled on days without data.
-const KEEP: [&str; 7] = [
-    "userProfilePK",
-    "calendarDate",
-    "startTimestampGMT",
-    "endTimestampGMT",
-    "startTimestampLocal",
-    "endTimestampLocal",
-    "respirationVersion",
-];
+/// Keys shared by respiration and SpO2 that stay filled on days without data, besides the day's
+/// head (`day_or_blank`).
+const KEEP: [&str; 1] = ["respirationVersion"];
 
 /// Day and sleep bounds common to respiration and SpO2.
 fn frame(d: &Dataset, day: NaiveDate, rec: &Day) -> Obj {
@@ -59,7 +52,7 @@ async fn respiration(State(state): State<AppState>, Path(raw): Path<String>) -> 
         Err(e) => return e.into(),
     };
     let d = read(&state);
-    ok(or_blank(&d, day, &KEEP, |rec, day| {
+    ok(day_or_blank(&d, day, &KEEP, |rec, day| {
         let series = intraday::respiration(&rec.ctx(&d.zone, &d.activities));
         let values: Vec<Value> = series.iter().map(|(t, v)| json!([t, v])).collect();
         let hourly: Vec<Value> = series
@@ -109,7 +102,7 @@ pub(super) async fn spo2(State(state): State<AppState>, Path(raw): Path<String>)
         Err(e) => return e.into(),
     };
     let d = read(&state);
-    ok(or_blank(&d, day, &KEEP, |rec, day| {
+    ok(day_or_blank(&d, day, &KEEP, |rec, day| {
         let readings = intraday::spo2(&rec.ctx(&d.zone, &d.activities));
         let (last_t, last_v) =
             readings.last().copied().unwrap_or((clock::ms(rec.sleep.end_gmt), rec.sleep.avg_spo2));

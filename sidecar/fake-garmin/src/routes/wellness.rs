@@ -84,6 +84,27 @@ pub(super) fn or_blank(
     v
 }
 
+/// The keys of [`day_head`]: they stay filled on a day without data.
+const DAY_HEAD_KEYS: [&str; 6] = [
+    "userProfilePK",
+    "calendarDate",
+    "startTimestampGMT",
+    "endTimestampGMT",
+    "startTimestampLocal",
+    "endTimestampLocal",
+];
+
+/// [`or_blank`] for a body that starts with [`day_head`]: its keys and `keep` stay filled.
+pub(super) fn day_or_blank(
+    d: &Dataset,
+    day: NaiveDate,
+    keep: &[&str],
+    f: impl Fn(&Day, NaiveDate) -> Value,
+) -> Value {
+    let keep: Vec<&str> = DAY_HEAD_KEYS.iter().chain(keep).copied().collect();
+    or_blank(d, day, &keep, f)
+}
+
 /// Seven-day average resting heart rate up to `day`.
 pub(super) fn rhr_7d(d: &Dataset, day: NaiveDate) -> f64 {
     let vals: Vec<f64> =
@@ -251,36 +272,23 @@ pub(super) async fn heart_rate(State(state): State<AppState>, q: Query) -> Respo
         Err(e) => return e.into(),
     };
     let d = read(&state);
-    ok(or_blank(
-        &d,
-        day,
-        &[
-            "userProfilePK",
-            "calendarDate",
-            "startTimestampGMT",
-            "endTimestampGMT",
-            "startTimestampLocal",
-            "endTimestampLocal",
-            "heartRateValueDescriptors",
-        ],
-        |rec, day| {
-            let values: Vec<Value> = intraday::heart_rate(&rec.ctx(&d.zone, &d.activities))
-                .into_iter()
-                .map(|(t, v)| json!([t, v]))
-                .collect();
-            day_head(&d, day, clock::t1)
-                .set("maxHeartRate", int(rec.max_hr))
-                .set("minHeartRate", int(rec.min_hr))
-                .set("restingHeartRate", int(rec.resting_hr))
-                .set("lastSevenDaysAvgRestingHeartRate", int(rhr_7d(&d, day)))
-                .set(
-                    "heartRateValueDescriptors",
-                    json!([{"key": "timestamp", "index": 0}, {"key": "heartrate", "index": 1}]),
-                )
-                .set("heartRateValues", values)
-                .build()
-        },
-    ))
+    ok(day_or_blank(&d, day, &["heartRateValueDescriptors"], |rec, day| {
+        let values: Vec<Value> = intraday::heart_rate(&rec.ctx(&d.zone, &d.activities))
+            .into_iter()
+            .map(|(t, v)| json!([t, v]))
+            .collect();
+        day_head(&d, day, clock::t1)
+            .set("maxHeartRate", int(rec.max_hr))
+            .set("minHeartRate", int(rec.min_hr))
+            .set("restingHeartRate", int(rec.resting_hr))
+            .set("lastSevenDaysAvgRestingHeartRate", int(rhr_7d(&d, day)))
+            .set(
+                "heartRateValueDescriptors",
+                json!([{"key": "timestamp", "index": 0}, {"key": "heartrate", "index": 1}]),
+            )
+            .set("heartRateValues", values)
+            .build()
+    }))
 }
 
 /// `POST /wellness-service/wellness/epoch/request/{date}` (`wellness_epoch_request_response.json`).
