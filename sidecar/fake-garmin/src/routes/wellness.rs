@@ -105,6 +105,18 @@ pub(super) fn day_or_blank(
     or_blank(d, day, &keep, f)
 }
 
+/// The day's closing Body Battery as the word its feedback events carry (`HIGH` from 60,
+/// `MODERATE` from 30, else `LOW`), in the daily summary and in GraphQL's daily summary alike.
+pub(super) fn battery_level(rec: &Day) -> &'static str {
+    if rec.battery.end >= 60.0 {
+        "HIGH"
+    } else if rec.battery.end >= 30.0 {
+        "MODERATE"
+    } else {
+        "LOW"
+    }
+}
+
 /// Seven-day average resting heart rate up to `day`.
 pub(super) fn rhr_7d(d: &Dataset, day: NaiveDate) -> f64 {
     let vals: Vec<f64> =
@@ -130,13 +142,7 @@ pub(super) fn summary(d: &Dataset, rec: &Day, day: NaiveDate) -> Value {
     };
     let total_kcal = rec.bmr_kcal + rec.active_kcal;
     let feedback = |at: NaiveDateTime, level: &str, kind: &str| json!({"eventTimestampGmt": clock::t0(at), "bodyBatteryLevel": level, "feedbackShortType": kind, "feedbackLongType": kind});
-    let level = if rec.battery.end >= 60.0 {
-        "HIGH"
-    } else if rec.battery.end >= 30.0 {
-        "MODERATE"
-    } else {
-        "LOW"
-    };
+    let level = battery_level(rec);
     Obj::new()
         .set("userProfileId", d.profile_id)
         .set("totalKilocalories", total_kcal)
