@@ -39,7 +39,7 @@ use crate::error::ForbiddenKind;
 use crate::refresh::{self, apply_set_cookies, browser_headers, set_cookie_headers};
 use crate::retry::{RetryPolicy, parse_retry_after};
 use crate::session::{ACCESS_COOKIE, Credential, SESSION_COOKIE, Session, SessionInfo};
-use crate::store::{FileStamp, SessionStore};
+use crate::store::{FileStamp, SessionStore, StoreLock};
 use crate::{Error, Result, Site};
 
 /// `Accept` the web app sends with API calls (a JSON-only value has been refused with 403).
@@ -590,13 +590,7 @@ impl Client {
             *self.cached() = Cached { session: renewed, stamp: None };
             return Ok(Renewal::Renewed);
         };
-        let lock = tokio::task::spawn_blocking(move || store.lock())
-            .await
-            .map_err(|e| Error::InvalidInput(format!("session lock task failed: {e}")))??;
-        let Some(saved) = lock.read()? else {
-            let dir = self.inner.store.as_ref().map(|s| s.dir().to_path_buf()).unwrap_or_default();
-            return Err(Error::NotSignedIn { data_dir: dir });
-        };
+        let (lock, saved) = locked_saved_session(store).await?;
         if saved.credential() != *used {
             tracing::debug!("another process renewed the session; using its result");
             self.adopt(saved);
@@ -777,13 +771,7 @@ impl Client {
             }
             return Ok(());
         };
-        let lock = tokio::task::spawn_blocking(move || store.lock())
-            .await
-            .map_err(|e| Error::InvalidInput(format!("session lock task failed: {e}")))??;
-        let Some(saved) = lock.read()? else {
-            let dir = self.inner.store.as_ref().map(|s| s.dir().to_path_buf()).unwrap_or_default();
-            return Err(Error::NotSignedIn { data_dir: dir });
-        };
+        let (lock, saved) = locked_saved_session(store).await?;
         if saved.credential() != *used {
             self.adopt(saved);
             return Ok(());
@@ -798,6 +786,20 @@ impl Client {
         }
         Ok(())
     }
+}
+
+/// Takes the session file's lock (on the blocking pool: it may wait for another process) and reads
+/// the saved session under it; [`Error::NotSignedIn`] when there is none. Renewals and page
+/// re-reads both start here.
+async fn locked_saved_session(store: SessionStore) -> Result<(StoreLock, Session)> {
+    let data_dir = store.dir().to_path_buf();
+    let lock = tokio::task::spawn_blocking(move || store.lock())
+        .await
+        .map_err(|e| Error::InvalidInput(format!("session lock task failed: {e}")))??;
+    let Some(saved) = lock.read()? else {
+        return Err(Error::NotSignedIn { data_dir });
+    };
+    Ok((lock, saved))
 }
 
 /// A recovery that found nothing to renew with is not an error here: the repeated call then says

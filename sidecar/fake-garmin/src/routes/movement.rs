@@ -9,7 +9,7 @@ use axum::routing::get;
 use chrono::{Datelike, Duration};
 use serde_json::{Value, json};
 
-use super::wellness::{bounds, or_blank};
+use super::wellness::{day_head, day_or_blank, with_bounds};
 use super::{Obj, Query, date, ok, query_date, read};
 use crate::data::health::Day;
 use crate::data::{clock, intraday};
@@ -55,7 +55,6 @@ async fn floors(State(state): State<AppState>, Path(raw): Path<String>) -> Respo
         Err(e) => return e.into(),
     };
     let d = read(&state);
-    let (gs, ge, ls, le) = bounds(&d, day);
     let mut rows = Vec::new();
     if let Some(rec) = d.day(day) {
         let buckets = intraday::steps(&rec.ctx(&d.zone, &d.activities));
@@ -73,11 +72,7 @@ async fn floors(State(state): State<AppState>, Path(raw): Path<String>) -> Respo
         {"key": "startTimeGMT", "index": 0}, {"key": "endTimeGMT", "index": 1},
         {"key": "floorsAscended", "index": 2}, {"key": "floorsDescended", "index": 3}
     ]);
-    ok(Obj::new()
-        .set("startTimestampGMT", clock::t3(gs))
-        .set("endTimestampGMT", clock::t3(ge))
-        .set("startTimestampLocal", clock::t3(ls))
-        .set("endTimestampLocal", clock::t3(le))
+    ok(with_bounds(Obj::new(), &d, day, clock::t3)
         .set("floorsValueDescriptorDTOList", if rows.is_empty() { json!([]) } else { descriptors })
         .set("floorValuesArray", rows)
         .build())
@@ -95,46 +90,25 @@ async fn intensity_minutes(State(state): State<AppState>, Path(raw): Path<String
         Err(e) => return e.into(),
     };
     let d = read(&state);
-    let (gs, ge, ls, le) = bounds(&d, day);
-    ok(or_blank(
-        &d,
-        day,
-        &[
-            "userProfilePK",
-            "calendarDate",
-            "startTimestampGMT",
-            "endTimestampGMT",
-            "startTimestampLocal",
-            "endTimestampLocal",
-            "weeklyGoal",
-            "imValueDescriptorDTOList",
-        ],
-        |rec, day| {
-            let monday = day - Duration::days(i64::from(day.weekday().num_days_from_monday()));
-            let before: u32 =
-                clock::days(monday, day - Duration::days(1)).filter_map(|x| d.day(x)).map(im_of).sum();
-            let values: Vec<Value> = d.activities[rec.activities.clone()]
-                .iter()
-                .map(|a| json!([clock::ms(a.end_gmt()), a.moderate_min + 2 * a.vigorous_min]))
-                .collect();
-            Obj::new()
-                .set("userProfilePK", d.profile_id)
-                .set("calendarDate", clock::date(day))
-                .set("startTimestampGMT", clock::t1(gs))
-                .set("endTimestampGMT", clock::t1(ge))
-                .set("startTimestampLocal", clock::t1(ls))
-                .set("endTimestampLocal", clock::t1(le))
-                .set("weeklyGoal", 150)
-                .set("moderateMinutes", rec.moderate_min)
-                .set("vigorousMinutes", rec.vigorous_min)
-                .set("startDayMinutes", before)
-                .set("endDayMinutes", before + im_of(rec))
-                .set(
-                    "imValueDescriptorDTOList",
-                    json!([{"index": 0, "key": "timestamp"}, {"index": 1, "key": "value"}]),
-                )
-                .set("imValuesArray", values)
-                .build()
-        },
-    ))
+    ok(day_or_blank(&d, day, &["weeklyGoal", "imValueDescriptorDTOList"], |rec, day| {
+        let monday = day - Duration::days(i64::from(day.weekday().num_days_from_monday()));
+        let before: u32 =
+            clock::days(monday, day - Duration::days(1)).filter_map(|x| d.day(x)).map(im_of).sum();
+        let values: Vec<Value> = d.activities[rec.activities.clone()]
+            .iter()
+            .map(|a| json!([clock::ms(a.end_gmt()), a.moderate_min + 2 * a.vigorous_min]))
+            .collect();
+        day_head(&d, day, clock::t1)
+            .set("weeklyGoal", 150)
+            .set("moderateMinutes", rec.moderate_min)
+            .set("vigorousMinutes", rec.vigorous_min)
+            .set("startDayMinutes", before)
+            .set("endDayMinutes", before + im_of(rec))
+            .set(
+                "imValueDescriptorDTOList",
+                json!([{"index": 0, "key": "timestamp"}, {"index": 1, "key": "value"}]),
+            )
+            .set("imValuesArray", values)
+            .build()
+    }))
 }

@@ -10,7 +10,7 @@ use axum::routing::get;
 use chrono::Duration;
 use serde_json::{Value, json};
 
-use super::wellness::{bounds, or_blank};
+use super::wellness::{day_head, day_or_blank, with_bounds};
 use super::{Obj, Query, bad_request, date, int, ok, query_date, read, round};
 use crate::data::health::Day;
 use crate::data::{Dataset, clock, intraday};
@@ -35,33 +35,20 @@ async fn daily_stress(State(state): State<AppState>, Path(raw): Path<String>) ->
         Err(e) => return e.into(),
     };
     let d = read(&state);
-    let (gs, ge, ls, le) = bounds(&d, day);
     let keep = [
-        "userProfilePK",
-        "calendarDate",
-        "startTimestampGMT",
-        "endTimestampGMT",
-        "startTimestampLocal",
-        "endTimestampLocal",
         "stressChartValueOffset",
         "stressChartYAxisOrigin",
         "stressValueDescriptorsDTOList",
         "bodyBatteryValueDescriptorsDTOList",
     ];
-    ok(or_blank(&d, day, &keep, |rec, day| {
+    ok(day_or_blank(&d, day, &keep, |rec, day| {
         let stress: Vec<Value> = intraday::stress(&rec.ctx(&d.zone, &d.activities))
             .into_iter()
             .map(|(t, v)| json!([t, v]))
             .collect();
         let battery: Vec<Value> =
             battery_series(&d, rec).into_iter().map(|(t, v)| json!([t, "MEASURED", v, 2])).collect();
-        Obj::new()
-            .set("userProfilePK", d.profile_id)
-            .set("calendarDate", clock::date(day))
-            .set("startTimestampGMT", clock::t1(gs))
-            .set("endTimestampGMT", clock::t1(ge))
-            .set("startTimestampLocal", clock::t1(ls))
-            .set("endTimestampLocal", clock::t1(le))
+        day_head(&d, day, clock::t1)
             .set("maxStressLevel", int(rec.stress.max))
             .set("avgStressLevel", int(rec.stress.avg))
             .set("stressChartValueOffset", 1)
@@ -93,16 +80,12 @@ pub(super) async fn reports(State(state): State<AppState>, q: Query) -> Response
     let rows: Vec<Value> = clock::days(start, end)
         .filter_map(|day| d.day(day).map(|rec| (day, rec)))
         .map(|(day, rec)| {
-            let (gs, ge, ls, le) = bounds(&d, day);
             let values: Vec<Value> = battery_series(&d, rec).into_iter().map(|(t, v)| json!([t, v])).collect();
-            Obj::new()
+            let head = Obj::new()
                 .set("date", clock::date(day))
                 .set("charged", int(rec.battery.charged))
-                .set("drained", int(rec.battery.drained))
-                .set("startTimestampGMT", clock::t3(gs))
-                .set("endTimestampGMT", clock::t3(ge))
-                .set("startTimestampLocal", clock::t3(ls))
-                .set("endTimestampLocal", clock::t3(le))
+                .set("drained", int(rec.battery.drained));
+            with_bounds(head, &d, day, clock::t3)
                 .set("bodyBatteryValuesArray", values)
                 .set(
                     "bodyBatteryValueDescriptorDTOList",

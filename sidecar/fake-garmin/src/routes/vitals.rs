@@ -10,7 +10,7 @@ use axum::routing::{get, put};
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use serde_json::{Value, json};
 
-use super::wellness::{bounds, or_blank};
+use super::wellness::{day_head, day_or_blank};
 use super::{Obj, bad_request, body_json, date, int, ok, read, round, write};
 use crate::data::health::Day;
 use crate::data::kit::WATCH_ID;
@@ -25,30 +25,16 @@ pub(super) fn router() -> Router<AppState> {
         .route("/usersummary-service/usersummary/hydration/log", put(hydration_log))
 }
 
-/// Keys shared by respiration and SpO2 that stay filled on days without data.
-const KEEP: [&str; 7] = [
-    "userProfilePK",
-    "calendarDate",
-    "startTimestampGMT",
-    "endTimestampGMT",
-    "startTimestampLocal",
-    "endTimestampLocal",
-    "respirationVersion",
-];
+/// Keys shared by respiration and SpO2 that stay filled on days without data, besides the day's
+/// head (`day_or_blank`).
+const KEEP: [&str; 1] = ["respirationVersion"];
 
 /// Day and sleep bounds common to respiration and SpO2.
 fn frame(d: &Dataset, day: NaiveDate, rec: &Day) -> Obj {
-    let (gs, ge, ls, le) = bounds(d, day);
     let local = |t: NaiveDateTime| clock::t3(d.zone.to_local(t));
     let tonight = d.day(day + Duration::days(1)).map(|n| (n.sleep.start_gmt, n.sleep.end_gmt));
     let (ts, te) = tonight.unwrap_or((rec.bedtime, rec.bedtime + Duration::hours(7)));
-    Obj::new()
-        .set("userProfilePK", d.profile_id)
-        .set("calendarDate", clock::date(day))
-        .set("startTimestampGMT", clock::t3(gs))
-        .set("endTimestampGMT", clock::t3(ge))
-        .set("startTimestampLocal", clock::t3(ls))
-        .set("endTimestampLocal", clock::t3(le))
+    day_head(d, day, clock::t3)
         .set("sleepStartTimestampGMT", clock::t3(rec.sleep.start_gmt))
         .set("sleepEndTimestampGMT", clock::t3(rec.sleep.end_gmt))
         .set("sleepStartTimestampLocal", local(rec.sleep.start_gmt))
@@ -66,7 +52,7 @@ async fn respiration(State(state): State<AppState>, Path(raw): Path<String>) -> 
         Err(e) => return e.into(),
     };
     let d = read(&state);
-    ok(or_blank(&d, day, &KEEP, |rec, day| {
+    ok(day_or_blank(&d, day, &KEEP, |rec, day| {
         let series = intraday::respiration(&rec.ctx(&d.zone, &d.activities));
         let values: Vec<Value> = series.iter().map(|(t, v)| json!([t, v])).collect();
         let hourly: Vec<Value> = series
@@ -116,7 +102,7 @@ pub(super) async fn spo2(State(state): State<AppState>, Path(raw): Path<String>)
         Err(e) => return e.into(),
     };
     let d = read(&state);
-    ok(or_blank(&d, day, &KEEP, |rec, day| {
+    ok(day_or_blank(&d, day, &KEEP, |rec, day| {
         let readings = intraday::spo2(&rec.ctx(&d.zone, &d.activities));
         let (last_t, last_v) =
             readings.last().copied().unwrap_or((clock::ms(rec.sleep.end_gmt), rec.sleep.avg_spo2));

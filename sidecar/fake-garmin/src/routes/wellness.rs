@@ -36,6 +36,23 @@ pub(super) fn bounds(
     (gmt, gmt + Duration::days(1), local, local + Duration::days(1))
 }
 
+/// Adds `day`'s bounds under the keys every day-based body uses (`startTimestampGMT`,
+/// `endTimestampGMT`, `startTimestampLocal`, `endTimestampLocal`), each written by `stamp`
+/// (`clock::t1` or `clock::t3`: the endpoints differ, as their recorded bodies show).
+pub(super) fn with_bounds(obj: Obj, d: &Dataset, day: NaiveDate, stamp: fn(NaiveDateTime) -> String) -> Obj {
+    let (gs, ge, ls, le) = bounds(d, day);
+    obj.set("startTimestampGMT", stamp(gs))
+        .set("endTimestampGMT", stamp(ge))
+        .set("startTimestampLocal", stamp(ls))
+        .set("endTimestampLocal", stamp(le))
+}
+
+/// The head of a day-based body: `userProfilePK`, `calendarDate`, then [`with_bounds`].
+pub(super) fn day_head(d: &Dataset, day: NaiveDate, stamp: fn(NaiveDateTime) -> String) -> Obj {
+    let head = Obj::new().set("userProfilePK", d.profile_id).set("calendarDate", clock::date(day));
+    with_bounds(head, d, day, stamp)
+}
+
 /// Turns every scalar into null and every array into `[]`, except the keys in `keep`: the "no
 /// data" twin of a body, built from the real shape so both always have the same keys.
 pub(super) fn blank(v: &mut Value, keep: &[&str]) {
@@ -67,6 +84,39 @@ pub(super) fn or_blank(
     v
 }
 
+/// The keys of [`day_head`]: they stay filled on a day without data.
+const DAY_HEAD_KEYS: [&str; 6] = [
+    "userProfilePK",
+    "calendarDate",
+    "startTimestampGMT",
+    "endTimestampGMT",
+    "startTimestampLocal",
+    "endTimestampLocal",
+];
+
+/// [`or_blank`] for a body that starts with [`day_head`]: its keys and `keep` stay filled.
+pub(super) fn day_or_blank(
+    d: &Dataset,
+    day: NaiveDate,
+    keep: &[&str],
+    f: impl Fn(&Day, NaiveDate) -> Value,
+) -> Value {
+    let keep: Vec<&str> = DAY_HEAD_KEYS.iter().chain(keep).copied().collect();
+    or_blank(d, day, &keep, f)
+}
+
+/// The day's closing Body Battery as the word its feedback events carry (`HIGH` from 60,
+/// `MODERATE` from 30, else `LOW`), in the daily summary and in GraphQL's daily summary alike.
+pub(super) fn battery_level(rec: &Day) -> &'static str {
+    if rec.battery.end >= 60.0 {
+        "HIGH"
+    } else if rec.battery.end >= 30.0 {
+        "MODERATE"
+    } else {
+        "LOW"
+    }
+}
+
 /// Seven-day average resting heart rate up to `day`.
 pub(super) fn rhr_7d(d: &Dataset, day: NaiveDate) -> f64 {
     let vals: Vec<f64> =
@@ -92,13 +142,7 @@ pub(super) fn summary(d: &Dataset, rec: &Day, day: NaiveDate) -> Value {
     };
     let total_kcal = rec.bmr_kcal + rec.active_kcal;
     let feedback = |at: NaiveDateTime, level: &str, kind: &str| json!({"eventTimestampGmt": clock::t0(at), "bodyBatteryLevel": level, "feedbackShortType": kind, "feedbackLongType": kind});
-    let level = if rec.battery.end >= 60.0 {
-        "HIGH"
-    } else if rec.battery.end >= 30.0 {
-        "MODERATE"
-    } else {
-        "LOW"
-    };
+    let level = battery_level(rec);
     Obj::new()
         .set("userProfileId", d.profile_id)
         .set("totalKilocalories", total_kcal)
@@ -234,43 +278,23 @@ pub(super) async fn heart_rate(State(state): State<AppState>, q: Query) -> Respo
         Err(e) => return e.into(),
     };
     let d = read(&state);
-    let (gs, ge, ls, le) = bounds(&d, day);
-    ok(or_blank(
-        &d,
-        day,
-        &[
-            "userProfilePK",
-            "calendarDate",
-            "startTimestampGMT",
-            "endTimestampGMT",
-            "startTimestampLocal",
-            "endTimestampLocal",
-            "heartRateValueDescriptors",
-        ],
-        |rec, day| {
-            let values: Vec<Value> = intraday::heart_rate(&rec.ctx(&d.zone, &d.activities))
-                .into_iter()
-                .map(|(t, v)| json!([t, v]))
-                .collect();
-            Obj::new()
-                .set("userProfilePK", d.profile_id)
-                .set("calendarDate", clock::date(day))
-                .set("startTimestampGMT", clock::t1(gs))
-                .set("endTimestampGMT", clock::t1(ge))
-                .set("startTimestampLocal", clock::t1(ls))
-                .set("endTimestampLocal", clock::t1(le))
-                .set("maxHeartRate", int(rec.max_hr))
-                .set("minHeartRate", int(rec.min_hr))
-                .set("restingHeartRate", int(rec.resting_hr))
-                .set("lastSevenDaysAvgRestingHeartRate", int(rhr_7d(&d, day)))
-                .set(
-                    "heartRateValueDescriptors",
-                    json!([{"key": "timestamp", "index": 0}, {"key": "heartrate", "index": 1}]),
-                )
-                .set("heartRateValues", values)
-                .build()
-        },
-    ))
+    ok(day_or_blank(&d, day, &["heartRateValueDescriptors"], |rec, day| {
+        let values: Vec<Value> = intraday::heart_rate(&rec.ctx(&d.zone, &d.activities))
+            .into_iter()
+            .map(|(t, v)| json!([t, v]))
+            .collect();
+        day_head(&d, day, clock::t1)
+            .set("maxHeartRate", int(rec.max_hr))
+            .set("minHeartRate", int(rec.min_hr))
+            .set("restingHeartRate", int(rec.resting_hr))
+            .set("lastSevenDaysAvgRestingHeartRate", int(rhr_7d(&d, day)))
+            .set(
+                "heartRateValueDescriptors",
+                json!([{"key": "timestamp", "index": 0}, {"key": "heartrate", "index": 1}]),
+            )
+            .set("heartRateValues", values)
+            .build()
+    }))
 }
 
 /// `POST /wellness-service/wellness/epoch/request/{date}` (`wellness_epoch_request_response.json`).

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use chrono::{DateTime, Utc};
 use clap::Args;
-use garmin::{Client, Error, PersonalClient, SessionStore};
+use garmin::{Client, Error, PersonalApiKey, PersonalClient, SessionStore};
 use serde::Serialize;
 
 /// Options of `status`.
@@ -74,32 +74,8 @@ async fn check_personal(store: &SessionStore) -> Option<PersonalStatus> {
     let key = store.load_personal().ok().flatten()?;
     let client = match PersonalClient::from_store(store.clone()) {
         Ok(Some(client)) => client,
-        Ok(None) => {
-            return Some(PersonalStatus {
-                ok: false,
-                origin: garmin::personal::origin_from_env(),
-                key_expires_at: key.key_expires_at,
-                days_left: None,
-                warning: None,
-                token_expires_at: None,
-                exchanges: key.exchanges,
-                error: Some(format!("{}.", garmin::personal::CHINA_NOT_OFFERED)),
-                serves: Vec::new(),
-            });
-        }
-        Err(e) => {
-            return Some(PersonalStatus {
-                ok: false,
-                origin: garmin::personal::origin_from_env(),
-                key_expires_at: key.key_expires_at,
-                days_left: None,
-                warning: None,
-                token_expires_at: None,
-                exchanges: key.exchanges,
-                error: Some(e.to_string()),
-                serves: Vec::new(),
-            });
-        }
+        Ok(None) => return Some(unusable_key(&key, format!("{}.", garmin::personal::CHINA_NOT_OFFERED))),
+        Err(e) => return Some(unusable_key(&key, e.to_string())),
     };
     let checked = client.daily_summary(Utc::now().date_naive()).await;
     let key = client.key().ok().flatten().unwrap_or(key);
@@ -115,6 +91,21 @@ async fn check_personal(store: &SessionStore) -> Option<PersonalStatus> {
         error: checked.err().map(|e| e.to_string()),
         serves: crate::sources::PERSONAL_API_TOOLS.to_vec(),
     })
+}
+
+/// The status of a saved key that no client can be made with: not working, and why.
+fn unusable_key(key: &PersonalApiKey, error: String) -> PersonalStatus {
+    PersonalStatus {
+        ok: false,
+        origin: garmin::personal::origin_from_env(),
+        key_expires_at: key.key_expires_at,
+        days_left: None,
+        warning: None,
+        token_expires_at: None,
+        exchanges: key.exchanges,
+        error: Some(error),
+        serves: Vec::new(),
+    }
 }
 
 fn print_personal(p: &PersonalStatus) {

@@ -36,6 +36,23 @@ const EFFICIENCY_LISTED: usize = 25;
 /// How far an activity's average heart rate may be from the asked one for speed at a heart rate.
 const HR_TOLERANCE_BPM: f64 = 5.0;
 
+/// The range of a weekly analysis (`get_load_balance`, `get_intensity_distribution`) from its
+/// optional `start_date`/`end_date`: the end defaults to yesterday, the start to
+/// [`WEEKLY_DEFAULT_DAYS`] before it; at most [`WEEKLY_MAX_DAYS`] days.
+fn weekly_range(
+    today: NaiveDate,
+    start: Option<Day<arg::StartDate>>,
+    end: Option<Day<arg::EndDate>>,
+) -> Result<(NaiveDate, NaiveDate), ToolError> {
+    date_range(
+        today,
+        ("start_date", day_of(start)),
+        ("end_date", day_of(end)),
+        WEEKLY_DEFAULT_DAYS,
+        WEEKLY_MAX_DAYS,
+    )
+}
+
 fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }

@@ -1,6 +1,8 @@
 //! `activitylist-service` and `activity-service` (reference §4.3): find activities, page through a
 //! date range, read one activity and what it recorded, rename or delete it.
 
+use std::future::Future;
+
 use chrono::NaiveDate;
 use reqwest::Method;
 use serde::de::IgnoredAny;
@@ -15,7 +17,7 @@ use crate::{Client, Error, Result};
 
 /// Garmin's largest page for the activity search.
 const MAX_PAGE: u32 = 1000;
-/// Safety stop for [`ActivitiesApi::search_all`]: never walk more pages than this.
+/// Safety stop for [`ActivitySearch::walk_pages`]: never walk more pages than this.
 const MAX_PAGES: u32 = 1000;
 
 /// Order of the activity search.
@@ -111,6 +113,29 @@ impl ActivitySearch {
         }
         query
     }
+
+    /// Walks every page of this search (from its `start`, `limit` per page, the limit kept within
+    /// Garmin's largest page) until a short page, at most [`MAX_PAGES`] pages, one after the other.
+    /// `fetch_page` reads one page; the web client and the Personal API (E1) both page this way.
+    pub(crate) async fn walk_pages<F, Fut>(&self, fetch_page: F) -> Result<Vec<ActivitySummary>>
+    where
+        F: Fn(ActivitySearch) -> Fut,
+        Fut: Future<Output = Result<Vec<ActivitySummary>>>,
+    {
+        let mut page = self.clone();
+        page.limit = page.limit.clamp(1, MAX_PAGE);
+        let mut all = Vec::new();
+        for _ in 0..MAX_PAGES {
+            let items = fetch_page(page.clone()).await?;
+            let got = u32::try_from(items.len()).unwrap_or(u32::MAX);
+            all.extend(items);
+            if got < page.limit {
+                break;
+            }
+            page.start = page.start.saturating_add(got);
+        }
+        Ok(all)
+    }
 }
 
 /// Activities (reference §4.3). Made by [`Client::activities`].
@@ -134,19 +159,7 @@ impl ActivitiesApi<'_> {
     /// Walks every page of `search` (from its `start`, `limit` per page) until a short page — the
     /// way to get all activities of a date range. Pages are read one after the other.
     pub async fn search_all(&self, search: &ActivitySearch) -> Result<Vec<ActivitySummary>> {
-        let mut page = search.clone();
-        page.limit = page.limit.clamp(1, MAX_PAGE);
-        let mut all = Vec::new();
-        for _ in 0..MAX_PAGES {
-            let items = self.search(&page).await?;
-            let got = u32::try_from(items.len()).unwrap_or(u32::MAX);
-            all.extend(items);
-            if got < page.limit {
-                break;
-            }
-            page.start = page.start.saturating_add(got);
-        }
-        Ok(all)
+        search.walk_pages(|page| async move { self.search(&page).await }).await
     }
 
     /// All activities from `start` to `end` (inclusive), optionally of one type, walking pages of

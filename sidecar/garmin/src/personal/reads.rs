@@ -82,19 +82,7 @@ impl PersonalClient {
     /// Every page of `search` (from its `start`, `limit` per page) until a short page, one after
     /// the other, as the web client's `search_all` does (E1 is the only paged endpoint, §3.1).
     pub async fn search_all_activities(&self, search: &ActivitySearch) -> Result<Vec<ActivitySummary>> {
-        let mut page = search.clone();
-        page.limit = page.limit.clamp(1, 1000);
-        let mut all = Vec::new();
-        for _ in 0..1000 {
-            let items = self.search_activities(&page).await?;
-            let got = u32::try_from(items.len()).unwrap_or(u32::MAX);
-            all.extend(items);
-            if got < page.limit {
-                break;
-            }
-            page.start = page.start.saturating_add(got);
-        }
-        Ok(all)
+        search.walk_pages(|page| async move { self.search_activities(&page).await }).await
     }
 
     /// E2 `GET /activity-service/activity/{id}` — one activity's summary.

@@ -6,7 +6,7 @@
 use chrono::NaiveDate;
 use serde_json::{Value, json};
 
-use super::super::wellness::bounds;
+use super::super::wellness::{battery_level, bounds};
 use super::super::{Obj, int, round};
 use crate::data::health::Day;
 use crate::data::kit::WATCH_ID;
@@ -18,13 +18,7 @@ pub(super) fn day(d: &Dataset, date: NaiveDate, rec: &Day) -> Value {
     let st = &rec.stress;
     let total = st.rest_s + st.low_s + st.medium_s + st.high_s + st.activity_s + st.uncategorized_s;
     let share = |x: i64| round(x as f64 / total.max(1) as f64, 2);
-    let level = if rec.battery.end >= 60.0 {
-        "HIGH"
-    } else if rec.battery.end >= 30.0 {
-        "MODERATE"
-    } else {
-        "LOW"
-    };
+    let level = battery_level(rec);
     let feedback = |at: chrono::NaiveDateTime, kind: &str| json!({"eventTimestampGmt": clock::t1(at), "bodyBatteryLevel": level, "feedbackShortType": kind, "feedbackLongType": kind});
     let mut events = vec![json!({
         "eventType": "SLEEP", "eventStartTimeGmt": clock::t1(rec.sleep.start_gmt),

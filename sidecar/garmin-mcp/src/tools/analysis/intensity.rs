@@ -120,14 +120,7 @@ impl GarminMcp {
         args: IntensityArgs,
     ) -> Result<Answer<IntensityDistribution>, ToolError> {
         use analytics::intensity::{PI_CONVENTION, ZONE_CONVENTION};
-        let today = self.today();
-        let (start, end) = date_range(
-            today,
-            ("start_date", day_of(args.start_date)),
-            ("end_date", day_of(args.end_date)),
-            WEEKLY_DEFAULT_DAYS,
-            WEEKLY_MAX_DAYS,
-        )?;
+        let (start, end) = weekly_range(self.today(), args.start_date, args.end_date)?;
         let mut answer = IntensityDistribution {
             start_date: start.to_string(),
             end_date: end.to_string(),

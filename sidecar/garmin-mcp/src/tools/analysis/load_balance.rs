@@ -115,14 +115,7 @@ impl GarminMcp {
         args: LoadBalanceArgs,
     ) -> Result<Answer<LoadBalance>, ToolError> {
         use analytics::acwr::{ACWR_CONVENTION, MONOTONY_CONVENTION, acute_chronic, monotony_strain};
-        let today = self.today();
-        let (start, end) = date_range(
-            today,
-            ("start_date", day_of(args.start_date)),
-            ("end_date", day_of(args.end_date)),
-            WEEKLY_DEFAULT_DAYS,
-            WEEKLY_MAX_DAYS,
-        )?;
+        let (start, end) = weekly_range(self.today(), args.start_date, args.end_date)?;
         let (load_word, choice) = load_choice(args.load.as_deref())?;
         let mut answer = LoadBalance {
             start_date: start.to_string(),

@@ -160,16 +160,18 @@ impl Facts {
 }
 
 impl GarminMcp {
-    /// The activity `id`, or the newest one.
-    async fn activity_id_or_newest(&self, id: Option<u64>) -> Result<u64, ToolError> {
+    /// Which activity a chart is of (`id`, or the newest one) and the reads to fetch it with.
+    async fn chart_activity(&self, id: Option<u64>) -> Result<(u64, Reads), ToolError> {
+        let reads = self.reads().await?;
         if let Some(id) = id {
-            return Ok(id);
+            return Ok((id, reads));
         }
-        let newest = self.reads().await?.search(&ActivitySearch::new().limit(1)).await?;
-        newest
+        let newest = reads.search(&ActivitySearch::new().limit(1)).await?;
+        let id = newest
             .first()
             .and_then(|a| a.activity_id)
-            .ok_or_else(|| ToolError::NoData("No activities in your Garmin account yet.".to_owned()))
+            .ok_or_else(|| ToolError::NoData("No activities in your Garmin account yet.".to_owned()))?;
+        Ok((id, reads))
     }
 
     /// The activity itself, or "no such activity".
@@ -190,8 +192,7 @@ impl GarminMcp {
         id: Option<u64>,
         options: ChartOptions,
     ) -> Result<Drawn, ToolError> {
-        let id = self.activity_id_or_newest(id).await?;
-        let reads = self.reads().await?;
+        let (id, reads) = self.chart_activity(id).await?;
         let (facts, web) = futures::join!(self.activity_facts(id), web_parts(&reads, id));
         let facts = facts?;
         let series = chart_series(&reads, id, facts.family, web).await?;
@@ -217,8 +218,7 @@ impl GarminMcp {
         id: Option<u64>,
         options: ChartOptions,
     ) -> Result<Drawn, ToolError> {
-        let id = self.activity_id_or_newest(id).await?;
-        let reads = self.reads().await?;
+        let (id, reads) = self.chart_activity(id).await?;
         // With a key, counted from the original FIT file (domain `activity_parts::time_in_zones`).
         let (facts, zones) = futures::join!(self.activity_facts(id), time_in_zones(&reads, id));
         let facts = facts?;
