@@ -351,6 +351,52 @@ async fn sync_fills_a_private_history_stops_politely_on_a_budget_and_continues()
     assert!(stderr.contains("after today"), "{stderr}");
 }
 
+/// Activity ids whose series (`/details`) the fake was asked for, in order.
+fn details_requested(fake: &FakeGarmin) -> Vec<i64> {
+    fake.requests()
+        .into_iter()
+        .filter_map(|r| r.path.strip_suffix("/details")?.rsplit('/').next()?.parse().ok())
+        .collect()
+}
+
+/// What a user's kill does to a sync (a crash, `kill -9`, a laptop lid closing on a dying battery):
+/// `garmin-mcp sync` is SIGKILLed while it reads activity series, then run again. The second run
+/// reads exactly the series the first did not finish, none twice.
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread")]
+async fn a_sync_process_killed_mid_series_resumes_without_reading_a_finished_series_again() {
+    let fake = fake(Duration::from_secs(3600)).await;
+    let dir = tempfile::tempdir().unwrap();
+    signed_in(&fake, dir.path()).await;
+    fake.push_fault(FaultRule::always(Fault::Latency(Duration::from_millis(3))).on_path("/details"));
+    fake.clear_requests();
+    let mut child = command(dir.path(), &["--today", "2026-11-15", "sync"]).spawn().unwrap();
+    while details_requested(&fake).len() <= 40 {
+        assert!(child.try_wait().unwrap().is_none(), "the sync ended before it was killed");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    child.start_kill().unwrap(); // SIGKILL
+    child.wait().await.unwrap();
+    let database = rusqlite::Connection::open(dir.path().join("history.sqlite3")).unwrap();
+    let ids = |sql: &str| -> Vec<i64> {
+        let mut statement = database.prepare(sql).unwrap();
+        statement.query_map([], |row| row.get(0)).unwrap().map(Result::unwrap).collect()
+    };
+    let finished = ids("SELECT activity_id FROM activities WHERE curves_at IS NOT NULL");
+    let total = ids("SELECT activity_id FROM activities").len();
+    assert!(finished.len() >= 30 && finished.len() < total, "{} of {total} finished", finished.len());
+
+    fake.clear_faults();
+    fake.clear_requests();
+    let (output, stdout, stderr) = run(command(dir.path(), &["--today", "2026-11-15", "sync"])).await;
+    assert!(output.status.success(), "{stdout}{stderr}");
+    let read = details_requested(&fake);
+    let read_again: Vec<&i64> = read.iter().filter(|id| finished.contains(id)).collect();
+    assert!(read_again.is_empty(), "finished series read again: {read_again:?}");
+    assert_eq!(read.len(), total - finished.len(), "{stdout}");
+    assert!(ids("SELECT activity_id FROM activities WHERE curves_at IS NULL").is_empty(), "{stdout}");
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn logout_forgets_the_session() {
     let fake = fake(Duration::from_secs(3600)).await;

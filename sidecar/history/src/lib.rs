@@ -28,6 +28,7 @@ mod store;
 pub mod summary;
 pub mod sync;
 pub mod transport;
+mod write_gate;
 
 pub use curves::Metric;
 pub use db::{FILE_NAME, History, create_v1_for_tests};

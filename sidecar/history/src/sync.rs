@@ -42,6 +42,7 @@ use serde_json::Value;
 
 use crate::store::{self, Source, ymd};
 use crate::transport::{Served, Transport};
+use crate::write_gate::{GatePass, WriteGate};
 use crate::{History, HistoryError, Result};
 
 /// Days per unit of work (Garmin's limit for the sleep-stats range).
@@ -229,6 +230,8 @@ struct Reader<'a> {
     served: Mutex<BTreeSet<Served>>,
     /// The heart-rate zone floors per sport (E13), read once per run when a FIT file needs them.
     zones: tokio::sync::OnceCell<Vec<HrZones>>,
+    /// Closes when this run's future is dropped: blocking-pool commits stop with it.
+    gate: WriteGate,
 }
 
 impl Reader<'_> {
@@ -446,6 +449,7 @@ pub async fn sync(
         personal_paused: AtomicBool::new(false),
         served: Mutex::new(BTreeSet::new()),
         zones: tokio::sync::OnceCell::new(),
+        gate: WriteGate::new(),
     };
     let mut report = SyncReport {
         from,
@@ -656,11 +660,15 @@ async fn sync_curves(
                 // Reducing a day-long series and writing its curves is CPU and disk work with no
                 // await in it: it runs on the blocking pool, so the runtime's workers stay free for
                 // the server's answers. Inline, a full sync's run of ready series kept every worker
-                // of a two-core machine busy for seconds, and `sync_history` answered late.
+                // of a two-core machine busy for seconds, and `sync_history` answered late. Its
+                // commit passes the run's gate: a cancelled sync writes nothing more.
                 let history = history.clone();
-                tokio::task::spawn_blocking(move || store_curves(&history, id, &read)).await.map_err(
-                    |e| HistoryError::Interrupted(format!("storing an activity's curves ({e})")),
-                )??;
+                let pass = reader.gate.pass();
+                tokio::task::spawn_blocking(move || store_curves(&history, id, &read, &pass))
+                    .await
+                    .map_err(|e| {
+                        HistoryError::Interrupted(format!("storing an activity's curves ({e})"))
+                    })??;
                 report.curves_read += 1;
                 handled += 1;
                 tick(handled, of);
@@ -675,19 +683,23 @@ async fn sync_curves(
     Ok(None)
 }
 
-/// Reduces one activity's series to its curves and best times and commits them with its mark.
-fn store_curves(history: &History, id: u64, read: &Series) -> Result<()> {
+/// Reduces one activity's series to its curves and best times and commits them with its mark,
+/// unless the sync that read it is gone (`pass`).
+fn store_curves(history: &History, id: u64, read: &Series, pass: &GatePass) -> Result<()> {
     let reduced = match read {
         Series::Details(raw) => raw.as_ref().map(crate::curves::reduce).unwrap_or_default(),
         Series::Fit(fit) => {
             fit.as_ref().map(|f| crate::curves::reduce_details(&f.details())).unwrap_or_default()
         }
     };
-    let mut conn = history.conn();
-    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-    store::set_activity_curves(&tx, id, &reduced, unix_now())?;
-    tx.commit()?;
-    Ok(())
+    pass.commit(|| {
+        let mut conn = history.conn();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        store::set_activity_curves(&tx, id, &reduced, unix_now())?;
+        tx.commit()?;
+        Ok(())
+    })
+    .unwrap_or(Ok(()))
 }
 
 /// The sport name of Garmin's zone sets (`RUNNING`, `CYCLING`, `SWIMMING`, else `DEFAULT`) for an

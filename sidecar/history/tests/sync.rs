@@ -443,7 +443,9 @@ async fn the_summary_gives_the_days_covered_the_counts_and_when_it_was_last_sync
 /// Activities whose series was reduced (`curves_at` set).
 fn reduced_ids(dir: &std::path::Path) -> Vec<i64> {
     let conn = rusqlite_open(dir);
-    let mut stmt = conn.prepare("SELECT activity_id FROM activities WHERE curves_at IS NOT NULL").unwrap();
+    let mut stmt = conn
+        .prepare("SELECT activity_id FROM activities WHERE curves_at IS NOT NULL ORDER BY activity_id")
+        .unwrap();
     stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
 }
 
@@ -455,13 +457,19 @@ fn details_ids(requests: &[(String, String)]) -> Vec<i64> {
         .collect()
 }
 
+/// The sync is cancelled in-process (its task aborted, as a server drops a cancelled call) while it
+/// reads series: whatever its blocking-pool work was doing, nothing is written once the task is
+/// gone, and the resumed sync reads exactly the series not finished. (A real kill of a
+/// `garmin-mcp sync` process is `cli`'s `a_sync_process_killed_mid_series_…` test.)
 #[tokio::test]
-async fn a_sync_killed_while_reading_series_resumes_without_reading_a_finished_series_again() {
+async fn a_sync_cancelled_while_reading_series_writes_nothing_more_and_resumes_where_it_was() {
     let rig = Rig::start().await;
     rig.fake.push_fault(FaultRule::always(Fault::Latency(Duration::from_millis(3))).on_path("/details"));
     let history = rig.history();
     let client = rig.client();
-    let task = tokio::spawn(async move {
+    // The sync's own runtime, so that dropping it below waits for its blocking pool to drain.
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let task = runtime.spawn(async move {
         let _ = sync(&history, &client.clone().into(), &SyncOptions::new(today()), &|_| {}).await;
     });
     loop {
@@ -472,8 +480,11 @@ async fn a_sync_killed_while_reading_series_resumes_without_reading_a_finished_s
     }
     task.abort();
     let _ = task.await;
-    rig.fake.clear_faults();
     let finished = reduced_ids(rig.dir.path());
+    // Every blocking task the sync started has now returned: none of them wrote after the abort.
+    tokio::task::spawn_blocking(move || drop(runtime)).await.unwrap();
+    assert_eq!(reduced_ids(rig.dir.path()), finished, "curves were committed after the sync was cancelled");
+    rig.fake.clear_faults();
     let total = rig.history().counts().unwrap().activities as usize;
     assert!(finished.len() >= 30 && finished.len() < total, "{} of {total}", finished.len());
 
@@ -849,7 +860,9 @@ async fn a_key_only_sync_killed_half_way_resumes_without_reading_finished_work_a
     let finished_days = stored_summary_days(rig.dir.path());
     assert!(!finished_days.is_empty() && rig.history().counts().unwrap().blocks < 14);
     let conn = rusqlite_open(rig.dir.path());
-    let mut stmt = conn.prepare("SELECT activity_id FROM activities WHERE curves_at IS NOT NULL").unwrap();
+    let mut stmt = conn
+        .prepare("SELECT activity_id FROM activities WHERE curves_at IS NOT NULL ORDER BY activity_id")
+        .unwrap();
     let finished: Vec<i64> = stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
     drop(stmt);
     assert!(!finished.is_empty(), "the first run read some FIT files");
@@ -898,7 +911,9 @@ async fn a_key_only_sync_meeting_a_429_burst_stops_politely_and_the_next_run_fin
     assert!(hits <= 3, "a bounded number of retries: {hits}");
     let finished = stored_summary_days(rig.dir.path());
     let conn = rusqlite_open(rig.dir.path());
-    let mut stmt = conn.prepare("SELECT activity_id FROM activities WHERE curves_at IS NOT NULL").unwrap();
+    let mut stmt = conn
+        .prepare("SELECT activity_id FROM activities WHERE curves_at IS NOT NULL ORDER BY activity_id")
+        .unwrap();
     let done: Vec<i64> = stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
     drop(stmt);
 
