@@ -190,6 +190,10 @@ fn list_tests(binary: &Path, filter: &str) -> Result<Vec<String>, String> {
 
 /// Builds the test binaries asked for and returns their paths, as cargo reports them.
 fn test_binaries(root: &Path, options: &Options) -> Result<Vec<PathBuf>, String> {
+    // The desktop app embeds the built UI at compile time.
+    if options.packages.is_empty() || options.packages.iter().any(|p| p == "garmin-desktop") {
+        super::build_ui(root)?;
+    }
     let mut command = Command::new(super::cargo());
     command.current_dir(root).env("TAURI_CONFIG", super::NO_SIDECAR_CONFIG).arg("test");
     if options.packages.is_empty() {

@@ -289,30 +289,63 @@ fn demo_has_no_control_api(garmin_mcp: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// Every check CI runs, in order of cost.
+/// Every check CI runs, in order of cost, each stage timed (the table closes the run).
 fn test() -> Result<(), String> {
     let root = workspace_root();
-    build_ui(&root)?;
-    test_ui(&root)?;
-    run(Command::new(cargo()).current_dir(&root).args(["fmt", "--all", "--", "--check"]))?;
+    let mut stages = Stages::default();
+    stages.run("UI build and unit tests", || build_ui(&root).and_then(|()| test_ui(&root)))?;
+    stages.run("cargo fmt --check", || {
+        run(Command::new(cargo()).current_dir(&root).args(["fmt", "--all", "--", "--check"]))
+    })?;
     let cargo_no_sidecar = |args: &[&str]| {
         let mut command = Command::new(cargo());
         command.current_dir(&root).env("TAURI_CONFIG", NO_SIDECAR_CONFIG).args(args);
         command
     };
-    run(&mut cargo_no_sidecar(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
-    run(&mut cargo_no_sidecar(&["test", "--workspace"]))?;
-    no_control_feature_in_shipped_builds(&root)?;
-    conformance(&root)?;
-    interop(&root)?;
-    clients::clients(&root)?;
-    clock::clock(&root)?;
-    e2e(&root)?;
+    stages.run("clippy", || {
+        run(&mut cargo_no_sidecar(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))
+    })?;
+    stages.run("workspace tests", || run(&mut cargo_no_sidecar(&["test", "--workspace"])))?;
+    stages.run("no control API in shipped builds", || no_control_feature_in_shipped_builds(&root))?;
+    stages.run("MCP conformance", || conformance(&root))?;
+    stages.run("Python SDK interop", || interop(&root))?;
+    stages.run("real MCP clients", || clients::clients(&root))?;
+    stages.run("clock reruns", || clock::clock(&root))?;
+    stages.run("desktop E2E", || e2e(&root))?;
     if cfg!(target_os = "linux") {
-        bundle("deb", true)?;
+        stages.run(".deb of a debug build", || bundle("deb", true))?;
     }
     println!("xtask: all checks passed");
     Ok(())
+}
+
+/// The stages of a run and how long each took; printed as a table when the run ends, passed or not.
+#[derive(Default)]
+struct Stages(Vec<(&'static str, Duration, bool)>);
+
+impl Stages {
+    fn run(&mut self, name: &'static str, stage: impl FnOnce() -> Result<(), String>) -> Result<(), String> {
+        println!("xtask: == {name}");
+        let started = std::time::Instant::now();
+        let result = stage();
+        self.0.push((name, started.elapsed(), result.is_ok()));
+        result
+    }
+}
+
+impl Drop for Stages {
+    fn drop(&mut self) {
+        let total: Duration = self.0.iter().map(|(_, took, _)| *took).sum();
+        println!("xtask: stage times");
+        for (name, took, passed) in &self.0 {
+            println!(
+                "  {:>6.1} min  {name}{}",
+                took.as_secs_f64() / 60.0,
+                if *passed { "" } else { "  (FAILED)" }
+            );
+        }
+        println!("  {:>6.1} min  in all", total.as_secs_f64() / 60.0);
+    }
 }
 
 /// MCP conformance scenarios that apply to garmin-mcp (see README, "Conformance"): the protocol
