@@ -10,6 +10,7 @@
 //!   only showed on a loaded machine.
 //! * Each run of a binary has [`PER_RUN`] to finish; a binary that hangs is killed with its children
 //!   and counted as one failure of every test it was running.
+//! * The output of each run that did not pass is kept in `target/flaky/<binary>-run<N>.log`.
 //! * Exit code 1 when any test failed at least once.
 
 use std::collections::BTreeMap;
@@ -84,10 +85,13 @@ pub fn flaky(root: &Path, args: &[String]) -> Result<(), String> {
     let _load = options.busy.then(Busy::start);
     let mut failures: BTreeMap<String, u32> = BTreeMap::new();
     let started = Instant::now();
+    let logs = super::target_dir(root).join("flaky");
+    std::fs::create_dir_all(&logs).map_err(|e| format!("cannot create {}: {e}", logs.display()))?;
     for (binary, tests) in &chosen {
         let name = binary_name(binary);
         for run in 1..=options.runs {
-            let outcome = run_once(root, binary, filter);
+            let log = logs.join(format!("{name}-run{run}.log"));
+            let outcome = run_once(root, binary, filter, &log);
             let failed = match &outcome {
                 RunOutcome::Finished { failed } => failed.clone(),
                 // Every test of a hung or crashed run counts as failed once.
@@ -98,11 +102,16 @@ pub fn flaky(root: &Path, args: &[String]) -> Result<(), String> {
                 options.runs,
                 match &outcome {
                     RunOutcome::Finished { failed } if failed.is_empty() => "ok".to_owned(),
-                    RunOutcome::Finished { failed } => format!("FAILED: {}", failed.join(", ")),
-                    RunOutcome::Hung => format!("HUNG after {} s, killed", PER_RUN.as_secs()),
-                    RunOutcome::Crashed(why) => format!("CRASHED ({why})"),
+                    RunOutcome::Finished { failed } =>
+                        format!("FAILED: {} (output in {})", failed.join(", "), log.display()),
+                    RunOutcome::Hung =>
+                        format!("HUNG after {} s, killed (output in {})", PER_RUN.as_secs(), log.display()),
+                    RunOutcome::Crashed(why) => format!("CRASHED ({why}; output in {})", log.display()),
                 }
             );
+            if matches!(&outcome, RunOutcome::Finished { failed } if failed.is_empty()) {
+                let _ = std::fs::remove_file(&log);
+            }
             for test in failed {
                 *failures.entry(format!("{name}: {test}")).or_default() += 1;
             }
@@ -134,10 +143,9 @@ enum RunOutcome {
     Crashed(String),
 }
 
-/// Runs `binary FILTER` once and reads libtest's report.
-fn run_once(root: &Path, binary: &Path, filter: &str) -> RunOutcome {
-    let log = std::env::temp_dir().join(format!("xtask-flaky-{}.log", std::process::id()));
-    let Ok(file) = std::fs::File::create(&log) else {
+/// Runs `binary FILTER` once with its output in `log`, and reads libtest's report from it.
+fn run_once(root: &Path, binary: &Path, filter: &str, log: &Path) -> RunOutcome {
+    let Ok(file) = std::fs::File::create(log) else {
         return RunOutcome::Crashed(format!("cannot write {}", log.display()));
     };
     let Ok(file_err) = file.try_clone() else {
@@ -146,8 +154,7 @@ fn run_once(root: &Path, binary: &Path, filter: &str) -> RunOutcome {
     let mut command = Command::new(binary);
     command.current_dir(root).arg(filter).stdin(Stdio::null()).stdout(file).stderr(file_err);
     let status = super::clock::run_within(&mut command, PER_RUN);
-    let output = std::fs::read_to_string(&log).unwrap_or_default();
-    let _ = std::fs::remove_file(&log);
+    let output = std::fs::read_to_string(log).unwrap_or_default();
     if let Err(why) = &status
         && why.starts_with("still running")
     {
