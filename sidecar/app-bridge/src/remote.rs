@@ -25,6 +25,8 @@ use tokio::sync::{mpsc, watch};
 
 use crate::sidecar::SidecarSearch;
 
+pub mod owner;
+
 /// Why remote access could not start or stop.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RemoteError {
