@@ -23,6 +23,9 @@
 //!   Slow (release build with LTO); `--debug` packages a debug build instead, which `test` does last
 //!   to check the packaging.
 //! * `interop` — only those MCP interop checks (quick, after changing the HTTP mode).
+//! * `oauth` — remote access through OAuth end to end (`oauth.rs`): the Python SDK's OAuth client
+//!   and the conformance suite's authorization-server scenarios through a Caddy TLS proxy; `test`
+//!   runs it after `interop`.
 //! * `clients` — real MCP clients headless, without an LLM key (`clients.rs`): the MCP Inspector CLI
 //!   (stdio and HTTP, `--strict`), mcp-cli over HTTP, and `claude`/`codex`/`gemini mcp list` on the
 //!   entries `garmin-mcp configure` writes; `test` runs it after `interop`.
@@ -36,13 +39,14 @@
 
 mod clients;
 mod clock;
+mod oauth;
 
 use std::io::{BufRead as _, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitCode, Stdio};
 use std::time::Duration;
 
-const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | bundle [--debug] [--bundles deb,appimage] | test | interop | clients | clock | e2e>";
+const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | bundle [--debug] [--bundles deb,appimage] | test | interop | oauth | clients | clock | e2e>";
 
 /// Tauri config patch that drops `bundle.externalBin` for builds that do not bundle the app.
 const NO_SIDECAR_CONFIG: &str = r#"{"bundle":{"externalBin":null}}"#;
@@ -59,6 +63,7 @@ fn main() -> ExitCode {
         ["bundle", "--debug", "--bundles", bundles] => bundle(bundles, true),
         ["test"] => test(),
         ["interop"] => conformance(&workspace_root()).and_then(|()| interop(&workspace_root())),
+        ["oauth"] => oauth::oauth(&workspace_root()),
         ["clients"] => clients::clients(&workspace_root()),
         ["clock"] => clock::clock(&workspace_root()),
         ["e2e"] => build_ui(&workspace_root()).and_then(|()| e2e(&workspace_root())),
@@ -218,6 +223,7 @@ fn test() -> Result<(), String> {
     run(&mut cargo_no_sidecar(&["test", "-p", "fake-garmin", "--lib", "--no-default-features"]))?;
     conformance(&root)?;
     interop(&root)?;
+    oauth::oauth(&root)?;
     clients::clients(&root)?;
     clock::clock(&root)?;
     e2e(&root)?;

@@ -201,7 +201,15 @@ fn remote_from(value: Option<&Value>, notes: &mut Vec<String>) -> RemoteSettings
     } else {
         port
     };
-    RemoteSettings { network, port, read_only }
+    let public_url = match entries.get("publicUrl") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(url)) => Some(url.clone()).filter(|u| !u.trim().is_empty()),
+        Some(_) => {
+            notes.push("remote.publicUrl is not text; no public URL".into());
+            None
+        }
+    };
+    RemoteSettings { network, port, read_only, public_url }
 }
 
 /// The size to open the window at: `saved` no larger than the monitor (when known) and never
@@ -257,7 +265,7 @@ mod tests {
         assert_eq!(preferences, Preferences::default());
         assert!(notes.is_empty(), "{notes:?}");
         assert!(preferences.auto_first_sync, "the first sync starts by itself unless turned off");
-        assert_eq!(preferences.remote, RemoteSettings { network: false, port: 8765, read_only: true });
+        assert_eq!(preferences.remote, RemoteSettings { network: false, port: 8765, read_only: true, public_url: None });
     }
 
     #[test]
@@ -265,7 +273,7 @@ mod tests {
         let saved = Preferences {
             language: Some(Language::Zh),
             last_site: Some(SiteChoice::Cn),
-            remote: RemoteSettings { network: true, port: 9000, read_only: false },
+            remote: RemoteSettings { network: true, port: 9000, read_only: false, public_url: None },
             auto_first_sync: false,
             window: Some(WindowGeometry { width: 1200, height: 800, maximized: true }),
         };
@@ -298,7 +306,7 @@ mod tests {
             ));
             assert_eq!(
                 preferences.remote,
-                RemoteSettings { network: true, port: 8765, read_only: false },
+                RemoteSettings { network: true, port: 8765, read_only: false, public_url: None },
                 "port {port}"
             );
             assert_eq!(notes.len(), 1, "port {port}: {notes:?}");
