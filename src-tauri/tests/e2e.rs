@@ -264,7 +264,7 @@ async fn remote_access_for_a_hosted_assistant(ui: &WebDriver<'_>) {
     let answer = http
         .post(format!("{public}/authorize"))
         .header("cookie", &cookie)
-        .form(&[("request", request.as_str()), ("csrf", csrf.as_str())])
+        .form_encoded(&[("request", request.as_str()), ("csrf", csrf.as_str())])
         .send()
         .await
         .expect("the approval form");
@@ -273,7 +273,7 @@ async fn remote_access_for_a_hosted_assistant(ui: &WebDriver<'_>) {
     let code = location.query_pairs().find(|(k, _)| k == "code").map(|(_, v)| v.into_owned()).expect("a code");
     let tokens: Value = http
         .post(format!("{public}/token"))
-        .form(&[
+        .form_encoded(&[
             ("grant_type", "authorization_code"),
             ("code", code.as_str()),
             ("redirect_uri", redirect),
@@ -309,6 +309,21 @@ async fn remote_access_for_a_hosted_assistant(ui: &WebDriver<'_>) {
     ui.click("[data-testid=stop-remote]").await;
     ui.wait_for("[data-testid=start-remote]", "remote access off again").await;
     ui.click("[data-testid=open-remote]").await;
+}
+
+/// `application/x-www-form-urlencoded` bodies (reqwest's `form` feature is not enabled here).
+trait FormEncoded {
+    fn form_encoded(self, pairs: &[(&str, &str)]) -> Self;
+}
+
+impl FormEncoded for reqwest::RequestBuilder {
+    fn form_encoded(self, pairs: &[(&str, &str)]) -> Self {
+        let mut body = url::form_urlencoded::Serializer::new(String::new());
+        for (name, value) in pairs {
+            body.append_pair(name, value);
+        }
+        self.header("content-type", "application/x-www-form-urlencoded").body(body.finish())
+    }
 }
 
 fn url_query(pairs: &[(&str, &str)]) -> String {

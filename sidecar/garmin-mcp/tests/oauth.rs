@@ -122,6 +122,21 @@ impl Server {
     }
 }
 
+/// `application/x-www-form-urlencoded` bodies (reqwest's `form` feature is not enabled here).
+trait FormEncoded {
+    fn form_encoded(self, pairs: &[(&str, &str)]) -> Self;
+}
+
+impl FormEncoded for reqwest::RequestBuilder {
+    fn form_encoded(self, pairs: &[(&str, &str)]) -> Self {
+        let mut body = url::form_urlencoded::Serializer::new(String::new());
+        for (name, value) in pairs {
+            body.append_pair(name, value);
+        }
+        self.header("content-type", "application/x-www-form-urlencoded").body(body.finish())
+    }
+}
+
 /// A PKCE verifier and its S256 challenge.
 fn pkce() -> (String, String) {
     let verifier = format!("verifier-{}", "x".repeat(40));
@@ -186,7 +201,7 @@ async fn submit(server: &Server, consent: &Consent, fields: &[(&str, &str)]) -> 
         .request(reqwest::Method::POST, "/authorize")
         .header("cookie", &consent.cookie)
         .header("origin", PUBLIC)
-        .form(&form)
+        .form_encoded(&form)
         .send()
         .await
         .unwrap()
@@ -201,7 +216,7 @@ fn redirected(response: &reqwest::Response) -> std::collections::HashMap<String,
 }
 
 async fn token_request(server: &Server, form: &[(&str, &str)]) -> (u16, Value) {
-    let response = server.request(reqwest::Method::POST, "/token").form(form).send().await.unwrap();
+    let response = server.request(reqwest::Method::POST, "/token").form_encoded(form).send().await.unwrap();
     let status = response.status().as_u16();
     (status, response.json().await.unwrap_or(Value::Null))
 }
@@ -622,7 +637,7 @@ async fn a_consent_form_posted_without_its_csrf_token_or_framed_is_refused() {
     let no_csrf = server
         .request(reqwest::Method::POST, "/authorize")
         .header("cookie", &consent.cookie)
-        .form(&[("request", consent.request.as_str()), ("code", code.as_str())])
+        .form_encoded(&[("request", consent.request.as_str()), ("code", code.as_str())])
         .send()
         .await
         .unwrap();
@@ -632,7 +647,7 @@ async fn a_consent_form_posted_without_its_csrf_token_or_framed_is_refused() {
         .request(reqwest::Method::POST, "/authorize")
         .header("cookie", &consent.cookie)
         .header("sec-fetch-dest", "iframe")
-        .form(&[("request", consent.request.as_str()), ("csrf", consent.csrf.as_str()), ("code", code.as_str())])
+        .form_encoded(&[("request", consent.request.as_str()), ("csrf", consent.csrf.as_str()), ("code", code.as_str())])
         .send()
         .await
         .unwrap();
