@@ -66,7 +66,9 @@ pub fn oauth(root: &Path) -> Result<(), String> {
             .arg(&conformance)
             .arg("--node-bin")
             .arg(&node_bin)
-            .env("GARMIN_MCP_TOKEN", &token),
+            // By file: a failing command is printed with its environment.
+            .arg("--token-file")
+            .arg(&token_file),
     )?;
     drop(server);
     drop(caddy);
