@@ -265,7 +265,10 @@ mod tests {
         assert_eq!(preferences, Preferences::default());
         assert!(notes.is_empty(), "{notes:?}");
         assert!(preferences.auto_first_sync, "the first sync starts by itself unless turned off");
-        assert_eq!(preferences.remote, RemoteSettings { network: false, port: 8765, read_only: true, public_url: None });
+        assert_eq!(
+            preferences.remote,
+            RemoteSettings { network: false, port: 8765, read_only: true, public_url: None }
+        );
     }
 
     #[test]

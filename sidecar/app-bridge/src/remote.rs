@@ -286,7 +286,8 @@ impl RemoteAccess {
     pub fn view(&self) -> RemoteView {
         let run = self.run.borrow();
         let (client_url, url_note) = client_url(&run);
-        let connector_url = run.settings.public_url.as_deref().map(|u| format!("{}/mcp", u.trim().trim_end_matches('/')));
+        let connector_url =
+            run.settings.public_url.as_deref().map(|u| format!("{}/mcp", u.trim().trim_end_matches('/')));
         RemoteView {
             running: run.running,
             settings: run.settings.clone(),
@@ -479,14 +480,17 @@ impl RemoteAccess {
 }
 
 fn not_serving() -> RemoteError {
-    RemoteError::Failed("remote access for hosted assistants is not on: start it with a public URL first".to_owned())
+    RemoteError::Failed(
+        "remote access for hosted assistants is not on: start it with a public URL first".to_owned(),
+    )
 }
 
 /// `text` as a QR code: an `<svg>` element (dark modules on white, with the quiet zone) that the
 /// panel puts inline; it holds only the code's shapes, never the text.
 pub fn qr_svg(text: &str) -> Option<String> {
     let code = qrcode::QrCode::new(text.as_bytes()).ok()?;
-    let svg = code.render::<qrcode::render::svg::Color<'_>>().min_dimensions(200, 200).quiet_zone(true).build();
+    let svg =
+        code.render::<qrcode::render::svg::Color<'_>>().min_dimensions(200, 200).quiet_zone(true).build();
     // The XML prolog has no place inside an HTML page.
     svg.find("<svg").map(|start| svg[start..].to_owned())
 }
@@ -654,7 +658,10 @@ mod tests {
 
     #[test]
     fn a_public_url_is_passed_on_and_becomes_the_connector_url_with_its_qr_code() {
-        let settings = RemoteSettings { public_url: Some(" https://pc.tail1.ts.net/ ".into()), ..RemoteSettings::default() };
+        let settings = RemoteSettings {
+            public_url: Some(" https://pc.tail1.ts.net/ ".into()),
+            ..RemoteSettings::default()
+        };
         let args = server_args(&settings, Path::new("/d"), Path::new("/d/t"), None);
         let text: Vec<&str> = args.iter().filter_map(|a| a.to_str()).collect();
         let at = text.iter().position(|a| *a == "--public-url").expect("--public-url");
@@ -664,7 +671,11 @@ mod tests {
         let view = remote.view();
         assert_eq!(view.connector_url.as_deref(), Some("https://pc.tail1.ts.net/mcp"));
         let svg = view.connector_qr.expect("a QR code");
-        assert!(svg.starts_with("<svg") && svg.contains("<path") && !svg.contains("pc.tail1"), "{}", &svg[..80]);
+        assert!(
+            svg.starts_with("<svg") && svg.contains("<path") && !svg.contains("pc.tail1"),
+            "{}",
+            &svg[..80]
+        );
         assert!(qr_svg("https://a.example/mcp") != qr_svg("https://b.example/mcp"));
     }
 

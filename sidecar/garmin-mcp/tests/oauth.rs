@@ -101,8 +101,19 @@ impl Server {
             .await
             .unwrap_or_else(|_| panic!("no start-up lines; stderr:\n{}", stderr.lock().unwrap()))
             .unwrap_or_else(|_| panic!("the server exited; stderr:\n{}", stderr.lock().unwrap()));
-        let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).no_proxy().build().unwrap();
-        Server { child, origin: url.trim_end_matches("/mcp").to_owned(), stderr, pairing, http, dir: dir.to_path_buf() }
+        let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .no_proxy()
+            .build()
+            .unwrap();
+        Server {
+            child,
+            origin: url.trim_end_matches("/mcp").to_owned(),
+            stderr,
+            pairing,
+            http,
+            dir: dir.to_path_buf(),
+        }
     }
 
     fn stderr(&self) -> String {
@@ -140,7 +151,8 @@ impl FormEncoded for reqwest::RequestBuilder {
 /// A PKCE verifier and its S256 challenge.
 fn pkce() -> (String, String) {
     let verifier = format!("verifier-{}", "x".repeat(40));
-    let challenge = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(sha2::Sha256::digest(verifier.as_bytes()));
+    let challenge =
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(sha2::Sha256::digest(verifier.as_bytes()));
     (verifier, challenge)
 }
 
@@ -225,7 +237,8 @@ async fn token_request(server: &Server, form: &[(&str, &str)]) -> (u16, Value) {
 async fn approved_code(server: &Server, code: &str, write: bool) -> (String, String, String) {
     let client_id = register(server, REDIRECT).await;
     let (verifier, challenge) = pkce();
-    let consent = open_consent(server, &authorize_query(&client_id, &challenge, &[("scope", "garmin:read")])).await;
+    let consent =
+        open_consent(server, &authorize_query(&client_id, &challenge, &[("scope", "garmin:read")])).await;
     let mut fields = vec![("code", code)];
     if write {
         fields.push(("write", "on"));
@@ -300,7 +313,8 @@ async fn session(server: &Server, token: &str) -> String {
     assert_eq!(response.status(), 200);
     let id = response.headers()["mcp-session-id"].to_str().unwrap().to_owned();
     let _ = response.text().await;
-    let note = mcp(server, token, Some(&id), json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await;
+    let note =
+        mcp(server, token, Some(&id), json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await;
     assert!(note.status().is_success());
     id
 }
@@ -314,8 +328,16 @@ async fn message(response: reqwest::Response) -> Value {
 
 async fn tool_names(server: &Server, token: &str) -> Vec<String> {
     let id = session(server, token).await;
-    let list = message(mcp(server, token, Some(&id), json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})).await).await;
-    list["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap().to_owned()).collect()
+    let list = message(
+        mcp(server, token, Some(&id), json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})).await,
+    )
+    .await;
+    list["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect()
 }
 
 #[tokio::test]
@@ -333,7 +355,8 @@ async fn discovery_names_the_public_url_and_a_401_points_to_it() {
     assert_eq!(prm["resource"], RESOURCE);
     assert_eq!(prm["authorization_servers"], json!([PUBLIC]));
     for path in ["/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"] {
-        let meta: Value = server.request(reqwest::Method::GET, path).send().await.unwrap().json().await.unwrap();
+        let meta: Value =
+            server.request(reqwest::Method::GET, path).send().await.unwrap().json().await.unwrap();
         assert_eq!(meta["issuer"], PUBLIC, "{path}");
         assert_eq!(meta["code_challenge_methods_supported"], json!(["S256"]));
         assert_eq!(meta["client_id_metadata_document_supported"], true);
@@ -343,7 +366,8 @@ async fn discovery_names_the_public_url_and_a_401_points_to_it() {
     assert_eq!(response.status(), 401);
     let challenge = response.headers()["www-authenticate"].to_str().unwrap();
     assert!(
-        challenge.contains(r#"resource_metadata="https://garmin.test/.well-known/oauth-protected-resource/mcp""#)
+        challenge
+            .contains(r#"resource_metadata="https://garmin.test/.well-known/oauth-protected-resource/mcp""#)
             && challenge.contains(r#"scope="garmin:read""#),
         "{challenge}"
     );
@@ -360,11 +384,17 @@ async fn the_whole_flow_works_and_the_static_token_keeps_working_beside_it() {
     assert!(body["expires_in"].as_u64().unwrap() <= 3600);
     let access = body["access_token"].as_str().unwrap();
     assert!(tool_names(&server, access).await.contains(&"get_profile".to_owned()));
-    assert!(tool_names(&server, TOKEN).await.contains(&"create_workout".to_owned()), "static token: everything");
+    assert!(
+        tool_names(&server, TOKEN).await.contains(&"create_workout".to_owned()),
+        "static token: everything"
+    );
     // Refresh rotates.
     let refresh = body["refresh_token"].as_str().unwrap();
-    let (status, renewed) =
-        token_request(&server, &[("grant_type", "refresh_token"), ("refresh_token", refresh), ("client_id", &client_id)]).await;
+    let (status, renewed) = token_request(
+        &server,
+        &[("grant_type", "refresh_token"), ("refresh_token", refresh), ("client_id", &client_id)],
+    )
+    .await;
     assert_eq!(status, 200, "{renewed}");
     assert_ne!(renewed["refresh_token"], body["refresh_token"]);
     // The server printed the pairing code but never a token.
@@ -380,14 +410,16 @@ async fn authorization_without_pkce_or_with_plain_pkce_is_refused() {
     let server = started(&account).await;
     let client_id = register(&server, REDIRECT).await;
     let (_, challenge) = pkce();
-    let plain = authorize_query(&client_id, &challenge, &[]).replace("code_challenge_method=S256", "code_challenge_method=plain");
+    let plain = authorize_query(&client_id, &challenge, &[])
+        .replace("code_challenge_method=S256", "code_challenge_method=plain");
     let no_pkce = format!(
         "response_type=code&client_id={client_id}&redirect_uri={}&state=s&resource={}",
         urlencode(REDIRECT),
         urlencode(RESOURCE)
     );
     for query in [plain, no_pkce] {
-        let response = server.request(reqwest::Method::GET, &format!("/authorize?{query}")).send().await.unwrap();
+        let response =
+            server.request(reqwest::Method::GET, &format!("/authorize?{query}")).send().await.unwrap();
         let params = redirected(&response);
         assert_eq!(params["error"], "invalid_request", "{query}");
         assert!(!params.contains_key("code"));
@@ -486,8 +518,10 @@ async fn an_unregistered_redirect_uri_gets_an_error_page_never_a_redirect() {
     let client_id = register(&server, REDIRECT).await;
     let (_, challenge) = pkce();
     for evil in ["https://evil.example/steal", "http://127.0.0.1:43111/other"] {
-        let query = authorize_query(&client_id, &challenge, &[]).replace(&urlencode(REDIRECT), &urlencode(evil));
-        let response = server.request(reqwest::Method::GET, &format!("/authorize?{query}")).send().await.unwrap();
+        let query =
+            authorize_query(&client_id, &challenge, &[]).replace(&urlencode(REDIRECT), &urlencode(evil));
+        let response =
+            server.request(reqwest::Method::GET, &format!("/authorize?{query}")).send().await.unwrap();
         assert_eq!(response.status(), 400, "{evil}");
         assert!(response.headers().get("location").is_none(), "no open redirect to {evil}");
         assert!(response.text().await.unwrap().contains("redirect is not allowed"));
@@ -495,7 +529,10 @@ async fn an_unregistered_redirect_uri_gets_an_error_page_never_a_redirect() {
     // A pinned host's client id with someone else's callback is refused the same way.
     let claude = urlencode("https://claude.ai/oauth/mcp-oauth-client-metadata");
     let response = server
-        .request(reqwest::Method::GET, &format!("/authorize?client_id={claude}&redirect_uri={}", urlencode("https://evil.example/cb")))
+        .request(
+            reqwest::Method::GET,
+            &format!("/authorize?client_id={claude}&redirect_uri={}", urlencode("https://evil.example/cb")),
+        )
         .send()
         .await
         .unwrap();
@@ -514,13 +551,19 @@ async fn a_missing_or_foreign_resource_is_refused() {
     let missing = good.replace(&format!("&resource={}", urlencode(RESOURCE)), "");
     assert!(!missing.contains("resource"));
     for query in [foreign, missing] {
-        let response = server.request(reqwest::Method::GET, &format!("/authorize?{query}")).send().await.unwrap();
+        let response =
+            server.request(reqwest::Method::GET, &format!("/authorize?{query}")).send().await.unwrap();
         assert_eq!(redirected(&response)["error"], "invalid_target");
     }
     // And at the token endpoint.
     let (status, body) = token_request(
         &server,
-        &[("grant_type", "refresh_token"), ("refresh_token", "x"), ("client_id", &client_id), ("resource", "https://other.example/mcp")],
+        &[
+            ("grant_type", "refresh_token"),
+            ("refresh_token", "x"),
+            ("client_id", &client_id),
+            ("resource", "https://other.example/mcp"),
+        ],
     )
     .await;
     assert_eq!((status, body["error"].as_str()), (400, Some("invalid_target")));
@@ -578,7 +621,11 @@ async fn a_used_refresh_token_presented_again_revokes_the_grant() {
         let client_id = client_id.clone();
         let server = &server;
         async move {
-            token_request(server, &[("grant_type", "refresh_token"), ("refresh_token", &token), ("client_id", &client_id)]).await
+            token_request(
+                server,
+                &[("grant_type", "refresh_token"), ("refresh_token", &token), ("client_id", &client_id)],
+            )
+            .await
         }
     };
     let (status, fresh) = refresh(stolen.clone()).await;
@@ -606,11 +653,18 @@ async fn a_read_only_token_never_sees_or_runs_a_write_tool() {
     let response = mcp(&server, access, Some(&id), call).await;
     assert_eq!(response.status(), 403);
     let challenge = response.headers()["www-authenticate"].to_str().unwrap().to_owned();
-    assert!(challenge.contains(r#"error="insufficient_scope""#) && challenge.contains("garmin:write"), "{challenge}");
+    assert!(
+        challenge.contains(r#"error="insufficient_scope""#) && challenge.contains("garmin:write"),
+        "{challenge}"
+    );
     // With write ticked by the owner, the tools are there.
     let (_, write) = tokens(&server, true).await;
     assert_eq!(write["scope"], "garmin:read garmin:write");
-    assert!(tool_names(&server, write["access_token"].as_str().unwrap()).await.contains(&"create_workout".to_owned()));
+    assert!(
+        tool_names(&server, write["access_token"].as_str().unwrap())
+            .await
+            .contains(&"create_workout".to_owned())
+    );
     server.stop().await;
 }
 
@@ -622,7 +676,10 @@ async fn a_consent_form_posted_without_its_csrf_token_or_framed_is_refused() {
     let (_, challenge) = pkce();
     let consent = open_consent(&server, &authorize_query(&client_id, &challenge, &[])).await;
     let page = server
-        .request(reqwest::Method::GET, &format!("/authorize?{}", authorize_query(&client_id, &challenge, &[])))
+        .request(
+            reqwest::Method::GET,
+            &format!("/authorize?{}", authorize_query(&client_id, &challenge, &[])),
+        )
         .send()
         .await
         .unwrap();
@@ -647,7 +704,11 @@ async fn a_consent_form_posted_without_its_csrf_token_or_framed_is_refused() {
         .request(reqwest::Method::POST, "/authorize")
         .header("cookie", &consent.cookie)
         .header("sec-fetch-dest", "iframe")
-        .form_encoded(&[("request", consent.request.as_str()), ("csrf", consent.csrf.as_str()), ("code", code.as_str())])
+        .form_encoded(&[
+            ("request", consent.request.as_str()),
+            ("csrf", consent.csrf.as_str()),
+            ("code", code.as_str()),
+        ])
         .send()
         .await
         .unwrap();
@@ -658,7 +719,12 @@ async fn a_consent_form_posted_without_its_csrf_token_or_framed_is_refused() {
 }
 
 fn consent_copy(c: &Consent) -> Consent {
-    Consent { request: c.request.clone(), csrf: c.csrf.clone(), cookie: c.cookie.clone(), html: c.html.clone() }
+    Consent {
+        request: c.request.clone(),
+        csrf: c.csrf.clone(),
+        cookie: c.cookie.clone(),
+        html: c.html.clone(),
+    }
 }
 
 #[tokio::test]
@@ -736,7 +802,8 @@ async fn a_metadata_document_url_pointing_at_loopback_metadata_or_private_addres
         "https://[fd00::1]/client.json".to_owned(),
     ] {
         let query = authorize_query(&client_id, &challenge, &[]);
-        let response = server.request(reqwest::Method::GET, &format!("/authorize?{query}")).send().await.unwrap();
+        let response =
+            server.request(reqwest::Method::GET, &format!("/authorize?{query}")).send().await.unwrap();
         assert_eq!(response.status(), 400, "{client_id}");
         assert!(response.text().await.unwrap().contains("not public"), "{client_id}");
     }
@@ -754,8 +821,13 @@ async fn revoking_ends_access_at_once_and_the_cli_lists_clients() {
     let access = body["access_token"].as_str().unwrap();
     assert_eq!(mcp_status(&server, access).await, 200);
     let run = |args: &[&str]| {
-        let output =
-            std::process::Command::new(BIN).arg("--data-dir").arg(account.dir.path()).arg("remote").args(args).output().unwrap();
+        let output = std::process::Command::new(BIN)
+            .arg("--data-dir")
+            .arg(account.dir.path())
+            .arg("remote")
+            .args(args)
+            .output()
+            .unwrap();
         (output.status.success(), String::from_utf8_lossy(&output.stdout).into_owned())
     };
     let (ok, list) = run(&["clients"]);
@@ -775,11 +847,14 @@ async fn the_owner_api_is_not_reachable_through_the_tunnel() {
     let account = account().await;
     let server = started(&account).await;
     let control: Value =
-        serde_json::from_slice(&std::fs::read(account.dir.path().join("remote-control.json")).unwrap()).unwrap();
+        serde_json::from_slice(&std::fs::read(account.dir.path().join("remote-control.json")).unwrap())
+            .unwrap();
     let secret = control["secret"].as_str().unwrap();
     let ask = |forwarded: bool, secret: String| {
-        let mut request =
-            server.http.get(format!("{}/owner/clients", server.origin)).header("authorization", format!("Bearer {secret}"));
+        let mut request = server
+            .http
+            .get(format!("{}/owner/clients", server.origin))
+            .header("authorization", format!("Bearer {secret}"));
         if forwarded {
             request = request.header("x-forwarded-for", "203.0.113.5");
         }
@@ -787,7 +862,11 @@ async fn the_owner_api_is_not_reachable_through_the_tunnel() {
     };
     assert_eq!(ask(false, secret.to_owned()).await.unwrap().status(), 200);
     assert_eq!(ask(true, secret.to_owned()).await.unwrap().status(), 404, "through the tunnel");
-    assert_eq!(ask(false, TOKEN.to_owned()).await.unwrap().status(), 404, "the static token is not the owner's secret");
+    assert_eq!(
+        ask(false, TOKEN.to_owned()).await.unwrap().status(),
+        404,
+        "the static token is not the owner's secret"
+    );
     server.stop().await;
     assert!(!account.dir.path().join("remote-control.json").exists(), "removed at shutdown");
 }

@@ -245,13 +245,24 @@ async fn within_scope(oauth: &OAuth, request: Request, next: Next) -> Response {
     }
     let (parts, body) = request.into_parts();
     let limited = http_body_util::Limited::new(body, super::MAX_BODY_BYTES);
-    let bytes =
-        match tokio::time::timeout(super::BODY_READ_TIMEOUT, http_body_util::BodyExt::collect(limited)).await
-        {
-            Ok(Ok(collected)) => collected.to_bytes(),
-            // Too large, too slow or broken: let the limits layer give its usual answer.
-            _ => return next.run(Request::from_parts(parts, axum::body::Body::empty())).await,
-        };
+    let refused = |status: StatusCode, message: &'static str| {
+        (status, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], message).into_response()
+    };
+    let read =
+        tokio::time::timeout(super::BODY_READ_TIMEOUT, http_body_util::BodyExt::collect(limited)).await;
+    let bytes = match read {
+        Ok(Ok(collected)) => collected.to_bytes(),
+        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {
+            return refused(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "Payload Too Large: request bodies are limited to 1 MiB",
+            );
+        }
+        Ok(Err(_)) => return refused(StatusCode::BAD_REQUEST, "Bad Request: the request body is malformed"),
+        Err(_) => {
+            return refused(StatusCode::REQUEST_TIMEOUT, "Request Timeout: the body did not arrive in time");
+        }
+    };
     if let Some(tool) = called_tools(&bytes).into_iter().find(|t| oauth.is_write_tool(t)) {
         tracing::info!(tool = %tool, "a read-only grant called a write tool");
         let mut response = (

@@ -189,7 +189,7 @@ pub(super) async fn show(
         decision: None,
     };
     tracing::info!(client = %pending.client.name, tag = %pending.tag, "a client asks for access; waiting for the owner");
-    let response = consent_page(&oauth, &pending, None, Some(set_cookie(&oauth, &browser)));
+    let response = consent_page(&pending, None, Some(set_cookie(&oauth, &browser)));
     let mut flows = lock(&oauth.flows);
     flows.prune();
     if flows.pending.len() >= MAX_PENDING {
@@ -272,9 +272,8 @@ fn set_cookie(oauth: &OAuth, browser: &str) -> String {
     format!("{COOKIE}={browser}; Path=/authorize; HttpOnly; SameSite=Strict; Max-Age=600{secure}")
 }
 
-fn consent_page(oauth: &OAuth, pending: &Pending, problem: Option<&str>, cookie: Option<String>) -> Response {
+fn consent_page(pending: &Pending, problem: Option<&str>, cookie: Option<String>) -> Response {
     let redirect_origin = redirect_origin(&pending.redirect_uri);
-    let _ = oauth;
     page::consent(
         &page::Consent {
             client_name: &pending.client.name,
@@ -406,7 +405,7 @@ pub(super) async fn decide(
             let pending = flows.pending.remove(index);
             issue_code(&mut flows, &oauth, pending, write)
         }
-        Err(problem) => consent_page(&oauth, &flows.pending[index], Some(&problem), None),
+        Err(problem) => consent_page(&flows.pending[index], Some(&problem), None),
     }
 }
 
