@@ -77,7 +77,11 @@ pub async fn remote_decide(
 
 /// Revokes one approved client (`id`) or all of them.
 #[tauri::command]
-pub async fn remote_revoke(id: Option<String>, all: bool, remote: State<'_, RemoteAccess>) -> Result<RemoteView> {
+pub async fn remote_revoke(
+    id: Option<String>,
+    all: bool,
+    remote: State<'_, RemoteAccess>,
+) -> Result<RemoteView> {
     Ok(remote.revoke(&Revoke { id, all }).await?)
 }
 

@@ -222,7 +222,8 @@ async fn remote_access_for_a_hosted_assistant(ui: &WebDriver<'_>) {
     ui.screenshot("11a-remote-on").await;
 
     // The hosted assistant registers and the phone's browser opens the approval page.
-    let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
+    let http =
+        reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
     let redirect = "http://127.0.0.1:43117/callback";
     let registered: Value = http
         .post(format!("{public}/register"))
@@ -245,7 +246,8 @@ async fn remote_access_for_a_hosted_assistant(ui: &WebDriver<'_>) {
     ]);
     let page = http.get(format!("{public}/authorize?{query}")).send().await.expect("approval page");
     assert_eq!(page.status(), 200);
-    let cookie = page.headers()["set-cookie"].to_str().expect("cookie").split(';').next().unwrap_or("").to_owned();
+    let cookie =
+        page.headers()["set-cookie"].to_str().expect("cookie").split(';').next().unwrap_or("").to_owned();
     let html = page.text().await.expect("page");
     let hidden = |name: &str| {
         let marker = format!("name=\"{name}\" value=\"");
@@ -270,7 +272,8 @@ async fn remote_access_for_a_hosted_assistant(ui: &WebDriver<'_>) {
         .expect("the approval form");
     assert_eq!(answer.status(), 303, "approved in the app, the page redirects with a code");
     let location = url::Url::parse(answer.headers()["location"].to_str().expect("location")).expect("a URL");
-    let code = location.query_pairs().find(|(k, _)| k == "code").map(|(_, v)| v.into_owned()).expect("a code");
+    let code =
+        location.query_pairs().find(|(k, _)| k == "code").map(|(_, v)| v.into_owned()).expect("a code");
     let tokens: Value = http
         .post(format!("{public}/token"))
         .form_encoded(&[

@@ -21,10 +21,19 @@ pub fn oauth(root: &Path) -> Result<(), String> {
     let conformance = root.join(".ci/.conformance-auth/node_modules/.bin/conformance");
     let node_bin = root.join(".ci/.node/node_modules/node/bin");
     if !python.exists() || !conformance.exists() || !super::on_path("caddy") {
-        return Err("the OAuth interop stage needs .ci/.venv, .ci/.conformance-auth and caddy: run .ci/setup".into());
+        return Err(
+            "the OAuth interop stage needs .ci/.venv, .ci/.conformance-auth and caddy: run .ci/setup".into(),
+        );
     }
-    super::run(Command::new(super::cargo()).current_dir(root).args(["build", "-p", "garmin-mcp", "--bin", "garmin-mcp"]))?;
-    let exe = super::target_dir(root).join("debug").join(format!("garmin-mcp{}", std::env::consts::EXE_SUFFIX));
+    super::run(Command::new(super::cargo()).current_dir(root).args([
+        "build",
+        "-p",
+        "garmin-mcp",
+        "--bin",
+        "garmin-mcp",
+    ]))?;
+    let exe =
+        super::target_dir(root).join("debug").join(format!("garmin-mcp{}", std::env::consts::EXE_SUFFIX));
     let scratch = super::Scratch::new("oauth")?;
     let [upstream, public, documents] = free_ports()?;
     let caddy = Caddy::start(&scratch.0, upstream, public, documents)?;
@@ -39,7 +48,12 @@ pub fn oauth(root: &Path) -> Result<(), String> {
             .arg("--data-dir")
             .arg(&data)
             .args(["--demo", "--http", "--host", "127.0.0.1", "--port", &upstream.to_string()])
-            .args(["--public-url", &public_url, "--allow-client-metadata-host", &format!("127.0.0.1:{documents}")])
+            .args([
+                "--public-url",
+                &public_url,
+                "--allow-client-metadata-host",
+                &format!("127.0.0.1:{documents}"),
+            ])
             .arg("--token-file")
             .arg(&token_file)
             .env("SSL_CERT_FILE", &caddy.ca)
@@ -112,7 +126,8 @@ impl Caddy {
             storage = storage.display()
         );
         let config = dir.join("Caddyfile");
-        std::fs::write(&config, caddyfile).map_err(|e| format!("could not write {}: {e}", config.display()))?;
+        std::fs::write(&config, caddyfile)
+            .map_err(|e| format!("could not write {}: {e}", config.display()))?;
         let mut child = Spawned(
             Command::new("caddy")
                 .args(["run", "--adapter", "caddyfile", "--config"])
@@ -140,7 +155,11 @@ impl Caddy {
 }
 
 /// Passes a child's stderr through and returns once a line contains `marker` (60 s at most).
-fn wait_for_line(stderr: Option<std::process::ChildStderr>, marker: &'static str, name: &'static str) -> Result<(), String> {
+fn wait_for_line(
+    stderr: Option<std::process::ChildStderr>,
+    marker: &'static str,
+    name: &'static str,
+) -> Result<(), String> {
     let stderr = stderr.ok_or("no stderr")?;
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
