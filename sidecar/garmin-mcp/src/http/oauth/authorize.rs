@@ -95,7 +95,7 @@ pub(crate) struct Flows {
 impl Flows {
     pub(crate) fn prune(&mut self) {
         self.pending.retain(|p| p.created.elapsed() < CONSENT_LIFETIME);
-        self.codes.retain(|c| c.issued.elapsed() < SPENT_CODE_MEMORY && !(c.expired() && !c.spent));
+        self.codes.retain(|c| (c.spent || !c.expired()) && c.issued.elapsed() < SPENT_CODE_MEMORY);
     }
 
     /// Records the owner's decision from the app; false when no such request waits.
@@ -155,7 +155,7 @@ pub(super) async fn show(
     };
     let (client, redirect_uri) = match client_and_redirect(&oauth, &params).await {
         Ok(found) => found,
-        Err(response) => return response,
+        Err(response) => return *response,
     };
     let state = params.get("state").cloned();
     let fail = |error: &str, description: &str| {
@@ -203,8 +203,9 @@ pub(super) async fn show(
 async fn client_and_redirect(
     oauth: &OAuth,
     params: &HashMap<String, String>,
-) -> Result<(Client, String), Response> {
-    let bad = |title: &str, detail: String| Err(page::error(StatusCode::BAD_REQUEST, title, &detail));
+) -> Result<(Client, String), Box<Response>> {
+    let bad =
+        |title: &str, detail: String| Err(Box::new(page::error(StatusCode::BAD_REQUEST, title, &detail)));
     let Some(client_id) = params.get("client_id") else {
         return bad("This authorization request has no client", "The client_id parameter is missing.".into());
     };

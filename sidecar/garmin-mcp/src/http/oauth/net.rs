@@ -41,12 +41,12 @@ pub(crate) fn is_direct_local(peer: Option<SocketAddr>, headers: &HeaderMap) -> 
 }
 
 fn forwarded_for(headers: &HeaderMap) -> Option<IpAddr> {
-    if let Some(last) = headers.get_all("x-forwarded-for").iter().last()
+    if let Some(last) = headers.get_all("x-forwarded-for").iter().next_back()
         && let Some(entry) = last.to_str().ok().and_then(|v| v.rsplit(',').next())
     {
         return parse_node(entry);
     }
-    let forwarded = headers.get_all("forwarded").iter().last()?.to_str().ok()?;
+    let forwarded = headers.get_all("forwarded").iter().next_back()?.to_str().ok()?;
     let element = forwarded.rsplit(',').next()?;
     element.split(';').find_map(|pair| {
         let (key, value) = pair.split_once('=')?;
@@ -82,10 +82,13 @@ pub(crate) const TOKEN_RATE: Rate = Rate { count: 60, window: Duration::from_sec
 /// Addresses remembered per limit; past it the counts start over (bounded memory).
 const MAX_TRACKED: usize = 10_000;
 
+/// (limit, address) → (start of the window, events in it).
+type Windows = HashMap<(&'static str, IpAddr), (Instant, u32)>;
+
 /// Fixed-window counters per (limit, address).
 #[derive(Debug, Default)]
 pub(crate) struct Throttle {
-    windows: Mutex<HashMap<(&'static str, IpAddr), (Instant, u32)>>,
+    windows: Mutex<Windows>,
 }
 
 impl Throttle {

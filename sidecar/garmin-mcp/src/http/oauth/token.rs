@@ -50,7 +50,7 @@ fn tokens(pair: &TokenPair) -> Response {
 
 /// The client id of the request: the `client_id` field, or HTTP Basic with an empty secret (public
 /// clients have none). `Err` when a secret is sent: this server issues none.
-fn client_id(headers: &HeaderMap, form: &HashMap<String, String>) -> Result<String, Response> {
+fn client_id(headers: &HeaderMap, form: &HashMap<String, String>) -> Result<String, Box<Response>> {
     let basic = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
@@ -60,19 +60,20 @@ fn client_id(headers: &HeaderMap, form: &HashMap<String, String>) -> Result<Stri
     if let Some(pair) = basic {
         let (id, secret) = pair.split_once(':').unwrap_or((&pair, ""));
         if !secret.is_empty() {
-            return Err(oauth_error(
+            return Err(Box::new(oauth_error(
                 StatusCode::UNAUTHORIZED,
                 "invalid_client",
                 "this server registers public clients only (token_endpoint_auth_method none); send no secret",
-            ));
+            )));
         }
         let id = url::form_urlencoded::parse(format!("x={id}").as_bytes()).next().map(|(_, v)| v.to_string());
-        return id
-            .ok_or_else(|| oauth_error(StatusCode::UNAUTHORIZED, "invalid_client", "unreadable client id"));
+        return id.ok_or_else(|| {
+            Box::new(oauth_error(StatusCode::UNAUTHORIZED, "invalid_client", "unreadable client id"))
+        });
     }
-    form.get("client_id")
-        .cloned()
-        .ok_or_else(|| oauth_error(StatusCode::UNAUTHORIZED, "invalid_client", "client_id is required"))
+    form.get("client_id").cloned().ok_or_else(|| {
+        Box::new(oauth_error(StatusCode::UNAUTHORIZED, "invalid_client", "client_id is required"))
+    })
 }
 
 /// `POST /token`.
@@ -92,7 +93,7 @@ pub(super) async fn exchange(
     }
     let client_id = match client_id(&headers, &form) {
         Ok(id) => id,
-        Err(response) => return response,
+        Err(response) => return *response,
     };
     if let Some(resource) = form.get("resource")
         && !same_resource(resource, &oauth.urls.resource)
