@@ -23,6 +23,9 @@
 //!   Slow (release build with LTO); `--debug` packages a debug build instead, which `test` does last
 //!   to check the packaging.
 //! * `interop` — only those MCP interop checks (quick, after changing the HTTP mode).
+//! * `oauth` — remote access through OAuth end to end (`oauth.rs`): the Python SDK's OAuth client
+//!   and the conformance suite's authorization-server scenarios through a Caddy TLS proxy; `test`
+//!   runs it after `interop`.
 //! * `clients` — real MCP clients headless, without an LLM key (`clients.rs`): the MCP Inspector CLI
 //!   (stdio and HTTP, `--strict`), mcp-cli over HTTP, and `claude`/`codex`/`gemini mcp list` on the
 //!   entries `garmin-mcp configure` writes; `test` runs it after `interop`.
@@ -41,13 +44,14 @@
 mod clients;
 mod clock;
 mod flaky;
+mod oauth;
 
 use std::io::{BufRead as _, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitCode, Stdio};
 use std::time::Duration;
 
-const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | bundle [--debug] [--bundles deb,appimage] | test | interop | clients | clock | e2e | flaky [FILTER] [--runs N] [--busy] [-p PACKAGE]… [--test BINARY]…>";
+const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | bundle [--debug] [--bundles deb,appimage] | test | interop | oauth | clients | clock | e2e | flaky [FILTER] [--runs N] [--busy] [-p PACKAGE]… [--test BINARY]…>";
 
 /// Tauri config patch that drops `bundle.externalBin` for builds that do not bundle the app.
 const NO_SIDECAR_CONFIG: &str = r#"{"bundle":{"externalBin":null}}"#;
@@ -64,6 +68,7 @@ fn main() -> ExitCode {
         ["bundle", "--debug", "--bundles", bundles] => bundle(bundles, true),
         ["test"] => test(),
         ["interop"] => conformance(&workspace_root()).and_then(|()| interop(&workspace_root())),
+        ["oauth"] => oauth::oauth(&workspace_root()),
         ["clients"] => clients::clients(&workspace_root()),
         ["clock"] => clock::clock(&workspace_root()),
         ["e2e"] => build_ui(&workspace_root()).and_then(|()| e2e(&workspace_root())),
@@ -309,6 +314,7 @@ fn test() -> Result<(), String> {
     stages.run("no control API in shipped builds", || no_control_feature_in_shipped_builds(&root))?;
     stages.run("MCP conformance", || conformance(&root))?;
     stages.run("Python SDK interop", || interop(&root))?;
+    stages.run("OAuth interop", || oauth::oauth(&root))?;
     stages.run("real MCP clients", || clients::clients(&root))?;
     stages.run("clock reruns", || clock::clock(&root))?;
     stages.run("desktop E2E", || e2e(&root))?;

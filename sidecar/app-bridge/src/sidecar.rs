@@ -56,6 +56,8 @@ pub struct HttpServerArgs<'a> {
     pub read_only: bool,
     /// `--allow-host`: the address network clients use for this computer, when serving the network.
     pub allow_host: Option<IpAddr>,
+    /// `--public-url`: the tunnel's public origin, which turns on OAuth for hosted assistants.
+    pub public_url: Option<&'a str>,
 }
 
 impl HttpServerArgs<'_> {
@@ -76,6 +78,10 @@ impl HttpServerArgs<'_> {
         if let Some(ip) = self.allow_host {
             args.push("--allow-host".into());
             args.push(ip.to_string().into());
+        }
+        if let Some(url) = self.public_url {
+            args.push("--public-url".into());
+            args.push(url.into());
         }
         args
     }

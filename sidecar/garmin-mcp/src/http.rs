@@ -10,6 +10,8 @@
 //! * with a token, every request needs `Authorization: Bearer <token>`, compared in constant time
 //!   (401 otherwise, before anything reaches a tool) — [`auth`]; OAuth discovery and client
 //!   registration paths answer a plain 404, so clients tell the person to send the header;
+//! * with `--public-url`, also an OAuth 2.1 authorization server for hosted assistants behind a
+//!   tunnel, each client approved by the owner ([`oauth`]; its routes sit beside `/mcp`);
 //! * sessions, event streams and bodies are bounded ([`limits`]: 503 with `Retry-After` past the
 //!   session cap, 413 for a declared or real body over [`MAX_BODY_BYTES`], 400 for broken framing),
 //!   headers and bodies must arrive in time, and connections are capped at [`MAX_CONNECTIONS`]
@@ -22,11 +24,12 @@
 //! Every session gets a clone of one [`GarminMcp`], so all clients share one Garmin client and the
 //! session store on disk; renewals happen in this process through that store, like in stdio mode.
 
-mod auth;
+pub mod auth;
 mod framing;
 mod guard;
 mod inflight;
 mod limits;
+pub mod oauth;
 
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
@@ -47,7 +50,7 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tower::ServiceExt as _;
 
-pub use auth::{TOKEN_FILE_NAME, Token};
+pub use auth::{ClientKey, Scopes, TOKEN_FILE_NAME, Token};
 pub use guard::AllowedHost;
 pub use limits::{IDLE_SESSION_TIMEOUT, MAX_STREAMS, MAX_STREAMS_PER_SESSION, SessionLimits};
 
@@ -85,6 +88,8 @@ pub struct HttpOptions {
     pub allow_hosts: Vec<String>,
     /// Session caps and the clean-up of abandoned sessions.
     pub sessions: SessionLimits,
+    /// `--public-url`: the OAuth authorization server for hosted assistants (`None`: off).
+    pub oauth: Option<oauth::Settings>,
 }
 
 impl HttpOptions {
@@ -97,6 +102,7 @@ impl HttpOptions {
             token_file: None,
             allow_hosts: Vec::new(),
             sessions: SessionLimits::default(),
+            oauth: None,
         }
     }
 }
@@ -118,6 +124,10 @@ pub enum StartError {
         /// What the resolver said.
         error: std::io::Error,
     },
+    /// `--public-url` without a token (the owner's clients would have no way in).
+    OAuthNeedsToken,
+    /// The authorization server could not start (its data folder is in use…).
+    OAuth(String),
     /// The address could not be bound (in use, no permission…).
     Bind {
         /// `host:port`.
@@ -130,7 +140,10 @@ pub enum StartError {
 impl StartError {
     /// True when the command line itself is at fault (exit code 2), not the machine.
     pub fn is_usage(&self) -> bool {
-        matches!(self, StartError::TokenRequired { .. } | StartError::BadAllowedHost(_))
+        matches!(
+            self,
+            StartError::TokenRequired { .. } | StartError::BadAllowedHost(_) | StartError::OAuthNeedsToken
+        )
     }
 }
 
@@ -151,6 +164,11 @@ impl std::fmt::Display for StartError {
                     "--allow-host `{value}` is not a host name or address (examples: garmin.example.com, 192.168.1.20)"
                 )
             }
+            StartError::OAuthNeedsToken => f.write_str(
+                "--public-url needs the bearer token (leave out --no-token): the tunnel makes the server reachable \
+                 from the internet, and local programs then use the token",
+            ),
+            StartError::OAuth(message) => f.write_str(message),
             StartError::Resolve { host, error } => write!(f, "cannot find the address of `{host}`: {error}"),
             StartError::Bind { address, error } => write!(f, "cannot listen on {address}: {error}"),
         }
@@ -167,6 +185,7 @@ pub struct Listening {
     url: String,
     loopback_only: bool,
     access: Arc<guard::Access>,
+    auth: Arc<auth::Auth>,
     token_file: Option<PathBuf>,
     sessions: SessionLimits,
 }
@@ -179,6 +198,17 @@ pub async fn bind(options: HttpOptions) -> Result<Listening, StartError> {
     }
     for extra in &options.allow_hosts {
         allowed.push(AllowedHost::parse(extra).ok_or_else(|| StartError::BadAllowedHost(extra.clone()))?);
+    }
+    if let Some(settings) = &options.oauth {
+        if options.token.is_none() {
+            return Err(StartError::OAuthNeedsToken);
+        }
+        let public = &settings.public_url;
+        let name = match public.port() {
+            Some(port) => format!("{}:{port}", public.host()),
+            None => public.host().to_owned(),
+        };
+        allowed.extend(AllowedHost::parse(&name));
     }
     let addresses: Vec<SocketAddr> = tokio::net::lookup_host((options.host.as_str(), options.port))
         .await
@@ -200,6 +230,20 @@ pub async fn bind(options: HttpOptions) -> Result<Listening, StartError> {
         Err(_) => options.host.clone(),
     };
     let url = format!("http://{url_host}:{}{MCP_PATH}", local.port());
+    let oauth = match &options.oauth {
+        Some(settings) => {
+            let oauth = oauth::OAuth::open(settings, write_tools()).map_err(StartError::OAuth)?;
+            let loopback = if local.ip().is_unspecified() || local.ip().is_loopback() {
+                format!("http://127.0.0.1:{}", local.port())
+            } else {
+                format!("http://{url_host}:{}", local.port())
+            };
+            oauth.publish_control(&loopback).map_err(StartError::OAuth)?;
+            Some(Arc::new(oauth))
+        }
+        None => None,
+    };
+    let auth = Arc::new(auth::Auth { token: options.token.clone(), oauth });
     let access = Arc::new(guard::Access { allowed, token: options.token });
     Ok(Listening {
         listener,
@@ -207,9 +251,21 @@ pub async fn bind(options: HttpOptions) -> Result<Listening, StartError> {
         url,
         loopback_only,
         access,
+        auth,
         token_file: options.token_file,
         sessions: options.sessions,
     })
+}
+
+/// The tools that change Garmin data (not marked read-only): what a read-only OAuth grant may
+/// neither list nor call.
+fn write_tools() -> std::collections::HashSet<String> {
+    GarminMcp::all_tools()
+        .list_all()
+        .into_iter()
+        .filter(|tool| tool.annotations.as_ref().and_then(|a| a.read_only_hint) != Some(true))
+        .map(|tool| tool.name.to_string())
+        .collect()
 }
 
 impl Listening {
@@ -244,6 +300,12 @@ impl Listening {
         if demo {
             details.push("demo account (fake data)".to_owned());
         }
+        if let Some(oauth) = &self.auth.oauth {
+            details.push(format!(
+                "remote access on: hosted assistants connect at {} after you approve them (OAuth)",
+                oauth.urls.resource
+            ));
+        }
         if !self.loopback_only {
             let names: Vec<String> = self.access.allowed.iter().map(ToString::to_string).collect();
             details.push(format!(
@@ -252,6 +314,11 @@ impl Listening {
             ));
         }
         app_bridge::sidecar::serving_line(&self.url, &details)
+    }
+
+    /// With `--public-url`: the pairing code made at start, for the terminal.
+    pub fn pairing_code(&self) -> Option<String> {
+        self.auth.oauth.as_ref().and_then(|oauth| oauth.startup_code())
     }
 
     /// Serves until `shutdown` resolves, then lets calls in progress finish (up to
@@ -264,7 +331,14 @@ impl Listening {
             streams: Arc::default(),
         });
         let reaper = tokio::spawn(close_abandoned_sessions(limits.sessions.clone(), self.sessions));
-        let app = router(server, self.access.clone(), limits, sessions.clone(), inflight.clone());
+        let app = router(
+            server,
+            self.access.clone(),
+            self.auth.clone(),
+            limits,
+            sessions.clone(),
+            inflight.clone(),
+        );
         let mut http = hyper::server::conn::http1::Builder::new();
         http.timer(TokioTimer::new()).header_read_timeout(HEADER_READ_TIMEOUT);
         let graceful = GracefulShutdown::new();
@@ -329,6 +403,9 @@ impl Listening {
         if tokio::time::timeout(Duration::from_secs(5), closing).await.is_err() {
             tracing::warn!("some connections did not close in time");
         }
+        if let Some(oauth) = &self.auth.oauth {
+            oauth.flush();
+        }
     }
 }
 
@@ -369,6 +446,7 @@ pub struct Peer(pub SocketAddr);
 fn router(
     server: GarminMcp,
     access: Arc<guard::Access>,
+    auth: Arc<auth::Auth>,
     limits: Arc<limits::Limits>,
     sessions: CancellationToken,
     inflight: inflight::InFlight,
@@ -380,16 +458,18 @@ fn router(
         .with_max_request_body_bytes(MAX_BODY_BYTES)
         .with_cancellation_token(sessions);
     let mcp = StreamableHttpService::new(move || Ok(server.clone()), limits.sessions.clone(), config);
+    let oauth = auth.oauth.clone().map(oauth::routes).unwrap_or_default();
     Router::new()
         .nest_service(MCP_PATH, mcp)
+        .merge(oauth)
         .fallback(|| async {
             (StatusCode::NOT_FOUND, format!("Not found: MCP is served at {MCP_PATH}")).into_response()
         })
         .layer(axum::middleware::from_fn(framing::frame_events))
         .layer(axum::middleware::from_fn_with_state(inflight, inflight::track))
         .layer(axum::middleware::from_fn_with_state(limits, limits::admit))
-        .layer(axum::middleware::from_fn_with_state(access.clone(), auth::require_bearer))
-        .layer(axum::middleware::from_fn(auth::no_oauth))
+        .layer(axum::middleware::from_fn_with_state(auth.clone(), auth::require_bearer))
+        .layer(axum::middleware::from_fn_with_state(auth, auth::no_oauth))
         .layer(axum::middleware::from_fn_with_state(access, guard::check_host_and_origin))
         .layer(axum::middleware::from_fn(limits::refuse_oversized))
 }

@@ -15,8 +15,8 @@ use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
     CompletionInfo, GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, Reference, ServerCapabilities, ServerConfig,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, Reference, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool_handler};
@@ -462,6 +462,20 @@ impl GarminMcp {
         }
     }
 
+    /// Whether this request comes with an OAuth grant that may only read (`crate::http::Scopes`,
+    /// set by the HTTP authentication layer): write tools are then neither listed nor run.
+    fn read_only_grant(context: &RequestContext<RoleServer>) -> bool {
+        context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<crate::http::Scopes>())
+            .is_some_and(|scopes| !scopes.write)
+    }
+
+    fn is_read_only_tool(tool: &rmcp::model::Tool) -> bool {
+        tool.annotations.as_ref().and_then(|a| a.read_only_hint) == Some(true)
+    }
+
     /// `answer` with the data folder's path replaced by "the server's data folder" and the home
     /// folder's by `~`, in every text and structured field.
     fn hide_local_paths(&self, answer: CallToolResponse) -> CallToolResponse {
@@ -477,6 +491,37 @@ impl GarminMcp {
 #[tool_handler(router = self.tool_router)]
 #[allow(deprecated, reason = "MCP logging is deprecated for 2026-07-28 (SEP-2577) but part of 2025-11-25")]
 impl ServerHandler for GarminMcp {
+    /// The tools, less the write tools for a read-only OAuth grant (the list then depends on the
+    /// credentials, so it is not to be shared between them).
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let read_only = Self::read_only_grant(&context);
+        let supports_cache_hints = context
+            .protocol_version()
+            .is_some_and(|version| version >= rmcp::model::ProtocolVersion::V_2026_07_28);
+        let tools = self
+            .tool_router
+            .list_all()
+            .into_iter()
+            .filter(|tool| !read_only || Self::is_read_only_tool(tool))
+            .collect();
+        Ok(ListToolsResult {
+            result_type: Some(rmcp::model::ResultType::COMPLETE),
+            tools,
+            meta: None,
+            next_cursor: None,
+            ttl_ms: supports_cache_hints.then_some(0),
+            cache_scope: supports_cache_hints.then_some(if read_only {
+                rmcp::model::CacheScope::Private
+            } else {
+                rmcp::model::CacheScope::Public
+            }),
+        })
+    }
+
     /// Runs the tool (see [`GarminMcp::call_tool_signing_in`]). Every call gets an answer, even one
     /// whose code panics: that becomes an `isError` result naming the tool, and everything the call
     /// held is released as it unwinds. For remote callers, local paths are hidden.
@@ -486,6 +531,16 @@ impl ServerHandler for GarminMcp {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
+        if Self::read_only_grant(&context)
+            && self.tool_router.get(&name).is_some_and(|t| !Self::is_read_only_tool(t))
+        {
+            return Err(ErrorData::invalid_request(
+                format!(
+                    "`{name}` changes Garmin data and this connection may only read; approve it again with write access"
+                ),
+                None,
+            ));
+        }
         let peer = context.peer.clone();
         let started = std::time::Instant::now();
         self.log.send(&peer, LoggingLevel::Debug, format!("calling `{name}`")).await;
