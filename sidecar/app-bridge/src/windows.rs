@@ -74,9 +74,24 @@ impl AppLink {
             Some(ERROR_ACCESS_DENIED) => BridgeError::OtherUser(path.clone()),
             _ => io(e),
         })?;
-        check_peer(&pipe, PipeEnd::Client, self.trusted_user.as_deref().unwrap_or(&me), &path)?;
+        let app = check_peer(&pipe, PipeEnd::Client, self.trusted_user.as_deref().unwrap_or(&me), &path)?;
+        if matches!(request, Request::Show) {
+            let_app_take_the_foreground(app);
+        }
         let (read, write) = tokio::io::split(pipe);
         exchange(read, write, request, wait, io).await
+    }
+}
+
+/// Windows lets only the process the person is using bring a window to the front; a second copy
+/// of the app (just started by the person) hands that right to the first before asking it to show
+/// its window, or the first could only flash its taskbar button.
+fn let_app_take_the_foreground(pid: u32) {
+    // SAFETY: a plain call with a process id; it only changes who may set the foreground window.
+    #[allow(unsafe_code)]
+    let allowed = unsafe { windows_sys::Win32::UI::WindowsAndMessaging::AllowSetForegroundWindow(pid) };
+    if allowed == 0 {
+        tracing::debug!("could not let the app take the foreground: {}", io::Error::last_os_error());
     }
 }
 
@@ -176,7 +191,7 @@ fn new_instance(name: &str, descriptor: &Descriptor, first: bool) -> io::Result<
 async fn taken_by(name: &str, me: &str, path: &Path) -> BridgeError {
     match open(name).await {
         Ok(pipe) => match check_peer(&pipe, PipeEnd::Client, me, path) {
-            Ok(()) => BridgeError::AlreadyRunning,
+            Ok(_) => BridgeError::AlreadyRunning,
             Err(e) => e,
         },
         // Busy for two seconds, or not ours to open: not a pipe of ours.
@@ -222,17 +237,18 @@ async fn accept_all(
     }
 }
 
-/// The process at the other end of `pipe` must run as `trusted_user`.
+/// The process at the other end of `pipe` must run as `trusted_user`; returns its id.
 fn check_peer(
     pipe: &impl std::os::windows::io::AsHandle,
     ours: PipeEnd,
     trusted_user: &str,
     path: &Path,
-) -> Result<(), BridgeError> {
+) -> Result<u32, BridgeError> {
     let io = |source| BridgeError::Io { path: path.to_path_buf(), source };
-    let peer = pipe_peer_pid(pipe, ours).and_then(process_user_sid).map_err(io)?;
-    if peer.eq_ignore_ascii_case(trusted_user) {
-        Ok(())
+    let pid = pipe_peer_pid(pipe, ours).map_err(io)?;
+    let user = process_user_sid(pid).map_err(io)?;
+    if user.eq_ignore_ascii_case(trusted_user) {
+        Ok(pid)
     } else {
         Err(BridgeError::OtherUser(path.to_path_buf()))
     }
