@@ -266,6 +266,7 @@ fn clippy_windows(root: &Path) -> Result<(), String> {
         "clippy",
         "--workspace",
         "--all-targets",
+        "--keep-going",
         "--target",
         WINDOWS,
         "--",
