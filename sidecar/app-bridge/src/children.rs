@@ -100,7 +100,7 @@ mod tests {
     const ROLE: &str = "APP_BRIDGE_JOB_TEST_ROLE";
 
     /// An app: ties its children to itself, starts a long-lived child sharing its stdout, says so,
-    /// and waits to be killed.
+    /// and waits for it until killed.
     #[test]
     #[ignore = "a helper process of children_end_with_the_app_even_when_it_is_killed"]
     fn job_test_app() {
@@ -108,14 +108,15 @@ mod tests {
             return;
         }
         super::end_children_with_this_process().unwrap();
-        let child = Command::new(std::env::current_exe().unwrap())
+        let mut child = Command::new(std::env::current_exe().unwrap())
             .args(["--exact", "children::tests::job_test_child", "--ignored", "--nocapture"])
             .env(ROLE, "child")
             .stdin(Stdio::null())
             .spawn()
             .unwrap();
         println!("child {}", child.id());
-        std::thread::sleep(Duration::from_secs(120));
+        // Waits for the child until the test kills this process.
+        let _ = child.wait();
     }
 
     /// A child that would outlive the test by far if nothing ended it.
