@@ -40,18 +40,23 @@
 //!   to the demo account and to a fake "Garmin international" through the real sign-in window, check
 //!   the saved sessions and the home window (`src-tauri/tests/e2e.rs`). Builds the UI first;
 //!   screenshots of every step land in `target/e2e-screenshots/`. Linux only.
+//! * `windows` — the Windows and macOS builds as far as Linux can take them (`windows.rs`):
+//!   `garmin-mcp.exe` and its Windows tests cross-built and run under Wine, its cold start against
+//!   the Linux build, clippy for `x86_64-pc-windows-gnu` and `aarch64-apple-darwin`, and
+//!   `garmin-desktop.exe` built; `test` runs it after `clock`.
 
 mod clients;
 mod clock;
 mod flaky;
 mod oauth;
+mod windows;
 
 use std::io::{BufRead as _, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitCode, Stdio};
 use std::time::Duration;
 
-const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | bundle [--debug] [--bundles deb,appimage] | test | interop | oauth | clients | clock | e2e | flaky [FILTER] [--runs N] [--busy] [-p PACKAGE]… [--test BINARY]…>";
+const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | bundle [--debug] [--bundles deb,appimage] | test | interop | oauth | clients | clock | e2e | windows | flaky [FILTER] [--runs N] [--busy] [-p PACKAGE]… [--test BINARY]…>";
 
 /// Tauri config patch that drops `bundle.externalBin` for builds that do not bundle the app.
 const NO_SIDECAR_CONFIG: &str = r#"{"bundle":{"externalBin":null}}"#;
@@ -73,6 +78,7 @@ fn main() -> ExitCode {
         ["clock"] => clock::clock(&workspace_root()),
         ["e2e"] => build_ui(&workspace_root()).and_then(|()| e2e(&workspace_root())),
         ["flaky", ..] => flaky::flaky(&workspace_root(), &args[1..]),
+        ["windows"] => build_ui(&workspace_root()).and_then(|()| windows::windows(&workspace_root())),
         _ => Err(USAGE.to_owned()),
     };
     match result {
@@ -317,6 +323,7 @@ fn test() -> Result<(), String> {
     stages.run("OAuth interop", || oauth::oauth(&root))?;
     stages.run("real MCP clients", || clients::clients(&root))?;
     stages.run("clock reruns", || clock::clock(&root))?;
+    stages.run("Windows under Wine, macOS and Windows clippy", || windows::windows(&root))?;
     stages.run("desktop E2E", || e2e(&root))?;
     if cfg!(target_os = "linux") {
         stages.run(".deb of a debug build", || bundle("deb", true))?;

@@ -10,7 +10,11 @@
 //! itself 0600, carries no credentials (workouts, events, ids and words only), and both ends check
 //! that the socket file and the process at the other end belong to their own user; anything else
 //! is refused (and the app replaces such a socket with its own).
-//! Today this is a Unix-domain socket; on other systems every call answers
+//! On Unix this is a Unix-domain socket (`unix.rs`). On Windows it is a named pipe (`windows.rs`)
+//! whose name is made from our user's SID and the data folder ([`pipe_name`]), created with an
+//! owner-only security descriptor, refusing remote clients, and checking the user of the process
+//! at the other end (the pipe's peer process id, its token's user SID) on both ends. Both carry the
+//! same framing and caps (`framing.rs`). On any other system every call answers
 //! [`BridgeError::Unsupported`] and the sidecar falls back to its preview (see the workouts docs).
 //!
 //! Neither end trusts the other's words: text that reaches the app's window is cut short and
@@ -329,19 +333,45 @@ pub fn socket_path(data_dir: &Path) -> PathBuf {
     data_dir.join(SOCKET_NAME)
 }
 
+/// The Windows named pipe of the app of `data_dir` run by the user `user_sid`:
+/// `\\.\pipe\garmin-mcp-<user SID>-<16 hex digits>`. Pipe names are global to the computer, so
+/// the user's SID keeps two people's apps apart, and a hash of the data folder (compared as Windows
+/// compares paths: case-insensitive, either slash, no trailing slash) keeps a demo or test folder
+/// apart from the real one. The hash is FNV-1a (64-bit), fixed here so that an app and a sidecar
+/// built separately agree.
+pub fn pipe_name(data_dir: &Path, user_sid: &str) -> String {
+    let folder = data_dir.to_string_lossy().replace('/', "\\").to_lowercase();
+    let folder = folder.trim_end_matches('\\');
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in folder.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!(r"\\.\pipe\garmin-mcp-{user_sid}-{hash:016x}")
+}
+
+pub mod children;
+mod framing;
 pub mod preferences;
 pub mod remote;
 pub mod sidecar;
 
+pub use framing::Incoming;
+
 #[cfg(unix)]
 mod unix;
 #[cfg(unix)]
-pub use unix::{AppLink, AppListener, Incoming};
+pub use unix::{AppLink, AppListener};
 
-#[cfg(not(unix))]
+#[cfg(windows)]
+mod windows;
+#[cfg(windows)]
+pub use windows::{AppLink, AppListener};
+
+#[cfg(not(any(unix, windows)))]
 mod unsupported;
-#[cfg(not(unix))]
-pub use unsupported::{AppLink, AppListener, Incoming};
+#[cfg(not(any(unix, windows)))]
+pub use unsupported::{AppLink, AppListener};
 
 #[cfg(test)]
 mod tests {
@@ -396,6 +426,30 @@ mod tests {
         assert!(reason.chars().count() <= MAX_REASON_CHARS && is_clean(&reason), "{reason:?}");
         // A name of nothing but invisible characters is no name.
         assert_eq!(clean_client_name("\u{202E}\u{200B}\n\t "), None);
+    }
+
+    #[test]
+    fn the_pipe_name_is_per_user_and_per_folder_however_the_folder_is_spelled() {
+        let sid = "S-1-5-21-1-2-3-1001";
+        let name = pipe_name(Path::new(r"C:\Users\Ann\AppData\Roaming\dev.garminmcp.desktop"), sid);
+        assert!(name.starts_with(r"\\.\pipe\garmin-mcp-S-1-5-21-1-2-3-1001-"), "{name}");
+        assert_eq!(name.len(), r"\\.\pipe\garmin-mcp-".len() + sid.len() + 1 + 16, "{name}");
+        for spelling in [
+            r"c:\users\ann\appdata\roaming\DEV.GARMINMCP.DESKTOP",
+            r"C:\Users\Ann\AppData\Roaming\dev.garminmcp.desktop\",
+            "C:/Users/Ann/AppData/Roaming/dev.garminmcp.desktop",
+        ] {
+            assert_eq!(pipe_name(Path::new(spelling), sid), name, "{spelling}");
+        }
+        assert_ne!(pipe_name(Path::new(r"C:\Users\Ann\AppData\Roaming\other"), sid), name);
+        assert_ne!(
+            pipe_name(
+                Path::new(r"C:\Users\Ann\AppData\Roaming\dev.garminmcp.desktop"),
+                "S-1-5-21-1-2-3-1002"
+            ),
+            name,
+            "another person's app has another pipe"
+        );
     }
 
     #[test]

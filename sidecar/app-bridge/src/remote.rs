@@ -336,7 +336,7 @@ impl RemoteAccess {
         })?;
         let (token_file, token) = ensure_token_file(&data_dir)?;
         let lan = if settings.network { lan_address() } else { None };
-        let mut child = Command::new(&program)
+        let mut child = crate::children::no_console_window(&mut Command::new(&program))
             .args(server_args(&settings, &data_dir, &token_file, lan))
             .stdin(Stdio::null())
             .stdout(Stdio::null())

@@ -222,6 +222,29 @@ mod tests {
     }
 
     #[test]
+    fn windows_finds_garmin_mcp_exe_beside_garmin_desktop_exe() {
+        let root = tempfile::tempdir().expect("temp dir");
+        // An NSIS/MSI install: both programs in the install folder (a path with spaces).
+        let install = root.path().join("Program Files").join("Garmin MCP");
+        let exe = install.join("garmin-desktop.exe");
+        touch(&install.join("garmin-mcp.exe"));
+        touch(&install.join("garmin-mcp"));
+        let search = locate_sidecar(&exe, None, "x86_64-pc-windows-msvc", ".exe");
+        assert_eq!(search.found, Some(install.join("garmin-mcp.exe")));
+        assert_eq!(search.looked_in, vec![install.join("garmin-mcp.exe")]);
+    }
+
+    #[test]
+    fn macos_finds_the_sidecar_inside_the_app_bundle() {
+        let root = tempfile::tempdir().expect("temp dir");
+        // Tauri puts externalBin programs beside the app's own in Contents/MacOS.
+        let macos = root.path().join("Applications").join("Garmin MCP.app").join("Contents").join("MacOS");
+        touch(&macos.join("garmin-mcp"));
+        let search = locate_sidecar(&macos.join("garmin-desktop"), None, "aarch64-apple-darwin", "");
+        assert_eq!(search.found, Some(macos.join("garmin-mcp")));
+    }
+
+    #[test]
     fn development_builds_fall_back_to_binaries_then_target_debug() {
         let root = tempfile::tempdir().expect("temp dir");
         let tree = root.path().join("src-tauri");

@@ -474,8 +474,24 @@ fn router(
         .layer(axum::middleware::from_fn(limits::refuse_oversized))
 }
 
-/// Resolves on Ctrl-C, or SIGTERM on Unix (what systemd sends).
+/// Resolves on Ctrl-C, or SIGTERM on Unix (what systemd sends), or on Windows Ctrl-Break (what
+/// `GenerateConsoleCtrlEvent` and a console's Ctrl+Break send), the console window closing, or the
+/// system shutting down: the server then stops cleanly instead of being ended mid-answer.
 pub async fn stop_signal() {
+    #[cfg(windows)]
+    {
+        use tokio::signal::windows::{ctrl_break, ctrl_close, ctrl_shutdown};
+        if let (Ok(mut brk), Ok(mut close), Ok(mut shutdown)) = (ctrl_break(), ctrl_close(), ctrl_shutdown())
+        {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = brk.recv() => {}
+                _ = close.recv() => {}
+                _ = shutdown.recv() => {}
+            }
+            return;
+        }
+    }
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};

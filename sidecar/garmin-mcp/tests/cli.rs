@@ -3,6 +3,8 @@
 //! session while Garmin rotates its one-time refresh credential under them.
 //!
 //! Run: `cargo test -p garmin-mcp --test cli`
+// Unix file modes and /proc throughout: Unix only (the Windows black-box is tests/windows.rs).
+#![cfg(unix)]
 
 use std::path::Path;
 use std::process::{Output, Stdio};

@@ -6,6 +6,8 @@
 //! reaching Garmin, renewals in the server process, graceful shutdown, and no token in any log.
 //!
 //! Run: `cargo test -p garmin-mcp --test http`
+// Unix file modes, shell scripts and /proc throughout: Unix only (the Windows black-box is tests/windows.rs).
+#![cfg(unix)]
 
 use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};

@@ -4,6 +4,8 @@
 //! stdout or stderr at `-vv`.
 //!
 //! Run: `cargo test -p garmin-mcp --test personal_cli`
+// Unix file modes throughout: Unix only (the Windows black-box is tests/windows.rs).
+#![cfg(unix)]
 
 use std::path::Path;
 use std::process::{Output, Stdio};

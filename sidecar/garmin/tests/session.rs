@@ -3,6 +3,8 @@
 //! credentials, adoption of another process's renewal, fallbacks, faults, retries).
 //!
 //! Run: `cargo test -p garmin --test session`
+// Unix file modes, links and FIFOs throughout: Unix only (Windows: `garmin-mcp`'s tests/windows.rs).
+#![cfg(unix)]
 
 mod support;
 
