@@ -332,33 +332,51 @@ fn test() -> Result<(), String> {
     Ok(())
 }
 
-/// The stages of a run and how long each took; printed as a table when the run ends, passed or not.
+/// The stages of a run and how long each took, in wall time and in CPU time of the processes it
+/// waited for (Linux; a load-independent measure of what a stage costs on two cores); printed as a
+/// table when the run ends, passed or not.
 #[derive(Default)]
-struct Stages(Vec<(&'static str, Duration, bool)>);
+struct Stages(Vec<(&'static str, Duration, Option<Duration>, bool)>);
 
 impl Stages {
     fn run(&mut self, name: &'static str, stage: impl FnOnce() -> Result<(), String>) -> Result<(), String> {
         println!("xtask: == {name}");
         let started = std::time::Instant::now();
+        let cpu_before = children_cpu();
         let result = stage();
-        self.0.push((name, started.elapsed(), result.is_ok()));
+        let cpu = children_cpu().zip(cpu_before).map(|(after, before)| after.saturating_sub(before));
+        self.0.push((name, started.elapsed(), cpu, result.is_ok()));
         result
     }
 }
 
 impl Drop for Stages {
     fn drop(&mut self) {
-        let total: Duration = self.0.iter().map(|(_, took, _)| *took).sum();
-        println!("xtask: stage times");
-        for (name, took, passed) in &self.0 {
+        let minutes = |d: Duration| d.as_secs_f64() / 60.0;
+        println!("xtask: stage times (wall, and CPU of the processes each stage ran)");
+        for (name, took, cpu, passed) in &self.0 {
+            let cpu = cpu.map_or_else(String::new, |cpu| format!("{:>6.1} CPU min", minutes(cpu)));
             println!(
-                "  {:>6.1} min  {name}{}",
-                took.as_secs_f64() / 60.0,
+                "  {:>6.1} min {cpu}  {name}{}",
+                minutes(*took),
                 if *passed { "" } else { "  (FAILED)" }
             );
         }
-        println!("  {:>6.1} min  in all", total.as_secs_f64() / 60.0);
+        let wall: Duration = self.0.iter().map(|s| s.1).sum();
+        let cpu: Duration = self.0.iter().filter_map(|s| s.2).sum();
+        println!("  {:>6.1} min {:>6.1} CPU min  in all", minutes(wall), minutes(cpu));
     }
+}
+
+/// User and system time of this process's waited-for children so far (`cutime` and `cstime` of
+/// `/proc/self/stat`, in the kernel's 100 Hz ticks); `None` where there is no such file.
+fn children_cpu() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // pid (comm) state …: fields after the last ')' start with the state (field 3); cutime and
+    // cstime are fields 16 and 17.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(13)?.parse::<u64>().ok()? + fields.get(14)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
 }
 
 /// MCP conformance scenarios that apply to garmin-mcp (see README, "Conformance"): the protocol
