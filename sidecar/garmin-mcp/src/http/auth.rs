@@ -18,6 +18,13 @@ use subtle::ConstantTimeEq as _;
 use super::Peer;
 use super::guard::Access;
 
+/// The authenticated caller of a request, inserted into the request's extensions by the
+/// authentication layer: `"token"` for the static bearer token (an OAuth grant: `"oauth:<grant
+/// id>"`). Per-client caps (sessions, calls, connections) key on it, and on the peer address for
+/// requests without one (`--no-token`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ClientKey(pub String);
+
 /// Shortest token accepted: anything shorter could be guessed over the network.
 pub const MIN_TOKEN_LEN: usize = 16;
 /// The default token file in the data folder. The desktop app's remote access uses the same file
@@ -138,7 +145,7 @@ fn bearer(value: &str) -> Option<&str> {
 /// Middleware: with a token set, 401 (`WWW-Authenticate: Bearer`) unless the request carries it.
 pub(super) async fn require_bearer(
     State(access): State<Arc<Access>>,
-    request: Request,
+    mut request: Request,
     next: Next,
 ) -> Response {
     let Some(token) = &access.token else {
@@ -147,6 +154,7 @@ pub(super) async fn require_bearer(
     let presented =
         request.headers().get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(bearer);
     if presented.is_some_and(|p| token.matches(p)) {
+        request.extensions_mut().insert(ClientKey("token".to_owned()));
         return next.run(request).await;
     }
     let peer = request.extensions().get::<Peer>().map(|p| p.0.to_string()).unwrap_or_default();
