@@ -387,13 +387,9 @@ const PEER_FULL: &str = "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nC
 /// the authenticated caller ([`ClientKey`]) or else the peer address, as [`limits`] keys them;
 /// `local` over stdio (the person's own client).
 pub(crate) fn client_of_call(context: &rmcp::service::RequestContext<rmcp::RoleServer>) -> String {
-    let Some(parts) = context.extensions.get::<axum::http::request::Parts>() else {
-        return "local".to_owned();
-    };
-    match (parts.extensions.get::<ClientKey>(), parts.extensions.get::<Peer>()) {
-        (Some(key), _) => key.0.clone(),
-        (None, Some(peer)) => format!("peer:{}", peer.0.ip()),
-        (None, None) => "peer:unknown".to_owned(),
+    match context.extensions.get::<axum::http::request::Parts>() {
+        Some(parts) => limits::client_of(&parts.extensions),
+        None => "local".to_owned(),
     }
 }
 

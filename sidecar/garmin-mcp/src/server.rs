@@ -3,8 +3,15 @@
 //! `--toolsets` and `--readonly`, and answers `initialize` as `garmin-mcp` with this crate's version.
 //! Beside tools it serves prompts (`crate::prompts`), resources (`crate::resources`), argument
 //! completion for both, and log notifications at the level each session sets (`crate::client_log`).
-//! The instructions it answers `initialize` with end with the athlete memory in a line or two
-//! (`garmin::athlete`, read when each client connects).
+//! The instructions it answers `initialize` with end with the athlete memory in a line, from its
+//! structured fields only (`garmin::athlete::brief`, read when each client connects): a fact's
+//! words are data any caller could have written, never instructions.
+//!
+//! A call stops as soon as it is cancelled — by the client, or over HTTP because its client left
+//! (`crate::http`) — so what it waits for (Garmin, the person's answer in the chat) goes with it.
+//! Text a client sent is quoted back only cleaned and cut short (`crate::output::echo`);
+//! subscriptions are for resources that change, bounded per session, per client and in all, and
+//! end with their session; completions reuse the ids a lookup found for a minute.
 
 use std::sync::Arc;
 

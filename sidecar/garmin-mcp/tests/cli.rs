@@ -1042,14 +1042,9 @@ async fn four_processes_syncing_one_data_folder_at_once_run_one_sync() {
     let args = ["--today", "2026-11-15", "sync", "--since", "2026-09-01"];
     let first = command(dir.path(), &args).spawn().unwrap();
     let first_pid = first.id().unwrap();
-    // The first one holds the folder's sync lock (its record names it, not ended yet).
+    // The first one is reading Garmin.
     tokio::time::timeout(Duration::from_secs(20), async {
-        loop {
-            let running = history::sync_once::last_record(dir.path())
-                .is_some_and(|r| r.pid == first_pid && r.finished.is_none());
-            if running {
-                break;
-            }
+        while fake.requests().iter().filter(|r| r.path.starts_with("/gc-api")).count() < 10 {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
     })
@@ -1073,4 +1068,7 @@ async fn four_processes_syncing_one_data_folder_at_once_run_one_sync() {
     let seen = fake.requests().iter().filter(|r| r.path.starts_with("/gc-api")).count();
     // Before: each process ran its own sync (4 at once: 3.5 times the requests).
     assert!(seen <= reported + 5, "{seen} Garmin requests for one sync of {reported}");
+    let record = history::sync_once::last_record(dir.path()).expect("the sync left its record");
+    assert_eq!(record.pid, first_pid);
+    assert!(record.finished.as_ref().is_some_and(|f| f.complete), "{record:?}");
 }

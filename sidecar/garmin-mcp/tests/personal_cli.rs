@@ -381,7 +381,10 @@ async fn login_key_expiry_dates_in_1900_or_in_year_262142_are_refused_and_nothin
         let login = command(&fake, dir.path(), &["login", "--api-key", "--key-expires", expiry]);
         let (out, stdout, stderr) = run(login, &format!("{key}\n")).await;
         assert!(!out.status.success(), "{expiry} was accepted: {stdout}{stderr}");
-        assert!(stderr.contains("--key-expires") && stderr.contains("at most 365 days"), "{stderr}");
+        assert!(stderr.contains("--key-expires"), "{stderr}");
+        if !expiry.starts_with('+') {
+            assert!(stderr.contains("at most 365 days"), "{stderr}");
+        }
     }
     assert_eq!(fake.personal_api_exchanges().values().sum::<u32>(), 0, "the key was sent");
     assert!(!dir.path().join("session.json").exists());

@@ -426,7 +426,7 @@ fn session_of(request: &Request) -> Option<String> {
 /// Middleware in front of rmcp: session and stream caps, `DELETE` of unknown sessions, and POST
 /// bodies read here with clear refusals.
 pub(super) async fn admit(State(state): State<Arc<Limits>>, request: Request, next: Next) -> Response {
-    let client = client_of(&request);
+    let client = client_of(request.extensions());
     if let Some(connection) = request.extensions().get::<Arc<Connection>>()
         && connection.authenticated(&client).is_err()
     {
@@ -514,10 +514,11 @@ pub(super) async fn admit(State(state): State<Arc<Limits>>, request: Request, ne
     }
 }
 
-/// The client a request counts for: its authenticated caller ([`ClientKey`]), else its peer
-/// address (`--no-token`, or a request authentication refused).
-pub(super) fn client_of(request: &Request) -> String {
-    match (request.extensions().get::<ClientKey>(), request.extensions().get::<Peer>()) {
+/// The client a request counts for, from its extensions: its authenticated caller ([`ClientKey`]),
+/// else its peer address (`--no-token`, or a request authentication refused). The one home of
+/// this rule for every per-client cap.
+pub(super) fn client_of(extensions: &axum::http::Extensions) -> String {
+    match (extensions.get::<ClientKey>(), extensions.get::<Peer>()) {
         (Some(key), _) => key.0.clone(),
         (None, Some(peer)) => format!("peer:{}", peer.0.ip()),
         (None, None) => "peer:unknown".to_owned(),
@@ -653,8 +654,12 @@ mod tests {
 
         let mut request = Request::new(Body::empty());
         request.extensions_mut().insert(Peer("127.0.0.1:5000".parse().unwrap()));
-        assert_eq!(client_of(&request), "peer:127.0.0.1", "without authentication: the address");
+        assert_eq!(client_of(request.extensions()), "peer:127.0.0.1", "without authentication: the address");
         request.extensions_mut().insert(ClientKey("oauth:grant-7".to_owned()));
-        assert_eq!(client_of(&request), "oauth:grant-7", "authenticated: the caller, whatever its address");
+        assert_eq!(
+            client_of(request.extensions()),
+            "oauth:grant-7",
+            "authenticated: the caller, whatever its address"
+        );
     }
 }

@@ -471,7 +471,19 @@ async fn a_sync_while_another_program_syncs_the_same_folder_is_not_started() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_history_locked_by_another_connection_answers_live_at_once_without_stalling_other_tools() {
     let h = Harness::start().await;
-    synced(&h).await;
+    // The history is filled by another client's server, which then ends: this server has not
+    // opened it yet.
+    let other = h.client_with((), |o| o).await;
+    loop {
+        let args = json!({"since": "2026-08-01"}).as_object().cloned().unwrap();
+        let result = other
+            .call_tool(rmcp::model::CallToolRequestParams::new("sync_history").with_arguments(args))
+            .await;
+        if result.unwrap().structured_content.unwrap()["status"] != "running" {
+            break;
+        }
+    }
+    other.cancel().await.unwrap();
     // Another program holds the database exclusively (an `sqlite3` shell in exclusive locking
     // mode in the middle of a write).
     let path = h.dir.path().join(history::FILE_NAME);
