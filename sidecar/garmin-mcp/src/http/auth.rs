@@ -18,13 +18,6 @@ use subtle::ConstantTimeEq as _;
 use super::Peer;
 use super::guard::Access;
 
-/// The authenticated caller of a request, inserted into the request's extensions by the
-/// authentication layer: `"token"` for the static bearer token (an OAuth grant: `"oauth:<grant
-/// id>"`). Per-client caps (sessions, calls, connections) key on it, and on the peer address for
-/// requests without one (`--no-token`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct ClientKey(pub String);
-
 /// Shortest token accepted: anything shorter could be guessed over the network.
 pub const MIN_TOKEN_LEN: usize = 16;
 /// The default token file in the data folder. The desktop app's remote access uses the same file
@@ -141,6 +134,11 @@ fn bearer(value: &str) -> Option<&str> {
     let (scheme, token) = value.split_once(' ')?;
     scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
 }
+
+/// The authenticated caller of a request (a request extension): `"token"` for the static token,
+/// `"oauth:<grant id>"` for an OAuth grant. Absent on requests without authentication.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ClientKey(pub String);
 
 /// Middleware: with a token set, 401 (`WWW-Authenticate: Bearer`) unless the request carries it.
 pub(super) async fn require_bearer(
