@@ -28,6 +28,9 @@
 //!   [`workout_fit`] encodes the same workout as a FIT file for a watch. They live here because a
 //!   workout is only meaningful as Garmin's JSON: both are tested against recorded Garmin bodies.
 //!
+//! * [`exercises`] is Garmin's exercise catalogue compiled in (strength, yoga, pilates, mobility:
+//!   names, muscles, equipment), which the workout spec checks every exercise against.
+//!
 //! In one sentence: everything about *Garmin the service* — reading it, writing to it, and the
 //! credentials that reach it — and nothing about MCP, the desktop window or analysis.
 //!
@@ -42,6 +45,7 @@ mod client;
 mod cookie_export;
 mod cookies;
 mod error;
+pub mod exercises;
 pub mod fit_series;
 mod html;
 pub mod journal;
