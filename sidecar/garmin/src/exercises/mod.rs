@@ -16,6 +16,8 @@
 //! * [`search`] finds exercises by name, muscle and equipment (the `get_workouts` lookup and the
 //!   desktop editor's picker).
 
+// Generated (scripts/exercise_catalogue.py): kept exactly as the generator writes it.
+#[rustfmt::skip]
 mod data;
 mod lookup;
 mod search;
