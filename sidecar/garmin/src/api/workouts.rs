@@ -55,6 +55,7 @@ impl WorkoutsApi<'_> {
     /// `workoutId` and step ids.
     pub async fn create(&self, workout: &Workout) -> Result<Workout> {
         check_name(workout)?;
+        check_rules(workout)?;
         let path = "/workout-service/workout";
         let created: Workout = required(
             self.client.send_json(Method::POST, path, &workout.for_create()).await?,
@@ -74,6 +75,7 @@ impl WorkoutsApi<'_> {
     /// object: read it, change it, write it back). The body's `workoutId` is set to `workout_id`.
     pub async fn update(&self, workout_id: u64, workout: &Workout) -> Result<()> {
         check_name(workout)?;
+        check_rules(workout)?;
         let mut body = workout.clone();
         body.workout_id = Some(workout_id);
         let path = format!("/workout-service/workout/{workout_id}");
@@ -177,6 +179,15 @@ enum MessagesAnswer {
     List(Vec<DeviceMessage>),
     Page(DeviceMessages),
     Other(IgnoredAny),
+}
+
+/// Garmin's own rules (unique step orders, repeat ends, valid exercise categories and names,
+/// weight units, multisport layouts), checked before anything is sent: Garmin refuses some of
+/// these and silently corrupts the others.
+fn check_rules(workout: &Workout) -> Result<()> {
+    crate::workout_spec::check_garmin_rules(workout).map_err(|problems| {
+        Error::InvalidInput(format!("Garmin would refuse or corrupt this workout: {}", problems.join("; ")))
+    })
 }
 
 fn check_name(workout: &Workout) -> Result<()> {
