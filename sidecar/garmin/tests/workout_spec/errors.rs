@@ -116,7 +116,7 @@ fn workout_level_problems() {
     one_problem(
         json!({"name": "x", "sport": "run", "steps": [{"type": "warmup"}], "description": "a", "notes": "b"}),
         "notes",
-        "not both",
+        "not several",
         "\"b\"",
     );
 }
