@@ -12,6 +12,8 @@ mod common;
 mod errors;
 #[path = "workout_spec/fixtures.rs"]
 mod fixtures;
+#[path = "workout_spec/golden.rs"]
+mod golden;
 #[path = "workout_spec/legacy.rs"]
 mod legacy;
 #[path = "workout_spec/preview.rs"]

@@ -2,7 +2,9 @@
 //! `CATEGORY/NAME` key, the bare `NAME` key, the English display name, the Chinese name, a
 //! category's name), then a fuzzy match over the sport's list that is accepted only when one
 //! exercise clearly wins; otherwise the answer is the three closest, so nothing is ever guessed
-//! silently (Garmin would blank an unknown name without a word).
+//! silently (Garmin would blank an unknown name without a word). A name Garmin uses in several
+//! categories means the category's own exercise (`lunge` → `LUNGE/LUNGE`) or, failing that, the
+//! one outside the single-equipment categories (`face pull` → `ROW/FACE_PULL`, not the TRX one).
 //!
 //! The fuzzy score of a written name against an exercise's name is the better of two measures, both
 //! 0–1: the tokens in common (words equal, or a typo away by Jaro–Winkler ≥ 0.88, so word order and
@@ -127,13 +129,32 @@ pub fn resolve(text: &str, list: List) -> Lookup {
                 };
                 Lookup::OtherList { found, lists }
             }
-            several => match several.iter().find(|r| r.category().key == r.exercise_name()) {
-                Some(own) => Lookup::Exact(*own),
+            several => match preferred(several) {
+                Some(one) => Lookup::Exact(one),
                 None => Lookup::Unsure(several.iter().take(3).copied().collect()),
             },
         };
     }
     fuzzy(text, list)
+}
+
+/// Categories of one piece of equipment, whose exercises repeat plain names (`SUSPENSION/FACE_PULL`
+/// beside `ROW/FACE_PULL`): a name written without the equipment means the plain one.
+const EQUIPMENT_CATEGORIES: &[&str] =
+    &["BANDED_EXERCISES", "BATTLE_ROPE", "LADDER", "SANDBAG", "SLED", "SLEDGE_HAMMER", "SUSPENSION", "TIRE"];
+
+/// Of several exercises with the same name, the one meant when nothing else is said: the
+/// category's own (`LUNGE/LUNGE`), else the only one outside the equipment categories.
+fn preferred(several: &[Resolved]) -> Option<Resolved> {
+    if let Some(own) = several.iter().find(|r| r.category().key == r.exercise_name()) {
+        return Some(*own);
+    }
+    let plain: Vec<&Resolved> =
+        several.iter().filter(|r| !EQUIPMENT_CATEGORIES.contains(&r.category().key)).collect();
+    match plain.as_slice() {
+        [one] => Some(**one),
+        _ => None,
+    }
 }
 
 /// Every exercise or category `text` names exactly, in any list.

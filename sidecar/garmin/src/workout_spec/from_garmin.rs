@@ -38,7 +38,8 @@ pub fn spec_from_garmin(workout: &Workout) -> Result<WorkoutSpec, String> {
     let mut problems = Vec::new();
     let (steps, segments, transitions) = if sport == SpecSport::Multisport {
         let legs = legs(workout, &mut problems);
-        let transitions = workout.extra.get("isSessionTransitionEnabled").and_then(serde_json::Value::as_bool);
+        let transitions =
+            workout.extra.get("isSessionTransitionEnabled").and_then(serde_json::Value::as_bool);
         (Vec::new(), legs, Some(transitions.unwrap_or(false)))
     } else {
         let [segment] = workout.workout_segments.as_slice() else {
@@ -71,7 +72,12 @@ pub fn spec_from_garmin(workout: &Workout) -> Result<WorkoutSpec, String> {
 }
 
 /// The steps of one segment, converted (problems named under `path`).
-fn steps_of(segment: &WorkoutSegment, sport: SpecSport, path: &str, problems: &mut Vec<String>) -> Vec<SpecStep> {
+fn steps_of(
+    segment: &WorkoutSegment,
+    sport: SpecSport,
+    path: &str,
+    problems: &mut Vec<String>,
+) -> Vec<SpecStep> {
     segment
         .workout_steps
         .iter()
@@ -156,7 +162,12 @@ fn convert(step: &WorkoutStep, sport: SpecSport, path: &str, problems: &mut Vec<
     }))
 }
 
-fn repeat_of(step: &WorkoutStep, sport: SpecSport, path: &str, problems: &mut Vec<String>) -> Option<RepeatStep> {
+fn repeat_of(
+    step: &WorkoutStep,
+    sport: SpecSport,
+    path: &str,
+    problems: &mut Vec<String>,
+) -> Option<RepeatStep> {
     let condition = step.end_condition.as_ref();
     let timed = condition.and_then(|c| c.condition_type_key.as_deref()) == Some("time")
         || condition.and_then(|c| c.condition_type_id) == Some(2);
@@ -185,7 +196,12 @@ fn repeat_of(step: &WorkoutStep, sport: SpecSport, path: &str, problems: &mut Ve
 }
 
 /// The step's exercise: `Some(None)` for none, `None` (with a problem) when it cannot be named.
-fn exercise_of(step: &WorkoutStep, sport: SpecSport, path: &str, problems: &mut Vec<String>) -> Option<Option<Resolved>> {
+fn exercise_of(
+    step: &WorkoutStep,
+    sport: SpecSport,
+    path: &str,
+    problems: &mut Vec<String>,
+) -> Option<Option<Resolved>> {
     let category = step.category.as_deref().filter(|c| !c.is_empty());
     let name = step.exercise_name.as_deref().filter(|n| !n.is_empty());
     let Some(category) = category else {
@@ -214,7 +230,8 @@ fn exercise_of(step: &WorkoutStep, sport: SpecSport, path: &str, problems: &mut 
 fn weight_of(step: &WorkoutStep, sport: SpecSport) -> Option<Weight> {
     let value = step.weight_value.filter(|w| w.is_finite() && *w > 0.0 && sport.is_exercise_sport())?;
     let unit = step.weight_unit.as_ref();
-    let pounds = unit.is_some_and(|u| u.unit_key.as_deref() == Some("pound") || u.unit_id == Some(ids::UNIT_POUND.0));
+    let pounds =
+        unit.is_some_and(|u| u.unit_key.as_deref() == Some("pound") || u.unit_id == Some(ids::UNIT_POUND.0));
     Some(Weight { value: hundredths(value), unit: if pounds { WeightUnit::Lb } else { WeightUnit::Kg } })
 }
 

@@ -10,9 +10,9 @@
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::{GRAMS_PER_POUND, MAX_REPEAT_TIMES, SpecSport, StepKind};
 #[cfg(test)]
 use super::SpecStep;
+use super::{GRAMS_PER_POUND, MAX_REPEAT_TIMES, SpecSport, StepKind};
 
 /// Highest heart-rate zone a step may aim at (`hr_zone`, 1–5).
 pub const HR_ZONES: u8 = 5;
@@ -454,11 +454,13 @@ mod tests {
             if sg.family == "exercise" {
                 let mut step = base.clone();
                 step[grammar.weight.keys[0].key] = sg.defaults["weight"].clone();
-                parse_spec(&spec_of(sg.sport, json!([step]))).unwrap_or_else(|e| panic!("{} weight: {e}", sg.sport));
+                parse_spec(&spec_of(sg.sport, json!([step])))
+                    .unwrap_or_else(|e| panic!("{} weight: {e}", sg.sport));
                 assert!(sg.exercise_list.is_some() && sg.targets.is_empty(), "{}", sg.sport);
             }
             for step in [&sg.new_step, &sg.new_repeat] {
-                parse_spec(&spec_of(sg.sport, json!([step]))).unwrap_or_else(|e| panic!("{} new step: {e}", sg.sport));
+                parse_spec(&spec_of(sg.sport, json!([step])))
+                    .unwrap_or_else(|e| panic!("{} new step: {e}", sg.sport));
             }
         }
         // An alias times its factor is the canonical key's value.

@@ -111,7 +111,9 @@ pub use grammar::{
     EditorGrammar, FieldGroup, FieldKey, HR_ZONES, PerSport, SportGrammar, Template, editor_grammar,
 };
 pub use parse::parse_spec;
-pub use preview::{Language, Preview, PreviewEnd, PreviewStep, PreviewTarget, StrengthTotals, preview, preview_in};
+pub use preview::{
+    Language, Preview, PreviewEnd, PreviewStep, PreviewTarget, StrengthTotals, preview, preview_in,
+};
 pub use rules::check_garmin_rules;
 
 use serde::{Deserialize, Serialize};

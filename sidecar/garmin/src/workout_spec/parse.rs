@@ -58,11 +58,12 @@ pub(super) const WORK_FIELDS: &[&str] = &[
     "weight_lb",
 ];
 /// Fields of a repeat step.
-pub(super) const REPEAT_FIELDS: &[&str] = &["type", "times", "until_min", "until_s", "steps", "skip_last_rest"];
+pub(super) const REPEAT_FIELDS: &[&str] =
+    &["type", "times", "until_min", "until_s", "steps", "skip_last_rest"];
 /// Every step type name the parser accepts, canonical ones first (for suggestions).
 const STEP_TYPES: &[&str] = &[
-    "warmup", "interval", "recovery", "rest", "cooldown", "repeat", "exercise", "emom", "tabata", "amrap", "run",
-    "bike", "ride", "swim",
+    "warmup", "interval", "recovery", "rest", "cooldown", "repeat", "exercise", "emom", "tabata", "amrap",
+    "run", "bike", "ride", "swim",
 ];
 const STEP_TYPE_EXPECTED: &str = "the step's type: warmup, interval (or run), recovery, rest, cooldown, \
      repeat, or in exercise sports exercise (and in HIIT emom, tabata, amrap)";
@@ -153,7 +154,12 @@ pub(super) fn squash(text: &str) -> String {
 }
 
 impl Parser {
-    pub(super) fn push(&mut self, path: impl Into<String>, expected: impl Into<String>, found: impl Into<String>) {
+    pub(super) fn push(
+        &mut self,
+        path: impl Into<String>,
+        expected: impl Into<String>,
+        found: impl Into<String>,
+    ) {
         if self.problems.len() < MAX_PROBLEMS {
             self.problems.push(SpecProblem::new(path, expected, found));
         } else {
@@ -245,7 +251,11 @@ impl Parser {
         }
         for key in ["segments", "transitions"] {
             if let Some(value) = field(obj, key) {
-                self.push(key, "no segments or transitions: they are for sport \"multisport\"", describe(value));
+                self.push(
+                    key,
+                    "no segments or transitions: they are for sport \"multisport\"",
+                    describe(value),
+                );
             }
         }
         let steps = self.steps(obj.get("steps"), "steps", sport, 0);
@@ -297,7 +307,9 @@ impl Parser {
             "run" | "running" | "jog" | "trailrun" | "trailrunning" => Some(SpecSport::Run),
             "bike" | "cycling" | "cycle" | "ride" | "biking" | "bicycle" => Some(SpecSport::Bike),
             "swim" | "swimming" | "poolswim" | "poolswimming" => Some(SpecSport::Swim),
-            "strength" | "strengthtraining" | "weights" | "weighttraining" | "gym" => Some(SpecSport::Strength),
+            "strength" | "strengthtraining" | "weights" | "weighttraining" | "gym" => {
+                Some(SpecSport::Strength)
+            }
             "cardio" | "cardiotraining" => Some(SpecSport::Cardio),
             "hiit" => Some(SpecSport::Hiit),
             "yoga" => Some(SpecSport::Yoga),
@@ -306,12 +318,26 @@ impl Parser {
             "multisport" | "multi" | "triathlon" | "duathlon" | "brick" => Some(SpecSport::Multisport),
             other => {
                 let known = [
-                    "run", "bike", "swim", "running", "cycling", "swimming", "strength", "cardio", "hiit", "yoga",
-                    "pilates", "mobility", "multisport", "triathlon",
+                    "run",
+                    "bike",
+                    "swim",
+                    "running",
+                    "cycling",
+                    "swimming",
+                    "strength",
+                    "cardio",
+                    "hiit",
+                    "yoga",
+                    "pilates",
+                    "mobility",
+                    "multisport",
+                    "triathlon",
                 ];
                 let expected = match did_you_mean(other, &known) {
                     Some(close) => format!("{SPORT_EXPECTED} (did you mean \"{close}\"?)"),
-                    None => format!("{SPORT_EXPECTED}; Garmin has no other workout sports (walks are \"run\" steps)"),
+                    None => format!(
+                        "{SPORT_EXPECTED}; Garmin has no other workout sports (walks are \"run\" steps)"
+                    ),
                 };
                 self.push("sport", expected, describe(value));
                 None
@@ -352,7 +378,11 @@ impl Parser {
         let given = match field(obj, "pool_length_m") {
             None => None,
             Some(value) if sport == Some(SpecSport::Multisport) => {
-                self.push(here, "the pool length on the swim segment, not on the multisport workout", describe(value));
+                self.push(
+                    here,
+                    "the pool length on the swim segment, not on the multisport workout",
+                    describe(value),
+                );
                 None
             }
             Some(value) if sport.is_some_and(|s| s != SpecSport::Swim) => {
@@ -525,7 +555,12 @@ impl Parser {
     }
 
     /// `times`, or (HIIT) `until_min` / `until_s`: exactly one.
-    fn repeat_end(&mut self, obj: &Map<String, Value>, path: &str, sport: Option<SpecSport>) -> Option<RepeatEnd> {
+    fn repeat_end(
+        &mut self,
+        obj: &Map<String, Value>,
+        path: &str,
+        sport: Option<SpecSport>,
+    ) -> Option<RepeatEnd> {
         let until: Vec<(&str, &Value)> =
             ["until_min", "until_s"].into_iter().filter_map(|k| field(obj, k).map(|v| (k, v))).collect();
         match (field(obj, "times"), until.as_slice()) {
@@ -578,7 +613,8 @@ impl Parser {
             return None;
         }
         let seconds = if key == "until_min" {
-            self.number(value, &here, "minutes to keep repeating, 1 s to 4 h, e.g. 20", 1.0 / 60.0, 240.0)? * 60.0
+            self.number(value, &here, "minutes to keep repeating, 1 s to 4 h, e.g. 20", 1.0 / 60.0, 240.0)?
+                * 60.0
         } else {
             self.number(value, &here, "seconds to keep repeating, 1-14400, e.g. 1200", 1.0, 14_400.0)?
         };
@@ -612,7 +648,8 @@ impl Parser {
         let end = self.end(obj, path, sport);
         let (target, secondary_target) = self.targets(obj, path, sport);
         let exercise = self.exercise(obj, path, sport, kind);
-        let weight = self.weight(obj, path, sport, exercise.is_some_and(|e| e.is_some()));
+        let named = field(obj, "exercise").is_some() || field(obj, "category").is_some();
+        let weight = self.weight(obj, path, sport, named);
         let stroke = self.swim_choice(obj, path, sport, "stroke", parse_stroke, STROKE_NAMES, STROKE_WORDS);
         let equipment = self.swim_choice(
             obj,
@@ -698,7 +735,10 @@ impl Parser {
         if exercise && matches!(key, "calories" | "until_hr_below" | "until_hr_above") {
             self.push(
                 path,
-                format!("reps, a duration, a distance or the lap button (a {} step does not end by {key})", sport.as_str()),
+                format!(
+                    "reps, a duration, a distance or the lap button (a {} step does not end by {key})",
+                    sport.as_str()
+                ),
                 describe(value),
             );
             return false;
@@ -958,7 +998,14 @@ impl Parser {
 
     // ------------------------------------------------------------------ values
 
-    pub(super) fn number(&mut self, value: &Value, path: &str, expected: &str, min: f64, max: f64) -> Option<f64> {
+    pub(super) fn number(
+        &mut self,
+        value: &Value,
+        path: &str,
+        expected: &str,
+        min: f64,
+        max: f64,
+    ) -> Option<f64> {
         match value.as_f64().filter(|n| n.is_finite() && (min..=max).contains(n)) {
             Some(n) => Some(n),
             None => {
@@ -968,7 +1015,14 @@ impl Parser {
         }
     }
 
-    pub(super) fn whole(&mut self, value: &Value, path: &str, expected: &str, min: u64, max: u64) -> Option<u64> {
+    pub(super) fn whole(
+        &mut self,
+        value: &Value,
+        path: &str,
+        expected: &str,
+        min: u64,
+        max: u64,
+    ) -> Option<u64> {
         let n = value.as_f64().filter(|n| n.fract() == 0.0 && *n >= min as f64 && *n <= max as f64);
         match n {
             Some(n) => Some(n as u64),

@@ -238,7 +238,16 @@ pub fn preview_in(workout: &Workout, lang: Language) -> Preview {
         }
         None => format!("{} — {} {total_words}", lines.join(" / "), preview_zh::phrase(lang, "total")),
     };
-    Preview { text, total: total_words, lines, steps, distance_m, duration_s, estimated: total.assumed, strength }
+    Preview {
+        text,
+        total: total_words,
+        lines,
+        steps,
+        distance_m,
+        duration_s,
+        estimated: total.assumed,
+        strength,
+    }
 }
 
 /// Sets, reps and volume of exercise steps, repeats counted (time-bounded repeats count once).
@@ -454,9 +463,16 @@ fn executable_preview(step: &WorkoutStep, context: &Context<'_>) -> (PreviewStep
         let text = if lang == Language::Zh { preview_zh::end(&text) } else { text };
         Some(PreviewEnd { kind: key.to_owned(), value: amount(step.end_condition_value), text })
     });
-    let in_lang = |t: Option<PreviewTarget>| {
-        t.map(|t| if lang == Language::Zh { PreviewTarget { text: preview_zh::target(&t.text), ..t } } else { t })
-    };
+    let in_lang =
+        |t: Option<PreviewTarget>| {
+            t.map(|t| {
+                if lang == Language::Zh {
+                    PreviewTarget { text: preview_zh::target(&t.text), ..t }
+                } else {
+                    t
+                }
+            })
+        };
     let target = in_lang(target_of(step, false, context.sport));
     let secondary_target = in_lang(target_of(step, true, context.sport));
     let (stroke_key, stroke, equipment) = swim_kit(step);
@@ -470,7 +486,11 @@ fn executable_preview(step: &WorkoutStep, context: &Context<'_>) -> (PreviewStep
     let kind = type_key.as_deref().map_or_else(|| "step".to_owned(), words);
 
     // "Run 800 m @ 4'55"-5'05"/km", "Warm-up until lap button", "Barbell back squat 10 reps @ 60 kg".
-    let named = if lang == Language::Zh { preview_zh::label(&kind, context.sport) } else { label(&kind, context.sport) };
+    let named = if lang == Language::Zh {
+        preview_zh::label(&kind, context.sport)
+    } else {
+        label(&kind, context.sport)
+    };
     let mut text = match (kind.as_str(), &exercise) {
         ("interval", Some(exercise)) => capitalise(exercise),
         (_, Some(exercise)) => format!("{named}: {exercise}"),
@@ -522,11 +542,13 @@ fn exercise_words(step: &WorkoutStep, lang: Language) -> Option<String> {
     let category = step.category.as_deref().filter(|c| !c.is_empty());
     let name = step.exercise_name.as_deref().filter(|n| !n.is_empty());
     match (category, name) {
-        (Some(c), Some(n)) => Some(exercises::find(c, n).map_or_else(|| capitalise(&words(n)), |e| e.display(zh))),
-        (Some(c), None) => Some(exercises::category(c).map_or_else(
-            || capitalise(&words(c)),
-            |cat| exercises::Resolved::Generic(cat).display(zh),
-        )),
+        (Some(c), Some(n)) => {
+            Some(exercises::find(c, n).map_or_else(|| capitalise(&words(n)), |e| e.display(zh)))
+        }
+        (Some(c), None) => Some(
+            exercises::category(c)
+                .map_or_else(|| capitalise(&words(c)), |cat| exercises::Resolved::Generic(cat).display(zh)),
+        ),
         (None, Some(n)) => Some(capitalise(&words(n))),
         (None, None) => None,
     }
@@ -537,7 +559,8 @@ fn exercise_words(step: &WorkoutStep, lang: Language) -> Option<String> {
 fn weight_of(step: &WorkoutStep) -> (Option<f64>, Option<String>) {
     let Some(value) = step.weight_value.filter(|w| w.is_finite() && *w > 0.0) else { return (None, None) };
     let unit = step.weight_unit.as_ref();
-    let pounds = unit.is_some_and(|u| u.unit_key.as_deref() == Some("pound") || u.unit_id == Some(ids::UNIT_POUND.0));
+    let pounds =
+        unit.is_some_and(|u| u.unit_key.as_deref() == Some("pound") || u.unit_id == Some(ids::UNIT_POUND.0));
     if pounds {
         (Some(value * ids::UNIT_POUND.2 / 1000.0), Some(format!("{} lb", display::number(value))))
     } else {

@@ -48,10 +48,12 @@ pub(super) fn sets_words(lang: Language, totals: &StrengthTotals) -> String {
         .then(|| format!("{} {unit}", display::thousands(volume_in_unit.round() as i128)));
     let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let parts: Vec<String> = match lang {
-        Language::En => [Some(plural(totals.sets, "set", "sets")), Some(plural(totals.reps, "rep", "reps")), volume]
-            .into_iter()
-            .flatten()
-            .collect(),
+        Language::En => {
+            [Some(plural(totals.sets, "set", "sets")), Some(plural(totals.reps, "rep", "reps")), volume]
+                .into_iter()
+                .flatten()
+                .collect()
+        }
         Language::Zh => [Some(format!("{}组", totals.sets)), Some(format!("{}次", totals.reps)), volume]
             .into_iter()
             .flatten()

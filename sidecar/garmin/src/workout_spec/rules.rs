@@ -26,8 +26,7 @@ use crate::exercises::{self, List};
 use crate::models::workouts::{Workout, WorkoutSegment, WorkoutStep};
 
 /// The text Garmin answers a workout with repeated step orders (reference §1.5).
-pub const DUPLICATE_STEP_ORDER: &str =
-    "The workout steps need to have unique step orders, or all be unset and rely on submission structure order.";
+pub const DUPLICATE_STEP_ORDER: &str = "The workout steps need to have unique step orders, or all be unset and rely on submission structure order.";
 
 /// Checks `workout` against Garmin's rules; every problem found, in words, naming the step.
 pub fn check_garmin_rules(workout: &Workout) -> Result<(), Vec<String>> {
@@ -60,8 +59,13 @@ pub fn check_garmin_rules(workout: &Workout) -> Result<(), Vec<String>> {
 }
 
 fn sport_of(key: Option<&str>, id: Option<i64>) -> Result<Option<SpecSport>, String> {
-    let by_key = key.map(|k| ids::sport_from_key(k).ok_or_else(|| format!("the sport key \"{k}\" is not one of Garmin's workout sports")));
-    let by_id = id.map(|i| ids::sport_from_id(i).ok_or_else(|| format!("the sport id {i} is not one of Garmin's workout sports")));
+    let by_key = key.map(|k| {
+        ids::sport_from_key(k)
+            .ok_or_else(|| format!("the sport key \"{k}\" is not one of Garmin's workout sports"))
+    });
+    let by_id = id.map(|i| {
+        ids::sport_from_id(i).ok_or_else(|| format!("the sport id {i} is not one of Garmin's workout sports"))
+    });
     match (by_key.transpose()?, by_id.transpose()?) {
         (Some(a), Some(b)) if a != b => Err(format!(
             "the sport id {} and key \"{}\" disagree (id 4 is swimming, 5 strength training)",
@@ -166,7 +170,14 @@ struct Walk {
 }
 
 impl Walk {
-    fn step(&self, step: &WorkoutStep, depth: usize, orders: &mut Orders, count: &mut usize, problems: &mut Vec<String>) {
+    fn step(
+        &self,
+        step: &WorkoutStep,
+        depth: usize,
+        orders: &mut Orders,
+        count: &mut usize,
+        problems: &mut Vec<String>,
+    ) {
         *count += 1;
         let at = match step.step_order {
             Some(order) => format!("step {order}"),
@@ -182,7 +193,8 @@ impl Walk {
         }
         if step.is_repeat() {
             if depth + 1 > MAX_REPEAT_DEPTH {
-                problems.push(format!("{at}: a repeat nested {} deep (at most {MAX_REPEAT_DEPTH})", depth + 1));
+                problems
+                    .push(format!("{at}: a repeat nested {} deep (at most {MAX_REPEAT_DEPTH})", depth + 1));
             }
             self.repeat(step, &at, problems);
             for child in &step.workout_steps {
@@ -227,7 +239,9 @@ impl Walk {
         let end_id = step.end_condition.as_ref().and_then(|e| e.condition_type_id);
         let reps = step.end_condition_key() == Some("reps") || end_id == Some(ids::END_REPS.0);
         if reps && !exercise_sport {
-            problems.push(format!("{at}: reps end a step only in strength, cardio, HIIT, yoga, pilates and mobility workouts"));
+            problems.push(format!(
+                "{at}: reps end a step only in strength, cardio, HIIT, yoga, pilates and mobility workouts"
+            ));
         }
         if reps && !step.end_condition_value.is_some_and(|v| v >= 1.0 && v.fract() == 0.0) {
             problems.push(format!("{at}: a reps end needs a whole number of reps"));
@@ -239,7 +253,12 @@ impl Walk {
         if step.weight_value.is_some_and(|w| w > 0.0) {
             let unit = step.weight_unit.as_ref();
             let known = unit.is_some_and(|u| {
-                matches!((u.unit_id, u.unit_key.as_deref()), (Some(8) | None, Some("kilogram")) | (Some(9) | None, Some("pound")) | (Some(8 | 9), None))
+                matches!(
+                    (u.unit_id, u.unit_key.as_deref()),
+                    (Some(8) | None, Some("kilogram"))
+                        | (Some(9) | None, Some("pound"))
+                        | (Some(8 | 9), None)
+                )
             });
             if !known {
                 problems.push(format!("{at}: a weight needs its unit, kilogram (8) or pound (9)"));
@@ -255,7 +274,9 @@ impl Walk {
             return;
         };
         if !exercise_sport {
-            problems.push(format!("{at}: an exercise in a workout that is not strength, cardio, HIIT, yoga, pilates or mobility"));
+            problems.push(format!(
+                "{at}: an exercise in a workout that is not strength, cardio, HIIT, yoga, pilates or mobility"
+            ));
             return;
         }
         let list = self.sport.and_then(SpecSport::exercise_list).unwrap_or(List::Strength);
@@ -319,8 +340,13 @@ mod tests {
         }
         assert!(broken(&|w| group(w).end_condition = None).contains("heart-rate end"));
         assert!(broken(&|w| group(w).workout_steps[1].step_order = Some(1)).contains(DUPLICATE_STEP_ORDER));
-        assert!(broken(&|w| group(w).workout_steps[0].category = Some("UNASSIGNED".into())).contains("400 Invalid category"));
-        assert!(broken(&|w| group(w).workout_steps[0].exercise_name = Some("BENCH_PRES".into())).contains("\"\""));
+        assert!(
+            broken(&|w| group(w).workout_steps[0].category = Some("UNASSIGNED".into()))
+                .contains("400 Invalid category")
+        );
+        assert!(
+            broken(&|w| group(w).workout_steps[0].exercise_name = Some("BENCH_PRES".into())).contains("\"\"")
+        );
         assert!(broken(&|w| group(w).workout_steps[0].weight_unit = None).contains("unit"));
         assert!(broken(&|w| w.sport_type.as_mut().unwrap().sport_type_id = Some(4)).contains("disagree"));
     }

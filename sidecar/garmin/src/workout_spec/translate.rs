@@ -20,8 +20,8 @@ use serde_json::{Value, json};
 
 use super::preview::{default_speed, preview};
 use super::{
-    RepeatEnd, RepeatStep, SpecSegment, SpecSport, SpecStep, StepEnd, StepTarget, WeightUnit, WorkStep, WorkoutSpec,
-    ids,
+    RepeatEnd, RepeatStep, SpecSegment, SpecSport, SpecStep, StepEnd, StepTarget, WeightUnit, WorkStep,
+    WorkoutSpec, ids,
 };
 use crate::models::workouts::{
     EXECUTABLE_STEP, EndCondition, EquipmentType, REPEAT_GROUP, SportType, StepType, StrokeType, TargetType,
@@ -139,9 +139,15 @@ fn repeat_group(repeat: &RepeatStep, sport: SpecSport, order: &mut i64) -> Worko
     let children = repeat.steps.iter().map(|child| translate_step(child, sport, order)).collect();
     let (type_id, type_key) = ids::REPEAT_STEP_TYPE;
     let (iterations, end, value) = match repeat.end {
-        RepeatEnd::Times(n) => (Some(i64::from(n)), end_condition(ids::END_ITERATIONS.0, ids::END_ITERATIONS.1, false), f64::from(n)),
+        RepeatEnd::Times(n) => (
+            Some(i64::from(n)),
+            end_condition(ids::END_ITERATIONS.0, ids::END_ITERATIONS.1, false),
+            f64::from(n),
+        ),
         // Garmin's HIIT editor: no count, a time end (reference §1.5).
-        RepeatEnd::Until { seconds } => (None, end_condition(ids::END_TIME.0, ids::END_TIME.1, true), seconds),
+        RepeatEnd::Until { seconds } => {
+            (None, end_condition(ids::END_TIME.0, ids::END_TIME.1, true), seconds)
+        }
     };
     WorkoutStep {
         step_class: Some(REPEAT_GROUP.to_owned()),
@@ -199,8 +205,11 @@ fn executable(work: &WorkStep, sport: SpecSport, order: i64) -> WorkoutStep {
         let (unit_id, unit_key, factor) =
             if weight.unit == WeightUnit::Kg { ids::UNIT_KILOGRAM } else { ids::UNIT_POUND };
         step.weight_value = Some(weight.value);
-        step.weight_unit =
-            Some(WorkoutUnit { unit_id: Some(unit_id), unit_key: Some(unit_key.to_owned()), factor: Some(factor) });
+        step.weight_unit = Some(WorkoutUnit {
+            unit_id: Some(unit_id),
+            unit_key: Some(unit_key.to_owned()),
+            factor: Some(factor),
+        });
     }
     if sport == SpecSport::Swim {
         step.stroke_type = work.stroke.map(|stroke| StrokeType {

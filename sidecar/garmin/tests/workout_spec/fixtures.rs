@@ -102,7 +102,7 @@ fn edge_cases_spec(name: &str) -> Value {
 
 // ---------------------------------------------------------------- comparison
 
-fn number(value: &Value) -> Option<f64> {
+pub(super) fn number(value: &Value) -> Option<f64> {
     match value {
         Value::Number(n) => n.as_f64(),
         Value::String(s) => s.trim().parse().ok(),
@@ -129,7 +129,7 @@ fn id_of(step: &Value, object: &str, id: &str) -> i64 {
 }
 
 /// Compares one level of our steps with the fixture's, recursing into repeats.
-fn compare_steps(ours: &Value, theirs: &Value, path: &str) {
+pub(super) fn compare_steps(ours: &Value, theirs: &Value, path: &str) {
     let (ours, theirs) = (ours.as_array().unwrap(), theirs.as_array().unwrap());
     assert_eq!(ours.len(), theirs.len(), "{path}: number of steps");
     for (i, (o, t)) in ours.iter().zip(theirs).enumerate() {
@@ -232,7 +232,7 @@ fn compare_steps(ours: &Value, theirs: &Value, path: &str) {
 }
 
 /// `stepOrder` of every step, depth first.
-fn step_orders(steps: &Value) -> Vec<i64> {
+pub(super) fn step_orders(steps: &Value) -> Vec<i64> {
     let mut out = Vec::new();
     for step in steps.as_array().into_iter().flatten() {
         out.push(number(&step["stepOrder"]).unwrap() as i64);
@@ -371,7 +371,10 @@ fn a_strength_fixture_without_exercises_is_refused_and_the_triathlon_reads_back(
     // editor would show "An exercise is required", so the editor cannot open it as a spec.
     for name in ["workout_create_request_strength_reps.json", "workout_create_response_strength_reps.json"] {
         let why = spec_from_garmin(&fixture_workout(name)).unwrap_err();
-        assert!(why.contains("steps[1].steps[0].exercise") && why.contains("An exercise is required"), "{name}: {why}");
+        assert!(
+            why.contains("steps[1].steps[0].exercise") && why.contains("An exercise is required"),
+            "{name}: {why}"
+        );
     }
     // The recorded triathlon reads back as a multisport spec: bike 10:00, run 1 km, swim 500 m.
     for name in [
@@ -382,7 +385,8 @@ fn a_strength_fixture_without_exercises_is_refused_and_the_triathlon_reads_back(
         let canonical = serde_json::to_value(&read).unwrap();
         assert_eq!(canonical["sport"], "multisport", "{name}");
         assert_eq!(canonical["transitions"], true, "{name}");
-        let legs: Vec<&str> = canonical["segments"].as_array().unwrap().iter().map(|s| s["sport"].as_str().unwrap()).collect();
+        let legs: Vec<&str> =
+            canonical["segments"].as_array().unwrap().iter().map(|s| s["sport"].as_str().unwrap()).collect();
         assert_eq!(legs, ["bike", "run", "swim"], "{name}");
         assert_eq!(canonical["segments"][2]["pool_length_m"], 25.0, "{name}");
         assert_eq!(canonical["segments"][2]["steps"][0]["distance_m"], 500.0, "{name}");

@@ -36,7 +36,14 @@ impl Parser {
         if let Some(sport) = sport.filter(|s| !s.is_exercise_sport()) {
             let offending = named.map(|v| ("exercise", v)).or(category.map(|v| ("category", v)));
             if let Some((key, value)) = offending {
-                self.push(join(path, key), format!("no exercise in a {} workout: exercises are for {EXERCISE_SPORTS}", sport.as_str()), describe(value));
+                self.push(
+                    join(path, key),
+                    format!(
+                        "no exercise in a {} workout: exercises are for {EXERCISE_SPORTS}",
+                        sport.as_str()
+                    ),
+                    describe(value),
+                );
                 return None;
             }
             if written_as_exercise {
@@ -49,19 +56,28 @@ impl Parser {
         if let Some((StepKind::Rest | StepKind::Recovery, _)) = kind
             && let Some(value) = named.or(category)
         {
-            self.push(join(path, "exercise"), "no exercise on a rest: put it on an exercise, warmup or cooldown step", describe(value));
+            self.push(
+                join(path, "exercise"),
+                "no exercise on a rest: put it on an exercise, warmup or cooldown step",
+                describe(value),
+            );
             return None;
         }
         let list = sport.and_then(SpecSport::exercise_list).unwrap_or(List::Strength);
         match (named, category) {
             (Some(_), Some(value)) => {
-                self.push(join(path, "category"), "either \"exercise\" or \"category\" (the category's generic form), not both", describe(value));
+                self.push(
+                    join(path, "category"),
+                    "either \"exercise\" or \"category\" (the category's generic form), not both",
+                    describe(value),
+                );
                 None
             }
             (Some(value), None) => self.named_exercise(value, &join(path, "exercise"), list).map(Some),
             (None, Some(value)) => self.generic_category(value, &join(path, "category"), list).map(Some),
             (None, None) => {
-                let needed = written_as_exercise || (sport.is_some() && kind.is_some_and(|(k, _)| k == StepKind::Interval));
+                let needed = written_as_exercise
+                    || (sport.is_some() && kind.is_some_and(|(k, _)| k == StepKind::Interval));
                 if needed {
                     self.push(
                         join(path, "exercise"),
@@ -85,21 +101,36 @@ impl Parser {
         let (expected, found_text) = match found {
             Lookup::Exact(r) | Lookup::Fuzzy(r) => return Some(r),
             Lookup::Unsure(near) => (
-                format!("one exercise; \"{text}\" matches several about as well: did you mean {}?", closest(&near)),
+                format!(
+                    "one exercise; \"{text}\" matches several about as well: did you mean {}?",
+                    closest(&near)
+                ),
                 describe(value),
             ),
             Lookup::Unknown(near) if near.is_empty() => (
-                format!("an exercise of Garmin's {} list (Garmin blanks names it does not know); search the catalogue by name, muscle or equipment", list.file()),
+                format!(
+                    "an exercise of Garmin's {} list (Garmin blanks names it does not know); search the catalogue by name, muscle or equipment",
+                    list.file()
+                ),
                 describe(value),
             ),
             Lookup::Unknown(near) => (
-                format!("an exercise of Garmin's {} list (Garmin blanks names it does not know); closest: {}", list.file(), closest(&near)),
+                format!(
+                    "an exercise of Garmin's {} list (Garmin blanks names it does not know); closest: {}",
+                    list.file(),
+                    closest(&near)
+                ),
                 describe(value),
             ),
             Lookup::OtherList { found, lists } => {
                 let sports: Vec<&str> = lists.iter().map(|l| l.sports()).collect();
                 (
-                    format!("an exercise of the {} list ({}): this one is only in the list for {} workouts; change the sport or pick another exercise", list.file(), list.sports(), sports.join(", ")),
+                    format!(
+                        "an exercise of the {} list ({}): this one is only in the list for {} workouts; change the sport or pick another exercise",
+                        list.file(),
+                        list.sports(),
+                        sports.join(", ")
+                    ),
                     format!("{} ({})", describe(value), found.garmin_key()),
                 )
             }
@@ -122,8 +153,15 @@ impl Parser {
                     .and_then(|k| super::super::errors::did_you_mean(k, &lower_refs))
                     .map(str::to_uppercase);
                 let expected = match close {
-                    Some(c) => format!("one of Garmin's categories for {} workouts (Garmin refuses the whole workout for another: 400 Invalid category); did you mean \"{c}\"?", list.sports()),
-                    None => format!("one of Garmin's categories for {} workouts (Garmin refuses the whole workout for another: 400 Invalid category): {}", list.sports(), known.join(", ")),
+                    Some(c) => format!(
+                        "one of Garmin's categories for {} workouts (Garmin refuses the whole workout for another: 400 Invalid category); did you mean \"{c}\"?",
+                        list.sports()
+                    ),
+                    None => format!(
+                        "one of Garmin's categories for {} workouts (Garmin refuses the whole workout for another: 400 Invalid category): {}",
+                        list.sports(),
+                        known.join(", ")
+                    ),
                 };
                 self.push(path, expected, describe(value));
                 None
@@ -137,7 +175,7 @@ impl Parser {
         obj: &Map<String, Value>,
         path: &str,
         sport: Option<SpecSport>,
-        has_exercise: bool,
+        named_exercise: bool,
     ) -> Option<Option<Weight>> {
         let given: Vec<(&str, &Value)> =
             ["weight_kg", "weight_lb"].into_iter().filter_map(|k| field(obj, k).map(|v| (k, v))).collect();
@@ -151,11 +189,19 @@ impl Parser {
         };
         let here = join(path, key);
         if let Some(sport) = sport.filter(|s| !s.is_exercise_sport()) {
-            self.push(here, format!("no weight in a {} workout: weights are for {EXERCISE_SPORTS}", sport.as_str()), describe(value));
+            self.push(
+                here,
+                format!("no weight in a {} workout: weights are for {EXERCISE_SPORTS}", sport.as_str()),
+                describe(value),
+            );
             return None;
         }
-        if !has_exercise {
-            self.push(here, "a weight on a step with an exercise (\"exercise\" or \"category\")", describe(value));
+        if !named_exercise {
+            self.push(
+                here,
+                "a weight on a step with an exercise (\"exercise\" or \"category\")",
+                describe(value),
+            );
             return None;
         }
         let (unit, max) = if key == "weight_kg" {
@@ -163,7 +209,8 @@ impl Parser {
         } else {
             (WeightUnit::Lb, hundredths(MAX_WEIGHT_KG * 1000.0 / crate::workout_spec::GRAMS_PER_POUND))
         };
-        let expected = format!("a weight of 0-{max} {}, e.g. 60", if unit == WeightUnit::Kg { "kg" } else { "lb" });
+        let expected =
+            format!("a weight of 0-{max} {}, e.g. 60", if unit == WeightUnit::Kg { "kg" } else { "lb" });
         let amount = self.number(value, &here, &expected, 0.0, max)?;
         Some((amount > 0.0).then(|| Weight { value: hundredths(amount), unit }))
     }

@@ -67,13 +67,22 @@ impl Parser {
             HiitForm::Emom | HiitForm::Tabata => sport.is_none_or(SpecSport::is_exercise_sport),
         };
         if !allowed {
-            let sports = if form == HiitForm::Amrap { "hiit" } else { "strength, cardio, hiit, yoga, pilates or mobility" };
-            let found = sport.map_or_else(String::new, |s| format!("a {} in a {} workout", form.name(), s.as_str()));
+            let sports = if form == HiitForm::Amrap {
+                "hiit"
+            } else {
+                "strength, cardio, hiit, yoga, pilates or mobility"
+            };
+            let found =
+                sport.map_or_else(String::new, |s| format!("a {} in a {} workout", form.name(), s.as_str()));
             self.push(join(path, "type"), format!("a {} in a {sports} workout", form.name()), found);
             return None;
         }
         if depth >= crate::workout_spec::MAX_REPEAT_DEPTH {
-            self.push(path, "at most one repeat inside another (an emom, tabata or amrap is a repeat)", format!("a {} inside {depth} repeats", form.name()));
+            self.push(
+                path,
+                "at most one repeat inside another (an emom, tabata or amrap is a repeat)",
+                format!("a {} inside {depth} repeats", form.name()),
+            );
             return None;
         }
         let steps = self.steps(obj.get("steps"), &join(path, "steps"), sport, depth + 1)?;
@@ -92,7 +101,11 @@ impl Parser {
             match step {
                 SpecStep::Work(work) => out.push(work.clone()),
                 SpecStep::Repeat(_) => {
-                    self.push(format!("{path}[{i}]"), format!("an exercise step (a {} holds no repeats)", form.name()), "a repeat");
+                    self.push(
+                        format!("{path}[{i}]"),
+                        format!("an exercise step (a {} holds no repeats)", form.name()),
+                        "a repeat",
+                    );
                 }
             }
         }
@@ -100,7 +113,15 @@ impl Parser {
     }
 
     /// A whole-number field with a default.
-    fn count_field(&mut self, obj: &Map<String, Value>, path: &str, key: &str, expected: &str, range: (u64, u64), default: Option<u64>) -> Option<u64> {
+    fn count_field(
+        &mut self,
+        obj: &Map<String, Value>,
+        path: &str,
+        key: &str,
+        expected: &str,
+        range: (u64, u64),
+        default: Option<u64>,
+    ) -> Option<u64> {
         match field(obj, key) {
             None => {
                 if default.is_none() {
@@ -113,8 +134,22 @@ impl Parser {
     }
 
     fn emom(&mut self, obj: &Map<String, Value>, path: &str, work: Vec<WorkStep>) -> Option<RepeatStep> {
-        let minutes = self.count_field(obj, path, "minutes", "how many minutes, a whole number 1-90, e.g. 10", (1, 90), None);
-        let every = self.count_field(obj, path, "every_s", "seconds per slot, 10-600 (default 60)", (10, 600), Some(60))?;
+        let minutes = self.count_field(
+            obj,
+            path,
+            "minutes",
+            "how many minutes, a whole number 1-90, e.g. 10",
+            (1, 90),
+            None,
+        );
+        let every = self.count_field(
+            obj,
+            path,
+            "every_s",
+            "seconds per slot, 10-600 (default 60)",
+            (10, 600),
+            Some(60),
+        )?;
         let minutes = minutes?;
         let slots = minutes * 60 / every;
         let n = work.len() as u64;
@@ -131,19 +166,30 @@ impl Parser {
     }
 
     fn tabata(&mut self, obj: &Map<String, Value>, path: &str, work: Vec<WorkStep>) -> Option<RepeatStep> {
-        let rounds = self.count_field(obj, path, "rounds", "rounds of work, 1-99 (default 8)", (1, 99), Some(8));
-        let work_s = self.count_field(obj, path, "work_s", "seconds of work, 5-300 (default 20)", (5, 300), Some(20));
-        let rest_s = self.count_field(obj, path, "rest_s", "seconds of rest, 5-300 (default 10)", (5, 300), Some(10));
+        let rounds =
+            self.count_field(obj, path, "rounds", "rounds of work, 1-99 (default 8)", (1, 99), Some(8));
+        let work_s =
+            self.count_field(obj, path, "work_s", "seconds of work, 5-300 (default 20)", (5, 300), Some(20));
+        let rest_s =
+            self.count_field(obj, path, "rest_s", "seconds of rest, 5-300 (default 10)", (5, 300), Some(10));
         let (rounds, work_s, rest_s) = (rounds?, work_s?, rest_s?);
         let n = work.len() as u64;
         if rounds % n != 0 {
-            self.push(join(path, "rounds"), format!("a number of rounds the {n} exercises share evenly (they take turns)"), rounds.to_string());
+            self.push(
+                join(path, "rounds"),
+                format!("a number of rounds the {n} exercises share evenly (they take turns)"),
+                rounds.to_string(),
+            );
             return None;
         }
         let timed = self.timed(work, &join(path, "steps"), work_s as f64, "tabata")?;
         self.steps_seen += timed.len();
         if self.steps_seen > MAX_STEPS {
-            self.push(path, format!("at most {MAX_STEPS} steps in the whole workout, rests included"), format!("{} steps", self.steps_seen));
+            self.push(
+                path,
+                format!("at most {MAX_STEPS} steps in the whole workout, rests included"),
+                format!("{} steps", self.steps_seen),
+            );
             return None;
         }
         let rest = SpecStep::Work(WorkStep::new(StepKind::Rest, StepEnd::Time { seconds: rest_s as f64 }));
@@ -152,8 +198,10 @@ impl Parser {
     }
 
     fn amrap(&mut self, obj: &Map<String, Value>, path: &str, steps: Vec<SpecStep>) -> Option<RepeatStep> {
-        let given: Vec<(&str, &Value)> =
-            ["duration_min", "duration_s"].into_iter().filter_map(|k| field(obj, k).map(|v| (k, v))).collect();
+        let given: Vec<(&str, &Value)> = ["duration_min", "duration_s"]
+            .into_iter()
+            .filter_map(|k| field(obj, k).map(|v| (k, v)))
+            .collect();
         let end = match given.as_slice() {
             [] => {
                 self.push(join(path, "duration_min"), "how long, e.g. \"duration_min\": 12", MISSING);
@@ -185,7 +233,11 @@ impl Parser {
                     });
                 }
                 _ => {
-                    self.push(format!("{path}[{i}]"), format!("reps or no end (a {form} step lasts {seconds} s)"), "another end");
+                    self.push(
+                        format!("{path}[{i}]"),
+                        format!("reps or no end (a {form} step lasts {seconds} s)"),
+                        "another end",
+                    );
                     return None;
                 }
             }

@@ -26,15 +26,26 @@ fn shape(step: &SpecStep) -> Shape {
 
 impl Parser {
     /// The segments (`None` when invalid) and the transition flag.
-    pub(in crate::workout_spec) fn multisport(&mut self, obj: &Map<String, Value>) -> (Option<Vec<SpecSegment>>, bool) {
+    pub(in crate::workout_spec) fn multisport(
+        &mut self,
+        obj: &Map<String, Value>,
+    ) -> (Option<Vec<SpecSegment>>, bool) {
         if let Some(value) = field(obj, "steps") {
-            self.push("steps", "no top-level steps in a multisport workout: each leg has its own in \"segments\"", describe(value));
+            self.push(
+                "steps",
+                "no top-level steps in a multisport workout: each leg has its own in \"segments\"",
+                describe(value),
+            );
         }
         let transitions = match field(obj, "transitions") {
             None => false,
             Some(Value::Bool(b)) => *b,
             Some(other) => {
-                self.push("transitions", "true (the watch asks for a lap press between legs) or false", describe(other));
+                self.push(
+                    "transitions",
+                    "true (the watch asks for a lap press between legs) or false",
+                    describe(other),
+                );
                 false
             }
         };
@@ -108,7 +119,11 @@ impl Parser {
         match sport {
             Some(s) if s.is_endurance() => Some(s),
             Some(other) => {
-                self.push(path, "run, bike or swim (the legs of a multisport workout)", format!("\"{}\"", other.as_str()));
+                self.push(
+                    path,
+                    "run, bike or swim (the legs of a multisport workout)",
+                    format!("\"{}\"", other.as_str()),
+                );
                 None
             }
             None => None,
@@ -122,7 +137,10 @@ impl Parser {
         if let Some((i, p)) = pools.iter().find(|(_, p)| *p != pools[0].1) {
             self.push(
                 format!("segments[{i}].pool_length_m"),
-                format!("the same pool as the first swim leg ({} m): Garmin keeps one pool length per workout", pools[0].1),
+                format!(
+                    "the same pool as the first swim leg ({} m): Garmin keeps one pool length per workout",
+                    pools[0].1
+                ),
                 p.to_string(),
             );
         }
