@@ -10,6 +10,8 @@
 mod common;
 #[path = "workout_spec/errors.rs"]
 mod errors;
+#[path = "workout_spec/exercise_errors.rs"]
+mod exercise_errors;
 #[path = "workout_spec/fixtures.rs"]
 mod fixtures;
 #[path = "workout_spec/golden.rs"]

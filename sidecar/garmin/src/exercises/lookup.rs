@@ -53,7 +53,7 @@ const CONFIDENT: f64 = 0.88;
 /// …and when the runner-up (a different exercise) scores at least this much less.
 const MARGIN: f64 = 0.06;
 /// Below this best score the name is unknown rather than unsure.
-const UNSURE_FLOOR: f64 = 0.55;
+const UNSURE_FLOOR: f64 = 0.75;
 
 impl Resolved {
     /// Its category.

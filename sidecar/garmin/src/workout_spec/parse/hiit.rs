@@ -235,7 +235,7 @@ impl Parser {
                 _ => {
                     self.push(
                         format!("{path}[{i}]"),
-                        format!("reps or no end (a {form} step lasts {seconds} s)"),
+                        format!("reps or no end (each {form} step lasts {seconds} s)"),
                         "another end",
                     );
                     return None;
