@@ -274,9 +274,22 @@ pub(crate) fn similarity(query: &str, form: &str) -> f64 {
     }
     let q: Vec<&str> = query.split(' ').collect();
     let f: Vec<&str> = form.split(' ').collect();
+    let tokens = token_score(&q, &f);
+    // The Levenshtein similarity cannot exceed 1 - |length difference| / longer length: skip it
+    // when that bound is no better than the token score (most of the catalogue, most of the time).
+    let (a, b) = (query.chars().count(), form.chars().count());
+    let bound = 1.0 - a.abs_diff(b) as f64 / a.max(b).max(1) as f64;
+    if bound <= tokens {
+        return tokens;
+    }
+    tokens.max(strsim::normalized_levenshtein(query, form))
+}
+
+/// Words in common (equal, or a typo away), as a Dice coefficient.
+fn token_score(q: &[&str], f: &[&str]) -> f64 {
     let mut used = vec![false; f.len()];
     let mut matched = 0.0;
-    for word in &q {
+    for word in q {
         let best = f
             .iter()
             .enumerate()
@@ -289,8 +302,7 @@ pub(crate) fn similarity(query: &str, form: &str) -> f64 {
             matched += s;
         }
     }
-    let tokens = 2.0 * matched / (q.len() + f.len()) as f64;
-    tokens.max(strsim::normalized_levenshtein(query, form))
+    2.0 * matched / (q.len() + f.len()) as f64
 }
 
 /// Chinese text against a Chinese name, by characters; a name inside the other counts high.
