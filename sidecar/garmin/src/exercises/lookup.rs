@@ -237,7 +237,7 @@ fn forms() -> &'static [Vec<String>] {
 }
 
 fn fuzzy(text: &str, list: List) -> Lookup {
-    let chinese = text.chars().any(|c| !c.is_ascii());
+    let chinese = !text.is_ascii();
     let query = normalise(text);
     let mut scored: Vec<(f64, Resolved)> = exercises()
         .iter()

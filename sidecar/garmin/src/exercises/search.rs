@@ -215,7 +215,7 @@ pub fn search(query: &ExerciseQuery) -> Result<Vec<ExerciseHit>, SearchError> {
 /// How well `name` fits the exercise: a word-start inside its name counts fully (searching
 /// "lunge" lists every lunge), otherwise the fuzzy similarity of the lookup.
 fn name_score(name: &str, e: &Exercise) -> f64 {
-    if name.chars().any(|c| !c.is_ascii()) {
+    if !name.is_ascii() {
         return if !e.zh.is_empty() && (e.zh.contains(name.trim()) || e.category().zh == name.trim()) {
             1.0
         } else {
