@@ -114,7 +114,7 @@ pub use parse::parse_spec;
 pub use preview::{
     Language, Preview, PreviewEnd, PreviewStep, PreviewTarget, StrengthTotals, preview, preview_in,
 };
-pub use rules::check_garmin_rules;
+pub use rules::{check_garmin_rules, number_steps};
 
 use serde::{Deserialize, Serialize};
 

@@ -28,6 +28,23 @@ use crate::models::workouts::{Workout, WorkoutSegment, WorkoutStep};
 /// The text Garmin answers a workout with repeated step orders (reference §1.5).
 pub const DUPLICATE_STEP_ORDER: &str = "The workout steps need to have unique step orders, or all be unset and rely on submission structure order.";
 
+/// Numbers every step with one depth-first `stepOrder` counter across all segments, the one form
+/// Garmin accepts everywhere: it refuses repeated step orders in a multisport workout and renumbers
+/// them in a one-sport workout (kaiord's recorded round trips restart the count inside repeats).
+pub fn number_steps(workout: &mut Workout) {
+    fn walk(steps: &mut [WorkoutStep], order: &mut i64) {
+        for step in steps {
+            *order += 1;
+            step.step_order = Some(*order);
+            walk(&mut step.workout_steps, order);
+        }
+    }
+    let mut order = 0;
+    for segment in &mut workout.workout_segments {
+        walk(&mut segment.workout_steps, &mut order);
+    }
+}
+
 /// Checks `workout` against Garmin's rules; every problem found, in words, naming the step.
 pub fn check_garmin_rules(workout: &Workout) -> Result<(), Vec<String>> {
     let mut problems = Vec::new();
@@ -349,6 +366,22 @@ mod tests {
         );
         assert!(broken(&|w| group(w).workout_steps[0].weight_unit = None).contains("unit"));
         assert!(broken(&|w| w.sport_type.as_mut().unwrap().sport_type_id = Some(4)).contains("disagree"));
+    }
+
+    #[test]
+    fn steps_numbered_per_repeat_are_renumbered_with_one_global_counter() {
+        let mut w = body(json!({"name": "Brick", "sport": "multisport", "segments": [
+            {"sport": "bike", "steps": [{"type": "repeat", "times": 2, "steps": [{"type": "interval"}, {"type": "recovery"}]}]},
+            {"sport": "run", "steps": [{"type": "interval", "distance_km": 5}]}]}));
+        // As some clients send it: every list counted from 1.
+        w.workout_segments[0].workout_steps[0].workout_steps[0].step_order = Some(1);
+        w.workout_segments[0].workout_steps[0].workout_steps[1].step_order = Some(2);
+        w.workout_segments[1].workout_steps[0].step_order = Some(1);
+        assert!(check_garmin_rules(&w).unwrap_err().join("").contains(DUPLICATE_STEP_ORDER));
+        number_steps(&mut w);
+        let orders: Vec<Option<i64>> = w.all_steps().iter().map(|s| s.step_order).collect();
+        assert_eq!(orders, [Some(1), Some(2), Some(3), Some(4)]);
+        assert_eq!(check_garmin_rules(&w), Ok(()));
     }
 
     #[test]
