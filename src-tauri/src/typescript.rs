@@ -27,7 +27,10 @@ use crate::tool_check::{ToolCheckReport, ToolCheckRow, ToolOutcome};
 use crate::writes::{ChangeRowView, DoneView};
 use app_bridge::remote::{RemoteSettings, RemoteView};
 use garmin::athlete::FactKind;
-use garmin::workout_spec::{EditorGrammar, FieldGroup, FieldKey, PerSport, SpecProblem, Template};
+use garmin::exercises::{ExerciseHit, ExerciseQuery};
+use garmin::workout_spec::{
+    EditorGrammar, FieldGroup, FieldKey, PerSport, SpecProblem, SportGrammar, Template,
+};
 
 /// Where the generated types live, relative to the workspace root.
 pub const BINDINGS_FILE: &str = "ui/src/generated/bindings.ts";
@@ -88,6 +91,9 @@ fn exported(cfg: &Config) -> Vec<Declared> {
         declare::<FieldKey>(cfg),
         declare::<PerSport>(cfg),
         declare::<Template>(cfg),
+        declare::<SportGrammar>(cfg),
+        declare::<ExerciseQuery>(cfg),
+        declare::<ExerciseHit>(cfg),
         // Remote access.
         declare::<RemoteSettings>(cfg),
         declare::<RemoteView>(cfg),

@@ -188,7 +188,9 @@ def build(source):
         entry = exercises[(category, key)]
         detail = entry["detail"] or {}
         where = f"{category}/{key}"
-        display = names.get("exercise_type_" + key) or names.get(category + "_" + key) or title(key)
+        # Garmin's per-category name (`PLANK_PLANK=Plank`) before the older per-exercise one
+        # (`exercise_type_PLANK=Plank Pose`, the yoga pose's), then the key in words.
+        display = names.get(category + "_" + key) or names.get("exercise_type_" + key) or title(key)
         primary = muscles_of(detail.get("primaryMuscles"), muscle_bits, where)
         secondary = muscles_of(detail.get("secondaryMuscles"), muscle_bits, where) & ~primary
         kit = 0

@@ -65,12 +65,8 @@ pub struct ExerciseHit {
     /// Muscles it mainly works, in words.
     pub primary_muscles: Vec<String>,
     /// Muscles it also works, in words.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    #[cfg_attr(feature = "ts", ts(optional))]
     pub secondary_muscles: Vec<String>,
     /// Equipment, in words (empty: none needed).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    #[cfg_attr(feature = "ts", ts(optional))]
     pub equipment: Vec<String>,
 }
 

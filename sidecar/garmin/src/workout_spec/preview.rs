@@ -35,7 +35,6 @@ use crate::models::workouts::{Workout, WorkoutStep};
 /// The language a preview is worded in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Language {
     /// English.

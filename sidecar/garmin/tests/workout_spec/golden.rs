@@ -141,6 +141,17 @@ fn the_preview_reads_sets_reps_and_volume_in_english_and_chinese() {
         preview_in(&body, Language::Zh).text,
         "3× 杠铃卧推 8次 @ 60 kg · 休息 1:30 — 3组，24次，1,440 kg"
     );
+    // The README's example, word for word.
+    let upper_a = spec(json!({"name": "Upper A", "sport": "strength", "steps": [
+        {"type": "warmup", "duration_min": 5},
+        {"type": "repeat", "times": 3, "steps": [
+            {"type": "exercise", "exercise": "barbell bench press", "reps": 8, "weight_kg": 60},
+            {"type": "rest", "duration_s": 90}]},
+        {"type": "exercise", "exercise": "plank", "duration_s": 45}]}));
+    assert_eq!(
+        preview(&upper_a.to_garmin()).text,
+        "Warm-up 5:00 / 3× Barbell bench press 8 reps @ 60 kg · rest 1:30 / Plank 0:45 — 4 sets, 24 reps, 1,440 kg"
+    );
     let totals = preview(&body).strength.unwrap();
     assert_eq!((totals.sets, totals.reps, totals.volume_kg), (3, 24, 1440.0));
     // Pounds stay pounds in words and in the volume when every weight is in pounds.
