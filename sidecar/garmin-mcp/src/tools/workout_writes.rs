@@ -35,7 +35,7 @@ pub struct CreateWorkoutArgs {
     #[serde(default)]
     #[schemars(range(min = 10, max = 100))]
     pub pool_length_m: Option<f64>,
-    /// The steps in order (not in multisport: see `segments`). Each is an object with `type`
+    /// The steps in order (multisport: [] and see `segments`). Each is an object with `type`
     /// (warmup, interval/run, recovery, rest, cooldown, or repeat with `times` and `steps`), one end
     /// (`distance_m`, `distance_km`, `duration_min`, `duration_s`, or none = lap button) and
     /// optional targets (`pace` "5:00" per km, `pace_range` "4:50-5:10", `hr_zone` 1-5, `hr_range`
@@ -47,7 +47,6 @@ pub struct CreateWorkoutArgs {
     /// get_workouts find_exercise searches it), sets and supersets as repeats; hiit also
     /// {"type":"emom","minutes":10,"steps":[...]}, {"type":"tabata","steps":[...]},
     /// {"type":"amrap","duration_min":12,"steps":[...]}, {"type":"repeat","until_min":20,...}.
-    #[serde(default)]
     #[schemars(with = "Vec<SpecStep>")]
     pub steps: Vec<Value>,
     /// Multisport only: the legs in order, each {"sport": "run"|"bike"|"swim", "steps": [...]}

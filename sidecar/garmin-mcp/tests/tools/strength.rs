@@ -84,7 +84,7 @@ async fn a_brick_is_written_as_legs_with_the_transition_flag() {
         o
     })
     .await;
-    let mut brick = json!({"name": "Brick", "sport": "multisport", "transitions": true, "segments": [
+    let mut brick = json!({"name": "Brick", "sport": "multisport", "transitions": true, "steps": [], "segments": [
         {"sport": "bike", "steps": [{"type": "interval", "duration_min": 40, "power_range": "200-220"}]},
         {"sport": "run", "steps": [{"type": "interval", "distance_km": 5, "pace": "4:45"}]}]});
     let (text, _) = h.call_ok("create_workout", brick.clone()).await;
@@ -107,7 +107,7 @@ async fn a_brick_is_written_as_legs_with_the_transition_flag() {
     let error = h
         .call_invalid(
             "create_workout",
-            json!({"name": "Bad", "sport": "multisport", "segments": [
+            json!({"name": "Bad", "sport": "multisport", "steps": [], "segments": [
                 {"sport": "run", "steps": [{"type": "interval"}, {"type": "interval"}]},
                 {"sport": "bike", "steps": [{"type": "interval"}]}]}),
         )

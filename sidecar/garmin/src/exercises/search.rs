@@ -147,38 +147,8 @@ pub fn search(query: &ExerciseQuery) -> Result<Vec<ExerciseHit>, SearchError> {
         })?,
     };
     let limit = query.limit.map_or(DEFAULT_HITS, |l| (l as usize).clamp(1, MAX_HITS));
-    let muscle = match query.muscle.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
-        None => None,
-        Some(m) => match bits_named(m, muscles(), GROUPS) {
-            0 => {
-                return Err(SearchError(format!(
-                    "unknown muscle \"{m}\"; Garmin's muscles: {}, or legs, back, core, arms",
-                    names(muscles())
-                )));
-            }
-            bits => Some(bits),
-        },
-    };
-    let kit = match query.equipment.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
-        None => None,
-        Some(e)
-            if matches!(
-                normalise(e).replace(' ', "").as_str(),
-                "bodyweight" | "none" | "noequipment" | "自重"
-            ) =>
-        {
-            Some(0)
-        }
-        Some(e) => match bits_named(e, equipment(), &[]) {
-            0 => {
-                return Err(SearchError(format!(
-                    "unknown equipment \"{e}\"; Garmin's equipment: {}, or bodyweight",
-                    names(equipment())
-                )));
-            }
-            bits => Some(bits),
-        },
-    };
+    let muscle = muscle_filter(query.muscle.as_deref())?;
+    let kit = equipment_filter(query.equipment.as_deref())?;
     let name = query.name.as_deref().map(str::trim).filter(|s| !s.is_empty());
     let mut rows: Vec<(f64, u8, &'static Exercise)> = exercises()
         .iter()
@@ -206,6 +176,33 @@ pub fn search(query: &ExerciseQuery) -> Result<Vec<ExerciseHit>, SearchError> {
         .collect();
     rows.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then_with(|| a.2.name.cmp(b.2.name)));
     Ok(rows.into_iter().take(limit).map(|(_, _, e)| hit(e)).collect())
+}
+
+/// The muscles a `muscle` filter names, as bits (`None`: no filter).
+fn muscle_filter(text: Option<&str>) -> Result<Option<u32>, SearchError> {
+    let Some(m) = text.map(str::trim).filter(|s| !s.is_empty()) else { return Ok(None) };
+    match bits_named(m, muscles(), GROUPS) {
+        0 => Err(SearchError(format!(
+            "unknown muscle \"{m}\"; Garmin's muscles: {}, or legs, back, core, arms",
+            names(muscles())
+        ))),
+        bits => Ok(Some(bits)),
+    }
+}
+
+/// The equipment an `equipment` filter names, as bits; `Some(0)` for body weight only.
+fn equipment_filter(text: Option<&str>) -> Result<Option<u32>, SearchError> {
+    let Some(e) = text.map(str::trim).filter(|s| !s.is_empty()) else { return Ok(None) };
+    if matches!(normalise(e).replace(' ', "").as_str(), "bodyweight" | "none" | "noequipment" | "自重") {
+        return Ok(Some(0));
+    }
+    match bits_named(e, equipment(), &[]) {
+        0 => Err(SearchError(format!(
+            "unknown equipment \"{e}\"; Garmin's equipment: {}, or bodyweight",
+            names(equipment())
+        ))),
+        bits => Ok(Some(bits)),
+    }
 }
 
 /// How well `name` fits the exercise: a word-start inside its name counts fully (searching

@@ -797,26 +797,12 @@ impl Parser {
         path: &str,
         sport: Option<SpecSport>,
     ) -> (Option<Option<StepTarget>>, Option<Option<StepTarget>>) {
+        if let Some(sport) = sport.filter(|s| s.is_exercise_sport()) {
+            return self.no_targets(obj, path, sport);
+        }
         let mut found: Vec<(TargetFamily, &str, StepTarget)> = Vec::new();
         let mut first_of_family: Vec<(TargetFamily, &str)> = Vec::new();
         let mut ok = true;
-        if let Some(sport) = sport.filter(|s| s.is_exercise_sport()) {
-            for &key in TARGET_FIELDS {
-                if let Some(value) = field(obj, key) {
-                    self.push(
-                        join(path, key),
-                        format!(
-                            "no pace, power, cadence or heart-rate target on a {} step (Garmin keeps none: \
-                             its exercise steps have \"no target\"); put the intent in \"note\"",
-                            sport.as_str()
-                        ),
-                        describe(value),
-                    );
-                    ok = false;
-                }
-            }
-            return if ok { (Some(None), Some(None)) } else { (None, None) };
-        }
         for &key in TARGET_FIELDS {
             let Some(value) = field(obj, key) else { continue };
             let here = join(path, key);
@@ -870,6 +856,32 @@ impl Parser {
         found.sort_by_key(|(family, _, _)| *family);
         let mut targets = found.into_iter().map(|(_, _, t)| t);
         (Some(targets.next()), Some(targets.next()))
+    }
+
+    /// Exercise sports take no targets: each one given is a problem.
+    #[allow(clippy::type_complexity)]
+    fn no_targets(
+        &mut self,
+        obj: &Map<String, Value>,
+        path: &str,
+        sport: SpecSport,
+    ) -> (Option<Option<StepTarget>>, Option<Option<StepTarget>>) {
+        let mut ok = true;
+        for &key in TARGET_FIELDS {
+            if let Some(value) = field(obj, key) {
+                self.push(
+                    join(path, key),
+                    format!(
+                        "no pace, power, cadence or heart-rate target on a {} step (Garmin keeps none: its \
+                         exercise steps have \"no target\"); put the intent in \"note\"",
+                        sport.as_str()
+                    ),
+                    describe(value),
+                );
+                ok = false;
+            }
+        }
+        if ok { (Some(None), Some(None)) } else { (None, None) }
     }
 
     fn target_value(

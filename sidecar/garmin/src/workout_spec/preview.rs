@@ -219,23 +219,16 @@ pub fn preview_in(workout: &Workout, lang: Language) -> Preview {
     }
     let distance_m = (any_distance_sport && total.distance.is_finite()).then_some(total.distance);
     let duration_s = total.time.is_finite().then_some(total.time);
-    let swim_only = workout_sport == "swimming";
-    let mut totals = Vec::new();
-    if let Some(meters) = distance_m {
-        let shown = display::distance_rounded(meters, swim_only);
-        totals.push(format!("{}{shown}", approx(total.distance_exact)));
-    }
-    if let Some(seconds) = duration_s {
-        totals.push(format!("{}{}", approx(total.time_exact), display::duration_hms(seconds)));
-    }
-    let mut total_words = totals.join(" · ");
     let strength = (!any_distance_sport).then(|| strength_totals(&steps)).filter(|t| t.sets > 0);
-    let text = match strength.as_ref().filter(|t| t.reps > 0) {
+    let (text, total_words) = match strength.as_ref().filter(|t| t.reps > 0) {
         Some(sets) => {
-            total_words = preview_zh::sets_words(lang, sets);
-            format!("{} — {total_words}", lines.join(" / "))
+            let words = preview_zh::sets_words(lang, sets);
+            (format!("{} — {words}", lines.join(" / ")), words)
         }
-        None => format!("{} — {} {total_words}", lines.join(" / "), preview_zh::phrase(lang, "total")),
+        None => {
+            let words = totals_words(&total, distance_m, duration_s, workout_sport == "swimming");
+            (format!("{} — {} {words}", lines.join(" / "), preview_zh::phrase(lang, "total")), words)
+        }
     };
     Preview {
         text,
@@ -247,6 +240,20 @@ pub fn preview_in(workout: &Workout, lang: Language) -> Preview {
         estimated: total.assumed,
         strength,
     }
+}
+
+/// The totals in words: `≈ 7.2 km · ≈ 0:44:00` (metres in swims and under 1 km; `≈` only where a
+/// total leans on an estimate).
+fn totals_words(total: &Totals, distance_m: Option<f64>, duration_s: Option<f64>, swim_only: bool) -> String {
+    let mut totals = Vec::new();
+    if let Some(meters) = distance_m {
+        let shown = display::distance_rounded(meters, swim_only);
+        totals.push(format!("{}{shown}", approx(total.distance_exact)));
+    }
+    if let Some(seconds) = duration_s {
+        totals.push(format!("{}{}", approx(total.time_exact), display::duration_hms(seconds)));
+    }
+    totals.join(" · ")
 }
 
 /// Sets, reps and volume of exercise steps, repeats counted (time-bounded repeats count once).

@@ -34,24 +34,7 @@ impl Parser {
         let category = field(obj, "category");
         let written_as_exercise = kind.is_some_and(|(_, exercise)| exercise);
         if let Some(sport) = sport.filter(|s| !s.is_exercise_sport()) {
-            let offending = named.map(|v| ("exercise", v)).or(category.map(|v| ("category", v)));
-            if let Some((key, value)) = offending {
-                self.push(
-                    join(path, key),
-                    format!(
-                        "no exercise in a {} workout: exercises are for {EXERCISE_SPORTS}",
-                        sport.as_str()
-                    ),
-                    describe(value),
-                );
-                return None;
-            }
-            if written_as_exercise {
-                let expected = format!("interval (\"exercise\" steps are for {EXERCISE_SPORTS})");
-                self.push(join(path, "type"), expected, "\"exercise\"");
-                return None;
-            }
-            return Some(None);
+            return self.no_exercise(obj, path, sport, written_as_exercise).then_some(None);
         }
         if let Some((StepKind::Rest | StepKind::Recovery, _)) = kind
             && let Some(value) = named.or(category)
@@ -90,6 +73,31 @@ impl Parser {
                 Some(None)
             }
         }
+    }
+
+    /// A run, bike, swim or multisport step has no exercise: whether it has none (else a problem).
+    fn no_exercise(
+        &mut self,
+        obj: &Map<String, Value>,
+        path: &str,
+        sport: SpecSport,
+        written_as_exercise: bool,
+    ) -> bool {
+        let offending = field(obj, "exercise")
+            .map(|v| ("exercise", v))
+            .or(field(obj, "category").map(|v| ("category", v)));
+        if let Some((key, value)) = offending {
+            let expected =
+                format!("no exercise in a {} workout: exercises are for {EXERCISE_SPORTS}", sport.as_str());
+            self.push(join(path, key), expected, describe(value));
+            return false;
+        }
+        if written_as_exercise {
+            let expected = format!("interval (\"exercise\" steps are for {EXERCISE_SPORTS})");
+            self.push(join(path, "type"), expected, "\"exercise\"");
+            return false;
+        }
+        true
     }
 
     fn named_exercise(&mut self, value: &Value, path: &str, list: List) -> Option<Resolved> {
