@@ -443,16 +443,18 @@ const INTERVALS_PLANNED_S: f64 = 3091.75;
 
 /// The fake's week of 2026-11-09 (Mon) to 2026-11-14 (Sat) with its own schedules (intervals on
 /// Tuesday 11-10, tempo on Friday 11-13 of even ISO week 46) plus the seeded "Pool 10x100" also
-/// on Tuesday: two workouts on one day, the swim missed. Returns each day's activity (id,
-/// duration in s) as the fake holds it.
-fn plan_week(h: &Harness) -> std::collections::BTreeMap<String, (u64, f64)> {
+/// on Tuesday: two workouts on one day, the swim missed. Returns each day's activities (id,
+/// duration in s) in the order the fake holds them: one a day, but two on Thursday (a swim in the
+/// morning, strength in the evening).
+fn plan_week(h: &Harness) -> std::collections::BTreeMap<String, Vec<(u64, f64)>> {
     let mut d = h.fake.state().inner.data.write().unwrap();
     d.schedule(800_000_004, day("2026-11-10")).unwrap();
     let mut by_day = std::collections::BTreeMap::new();
     for date in ["2026-11-09", "2026-11-10", "2026-11-11", "2026-11-12", "2026-11-13", "2026-11-14"] {
-        let acts: Vec<_> = d.activities_on(day(date)).collect();
-        assert_eq!(acts.len(), 1, "the fake does one session a day: {date}");
-        by_day.insert(date.to_owned(), (acts[0].id, acts[0].stats.duration));
+        let acts: Vec<_> = d.activities_on(day(date)).map(|a| (a.id, a.stats.duration)).collect();
+        let want = if date == "2026-11-12" { 2 } else { 1 };
+        assert_eq!(acts.len(), want, "the fake's sessions on {date}: {acts:?}");
+        by_day.insert(date.to_owned(), acts);
     }
     by_day
 }
@@ -474,7 +476,10 @@ async fn get_plan_vs_actual_colours_each_scheduled_workout_lists_the_missed_one_
         h.call_ok("get_plan_vs_actual", json!({"start_date": "2026-11-09", "end_date": "2026-11-14"})).await;
     assert_eq!(data["counts"]["planned"], 3, "{data}");
     assert_eq!(data["counts"]["missed"], 1, "{data}");
-    assert_eq!(data["counts"]["unplanned"], 4, "Mon strength, Wed easy run, Thu swim, Sat ride: {data}");
+    assert_eq!(
+        data["counts"]["unplanned"], 5,
+        "Mon strength, Wed easy run, Thu swim and strength, Sat ride: {data}"
+    );
     assert_eq!(data["source"]["from"], "garmin", "no history synced");
 
     let rows = data["workouts"].as_array().unwrap();
@@ -489,7 +494,7 @@ async fn get_plan_vs_actual_colours_each_scheduled_workout_lists_the_missed_one_
         ]
     );
     // Tuesday: the run goes to the intervals, the pool session is missed (red, 0 %).
-    let (tue_id, tue_s) = &done["2026-11-10"];
+    let (tue_id, tue_s) = &done["2026-11-10"][0];
     let intervals = &rows[0];
     assert_eq!(intervals["planned_duration"], "0:51:32");
     assert_eq!(intervals["planned_distance_km"], 10.7);
@@ -506,7 +511,7 @@ async fn get_plan_vs_actual_colours_each_scheduled_workout_lists_the_missed_one_
     );
     assert!(pool.get("activity_id").is_none(), "{pool}");
     // Friday: tempo 3000 s planned, exactly.
-    let (fri_id, fri_s) = &done["2026-11-13"];
+    let (fri_id, fri_s) = &done["2026-11-13"][0];
     let tempo = &rows[2];
     assert_eq!(tempo["planned_duration"], "0:50:00");
     assert_eq!(tempo["activity_id"], *fri_id);
@@ -514,15 +519,26 @@ async fn get_plan_vs_actual_colours_each_scheduled_workout_lists_the_missed_one_
     assert_eq!(tempo["percent"], want, "{tempo}");
     assert_eq!(tempo["colour"], colour_of(want));
 
-    let unplanned: Vec<u64> =
-        data["unplanned"].as_array().unwrap().iter().map(|u| u["activity_id"].as_u64().unwrap()).collect();
-    let want: Vec<u64> =
-        ["2026-11-09", "2026-11-11", "2026-11-12", "2026-11-14"].iter().map(|d| done[*d].0).collect();
-    assert_eq!(unplanned, want);
+    // By day; the order of one day's sessions is not promised.
+    let unplanned: Vec<(String, u64)> = data["unplanned"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| (u["date"].as_str().unwrap().to_owned(), u["activity_id"].as_u64().unwrap()))
+        .collect();
+    assert!(unplanned.is_sorted_by_key(|(date, _)| date.clone()), "{unplanned:?}");
+    let mut ids: Vec<u64> = unplanned.iter().map(|(_, id)| *id).collect();
+    let mut want: Vec<u64> = ["2026-11-09", "2026-11-11", "2026-11-12", "2026-11-14"]
+        .iter()
+        .flat_map(|d| done[*d].iter().map(|(id, _)| *id))
+        .collect();
+    ids.sort_unstable();
+    want.sort_unstable();
+    assert_eq!(ids, want);
     assert_eq!(data["unplanned"][1]["type"], "running", "Wednesday's easy run is unplanned: {data}");
 
     assert!(data["summary"].as_str().unwrap().contains("3 workouts planned"), "{data}");
-    assert!(text.contains("1 missed") && text.contains("4 unplanned"), "{text}");
+    assert!(text.contains("1 missed") && text.contains("5 unplanned"), "{text}");
     assert!(data["convention"].as_str().unwrap().contains("80–120 % green"), "{data}");
     let paths = h.gc_api_paths();
     assert!(paths.iter().any(|p| p.contains("/calendar-service/year/2026/month/10")), "{paths:?}");
@@ -536,7 +552,7 @@ async fn get_plan_vs_actual_reads_the_activities_from_the_history_once_synced() 
     let (_, data) =
         h.call_ok("get_plan_vs_actual", json!({"start_date": "2026-11-09", "end_date": "2026-11-14"})).await;
     assert_eq!(data["source"]["from"], "history", "{data}");
-    assert_eq!(data["workouts"][2]["activity_id"], done["2026-11-13"].0);
+    assert_eq!(data["workouts"][2]["activity_id"], done["2026-11-13"][0].0);
     let paths = h.gc_api_paths();
     assert!(
         !paths.iter().any(|p| p.contains("activitylist-service")),

@@ -356,16 +356,31 @@ async fn a_library_workout_is_saved_as_a_fit_workout_file_with_its_steps() {
 #[tokio::test]
 async fn a_workout_fit_cannot_express_is_refused_with_the_reason_and_nothing_saved() {
     let h = Harness::start().await;
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../sidecar/fake-garmin/fixtures/garmin/workout_create_request_multisport_triathlon.json");
-    let body: garmin::models::workouts::Workout =
-        serde_json::from_str(&std::fs::read_to_string(fixture).unwrap()).unwrap();
+    // A repeat until the lap button is pressed (smartRepeat): Garmin keeps it, FIT has no such
+    // repeat.
+    let running = json!({"sportTypeId": 1, "sportTypeKey": "running"});
+    let body: garmin::models::workouts::Workout = serde_json::from_value(json!({
+        "workoutName": "Strides until stopped",
+        "sportType": running,
+        "workoutSegments": [{"segmentOrder": 1, "sportType": running, "workoutSteps": [{
+            "type": "RepeatGroupDTO", "stepOrder": 1,
+            "stepType": {"stepTypeId": 6, "stepTypeKey": "repeat"},
+            "numberOfIterations": 1, "smartRepeat": true,
+            "endCondition": {"conditionTypeId": 7, "conditionTypeKey": "iterations"},
+            "endConditionValue": 1.0,
+            "workoutSteps": [{
+                "type": "ExecutableStepDTO", "stepOrder": 2,
+                "stepType": {"stepTypeId": 3, "stepTypeKey": "interval"},
+                "endCondition": {"conditionTypeId": 2, "conditionTypeKey": "time"},
+                "endConditionValue": 20.0}]}]}]
+    }))
+    .unwrap();
     let created = garmin_client(&h).workouts().create(&body).await.unwrap();
     let id = created.workout_id.unwrap();
     let dir = tempfile::tempdir().unwrap();
     let message = h.call_err("export_workout_fit", json!({"workout_id": id, "folder": folder(&dir)})).await;
     assert!(message.contains("cannot be written as a FIT workout file"), "{message}");
-    assert!(message.contains("one sport"), "{message}");
+    assert!(message.contains("until stopped"), "{message}");
     assert!(files_in(dir.path()).is_empty());
 
     let message = h.call_err("export_workout_fit", json!({"workout_id": 12, "folder": folder(&dir)})).await;
