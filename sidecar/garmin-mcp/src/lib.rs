@@ -11,6 +11,7 @@ mod drawing;
 pub mod elicit;
 pub mod files;
 pub mod history;
+pub mod icons;
 pub mod http;
 pub mod logging;
 pub mod output;

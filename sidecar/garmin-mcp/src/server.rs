@@ -35,6 +35,11 @@ use crate::tool_error::ToolError;
 use crate::toolsets;
 use crate::writes::WriteMode;
 
+/// How long a client may keep `tools/list` (2026-07-28 `ttlMs`): a day, since the list never changes
+/// while the server runs (it depends only on the command line and, over OAuth, on the grant, which
+/// is why a read-only grant's list is `private`).
+const LIST_TTL_MS: u64 = 24 * 60 * 60 * 1000;
+
 const INSTRUCTIONS: &str = "Garmin Connect data of the signed-in athlete (runs, rides, swims, health, training). \
 Dates are the athlete's local dates (YYYY-MM-DD); distances in km, paces in min/km (swims per 100 m), \
 durations h:mm:ss, heart rate in bpm. Start broad (list_activities, get_period_stats, get_daily_health) \
@@ -151,6 +156,7 @@ impl GarminMcp {
         let mut router = Self::generated_tools();
         for route in router.map.values_mut() {
             crate::schema::tidy(&mut route.attr);
+            crate::icons::adorn(&mut route.attr);
         }
         router
     }
@@ -513,7 +519,7 @@ impl ServerHandler for GarminMcp {
             tools,
             meta: None,
             next_cursor: None,
-            ttl_ms: supports_cache_hints.then_some(0),
+            ttl_ms: supports_cache_hints.then_some(LIST_TTL_MS),
             cache_scope: supports_cache_hints.then_some(if read_only {
                 rmcp::model::CacheScope::Private
             } else {
@@ -743,7 +749,9 @@ impl ServerHandler for GarminMcp {
             .build();
         ServerConfig::new(capabilities)
             .with_server_info(
-                Implementation::new("garmin-mcp", env!("CARGO_PKG_VERSION")).with_title("Garmin Connect"),
+                Implementation::new("garmin-mcp", env!("CARGO_PKG_VERSION"))
+                    .with_title("Garmin Connect")
+                    .with_icons(crate::icons::server()),
             )
             .with_instructions(instructions)
     }
