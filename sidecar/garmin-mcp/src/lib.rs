@@ -2,6 +2,7 @@
 #![deny(missing_docs)]
 
 mod app;
+pub mod apps;
 pub mod check;
 pub mod cli;
 pub mod client_log;
@@ -11,8 +12,8 @@ mod drawing;
 pub mod elicit;
 pub mod files;
 pub mod history;
-pub mod icons;
 pub mod http;
+pub mod icons;
 pub mod logging;
 pub mod output;
 pub mod prompts;

@@ -156,6 +156,7 @@ impl GarminMcp {
         let mut router = Self::generated_tools();
         for route in router.map.values_mut() {
             crate::schema::tidy(&mut route.attr);
+            crate::apps::declare(&mut route.attr);
             crate::icons::adorn(&mut route.attr);
         }
         router
@@ -263,6 +264,11 @@ impl GarminMcp {
     /// Whether this server offers the tool `name` (after `--toolsets` and `--readonly`).
     pub(crate) fn offers_tool(&self, name: &str) -> bool {
         self.tool_router.has_route(name)
+    }
+
+    /// Whether the MCP Apps chart view is offered: when a tool that draws in it is.
+    fn offers_view(&self) -> bool {
+        crate::apps::TOOLS_WITH_VIEW.iter().any(|tool| self.offers_tool(tool))
     }
 
     /// True with `--no-cache`: every answer is read live from Garmin.
@@ -549,10 +555,14 @@ impl ServerHandler for GarminMcp {
         }
         let peer = context.peer.clone();
         let started = std::time::Instant::now();
+        let renders_apps = crate::apps::client_renders(context.client_capabilities().as_ref());
         self.log.send(&peer, LoggingLevel::Debug, format!("calling `{name}`")).await;
-        let answer =
+        let mut answer =
             crate::tool_error::answer_even_if_it_panics(&name, self.call_tool_signing_in(request, context))
                 .await;
+        if let Ok(answer) = answer.as_mut() {
+            crate::apps::finish(&name, answer, renders_apps);
+        }
         let answer =
             if self.has_remote_callers() { answer.map(|a| self.hide_local_paths(a)) } else { answer };
         let took = started.elapsed().as_millis();
@@ -690,6 +700,9 @@ impl ServerHandler for GarminMcp {
         if self.offers_resource(crate::resources::ATHLETE) {
             offered.extend(crate::resources::goal_resources(&self.athlete_facts(), self.today()));
         }
+        if self.offers_view() {
+            offered.push(crate::apps::resource());
+        }
         Ok(ListResourcesResult::with_all_items(offered))
     }
 
@@ -713,6 +726,9 @@ impl ServerHandler for GarminMcp {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
+        if let Some(view) = crate::apps::read(&request.uri).filter(|_| self.offers_view()) {
+            return Ok(view.into());
+        }
         let charts = self.store().dir().join("charts").display().to_string();
         let reading = crate::resources::resolve(&request.uri, &charts)?;
         if !self.tool_router.has_route(reading.tool) {
@@ -739,6 +755,7 @@ impl ServerHandler for GarminMcp {
             None => instructions,
         };
         let capabilities = ServerCapabilities::builder()
+            .enable_extensions_with(crate::apps::server_extensions())
             .enable_logging()
             .enable_completions()
             .enable_prompts()
