@@ -306,6 +306,9 @@ fn demo_has_no_control_api(garmin_mcp: &Path) -> Result<(), String> {
 
 /// Every check CI runs, in order of cost, each stage timed (the table closes the run).
 fn test() -> Result<(), String> {
+    // Clippy lints while the tests build (one compile of every crate instead of a check and a
+    // build); every later cargo run of this process keeps the same wrapper, so nothing is rebuilt.
+    lint_while_building()?;
     let root = workspace_root();
     let mut stages = Stages::default();
     stages.run("UI build and unit tests", || build_ui(&root).and_then(|()| test_ui(&root)))?;
@@ -317,10 +320,11 @@ fn test() -> Result<(), String> {
         command.current_dir(&root).env("TAURI_CONFIG", NO_SIDECAR_CONFIG).args(args);
         command
     };
-    stages.run("clippy", || {
-        run(&mut cargo_no_sidecar(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))
+    stages.run("clippy and workspace tests", || {
+        // `cargo test` builds every target but the benchmarks: build (and so lint) those too.
+        run(&mut cargo_no_sidecar(&["test", "--workspace", "--benches", "--no-run"]))?;
+        run(&mut cargo_no_sidecar(&["test", "--workspace"]))
     })?;
-    stages.run("workspace tests", || run(&mut cargo_no_sidecar(&["test", "--workspace"])))?;
     stages.run("no control API in shipped builds", || no_control_feature_in_shipped_builds(&root))?;
     stages.run("MCP conformance", || conformance(&root))?;
     stages.run("Python SDK interop", || interop(&root))?;
@@ -336,33 +340,83 @@ fn test() -> Result<(), String> {
     Ok(())
 }
 
-/// The stages of a run and how long each took; printed as a table when the run ends, passed or not.
+/// Makes every cargo run of this process compile the workspace's own crates through clippy with
+/// warnings denied, as `cargo clippy --all-targets -- -D warnings` would (its driver is a rustc that
+/// lints, then compiles as rustc does; dependencies compile without it). The same settings as
+/// `cargo clippy` passes: `RUSTC_WORKSPACE_WRAPPER` and `CLIPPY_ARGS`.
+#[allow(
+    unsafe_code,
+    reason = "set_var before any thread starts, so every cargo this process runs (the Tauri CLI's too) inherits it"
+)]
+fn lint_while_building() -> Result<(), String> {
+    let cargo = cargo();
+    let beside_cargo = Path::new(&cargo).parent().map(|bin| bin.join("clippy-driver"));
+    let driver = match beside_cargo.filter(|driver| driver.is_file()) {
+        Some(driver) => driver,
+        None => {
+            let output = Command::new("rustup")
+                .args(["which", "clippy-driver"])
+                .output()
+                .map_err(|e| format!("cannot find clippy-driver ({e}): rustup component add clippy"))?;
+            if !output.status.success() {
+                return Err("clippy-driver is missing: rustup component add clippy".to_owned());
+            }
+            PathBuf::from(String::from_utf8_lossy(&output.stdout).trim())
+        }
+    };
+    // SAFETY: called from `test` before it starts any thread; only child processes read these.
+    unsafe {
+        std::env::set_var("RUSTC_WORKSPACE_WRAPPER", driver);
+        std::env::set_var("CLIPPY_ARGS", "-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__");
+    }
+    Ok(())
+}
+
+/// The stages of a run and how long each took, in wall time and in CPU time of the processes it
+/// waited for (Linux; a load-independent measure of what a stage costs on two cores); printed as a
+/// table when the run ends, passed or not.
 #[derive(Default)]
-struct Stages(Vec<(&'static str, Duration, bool)>);
+struct Stages(Vec<(&'static str, Duration, Option<Duration>, bool)>);
 
 impl Stages {
     fn run(&mut self, name: &'static str, stage: impl FnOnce() -> Result<(), String>) -> Result<(), String> {
         println!("xtask: == {name}");
         let started = std::time::Instant::now();
+        let cpu_before = children_cpu();
         let result = stage();
-        self.0.push((name, started.elapsed(), result.is_ok()));
+        let cpu = children_cpu().zip(cpu_before).map(|(after, before)| after.saturating_sub(before));
+        self.0.push((name, started.elapsed(), cpu, result.is_ok()));
         result
     }
 }
 
 impl Drop for Stages {
     fn drop(&mut self) {
-        let total: Duration = self.0.iter().map(|(_, took, _)| *took).sum();
-        println!("xtask: stage times");
-        for (name, took, passed) in &self.0 {
+        let minutes = |d: Duration| d.as_secs_f64() / 60.0;
+        println!("xtask: stage times (wall, and CPU of the processes each stage ran)");
+        for (name, took, cpu, passed) in &self.0 {
+            let cpu = cpu.map_or_else(String::new, |cpu| format!("{:>6.1} CPU min", minutes(cpu)));
             println!(
-                "  {:>6.1} min  {name}{}",
-                took.as_secs_f64() / 60.0,
+                "  {:>6.1} min {cpu}  {name}{}",
+                minutes(*took),
                 if *passed { "" } else { "  (FAILED)" }
             );
         }
-        println!("  {:>6.1} min  in all", total.as_secs_f64() / 60.0);
+        let wall: Duration = self.0.iter().map(|s| s.1).sum();
+        let cpu: Duration = self.0.iter().filter_map(|s| s.2).sum();
+        println!("  {:>6.1} min {:>6.1} CPU min  in all", minutes(wall), minutes(cpu));
     }
+}
+
+/// User and system time of this process's waited-for children so far (`cutime` and `cstime` of
+/// `/proc/self/stat`, in the kernel's 100 Hz ticks); `None` where there is no such file.
+fn children_cpu() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // pid (comm) state …: fields after the last ')' start with the state (field 3); cutime and
+    // cstime are fields 16 and 17.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(13)?.parse::<u64>().ok()? + fields.get(14)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
 }
 
 /// MCP conformance scenarios that apply to garmin-mcp (see README, "Conformance"): the protocol
@@ -616,6 +670,22 @@ fn host_triple() -> Result<String, String> {
 
 /// Runs a command, inheriting stdio, and fails with the command line when it fails.
 fn run(command: &mut Command) -> Result<(), String> {
-    let status = command.status().map_err(|e| format!("could not start {command:?}: {e}"))?;
-    if status.success() { Ok(()) } else { Err(format!("{command:?} failed ({status})")) }
+    let status = command.status().map_err(|e| format!("could not start {}: {e}", described(command)))?;
+    if status.success() { Ok(()) } else { Err(format!("{} failed ({status})", described(command))) }
+}
+
+/// A command as failures name it: its folder, the names of the variables it sets (not their
+/// values, which may be tokens), the program and its arguments.
+fn described(command: &Command) -> String {
+    let mut words = Vec::new();
+    if let Some(dir) = command.get_current_dir() {
+        words.push(format!("cd {} &&", dir.display()));
+    }
+    for (name, value) in command.get_envs() {
+        let shown = if value.is_some() { "…" } else { "(unset)" };
+        words.push(format!("{}={shown}", name.to_string_lossy()));
+    }
+    words.push(command.get_program().to_string_lossy().into_owned());
+    words.extend(command.get_args().map(|arg| arg.to_string_lossy().into_owned()));
+    words.join(" ")
 }

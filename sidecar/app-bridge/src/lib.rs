@@ -30,6 +30,10 @@ use garmin::changes::Change;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+/// The one cleaner of text shown to people (`display::text`), re-exported where the app channel has
+/// always offered it.
+pub use display::text::{clean_display_lines, clean_display_text, is_hidden_control};
+
 /// The socket's file name inside the data folder.
 pub const SOCKET_NAME: &str = "app.sock";
 
@@ -148,110 +152,9 @@ impl Proposal {
     }
 }
 
-/// `text` as one line fit for a window, a log or a file name: control characters, line breaks
-/// and runs of white space become one space; bidirectional overrides and isolates, zero-width and
-/// other invisible formatting characters are dropped ([`is_hidden_control`]); the result is
-/// trimmed and, when longer than `max_chars` characters, cut to `max_chars` ending in "…".
-pub fn clean_display_text(text: &str, max_chars: usize) -> String {
-    clean(text, max_chars, false)
-}
-
-/// Like [`clean_display_text`], but keeps line breaks (a preview's lines): each line is cleaned
-/// and trimmed at its end, and at most two line breaks follow each other.
-pub fn clean_display_lines(text: &str, max_chars: usize) -> String {
-    clean(text, max_chars, true)
-}
-
 /// A client's name as the window shows it, or `None` when nothing readable is left.
 pub fn clean_client_name(name: &str) -> Option<String> {
     Some(clean_display_text(name, MAX_CLIENT_NAME_CHARS)).filter(|name| !name.is_empty())
-}
-
-/// True for characters that change how text around them is shown, or hide text, without being
-/// visible themselves: bidirectional marks, embeddings, overrides and isolates (which can reverse
-/// a file extension or a sentence), zero-width spaces and joiners used to hide words, the byte
-/// order mark, invisible operators, interlinear annotations and Unicode tag characters (which can
-/// carry hidden ASCII). Zero-width (non-)joiners stay: emoji and some scripts need them.
-pub fn is_hidden_control(c: char) -> bool {
-    matches!(
-        c,
-        '\u{00AD}'
-            | '\u{034F}'
-            | '\u{061C}'
-            | '\u{115F}'
-            | '\u{1160}'
-            | '\u{17B4}'
-            | '\u{17B5}'
-            | '\u{180E}'
-            | '\u{200B}'
-            | '\u{200E}'
-            | '\u{200F}'
-            | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{206F}'
-            | '\u{3164}'
-            | '\u{FEFF}'
-            | '\u{FFA0}'
-            | '\u{FFF9}'..='\u{FFFB}'
-            | '\u{E0000}'..='\u{E007F}'
-    )
-}
-
-fn clean(text: &str, max_chars: usize, keep_lines: bool) -> String {
-    let mut out = String::new();
-    let mut chars = 0usize;
-    let mut pending_space = false;
-    let mut pending_breaks = 0usize;
-    let mut cut = false;
-    for c in text.chars() {
-        if is_hidden_control(c) {
-            continue;
-        }
-        let is_break = matches!(c, '\n' | '\r' | '\u{0B}' | '\u{0C}' | '\u{85}' | '\u{2028}' | '\u{2029}');
-        if keep_lines && is_break {
-            if c != '\r' {
-                pending_breaks += 1;
-            }
-            pending_space = false;
-            continue;
-        }
-        if c.is_control() || c.is_whitespace() {
-            pending_space = true;
-            continue;
-        }
-        let separator = if out.is_empty() {
-            ""
-        } else if pending_breaks > 0 {
-            if pending_breaks > 1 { "\n\n" } else { "\n" }
-        } else if pending_space {
-            " "
-        } else {
-            ""
-        };
-        let needed = separator.chars().count() + 1;
-        if chars + needed > max_chars {
-            cut = true;
-            break;
-        }
-        out.push_str(separator);
-        out.push(c);
-        chars += needed;
-        pending_space = false;
-        pending_breaks = 0;
-    }
-    if cut {
-        while chars + 1 > max_chars {
-            match out.pop() {
-                Some(_) => chars -= 1,
-                None => break,
-            }
-        }
-        let trimmed = out.trim_end().len();
-        out.truncate(trimmed);
-        if max_chars > 0 {
-            out.push('…');
-        }
-    }
-    out
 }
 
 /// What the app answers.
@@ -450,18 +353,6 @@ mod tests {
             name,
             "another person's app has another pipe"
         );
-    }
-
-    #[test]
-    fn ordinary_text_is_kept_as_it_is() {
-        for text in ["claude-code", "Visual Studio Code", "Läufer 🏃‍♀️ 5×1000 m", "تمرين"] {
-            assert_eq!(clean_display_text(text, 100), text);
-        }
-        assert_eq!(clean_display_text("  a \t b\n\nc  ", 100), "a b c");
-        assert_eq!(clean_display_lines("a  \r\nb\n\n\n\nc\n", 100), "a\nb\n\nc");
-        assert_eq!(clean_display_text("abcdef", 4), "abc…");
-        assert_eq!(clean_display_text("abc def", 5), "abc…");
-        assert_eq!(clean_display_text("abc", 3), "abc");
     }
 
     fn create() -> Change {

@@ -15,16 +15,24 @@
 //! * sessions, event streams and bodies are bounded ([`limits`]: 503 with `Retry-After` past the
 //!   session cap, 413 for a declared or real body over [`MAX_BODY_BYTES`], 400 for broken framing),
 //!   headers and bodies must arrive in time, and connections are capped at [`MAX_CONNECTIONS`]
-//!   (past it, new connections get an immediate 503 instead of waiting in the queue);
+//!   (past it, new connections get an immediate 503 instead of waiting in the queue); one address
+//!   holds only a few connections until one of them is authenticated, and an authenticated client
+//!   only its share ([`connections`]), so a slowloris from one address leaves room for everyone
+//!   else; per-client caps key on the authenticated caller ([`auth::ClientKey`]), not the address,
+//!   which behind a tunnel is everyone's;
+//! * calls are bounded per session, per client and in all, and a call whose client closed its
+//!   connection before the answer is cancelled ([`inflight`]);
 //! * answers on the event stream are framed so every client reads them: `event: message` on each
 //!   message, and the priming event only for clients of protocol 2025-11-25 or later ([`framing`]);
-//! * SIGTERM/Ctrl-C stops accepting, lets calls in progress finish ([`inflight`]), then ends the
-//!   sessions and closes the connections.
+//! * SIGTERM/Ctrl-C stops accepting, lets calls in progress finish ([`inflight`]: a call that has
+//!   answered, or whose client is gone, is not in progress), then ends the sessions and closes the
+//!   connections.
 //!
 //! Every session gets a clone of one [`GarminMcp`], so all clients share one Garmin client and the
 //! session store on disk; renewals happen in this process through that store, like in stdio mode.
 
 pub mod auth;
+mod connections;
 mod framing;
 mod guard;
 mod inflight;
@@ -51,7 +59,9 @@ use tokio_util::sync::CancellationToken;
 use tower::ServiceExt as _;
 
 pub use auth::{ClientKey, Scopes, TOKEN_FILE_NAME, Token};
+pub use connections::{MAX_CONNECTIONS_PER_CLIENT, MAX_UNAUTHENTICATED_PER_PEER};
 pub use guard::AllowedHost;
+pub use inflight::{MAX_CALLS, MAX_CALLS_PER_CLIENT, MAX_CALLS_PER_SESSION};
 pub use limits::{IDLE_SESSION_TIMEOUT, MAX_STREAMS, MAX_STREAMS_PER_SESSION, SessionLimits};
 
 use crate::server::GarminMcp;
@@ -62,8 +72,9 @@ pub const MCP_PATH: &str = "/mcp";
 pub const DEFAULT_PORT: u16 = 8765;
 /// Largest accepted request body (a tool call's arguments are a few KiB at most).
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
-/// A client must send its request headers within this time (slow-header attacks).
-pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// A client must send its request headers within this time (slow-header attacks); it is also how
+/// long an idle kept-alive connection stays open.
+pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(5);
 /// A client must send its whole request body within this time.
 pub const BODY_READ_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long shutdown waits for calls in progress before ending the sessions anyway.
@@ -325,20 +336,15 @@ impl Listening {
     /// [`SHUTDOWN_GRACE`]), ends the MCP sessions and closes every connection.
     pub async fn serve(self, server: GarminMcp, shutdown: impl Future<Output = ()>) {
         let sessions = CancellationToken::new();
-        let inflight = inflight::InFlight::default();
+        let calls = inflight::Calls::default();
         let limits = Arc::new(limits::Limits {
             sessions: Arc::new(limits::Sessions::new(self.sessions)),
             streams: Arc::default(),
+            calls: calls.clone(),
         });
+        let connections = Arc::new(connections::Connections::default());
         let reaper = tokio::spawn(close_abandoned_sessions(limits.sessions.clone(), self.sessions));
-        let app = router(
-            server,
-            self.access.clone(),
-            self.auth.clone(),
-            limits,
-            sessions.clone(),
-            inflight.clone(),
-        );
+        let app = router(server, self.access.clone(), self.auth.clone(), limits, sessions.clone());
         let mut http = hyper::server::conn::http1::Builder::new();
         http.timer(TokioTimer::new()).header_read_timeout(HEADER_READ_TIMEOUT);
         let graceful = GracefulShutdown::new();
@@ -359,6 +365,12 @@ impl Listening {
                 () = &mut shutdown => break,
             };
             let _ = stream.set_nodelay(true);
+            let Some(connection) = connections.open(peer.ip()) else {
+                // This address holds its share of connections not yet authenticated: say so and
+                // close, without reading anything from it.
+                let _ = stream.try_write(PEER_FULL.as_bytes());
+                continue;
+            };
             let Ok(permit) = permits.clone().try_acquire_owned() else {
                 // Full: say so at once rather than leave the client waiting in the queue.
                 if let Ok(permit) = overflow.clone().try_acquire_owned() {
@@ -375,6 +387,7 @@ impl Listening {
                 TowerToHyperService::new(app.clone().map_request(move |request: Request<Incoming>| {
                     let mut request = request.map(Body::new);
                     request.extensions_mut().insert(Peer(peer));
+                    request.extensions_mut().insert(connection.clone());
                     request
                 }));
             let connection = graceful.watch(http.serve_connection(TokioIo::new(stream), service));
@@ -387,7 +400,7 @@ impl Listening {
         }
         drop(self.listener);
         reaper.abort();
-        let busy = inflight.count();
+        let busy = calls.count();
         if busy > 0 {
             eprintln!("garmin-mcp: stopping after {busy} call(s) in progress finish");
         } else {
@@ -395,7 +408,7 @@ impl Listening {
         }
         // Connections finish their current request and close; no new request starts.
         let closing = tokio::spawn(graceful.shutdown());
-        if tokio::time::timeout(SHUTDOWN_GRACE, inflight.idle()).await.is_err() {
+        if tokio::time::timeout(SHUTDOWN_GRACE, calls.idle()).await.is_err() {
             eprintln!("garmin-mcp: calls still running after {}s; stopping anyway", SHUTDOWN_GRACE.as_secs());
         }
         // Ends the sessions, which closes their event streams and lets those connections go.
@@ -436,20 +449,33 @@ async fn busy(_request: Request<Incoming>) -> Result<axum::http::Response<String
     Ok(response)
 }
 
+/// The answer to a connection from an address that holds its share of unauthenticated ones
+/// ([`connections::MAX_UNAUTHENTICATED_PER_PEER`]), written before closing it.
+const PEER_FULL: &str = "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 94\r\n\r\nService Unavailable: this address holds too many connections that have not sent a request yet\n";
+
+/// The client a call counts for in per-client caps kept by the server (subscriptions): over HTTP
+/// the authenticated caller ([`ClientKey`]) or else the peer address, as [`limits`] keys them;
+/// `local` over stdio (the person's own client).
+pub(crate) fn client_of_call(context: &rmcp::service::RequestContext<rmcp::RoleServer>) -> String {
+    match context.extensions.get::<axum::http::request::Parts>() {
+        Some(parts) => limits::client_of(&parts.extensions),
+        None => "local".to_owned(),
+    }
+}
+
 /// The remote address of the connection a request came on (for logs).
 #[derive(Clone, Copy, Debug)]
 pub struct Peer(pub SocketAddr);
 
 /// The whole HTTP application, outermost first: a declared body length over the limit, the
-/// target/Host/Origin check, OAuth paths (404), bearer auth, session/stream/body limits, in-flight
-/// tracking, event-stream framing, then rmcp's streamable HTTP service at [`MCP_PATH`] (404 elsewhere).
+/// target/Host/Origin check, OAuth paths (404), bearer auth, session/stream/body/call limits,
+/// event-stream framing, then rmcp's streamable HTTP service at [`MCP_PATH`] (404 elsewhere).
 fn router(
     server: GarminMcp,
     access: Arc<guard::Access>,
     auth: Arc<auth::Auth>,
     limits: Arc<limits::Limits>,
     sessions: CancellationToken,
-    inflight: inflight::InFlight,
 ) -> Router {
     // rmcp checks Host and Origin too; give it the same lists so both layers agree.
     let config = StreamableHttpServerConfig::default()
@@ -466,7 +492,6 @@ fn router(
             (StatusCode::NOT_FOUND, format!("Not found: MCP is served at {MCP_PATH}")).into_response()
         })
         .layer(axum::middleware::from_fn(framing::frame_events))
-        .layer(axum::middleware::from_fn_with_state(inflight, inflight::track))
         .layer(axum::middleware::from_fn_with_state(limits, limits::admit))
         .layer(axum::middleware::from_fn_with_state(auth.clone(), auth::require_bearer))
         .layer(axum::middleware::from_fn_with_state(auth, auth::no_oauth))

@@ -17,6 +17,7 @@ pub mod icons;
 pub mod logging;
 pub mod output;
 pub mod prompts;
+pub mod protocol;
 pub mod resources;
 pub mod schema;
 pub mod server;

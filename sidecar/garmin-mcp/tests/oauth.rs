@@ -60,8 +60,11 @@ impl Server {
     async fn start(dir: &Path, public: &str, extra: &[&str]) -> Server {
         let token_file = dir.join("token");
         std::fs::write(&token_file, TOKEN).unwrap();
-        use std::os::unix::fs::PermissionsExt as _;
-        std::fs::set_permissions(&token_file, std::fs::Permissions::from_mode(0o600)).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            std::fs::set_permissions(&token_file, std::fs::Permissions::from_mode(0o600)).unwrap();
+        }
         let mut child = Command::new(BIN)
             .arg("--data-dir")
             .arg(dir)

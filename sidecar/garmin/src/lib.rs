@@ -28,12 +28,18 @@
 //!   [`workout_fit`] encodes the same workout as a FIT file for a watch. They live here because a
 //!   workout is only meaningful as Garmin's JSON: both are tested against recorded Garmin bodies.
 //!
+//! * [`exercises`] is Garmin's exercise catalogue compiled in (strength, yoga, pilates, mobility:
+//!   names, muscles, equipment), which the workout spec checks every exercise against;
+//!   [`strength_log`] reads a strength activity's sets with it (kg, rests, per-exercise volume and
+//!   estimated one-rep max).
+//!
 //! In one sentence: everything about *Garmin the service* — reading it, writing to it, and the
 //! credentials that reach it — and nothing about MCP, the desktop window or analysis.
 //!
 //! The API reference this follows is `garmin-web-api.md` (kept with the project's shared notes).
 #![deny(missing_docs)]
 
+mod answer_cap;
 pub mod api;
 pub mod apply;
 pub mod athlete;
@@ -42,6 +48,7 @@ mod client;
 mod cookie_export;
 mod cookies;
 mod error;
+pub mod exercises;
 pub mod fit_series;
 mod html;
 pub mod journal;
@@ -54,6 +61,7 @@ mod retry;
 mod session;
 mod site;
 mod store;
+pub mod strength_log;
 pub mod workout_fit;
 pub mod workout_spec;
 

@@ -13,6 +13,8 @@
 //!   fresh it is, and the per-activity loads the analytics work from.
 //! * [`transport`] is where the sync reads from: the web session, the Personal API key, or both.
 //! * [`profile`] keeps the athlete's heart-rate profile and FTP (read at sync, at most daily by tools).
+//! * [`sync_once`] lets one sync run at a time per data folder across processes, and keeps what the
+//!   last one did for the next caller to report.
 #![deny(missing_docs)]
 
 pub mod curves;
@@ -27,10 +29,11 @@ mod schema;
 mod store;
 pub mod summary;
 pub mod sync;
+pub mod sync_once;
 pub mod transport;
 mod write_gate;
 
 pub use curves::Metric;
-pub use db::{FILE_NAME, History, create_v1_for_tests};
+pub use db::{FILE_NAME, History, READ_BUSY_TIMEOUT, create_v1_for_tests};
 pub use error::{HistoryError, Result};
 pub use transport::{Served, Transport};

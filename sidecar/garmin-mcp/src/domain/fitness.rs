@@ -238,7 +238,7 @@ impl GarminMcp {
         range: DateRange,
     ) -> Result<TrendSessions, ToolError> {
         let (start, end) = (range.start, range.end);
-        let (mut activities, live_from, source, notes) = match self.trend_history(range) {
+        let (mut activities, live_from, source, notes) = match self.trend_history(range).await {
             Some((loads, covered_to, synced_at)) => {
                 let live_after = covered_to < end;
                 let source = DataSource::history(covered_to.min(end), synced_at, live_after);
@@ -261,11 +261,11 @@ impl GarminMcp {
 
     /// The history's sessions up to its last covered day, when it covers the range to within
     /// [`TREND_LIVE_DAYS`] of its end: (sessions, last covered day, when it was synced).
-    fn trend_history(
+    async fn trend_history(
         &self,
         range: DateRange,
     ) -> Option<(Vec<ActivityLoad>, NaiveDate, Option<chrono::DateTime<chrono::Utc>>)> {
-        let history = self.history_for_reads()?;
+        let history = self.history_for_reads().await?;
         let yesterday = self.today() - Duration::days(1);
         let covered = if range.start <= yesterday {
             history

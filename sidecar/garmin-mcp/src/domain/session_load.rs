@@ -35,7 +35,7 @@ impl GarminMcp {
     /// `--no-cache` or without a history, always live.
     async fn athlete_profile(&self, client: &garmin::Client) -> Option<AthleteProfile> {
         let today = self.today();
-        let history = self.history_for_reads();
+        let history = self.history_for_reads().await;
         if let Some(history) = &history {
             match history.athlete_profile() {
                 Ok(Some(stored)) if stored.read_on >= today => return Some(stored),
