@@ -22,6 +22,8 @@
 //!   dependencies, and the unpacked sidecar answers `--version`.
 //!   Slow (release build with LTO); `--debug` packages a debug build instead, which `test` does last
 //!   to check the packaging.
+//! * `mcpb [--binary PATH] [--target TRIPLE] [--out DIR] [--release-url URL]` — the MCP Bundle
+//!   (`garmin-mcp-<os>-<arch>.mcpb`) and the MCP Registry's `server.json` in `target/mcpb/` (`mcpb.rs`).
 //! * `interop` — only those MCP interop checks (quick, after changing the HTTP mode).
 //! * `oauth` — remote access through OAuth end to end (`oauth.rs`): the Python SDK's OAuth client
 //!   and the conformance suite's authorization-server scenarios through a Caddy TLS proxy; `test`
@@ -48,6 +50,7 @@
 mod clients;
 mod clock;
 mod flaky;
+mod mcpb;
 mod oauth;
 mod windows;
 
@@ -56,7 +59,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitCode, Stdio};
 use std::time::Duration;
 
-const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | bundle [--debug] [--bundles deb,appimage] | test | interop | oauth | clients | clock | e2e | windows | flaky [FILTER] [--runs N] [--busy] [-p PACKAGE]… [--test BINARY]…>";
+const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | bundle [--debug] [--bundles deb,appimage] | test | mcpb [--binary PATH] [--target TRIPLE] [--out DIR] [--release-url URL] | interop | oauth | clients | clock | e2e | windows | flaky [FILTER] [--runs N] [--busy] [-p PACKAGE]… [--test BINARY]…>";
 
 /// Tauri config patch that drops `bundle.externalBin` for builds that do not bundle the app.
 const NO_SIDECAR_CONFIG: &str = r#"{"bundle":{"externalBin":null}}"#;
@@ -77,6 +80,7 @@ fn main() -> ExitCode {
         ["clients"] => clients::clients(&workspace_root()),
         ["clock"] => clock::clock(&workspace_root()),
         ["e2e"] => build_ui(&workspace_root()).and_then(|()| e2e(&workspace_root())),
+        ["mcpb", ..] => mcpb::mcpb(&workspace_root(), &args[1..]),
         ["flaky", ..] => flaky::flaky(&workspace_root(), &args[1..]),
         ["windows"] => build_ui(&workspace_root()).and_then(|()| windows::windows(&workspace_root())),
         _ => Err(USAGE.to_owned()),

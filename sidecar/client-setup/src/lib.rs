@@ -1,7 +1,8 @@
 //! Connects AI clients to the `garmin-mcp` sidecar: tells which clients are installed and whether
 //! they already start our server ([`status`]), adds or updates our entry in their config file
 //! ([`configure`]), takes it out again ([`remove`]), and gives the exact text for manual setup
-//! ([`snippet`], [`where_to_put`]). `garmin-mcp configure <client>` and the desktop app's
+//! ([`snippet`], [`where_to_put`]), or the one-click install link of hosts that have one
+//! ([`install_link`]). `garmin-mcp configure <client>` and the desktop app's
 //! "Configure" buttons both run this code.
 //!
 //! Promises every write keeps:
@@ -38,6 +39,7 @@ mod json_config;
 mod judge;
 mod layout;
 mod line_endings;
+mod links;
 mod report;
 mod toml_config;
 
@@ -48,6 +50,7 @@ pub use entry::{DEFAULT_SERVER_NAME, ENTRY_FLAGS, ServerEntry};
 pub use env::{Env, LOCATION_VARS, Os};
 pub use error::SetupError;
 pub use file::{BACKUP_SUFFIX, backup_path};
+pub use links::{LinkHost, install_link};
 pub use report::{ClientStatus, ConfigEdit, Configured, Outcome};
 
 use judge::{Found, judge};

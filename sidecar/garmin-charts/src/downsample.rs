@@ -2,7 +2,8 @@
 //! samples but a chart is ~1,100 pixels wide: drawing every sample costs time and shows nothing
 //! more. [`min_max`] cuts the series into equal buckets and keeps each bucket's lowest and highest
 //! point (in their original order), plus the first and last point, so every peak and trough — a
-//! sprint, a heart-rate spike, a stop — survives.
+//! sprint, a heart-rate spike, a stop — survives. [`indices`] does the same for several aligned
+//! columns at once (the answers' and the interactive view's time series).
 
 /// At most `max_points` of `points` (sorted by x): the first and last point and, for each of
 /// `(max_points - 2) / 2` buckets of the points between them, the bucket's lowest and highest
@@ -49,6 +50,61 @@ pub fn min_max(points: &[(f64, f64)], max_points: usize) -> Vec<(f64, f64)> {
     }
     out.push(points[n - 1]);
     out
+}
+
+/// Indices to keep when thinning `n` samples of several aligned signals to at most `max`: first,
+/// last, the global extremes of every signal, then the lowest and highest `primary` value of each
+/// bucket (so peaks survive), in order. For tables of several columns (an activity's time series),
+/// where [`min_max`] thins one `(x, y)` line.
+pub fn indices(n: usize, max: usize, primary: &[Option<f64>], extremes: &[&[Option<f64>]]) -> Vec<usize> {
+    if n <= max {
+        return (0..n).collect();
+    }
+    let arg = |values: &[Option<f64>], range: std::ops::Range<usize>, highest: bool| -> Option<usize> {
+        range
+            .filter_map(|i| values.get(i).copied().flatten().filter(|v| v.is_finite()).map(|v| (i, v)))
+            .reduce(|best, cur| {
+                let better = if highest { cur.1 > best.1 } else { cur.1 < best.1 };
+                if better { cur } else { best }
+            })
+            .map(|(i, _)| i)
+    };
+    let mut keep: std::collections::BTreeSet<usize> = std::collections::BTreeSet::new();
+    keep.insert(0);
+    keep.insert(n - 1);
+    for values in std::iter::once(primary).chain(extremes.iter().copied()) {
+        for highest in [true, false] {
+            if keep.len() < max
+                && let Some(i) = arg(values, 0..n, highest)
+            {
+                keep.insert(i);
+            }
+        }
+    }
+    let room = max.saturating_sub(keep.len());
+    let buckets = room / 2;
+    if buckets > 0 {
+        let inner = n - 2;
+        for b in 0..buckets {
+            let from = 1 + b * inner / buckets;
+            let to = 1 + (b + 1) * inner / buckets;
+            if from >= to {
+                continue;
+            }
+            let hi = arg(primary, from..to, true);
+            let lo = arg(primary, from..to, false);
+            match (hi, lo) {
+                (None, None) => {
+                    keep.insert(from + (to - from) / 2);
+                }
+                (a, b) => {
+                    keep.extend(a);
+                    keep.extend(b);
+                }
+            }
+        }
+    }
+    keep.into_iter().take(max).collect()
 }
 
 /// Index of the highest (or lowest) finite y in `range`.
@@ -131,5 +187,16 @@ mod tests {
         assert_eq!(three.len(), 3);
         assert_eq!(three[1].1, 199.0);
         assert!(min_max(&[], 10).is_empty());
+    }
+
+    #[test]
+    fn indices_keep_the_peaks_the_ends_and_the_cap() {
+        let mut hr: Vec<Option<f64>> = (0..5000).map(|i| Some(140.0 + f64::from(i % 97) / 10.0)).collect();
+        hr[3333] = Some(199.0);
+        let keep = indices(5000, 100, &hr, &[]);
+        assert!(keep.len() <= 100 && keep.len() >= 90, "{}", keep.len());
+        assert!(keep.contains(&3333) && keep.contains(&0) && keep.contains(&4999));
+        assert!(keep.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(indices(10, 100, &hr[..10], &[]), (0..10).collect::<Vec<_>>(), "short tables stay whole");
     }
 }

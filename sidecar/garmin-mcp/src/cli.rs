@@ -31,8 +31,9 @@ pub struct Cli {
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
 
-    /// Hide and refuse every tool that writes to Garmin (MCP server).
-    #[arg(long, alias = "read-only")]
+    /// Hide and refuse every tool that writes to Garmin (MCP server). Env GARMIN_MCP_READONLY=true
+    /// (how an MCP Bundle passes its option).
+    #[arg(long, alias = "read-only", env = "GARMIN_MCP_READONLY", hide_env = true)]
     pub readonly: bool,
 
     /// Only offer these toolsets, comma-separated (MCP server; `session` is always on).
@@ -44,7 +45,8 @@ pub struct Cli {
     pub no_cache: bool,
 
     /// Serve the offline demo account (a fake athlete's year of data) instead of your Garmin account.
-    #[arg(long)]
+    /// Env GARMIN_MCP_DEMO=true (how an MCP Bundle passes its option).
+    #[arg(long, env = "GARMIN_MCP_DEMO", hide_env = true)]
     pub demo: bool,
 
     /// The athlete's "today" as YYYY-MM-DD (default: this computer's date). Pins every date the

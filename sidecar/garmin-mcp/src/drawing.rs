@@ -22,6 +22,8 @@ pub(crate) struct Drawn {
     pub(crate) period: Option<String>,
     pub(crate) series_source: Option<String>,
     pub(crate) points: Option<u32>,
+    /// The interactive view's data (`crate::apps::view`), for the kinds the view draws.
+    pub(crate) view: Option<serde_json::Value>,
 }
 
 /// A chart-library failure as a tool error: missing data reads as "no data", the rest as local.

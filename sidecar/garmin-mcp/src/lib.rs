@@ -2,6 +2,7 @@
 #![deny(missing_docs)]
 
 mod app;
+pub mod apps;
 pub mod check;
 pub mod cli;
 pub mod client_log;
@@ -12,6 +13,7 @@ pub mod elicit;
 pub mod files;
 pub mod history;
 pub mod http;
+pub mod icons;
 pub mod logging;
 pub mod output;
 pub mod prompts;

@@ -42,6 +42,11 @@ use crate::tool_error::ToolError;
 use crate::toolsets;
 use crate::writes::WriteMode;
 
+/// How long a client may keep `tools/list` (2026-07-28 `ttlMs`): a day, since the list never changes
+/// while the server runs (it depends only on the command line and, over OAuth, on the grant, which
+/// is why a read-only grant's list is `private`).
+const LIST_TTL_MS: u64 = 24 * 60 * 60 * 1000;
+
 const INSTRUCTIONS: &str = "Garmin Connect data of the signed-in athlete (runs, rides, swims, health, training). \
 Dates are the athlete's local dates (YYYY-MM-DD); distances in km, paces in min/km (swims per 100 m), \
 durations h:mm:ss, heart rate in bpm. Start broad (list_activities, get_period_stats, get_daily_health) \
@@ -162,6 +167,8 @@ impl GarminMcp {
         let mut router = Self::generated_tools();
         for route in router.map.values_mut() {
             crate::schema::tidy(&mut route.attr);
+            crate::apps::declare(&mut route.attr);
+            crate::icons::adorn(&mut route.attr);
         }
         router
     }
@@ -271,6 +278,11 @@ impl GarminMcp {
     /// Whether this server offers the tool `name` (after `--toolsets` and `--readonly`).
     pub(crate) fn offers_tool(&self, name: &str) -> bool {
         self.tool_router.has_route(name)
+    }
+
+    /// Whether the MCP Apps chart view is offered: when a tool that draws in it is.
+    fn offers_view(&self) -> bool {
+        crate::apps::TOOLS_WITH_VIEW.iter().any(|tool| self.offers_tool(tool))
     }
 
     /// True with `--no-cache`: every answer is read live from Garmin.
@@ -572,7 +584,7 @@ impl ServerHandler for GarminMcp {
             tools,
             meta: None,
             next_cursor: None,
-            ttl_ms: supports_cache_hints.then_some(0),
+            ttl_ms: supports_cache_hints.then_some(LIST_TTL_MS),
             cache_scope: supports_cache_hints.then_some(if read_only {
                 rmcp::model::CacheScope::Private
             } else {
@@ -603,19 +615,23 @@ impl ServerHandler for GarminMcp {
         let shown = crate::output::echo(&name);
         let peer = context.peer.clone();
         let started = std::time::Instant::now();
+        let renders_apps = crate::apps::client_renders(context.client_capabilities().as_ref());
         self.log.send(&peer, LoggingLevel::Debug, format!("calling `{shown}`")).await;
         // A cancelled call (the client said so, or its HTTP request went away) stops here: what it
         // was waiting for — Garmin, the person's answer in the chat — is dropped with it.
         let cancelled = context.ct.clone();
         let work =
             crate::tool_error::answer_even_if_it_panics(&name, self.call_tool_signing_in(request, context));
-        let answer = tokio::select! {
+        let mut answer = tokio::select! {
             answer = work => answer,
             () = cancelled.cancelled() => {
                 tracing::debug!(tool = %shown, "call cancelled");
                 return Err(ErrorData::internal_error("the call was cancelled", None));
             }
         };
+        if let Ok(answer) = answer.as_mut() {
+            crate::apps::finish(&name, answer, renders_apps);
+        }
         let answer =
             if self.has_remote_callers() { answer.map(|a| self.hide_local_paths(a)) } else { answer };
         let took = started.elapsed().as_millis();
@@ -751,6 +767,9 @@ impl ServerHandler for GarminMcp {
         if self.offers_resource(crate::resources::ATHLETE) {
             offered.extend(crate::resources::goal_resources(&self.athlete_facts(), self.today()));
         }
+        if self.offers_view() {
+            offered.push(crate::apps::resource());
+        }
         Ok(ListResourcesResult::with_all_items(offered))
     }
 
@@ -775,6 +794,9 @@ impl ServerHandler for GarminMcp {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
+        if let Some(view) = crate::apps::read(&request.uri).filter(|_| self.offers_view()) {
+            return Ok(view.into());
+        }
         let charts = self.store().dir().join("charts").display().to_string();
         let charts = (!self.is_read_only()).then_some(charts.as_str());
         let reading = crate::resources::resolve(&request.uri, charts)?;
@@ -815,6 +837,7 @@ impl ServerHandler for GarminMcp {
             None => instructions,
         };
         let capabilities = ServerCapabilities::builder()
+            .enable_extensions_with(crate::apps::server_extensions())
             .enable_logging()
             .enable_completions()
             .enable_prompts()
@@ -825,7 +848,9 @@ impl ServerHandler for GarminMcp {
             .build();
         ServerConfig::new(capabilities)
             .with_server_info(
-                Implementation::new("garmin-mcp", env!("CARGO_PKG_VERSION")).with_title("Garmin Connect"),
+                Implementation::new("garmin-mcp", env!("CARGO_PKG_VERSION"))
+                    .with_title("Garmin Connect")
+                    .with_icons(crate::icons::server()),
             )
             .with_instructions(instructions)
     }

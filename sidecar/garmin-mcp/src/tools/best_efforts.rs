@@ -450,6 +450,7 @@ impl GarminMcp {
         }
         let chart = BestEffortsChart { metric: curve_metric(metric), series };
         let drawn_series = chart.series.len();
+        let view = crate::apps::view::mean_max(&chart, &answer.convention);
         let png = crate::drawing::draw_off_thread("the best-efforts curve", move || {
             garmin_charts::best_efforts(&chart, &options)
         })
@@ -472,6 +473,7 @@ impl GarminMcp {
             period: Some(period_text),
             series_source: None,
             points: Some(u32::try_from(answer.curve.len()).unwrap_or(u32::MAX)),
+            view: Some(view),
         })
     }
 }

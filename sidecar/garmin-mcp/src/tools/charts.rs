@@ -480,6 +480,6 @@ impl GarminMcp {
             series_source: drawn.series_source,
             points: drawn.points,
         };
-        Ok(ChartAnswer { summary, data, png: drawn.png.bytes })
+        Ok(ChartAnswer { summary, data, png: drawn.png.bytes, view: drawn.view })
     }
 }

@@ -9,6 +9,7 @@ mod support;
 
 mod activities;
 mod analysis;
+mod apps;
 mod athlete;
 mod best_efforts;
 mod calendar;

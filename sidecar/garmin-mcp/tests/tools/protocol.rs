@@ -117,6 +117,7 @@ async fn resources_and_templates_are_listed_with_their_mime_types() {
             ("garmin://workouts", Some("application/json")),
             ("garmin://chart/activity/latest", Some("image/png")),
             ("garmin://athlete", Some("application/json")),
+            ("ui://garmin-mcp/charts.html", Some("text/html;profile=mcp-app")),
         ]
     );
     let templates = h.client.list_resource_templates(None).await.unwrap().resource_templates;
@@ -136,7 +137,8 @@ async fn resources_whose_tool_is_hidden_are_neither_listed_nor_read() {
     .await;
     let resources = h.client.list_resources(None).await.unwrap().resources;
     let uris: Vec<&str> = resources.iter().map(|r| r.uri.as_str()).collect();
-    assert_eq!(uris, ["garmin://activities/recent"]);
+    // `get_activity` (activities) draws in the MCP Apps view, so the view stays.
+    assert_eq!(uris, ["garmin://activities/recent", "ui://garmin-mcp/charts.html"]);
     let templates = h.client.list_resource_templates(None).await.unwrap().resource_templates;
     assert_eq!(
         templates.iter().map(|t| t.uri_template.as_str()).collect::<Vec<_>>(),

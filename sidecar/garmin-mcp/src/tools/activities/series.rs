@@ -1,66 +1,11 @@
 //! The time series of `get_activity` (`include_series`): Garmin's chart columns picked per sport
 //! and downsampled to `max_points`, keeping the first, last and peak points.
 
-use std::collections::BTreeSet;
-
 use garmin::models::activities::ActivityDetails;
 
 use super::answer::Series;
 use crate::domain::activity::Family;
 use crate::domain::words::whole_u32;
-
-/// Indices to keep when thinning `n` points to `max`: first, last, the global extremes of every
-/// signal, then the lowest and highest `primary` value of each bucket (so peaks survive).
-fn downsample(n: usize, max: usize, primary: &[Option<f64>], extremes: &[&[Option<f64>]]) -> Vec<usize> {
-    if n <= max {
-        return (0..n).collect();
-    }
-    let arg = |values: &[Option<f64>], range: std::ops::Range<usize>, highest: bool| -> Option<usize> {
-        range
-            .filter_map(|i| values.get(i).copied().flatten().filter(|v| v.is_finite()).map(|v| (i, v)))
-            .reduce(|best, cur| {
-                let better = if highest { cur.1 > best.1 } else { cur.1 < best.1 };
-                if better { cur } else { best }
-            })
-            .map(|(i, _)| i)
-    };
-    let mut keep: BTreeSet<usize> = BTreeSet::new();
-    keep.insert(0);
-    keep.insert(n - 1);
-    for values in std::iter::once(primary).chain(extremes.iter().copied()) {
-        for highest in [true, false] {
-            if keep.len() < max
-                && let Some(i) = arg(values, 0..n, highest)
-            {
-                keep.insert(i);
-            }
-        }
-    }
-    let room = max.saturating_sub(keep.len());
-    let buckets = room / 2;
-    if buckets > 0 {
-        let inner = n - 2;
-        for b in 0..buckets {
-            let from = 1 + b * inner / buckets;
-            let to = 1 + (b + 1) * inner / buckets;
-            if from >= to {
-                continue;
-            }
-            let hi = arg(primary, from..to, true);
-            let lo = arg(primary, from..to, false);
-            match (hi, lo) {
-                (None, None) => {
-                    keep.insert(from + (to - from) / 2);
-                }
-                (a, b) => {
-                    keep.extend(a);
-                    keep.extend(b);
-                }
-            }
-        }
-    }
-    keep.into_iter().take(max).collect()
-}
 
 /// A recorded column: one value (SI units) per recorded point.
 type Column = Vec<Option<f64>>;
@@ -115,7 +60,7 @@ pub(super) fn build_series(d: &ActivityDetails, family: Family, max_points: usiz
     let primary = hr.as_ref().or(speed.as_ref()).or(elevation.as_ref()).unwrap_or(&none);
     let extremes: Vec<&[Option<f64>]> =
         [speed.as_deref(), elevation.as_deref()].into_iter().flatten().collect();
-    let keep = downsample(n, max_points, primary, &extremes);
+    let keep = garmin_charts::downsample::indices(n, max_points, primary, &extremes);
     let pick = |col: &Option<Column>, f: &dyn Fn(f64) -> Option<f64>| -> Option<Column> {
         col.as_ref().map(|v| {
             keep.iter().map(|&i| v.get(i).copied().flatten().filter(|x| x.is_finite()).and_then(f)).collect()
@@ -155,21 +100,5 @@ fn series_note(n: usize, points: usize) -> String {
         )
     } else {
         format!("all {n} recorded points")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn downsampling_keeps_the_peaks_and_the_cap() {
-        let hr: Vec<Option<f64>> = (0..5000).map(|i| Some(140.0 + f64::from(i % 97) / 10.0)).collect();
-        let mut hr = hr;
-        hr[3333] = Some(199.0);
-        let keep = downsample(5000, 100, &hr, &[]);
-        assert!(keep.len() <= 100 && keep.len() >= 90, "{}", keep.len());
-        assert!(keep.contains(&3333) && keep.contains(&0) && keep.contains(&4999));
-        assert!(keep.windows(2).all(|w| w[0] < w[1]));
     }
 }

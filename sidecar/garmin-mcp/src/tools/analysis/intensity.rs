@@ -217,6 +217,7 @@ impl GarminMcp {
             period: Some(period_text),
             series_source: None,
             points: Some(u32::try_from(total.0).unwrap_or(u32::MAX)),
+            view: None,
         })
     }
 }

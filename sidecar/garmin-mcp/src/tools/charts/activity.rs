@@ -13,6 +13,7 @@ use garmin_charts::{
 };
 
 use super::{Drawn, draw_off_thread};
+use crate::apps::view::ExtraChannels;
 use crate::domain::activity::{Family, activity_title};
 use crate::domain::activity_parts::{time_in_zones, zone_floors};
 use crate::server::GarminMcp;
@@ -60,6 +61,22 @@ fn samples_from_details(d: &ActivityDetails) -> Vec<ActivitySample> {
             })
         })
         .collect()
+}
+
+/// Power and elevation of Garmin's chart rows, for the interactive view, row for row with
+/// [`samples_from_details`] (the same rows are skipped).
+fn channels_from_details(d: &ActivityDetails) -> (Vec<Option<f64>>, Vec<Option<f64>>) {
+    let present = |v: Vec<Option<f64>>| if v.iter().any(Option::is_some) { Some(v) } else { None };
+    let n = d.activity_detail_metrics.len();
+    let column =
+        |keys: &[&str]| keys.iter().find_map(|k| present(d.values_si(k))).unwrap_or_else(|| vec![None; n]);
+    let power = column(&["directPower"]);
+    let elevation = column(&["directElevation", "directEnhancedElevation"]);
+    let time = d.elapsed_seconds();
+    (0..n)
+        .filter(|&i| time.get(i).copied().flatten().is_some_and(f64::is_finite))
+        .map(|i| (power.get(i).copied().flatten(), elevation.get(i).copied().flatten()))
+        .unzip()
 }
 
 /// True when `samples` carry what the chart of a `family` activity needs: some heart rate or
@@ -196,7 +213,11 @@ impl GarminMcp {
         let (facts, web) = futures::join!(self.activity_facts(id), web_parts(&reads, id));
         let facts = facts?;
         let series = chart_series(&reads, id, facts.family, web).await?;
-        let (chart, told) = series.into_chart(&facts);
+        let (chart, told, extra) = series.into_chart(&facts);
+        let view = crate::apps::view::tagged(
+            "activity",
+            &crate::apps::view::activity(&chart, &extra, Some(facts.id)),
+        );
         let png =
             draw_off_thread(&format!("activity {id}"), move || garmin_charts::activity(&chart, &options))
                 .await?;
@@ -209,6 +230,7 @@ impl GarminMcp {
             period: None,
             series_source: Some(told.source.key().to_owned()),
             points: Some(told.points),
+            view: Some(view),
         })
     }
 
@@ -246,6 +268,7 @@ impl GarminMcp {
             period: None,
             series_source: None,
             points: None,
+            view: None,
         })
     }
 }
@@ -299,6 +322,8 @@ struct ChartSeries {
     zones: Vec<ZoneTime>,
     /// The FIT file's distance, timer time and average HR (when the samples are the file's).
     fit_totals: (Option<f64>, Option<f64>, Option<f64>),
+    /// Power and elevation per sample, for the interactive view.
+    extra: ExtraChannels,
 }
 
 /// Decides the chart's samples: Garmin's details when they carry what the `family` needs, else
@@ -321,7 +346,11 @@ async fn chart_series(
         laps,
         zones: zones.as_deref().map(zone_rows).unwrap_or_default(),
         fit_totals: (None, None, None),
+        extra: ExtraChannels::default(),
     };
+    if let Ok(Some(d)) = &details {
+        (series.extra.power_w, series.extra.elevation_m) = channels_from_details(d);
+    }
     if enough(&series.samples, family) {
         return Ok(series);
     }
@@ -333,6 +362,8 @@ async fn chart_series(
                 series.zones = zone_rows(&floors.map(|f| fit.time_in_zones(f)).unwrap_or_default());
             }
             series.fit_totals = (fit.distance_m, fit.timer_s, fit.avg_hr);
+            series.extra.power_w = fit.samples.iter().map(|s| s.power_w).collect();
+            series.extra.elevation_m = fit.altitude.clone();
             series.samples = fit
                 .samples
                 .iter()
@@ -394,7 +425,7 @@ struct Told {
 impl ChartSeries {
     /// The chart spec (Garmin's totals first, the FIT file's when Garmin has none) and what its
     /// summary will say.
-    fn into_chart(self, facts: &Facts) -> (ActivityChart, Told) {
+    fn into_chart(self, facts: &Facts) -> (ActivityChart, Told, ExtraChannels) {
         let floors: Vec<HrZoneFloor> = self
             .zones
             .iter()
@@ -419,7 +450,8 @@ impl ChartSeries {
             lap_bars: chart.laps.iter().any(|l| l.distance_m >= 1.0 && l.duration_s > 0.0),
             zone_bands: !self.zones.is_empty(),
         };
-        (chart, told)
+        let extra = ExtraChannels { zones: self.zones, ..self.extra };
+        (chart, told, extra)
     }
 }
 

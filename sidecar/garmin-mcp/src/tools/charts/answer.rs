@@ -3,6 +3,7 @@
 //! the period or activity) as compact JSON text. Unlike the other tools it has no structured
 //! content: Claude Code and Codex pass the model the structured result *instead of* the content,
 //! and Codex drops images, so a structured chart answer would never show the model its chart.
+//! The interactive view's data rides in `_meta` (`crate::apps`), never in the content.
 
 use base64::Engine as _;
 use rmcp::ErrorData;
@@ -44,12 +45,14 @@ pub struct RenderedChart {
     pub points: Option<u32>,
 }
 
-/// The tool result: summary, image, structured record.
+/// The tool result: summary, image, structured record, and the interactive view's data (in
+/// `_meta`, for hosts that render MCP Apps; `crate::apps` removes it for the others).
 #[derive(Debug)]
 pub struct ChartAnswer {
     pub(crate) summary: String,
     pub(crate) data: RenderedChart,
     pub(crate) png: Vec<u8>,
+    pub(crate) view: Option<serde_json::Value>,
 }
 
 impl IntoCallToolResult for ChartAnswer {
@@ -59,11 +62,14 @@ impl IntoCallToolResult for ChartAnswer {
         let json = serde_json::to_string(&value)
             .map_err(|e| ErrorData::internal_error(format!("could not encode the answer: {e}"), None))?;
         let image = base64::engine::general_purpose::STANDARD.encode(&self.png);
-        let result = CallToolResult::success(vec![
+        let mut result = CallToolResult::success(vec![
             ContentBlock::text(self.summary),
             ContentBlock::image(image, "image/png"),
             ContentBlock::text(json),
         ]);
+        if let Some(view) = self.view {
+            crate::apps::attach(&mut result, view);
+        }
         Ok(result.into())
     }
 }

@@ -39,6 +39,7 @@ impl GarminMcp {
                 .collect(),
             load_label: load_label.to_owned(),
         };
+        let view = serde_json::to_value(&trend).ok().and_then(|t| crate::apps::view::fitness_from_answer(&t));
         let png =
             draw_off_thread("fitness, fatigue and form", move || garmin_charts::fitness(&chart, &options))
                 .await?;
@@ -59,6 +60,7 @@ impl GarminMcp {
             period: Some(period_text),
             series_source: None,
             points: Some(u32::try_from(trend.days.len()).unwrap_or(u32::MAX)),
+            view,
         })
     }
 }

@@ -75,6 +75,7 @@ impl GarminMcp {
             period: Some(date.to_string()),
             series_source: None,
             points: Some(u32::try_from(spans.len()).unwrap_or(u32::MAX)),
+            view: None,
         })
     }
 
@@ -116,6 +117,7 @@ impl GarminMcp {
             period: Some(period_text),
             series_source: None,
             points: Some(u32::try_from(present).unwrap_or(u32::MAX)),
+            view: None,
         })
     }
 

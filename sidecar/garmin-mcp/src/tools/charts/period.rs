@@ -113,6 +113,10 @@ impl GarminMcp {
             stacked,
             span: format!("{start} – {end}"),
         };
+        let view = crate::apps::view::tagged(
+            "period",
+            &crate::apps::view::period(&chart, &starts, end, filter.as_ref().map(|f| f.type_key.clone())),
+        );
         let png =
             draw_off_thread("the volume chart", move || garmin_charts::volume(&chart, &options)).await?;
         let what_file = format!(
@@ -129,6 +133,7 @@ impl GarminMcp {
             period: Some(period_text),
             series_source: None,
             points: Some(u32::try_from(volume.counted).unwrap_or(u32::MAX)),
+            view: Some(view),
         })
     }
 
@@ -174,6 +179,7 @@ impl GarminMcp {
             period: Some(period_text),
             series_source: None,
             points: Some(u32::try_from(with_hr).unwrap_or(u32::MAX)),
+            view: None,
         })
     }
 
@@ -211,6 +217,7 @@ impl GarminMcp {
             period: Some(period_text),
             series_source: None,
             points: Some(u32::try_from(in_range).unwrap_or(u32::MAX)),
+            view: None,
         })
     }
 }
