@@ -20,13 +20,14 @@ mod events;
 mod gear;
 mod metrics;
 pub mod paging;
+pub(crate) mod paths;
 mod profile;
 mod records;
 mod social;
 mod wellness;
 mod workouts;
 
-pub use activities::{ActivitiesApi, ActivitySearch, SortOrder};
+pub use activities::{ActivitiesApi, ActivitySearch, SERIES_ROWS, SortOrder};
 pub use calendar::CalendarApi;
 pub use challenges::{BadgeChallengeStatus, ChallengesApi, GoalStatus};
 pub use devices::DevicesApi;

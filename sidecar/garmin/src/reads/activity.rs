@@ -1,0 +1,219 @@
+//! One activity's parts — its summary, laps, time in heart-rate zones, weather and recorded series —
+//! each from the source the policy of [`crate::reads`] gives it:
+//!
+//! * laps and zone times: Garmin's own JSON through the web session when there is one; otherwise
+//!   (or when the web cannot answer) derived from the original FIT file through the Personal API,
+//!   the zone floors being the athlete's set for the activity's type ([`HrZones::floors_for_type`]);
+//! * the recorded series: the original FIT file when a key is saved (it is a Personal API read),
+//!   Garmin's chart rows (`details`) through the web session otherwise or when the file is unusable;
+//! * the summary as any typed read; the weather only through the web session.
+//!
+//! One activity's FIT file is downloaded at most once per gathering.
+
+use crate::models::activities::{Activity, ActivityDetails, ActivitySplits, ActivityWeather, TimeInZone};
+use crate::models::downloads::OriginalFormat;
+use crate::models::metrics::HrZones;
+
+use super::{Garmin, Read, Served, ServedValue};
+use crate::fit_series::{self, FitSeries};
+use crate::{Error, Result};
+
+/// Why an activity's original file gave no FIT series.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FitMiss {
+    /// The original is the GPX or TCX file the activity was uploaded as.
+    Uploaded(OriginalFormat),
+    /// The FIT file could not be read (what is wrong with it).
+    Unreadable(String),
+}
+
+impl FitMiss {
+    /// The reason in words, as a failure of the parts that needed the file.
+    pub fn error(&self) -> Error {
+        Error::InvalidInput(match self {
+            FitMiss::Uploaded(format) => {
+                format!("its original file is the {} file it was uploaded as, not a FIT recording", format.label())
+            }
+            FitMiss::Unreadable(why) => why.clone(),
+        })
+    }
+}
+
+/// What `get_activity` shapes, each part with its own outcome (one failing part never sinks the
+/// others; only the summary is essential).
+#[derive(Debug)]
+pub struct ActivityParts {
+    /// The activity's summary.
+    pub activity: Result<Activity>,
+    /// Its laps.
+    pub splits: Result<ActivitySplits>,
+    /// Its time in heart-rate zones.
+    pub zones: Result<Vec<TimeInZone>>,
+    /// Its weather.
+    pub weather: Result<Option<ActivityWeather>>,
+    /// Its recorded series, when asked for.
+    pub details: Option<Result<Option<ActivityDetails>>>,
+}
+
+/// The activity type ids of a summary (for its zone set): its type id and parent type id.
+pub fn parts_family(activity: &Activity) -> (Option<i64>, Option<i64>) {
+    let t = activity.activity_type.as_ref();
+    (t.and_then(|t| t.type_id), t.and_then(|t| t.parent_type_id))
+}
+
+/// One activity as its parts are gathered: its summary and its FIT file, each read on first need
+/// and shared by every part (one request each at most).
+struct OneActivity<'a> {
+    reader: &'a Garmin,
+    id: u64,
+    summary: tokio::sync::OnceCell<Result<Activity>>,
+    fit: tokio::sync::OnceCell<Result<FitSeries>>,
+}
+
+impl<'a> OneActivity<'a> {
+    fn new(reader: &'a Garmin, id: u64) -> Self {
+        OneActivity { reader, id, summary: tokio::sync::OnceCell::new(), fit: tokio::sync::OnceCell::new() }
+    }
+
+    /// The summary (any source).
+    async fn summary(&self) -> Result<&Activity> {
+        let read = self.summary.get_or_init(|| async { self.reader.activity(self.id).await.value() }).await;
+        read.as_ref().map_err(again)
+    }
+
+    /// The FIT series through the Personal API, or why there is none (a Garmin failure, or a file
+    /// that is no usable FIT).
+    async fn fit(&self) -> Result<&FitSeries> {
+        let read = self
+            .fit
+            .get_or_init(|| async {
+                match self.reader.personal_fit(self.id).await {
+                    Ok(Served { value: Ok(fit), .. }) => Ok(fit),
+                    Ok(Served { value: Err(miss), .. }) => Err(miss.error()),
+                    Err(e) => Err(e),
+                }
+            })
+            .await;
+        read.as_ref().map_err(again)
+    }
+}
+
+/// The same failure again for another part (errors are not `Clone`): its kind kept where the
+/// callers branch on it, its words otherwise.
+fn again(e: &Error) -> Error {
+    match e {
+        Error::WebSignInNeeded { what } => Error::WebSignInNeeded { what: what.clone() },
+        Error::NotFound { endpoint } => Error::NotFound { endpoint: endpoint.clone() },
+        Error::NoContent { endpoint } => Error::NoContent { endpoint: endpoint.clone() },
+        Error::RateLimited { retry_after } => Error::RateLimited { retry_after: *retry_after },
+        Error::ApiKeyRejected { reason } => Error::ApiKeyRejected { reason: reason.clone() },
+        Error::Forbidden { kind, endpoint, message } => {
+            Error::Forbidden { kind: *kind, endpoint: endpoint.clone(), message: message.clone() }
+        }
+        Error::HeldBack { reason } => Error::HeldBack { reason: reason.clone() },
+        other => Error::InvalidInput(other.to_string()),
+    }
+}
+
+impl Garmin {
+    /// The activity's original file through the Personal API, read as FIT (decoding off the
+    /// runtime's threads: it is CPU work). The inner `Err` is a file that is no usable FIT; the
+    /// outer one Garmin's failure (without a key: none to ask).
+    pub async fn personal_fit(&self, id: u64) -> Result<Served<std::result::Result<FitSeries, FitMiss>>> {
+        let original = self
+            .serve(
+                Read::new("an activity's original FIT file through the Personal API")
+                    .personal(move |p| Box::pin(p.original_file(id))),
+            )
+            .await?;
+        let source = original.source;
+        if original.value.format != OriginalFormat::Fit {
+            return Ok(Served { value: Err(FitMiss::Uploaded(original.value.format)), source });
+        }
+        let bytes = original.value.file.bytes;
+        let read = match tokio::task::spawn_blocking(move || fit_series::read(&bytes)).await {
+            Ok(read) => read.map_err(FitMiss::Unreadable),
+            Err(e) => Err(FitMiss::Unreadable(format!("reading the FIT file stopped unexpectedly ({e})"))),
+        };
+        Ok(Served { value: read, source })
+    }
+
+    /// The parts `get_activity` shows of activity `id`; `series_rows` asks for the recorded series
+    /// (rows asked of Garmin's chart).
+    pub async fn activity_parts(&self, id: u64, series_rows: Option<u32>) -> ActivityParts {
+        let one = OneActivity::new(self, id);
+        let series = async {
+            match series_rows {
+                Some(rows) => Some(self.series_of(&one, rows, true).await.value()),
+                None => None,
+            }
+        };
+        let (activity, weather, splits, zones, details) = futures::join!(
+            async { one.summary().await.cloned() },
+            async { self.weather(id).await.value() },
+            self.laps_of(&one),
+            self.zones_of(&one),
+            series
+        );
+        ActivityParts { activity, splits: splits.value(), zones: zones.value(), weather, details }
+    }
+
+    /// An activity's time in heart-rate zones (the `hr_zones` chart of one activity).
+    pub async fn time_in_zones(&self, id: u64) -> Result<Served<Vec<TimeInZone>>> {
+        self.zones_of(&OneActivity::new(self, id)).await
+    }
+
+    /// An activity's recorded series (`rows` asked of Garmin's chart; `track`: with the GPS track).
+    pub async fn activity_series(&self, id: u64, rows: u32, track: bool) -> Result<Served<Option<ActivityDetails>>> {
+        self.series_of(&OneActivity::new(self, id), rows, track).await
+    }
+
+    /// Laps: Garmin's through the web session, else from the FIT file.
+    async fn laps_of(&self, one: &OneActivity<'_>) -> Result<Served<ActivitySplits>> {
+        let id = one.id;
+        self.serve(
+            Read::new("the activity's laps as Garmin computed them")
+                .web(move |w| Box::pin(async move { w.activities().splits(id).await }))
+                .personal(move |_| {
+                    Box::pin(async move { Ok(ActivitySplits { activity_id: Some(id), laps: one.fit().await?.laps.clone() }) })
+                })
+                .web_first()
+                .derived_personal(),
+        )
+        .await
+    }
+
+    /// Time in zones: Garmin's through the web session, else counted from the FIT file's heart
+    /// rate with the floors of the activity type's zone set.
+    async fn zones_of(&self, one: &OneActivity<'_>) -> Result<Served<Vec<TimeInZone>>> {
+        let id = one.id;
+        self.serve(
+            Read::new("the activity's time in zones as Garmin computed it")
+                .web(move |w| Box::pin(async move { w.activities().hr_time_in_zones(id).await }))
+                .personal(move |_| {
+                    Box::pin(async move {
+                        let (fit, sets, summary) = futures::join!(one.fit(), self.zone_sets(), one.summary());
+                        let (fit, sets) = (fit?, sets?);
+                        let (type_id, parent) = summary.map(parts_family).unwrap_or_default();
+                        let floors = HrZones::floors_for_type(sets, type_id, parent);
+                        Ok(floors.map(|f| fit.time_in_zones(f)).unwrap_or_default())
+                    })
+                })
+                .web_first()
+                .derived_personal(),
+        )
+        .await
+    }
+
+    /// The series: the FIT file first (a Personal API read), else Garmin's chart rows.
+    async fn series_of(&self, one: &OneActivity<'_>, rows: u32, track: bool) -> Result<Served<Option<ActivityDetails>>> {
+        let id = one.id;
+        self.serve(
+            Read::new("the activity's recorded series as Garmin charts it")
+                .personal(move |_| Box::pin(async move { Ok(Some(one.fit().await?.details())) }))
+                .web(move |w| Box::pin(async move { w.activities().series(id, rows, track).await }))
+                .derived_personal(),
+        )
+        .await
+    }
+}
