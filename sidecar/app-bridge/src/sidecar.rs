@@ -113,7 +113,7 @@ pub struct ToolCheckRow {
     /// The first sentence of its answer, or why it failed or was skipped.
     pub summary: String,
     /// Which credentials served its answer (`personal_api`, `web_session`), as the answer's
-    /// `_meta["garmin_mcp/source"]` says; empty when it made no Garmin read or failed.
+    /// `_meta["dev.garminmcp/source"]` says; empty when it made no Garmin read or failed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sources: Vec<String>,
 }

@@ -11,18 +11,17 @@ use std::sync::Mutex;
 
 use ::history::History;
 use chrono::{DateTime, Duration, NaiveDate, Utc};
-use garmin::api::ActivitySearch;
 use garmin::models::activities::ActivitySummary;
 use rmcp::schemars;
 use serde::Serialize;
 
-use crate::server::GarminMcp;
+use crate::domain::reading::Reading;
 use crate::tool_error::ToolError;
 
 /// The opened history of this server, if any (opened on first use; `None` until the file exists),
 /// and the sync running in the background, if any.
 #[derive(Debug, Default)]
-pub(crate) struct Slot(Mutex<Option<History>>, pub(crate) Mutex<Option<std::sync::Arc<SyncJob>>>);
+pub(crate) struct Slot(pub(crate) Mutex<Option<History>>, pub(crate) Mutex<Option<std::sync::Arc<SyncJob>>>);
 
 /// A sync running (or finished) in the background of this server: `sync_history` starts it, waits
 /// a few seconds with progress notifications, and answers; a later call reports where it is or
@@ -88,72 +87,39 @@ impl DataSource {
     }
 }
 
-impl GarminMcp {
-    /// The history for reads: `None` with `--no-cache`, when there is no file yet, or when it
-    /// cannot be opened (logged; the tool answers live).
-    pub(crate) fn history_for_reads(&self) -> Option<History> {
-        if self.no_cache() {
-            return None;
-        }
-        let mut slot = self.history_slot().0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if slot.is_none() {
-            match History::open_existing(self.store().dir()) {
-                Ok(opened) => *slot = opened,
-                Err(e) => tracing::warn!("the local history is not usable, answering live: {e}"),
-            }
-        }
-        slot.clone()
+/// The activities of `from..=to` (newest first, optionally of one type and its children) from
+/// the history where it covers the range, the days after it live; `None` when the history covers
+/// none of the range (the caller reads Garmin as it always did).
+pub(crate) async fn activities_cache_first(
+    reading: &Reading,
+    from: NaiveDate,
+    to: NaiveDate,
+    type_key: Option<&str>,
+) -> Result<Option<(Vec<ActivitySummary>, DataSource)>, ToolError> {
+    let Some(history) = &reading.history else { return Ok(None) };
+    // Today is always live: its activities may still come.
+    let yesterday = reading.yesterday();
+    if from > yesterday {
+        return Ok(None);
     }
-
-    /// The history for a sync (created when absent, a broken file moved aside).
-    pub(crate) fn history_for_sync(&self) -> Result<History, ToolError> {
-        let mut slot = self.history_slot().0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(history) = slot.as_ref()
-            && history.path().exists()
-        {
-            return Ok(history.clone());
-        }
-        let history = History::open(self.store().dir()).map_err(|e| ToolError::Local(e.to_string()))?;
-        *slot = Some(history.clone());
-        Ok(history)
-    }
-
-    /// The activities of `from..=to` (newest first, optionally of one type and its children) from
-    /// the history where it covers the range, the days after it live; `None` when the history
-    /// covers none of the range (the caller reads Garmin as it always did).
-    pub(crate) async fn activities_cache_first(
-        &self,
-        client: &crate::sources::Reads,
-        from: NaiveDate,
-        to: NaiveDate,
-        type_key: Option<&str>,
-    ) -> Result<Option<(Vec<ActivitySummary>, DataSource)>, ToolError> {
-        let Some(history) = self.history_for_reads() else { return Ok(None) };
-        // Today is always live: its activities may still come.
-        let yesterday = self.today() - Duration::days(1);
-        if from > yesterday {
+    let stored = history.coverage(from, to.min(yesterday)).and_then(|coverage| {
+        let Some(covered_to) = coverage.covered_to else { return Ok(None) };
+        Ok(Some((history.activities(from, covered_to, type_key)?, covered_to, coverage.synced_at)))
+    });
+    let (mut rows, covered_to, synced_at) = match stored {
+        Ok(Some(found)) => found,
+        Ok(None) => return Ok(None),
+        Err(e) => {
+            tracing::warn!("reading the local history failed, answering live: {e}");
             return Ok(None);
         }
-        let stored = history.coverage(from, to.min(yesterday)).and_then(|coverage| {
-            let Some(covered_to) = coverage.covered_to else { return Ok(None) };
-            Ok(Some((history.activities(from, covered_to, type_key)?, covered_to, coverage.synced_at)))
-        });
-        let (mut rows, covered_to, synced_at) = match stored {
-            Ok(Some(found)) => found,
-            Ok(None) => return Ok(None),
-            Err(e) => {
-                tracing::warn!("reading the local history failed, answering live: {e}");
-                return Ok(None);
-            }
-        };
-        let live_after = covered_to < to;
-        if live_after {
-            let mut search = ActivitySearch::new().limit(100).between(covered_to + Duration::days(1), to);
-            search.activity_type = type_key.map(str::to_owned);
-            let mut newer = client.search_all(&search).await?;
-            newer.append(&mut rows);
-            rows = newer;
-        }
-        Ok(Some((rows, DataSource::history(covered_to, synced_at, live_after))))
+    };
+    let live_after = covered_to < to;
+    if live_after {
+        let mut newer =
+            reading.reads.activities_between(covered_to + Duration::days(1), to, type_key).await?.value;
+        newer.append(&mut rows);
+        rows = newer;
     }
+    Ok(Some((rows, DataSource::history(covered_to, synced_at, live_after))))
 }

@@ -1,6 +1,9 @@
-//! The MCP server: [`GarminMcp`] holds the shared state every tool uses (a Garmin client built on
-//! demand from the shared session), assembles the tool routers of every toolset, applies
+//! The MCP server: [`GarminMcp`] holds the shared state every tool uses (the Garmin clients, built
+//! on demand from the shared session), assembles the tool routers of every toolset, applies
 //! `--toolsets` and `--readonly`, and answers `initialize` as `garmin-mcp` with this crate's version.
+//! Each tool call runs on its own view of the server ([`GarminMcp::for_call`]) whose one door to
+//! Garmin is a reader of its own ([`GarminMcp::reads`], `garmin::reads`): the sources that reader
+//! used are the answer's `_meta` (`crate::sources`).
 //! Beside tools it serves prompts (`crate::prompts`), resources (`crate::resources`), argument
 //! completion for both, and log notifications at the level each session sets (`crate::client_log`).
 //! The instructions it answers `initialize` with end with the athlete memory in a line or two
@@ -9,7 +12,7 @@
 use std::sync::Arc;
 
 use chrono::NaiveDate;
-use garmin::{Client, RetryPolicy, SessionStore};
+use garmin::{Client, Garmin, RetryPolicy, SessionStore};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
@@ -95,18 +98,37 @@ impl ServerOptions {
 #[derive(Clone, Debug)]
 pub struct GarminMcp {
     ctx: Arc<Context>,
-    tool_router: ToolRouter<Self>,
+    tool_router: Arc<ToolRouter<Self>>,
     /// This session's log level (a clone, i.e. a new session, starts quiet).
     log: ClientLog,
     /// This session, for its resource subscriptions (a clone is a new session).
     session: crate::resources::SessionTag,
+    /// The tool call this view serves (a clone starts a new one): its Garmin reader.
+    call: CallScope,
+}
+
+/// One tool call's reader of Garmin, built on first use; a clone is a new, empty scope.
+#[derive(Debug, Default)]
+struct CallScope(Arc<tokio::sync::OnceCell<Garmin>>);
+
+impl Clone for CallScope {
+    fn clone(&self) -> Self {
+        CallScope::default()
+    }
+}
+
+impl CallScope {
+    /// The sources this call's reads were served by.
+    fn served(&self) -> std::collections::BTreeSet<garmin::Source> {
+        self.0.get().map(Garmin::served).unwrap_or_default()
+    }
 }
 
 #[derive(Debug)]
 struct Context {
     options: ServerOptions,
     client: tokio::sync::Mutex<Option<Client>>,
-    /// The Personal API client, when a key is saved (see [`crate::sources`]).
+    /// The Personal API client, when a key is saved (`garmin::reads` chooses between the two).
     personal: tokio::sync::Mutex<Option<garmin::PersonalClient>>,
     subscriptions: crate::resources::Subscriptions,
     history: crate::history::Slot,
@@ -140,10 +162,23 @@ impl GarminMcp {
                 subscriptions: crate::resources::Subscriptions::default(),
                 history: crate::history::Slot::default(),
             }),
-            tool_router: router,
+            tool_router: Arc::new(router),
             log: ClientLog::default(),
             session: crate::resources::SessionTag::default(),
+            call: CallScope::default(),
         })
+    }
+
+    /// This server's view for one tool call: the same state, tools and session, with a reader of
+    /// its own (see [`Self::reads`]).
+    fn for_call(&self) -> GarminMcp {
+        GarminMcp {
+            ctx: self.ctx.clone(),
+            tool_router: self.tool_router.clone(),
+            log: self.log.clone(),
+            session: crate::resources::SessionTag(self.session.0),
+            call: CallScope::default(),
+        }
     }
 
     /// Every tool of every toolset, before filtering, as clients see them (see [`crate::schema`]).
@@ -179,16 +214,73 @@ impl GarminMcp {
             + Self::best_effort_tools()
     }
 
-    /// The Garmin client, built from the shared session on first use (and again after a sign-in).
-    /// A tool that asks for it is served by the web session, and its answer says so.
-    pub(crate) async fn garmin(&self) -> Result<Client, ToolError> {
-        let client = self.web_client().await?;
-        crate::sources::note_web_session();
-        Ok(client)
+    /// This tool call's reader: the one door to Garmin (`garmin::reads`), through the Personal API
+    /// key and/or the web session of the shared session file, choosing per read. Without a key it
+    /// is the web session exactly as before keys existed, failing as that does when signed out.
+    pub(crate) async fn reads(&self) -> Result<Garmin, ToolError> {
+        let reader = self
+            .call
+            .0
+            .get_or_try_init(|| async {
+                let personal = self.personal().await;
+                let web = match personal {
+                    Some(_) => self.web_client().await.ok(),
+                    None => Some(self.web_client().await?),
+                };
+                Ok::<_, ToolError>(Garmin::new(web, personal)?)
+            })
+            .await?;
+        Ok(reader.clone())
     }
 
-    /// [`Self::garmin`] without noting the web session as a source ([`Self::reads`] notes each
-    /// read's real source).
+    /// What this call's domain computations read: its reader, the local history when it may answer,
+    /// and the athlete's today (`crate::domain::reading`).
+    pub(crate) async fn reading(&self) -> Result<crate::domain::reading::Reading, ToolError> {
+        Ok(crate::domain::reading::Reading {
+            reads: self.reads().await?,
+            history: self.history_for_reads(),
+            today: self.today(),
+        })
+    }
+
+    /// The history for reads: `None` with `--no-cache`, when there is no file yet, or when it
+    /// cannot be opened (logged; the tool answers live).
+    pub(crate) fn history_for_reads(&self) -> Option<::history::History> {
+        if self.no_cache() {
+            return None;
+        }
+        let mut slot = self.ctx.history.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if slot.is_none() {
+            match ::history::History::open_existing(self.store().dir()) {
+                Ok(opened) => *slot = opened,
+                Err(e) => tracing::warn!("the local history is not usable, answering live: {e}"),
+            }
+        }
+        slot.clone()
+    }
+
+    /// The history for a sync (created when absent, a broken file moved aside).
+    pub(crate) fn history_for_sync(&self) -> Result<::history::History, ToolError> {
+        let mut slot = self.ctx.history.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(history) = slot.as_ref()
+            && history.path().exists()
+        {
+            return Ok(history.clone());
+        }
+        let history =
+            ::history::History::open(self.store().dir()).map_err(|e| ToolError::Local(e.to_string()))?;
+        *slot = Some(history.clone());
+        Ok(history)
+    }
+
+    /// The web session, through this call's reader, for a tool whose reads only it serves and for
+    /// writes (which are not reads); the answer names the web session as its source. With only a
+    /// key: [`garmin::Error::WebSignInNeeded`].
+    pub(crate) async fn web_session(&self) -> Result<Client, ToolError> {
+        Ok(self.reads().await?.web("this tool's data")?.clone())
+    }
+
+    /// The web client of the shared session, built on first use (and again after a sign-in).
     async fn web_client(&self) -> Result<Client, ToolError> {
         let mut slot = self.ctx.client.lock().await;
         if let Some(client) = slot.as_ref() {
@@ -209,7 +301,7 @@ impl GarminMcp {
     }
 
     /// The Personal API client when a key is saved (and the account is not on the China site).
-    pub(crate) async fn personal(&self) -> Option<garmin::PersonalClient> {
+    async fn personal(&self) -> Option<garmin::PersonalClient> {
         if self.is_demo() {
             return None;
         }
@@ -218,24 +310,6 @@ impl GarminMcp {
             *slot = garmin::PersonalClient::from_store(self.ctx.options.store.clone()).ok().flatten();
         }
         slot.clone()
-    }
-
-    /// The reads of a tool from whichever source serves each (see [`crate::sources`]). Without a
-    /// key this is the web session exactly as before, failing as [`Self::garmin`] does.
-    pub(crate) async fn reads(&self) -> Result<crate::sources::Reads, ToolError> {
-        match self.personal().await {
-            Some(personal) => Ok(crate::sources::Reads::new(Some(personal), self.web_client().await.ok())),
-            None => Ok(crate::sources::Reads::new(None, Some(self.web_client().await?))),
-        }
-    }
-
-    /// What the history sync reads through: the Personal API key first when one is saved, with the
-    /// web session when there is one (`history::transport` holds the policy).
-    pub(crate) async fn sync_transport(&self) -> Result<::history::Transport, ToolError> {
-        match self.personal().await {
-            Some(personal) => Ok(::history::Transport::new(self.web_client().await.ok(), Some(personal))?),
-            None => Ok(::history::Transport::from(self.web_client().await?)),
-        }
     }
 
     /// Forgets the cached clients (after the person signed out or in again).
@@ -360,10 +434,10 @@ impl GarminMcp {
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
         let arguments = request.arguments.clone();
-        let call = self.tool_router.call(ToolCallContext::new(self, request, context));
-        let (answer, sources) =
-            crate::sources::recording(crate::domain::dates::with_today(self.today(), call)).await;
-        let answer = self.with_source(answer?, &sources).await;
+        let view = self.for_call();
+        let call = view.tool_router.call(ToolCallContext::new(&view, request, context));
+        let answer = crate::domain::dates::with_today(self.today(), call).await;
+        let answer = view.with_source(answer?).await;
         let CallToolResponse::Complete(result) = &answer else { return Ok(answer) };
         let decode_error = (result.is_error == Some(true))
             .then(|| result.content.first().and_then(|c| c.as_text()))
@@ -379,19 +453,16 @@ impl GarminMcp {
         }
     }
 
-    /// Names the sources that served a successful answer in its `_meta`, and the key's expiry
-    /// warning when due: in `_meta`, as a last text line, and as `notice` in the structured result
-    /// (Claude Code and Codex show the model only the structured result when there is one).
-    async fn with_source(
-        &self,
-        mut answer: CallToolResponse,
-        sources: &std::collections::BTreeSet<crate::sources::Source>,
-    ) -> CallToolResponse {
+    /// Names the sources this call's reader used in a successful answer's `_meta`, and the key's
+    /// expiry warning when due: in `_meta`, as a last text line, and as `notice` in the structured
+    /// result (Claude Code and Codex show the model only the structured result when there is one).
+    async fn with_source(&self, mut answer: CallToolResponse) -> CallToolResponse {
         let CallToolResponse::Complete(result) = &mut answer else { return answer };
         if result.is_error == Some(true) {
             return answer;
         }
-        let warning = if sources.contains(&crate::sources::Source::PersonalApi) {
+        let sources = self.call.served();
+        let warning = if sources.contains(&garmin::Source::PersonalApi) {
             self.personal()
                 .await
                 .and_then(|p| p.key().ok().flatten())
@@ -399,7 +470,7 @@ impl GarminMcp {
         } else {
             None
         };
-        let Some(meta) = crate::sources::meta(sources, warning.as_deref()) else { return answer };
+        let Some(meta) = crate::sources::meta(&sources, warning.as_deref()) else { return answer };
         result
             .meta
             .get_or_insert_with(rmcp::model::MetaObject::new)

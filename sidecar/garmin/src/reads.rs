@@ -78,7 +78,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use futures::future::BoxFuture;
 use serde::Serialize;
 
-pub use activity::{ActivityParts, FitMiss, parts_family};
+pub use activity::{ActivityParts, FitMiss, Recording, Wanted, parts_family};
 pub use hook::RequestHook;
 pub use kept::Raw;
 
@@ -155,6 +155,21 @@ impl<T> ServedValue<T> for Result<Served<T>> {
     }
 }
 
+/// `future.value()` on a served read: a future of its value alone (the source is in the reader's
+/// log), for code that joins several reads and keeps only what they answered.
+pub trait ServedFuture<T>: Future<Output = Result<Served<T>>> + Sized {
+    /// The read's value.
+    fn value(self) -> futures::future::Map<Self, fn(Result<Served<T>>) -> Result<T>> {
+        futures::FutureExt::map(self, value_of::<T> as fn(Result<Served<T>>) -> Result<T>)
+    }
+}
+
+impl<T, F: Future<Output = Result<Served<T>>>> ServedFuture<T> for F {}
+
+fn value_of<T>(read: Result<Served<T>>) -> Result<T> {
+    read.map(Served::into_value)
+}
+
 /// One read asked of a source: a closure given the source's client, answering a future.
 pub(crate) type Ask<'a, C, T> = Box<dyn FnOnce(&'a C) -> BoxFuture<'a, Result<T>> + Send + 'a>;
 
@@ -185,7 +200,10 @@ impl<'a, T> Read<'a, T> {
     }
 
     /// The web session serves it.
-    pub(crate) fn web(mut self, ask: impl FnOnce(&'a Client) -> BoxFuture<'a, Result<T>> + Send + 'a) -> Self {
+    pub(crate) fn web(
+        mut self,
+        ask: impl FnOnce(&'a Client) -> BoxFuture<'a, Result<T>> + Send + 'a,
+    ) -> Self {
         self.web = Some(Box::new(ask));
         self
     }

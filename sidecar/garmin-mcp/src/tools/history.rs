@@ -9,7 +9,7 @@ use rmcp::{RoleServer, schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::dates::{Day, arg, day_of, parse_opt_date};
-use crate::domain::fitness::{FitnessTrend, trend_range};
+use crate::domain::fitness::{FitnessTrend, fitness_trend, trend_range};
 use crate::history::{JobState, SyncJob};
 use crate::output::Answer;
 use crate::server::GarminMcp;
@@ -152,7 +152,7 @@ impl SyncAnswer {
         self.seconds = Some((report.elapsed.as_secs_f64() * 10.0).round() / 10.0);
         self.stopped = stopped;
         self.resume_after = resume_after;
-        self.problems = report.problems.iter().take(10).cloned().collect();
+        self.problems = report.problems.iter().take(10).map(|p| p.text.clone()).collect();
         self
     }
 }
@@ -193,8 +193,8 @@ impl GarminMcp {
         let today = self.today();
         let options = sync_options(&args, today)?;
         let history = self.history_for_sync()?;
-        let transport = self.sync_transport().await?;
-        let (job, joined) = self.join_or_start(&history, transport, options);
+        let reads = self.reads().await?;
+        let (job, joined) = self.join_or_start(&history, &reads, options);
         let outcome = wait_for(&job, &ctx).await;
         let answer = SyncAnswer::new(&job.asked, job.state.borrow().progress.as_ref(), &history);
         let Some(outcome) = outcome else {
@@ -204,7 +204,7 @@ impl GarminMcp {
         // Finished: this call reports it, and the next call starts a new sync.
         self.release_job(&job);
         let report = outcome.map_err(sync_error)?;
-        crate::sources::note_sync_sources(&report.served_by);
+        report.served_by.iter().for_each(|source| reads.note(*source));
         let summary = finished_summary(joined, &job.asked, &report, &history);
         Ok(self.answer(summary, answer.finished(&report)))
     }
@@ -216,14 +216,14 @@ impl GarminMcp {
     fn join_or_start(
         &self,
         history: &::history::History,
-        transport: ::history::Transport,
+        reads: &garmin::Garmin,
         options: SyncOptions,
     ) -> (std::sync::Arc<SyncJob>, bool) {
         let mut slot = self.history_slot().1.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         match slot.as_ref() {
             Some(job) => (job.clone(), true),
             None => {
-                let job = start_job(history.clone(), transport, options);
+                let job = start_job(history.clone(), reads.fresh(), options);
                 *slot = Some(job.clone());
                 (job, false)
             }
@@ -294,7 +294,7 @@ fn finished_summary(joined: bool, asked: &str, report: &SyncReport, history: &::
 /// Starts a sync in the background of this server.
 fn start_job(
     history: ::history::History,
-    transport: ::history::Transport,
+    reads: garmin::Garmin,
     options: SyncOptions,
 ) -> std::sync::Arc<SyncJob> {
     let asked = match (options.since, options.full) {
@@ -311,7 +311,7 @@ fn start_job(
             let running = running.clone();
             move |p: &Progress| running.state.send_modify(|s| s.progress = Some(p.clone()))
         };
-        let outcome = sync::sync(&history, &transport, &options, &tell).await;
+        let outcome = sync::sync(&history, &reads, &options, &tell).await;
         running.state.send_modify(|s| s.outcome = Some(outcome));
     });
     job
@@ -398,7 +398,7 @@ impl GarminMcp {
         Parameters(args): Parameters<FitnessTrendArgs>,
     ) -> Result<Answer<FitnessTrend>, ToolError> {
         let range = trend_range(self.today(), day_of(args.start_date), day_of(args.end_date))?;
-        let trend = self.fitness_trend(range, args.load.as_deref()).await?;
+        let trend = fitness_trend(&self.reading().await?, range, args.load.as_deref()).await?;
         let scale = match trend.load_scale.as_str() {
             "tss" => "TSS per session",
             "garmin" => "Garmin's training load",

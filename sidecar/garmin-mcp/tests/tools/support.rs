@@ -58,6 +58,20 @@ impl Harness {
         .await
     }
 
+    /// Signed in to a fake started with `config` (its `today` is the server's too).
+    pub async fn with_fake(config: FakeConfig) -> Harness {
+        let day = config.today;
+        let fake = FakeGarmin::start(config).await.unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let store = SessionStore::new(dir.path());
+        garmin_mcp::demo::sign_in(&fake, USER_AGENT, &store).unwrap();
+        Harness::connect(fake, dir, store, move |mut o| {
+            o.today = Some(day);
+            o
+        })
+        .await
+    }
+
     /// Not signed in (empty data folder).
     pub async fn signed_out() -> Harness {
         let fake = FakeGarmin::start(FakeConfig { today: today(), ..FakeConfig::default() }).await.unwrap();

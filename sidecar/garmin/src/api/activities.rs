@@ -152,11 +152,7 @@ impl ActivitiesApi<'_> {
     /// — one page of activities, newest first unless sorted otherwise.
     pub async fn search(&self, search: &ActivitySearch) -> Result<Vec<ActivitySummary>> {
         let query = search.query();
-        Ok(self
-            .client
-            .get_json(super::paths::ACTIVITY_SEARCH, &query)
-            .await?
-            .unwrap_or_default())
+        Ok(self.client.get_json(super::paths::ACTIVITY_SEARCH, &query).await?.unwrap_or_default())
     }
 
     /// Walks every page of `search` (from its `start`, `limit` per page) until a short page — the
@@ -202,10 +198,16 @@ impl ActivitiesApi<'_> {
     /// [`ActivitiesApi::details`], with the GPS track (4000 points, as Garmin's web asks) or
     /// without it (`track: false`, one point: the history's curves need only the rows). Garmin
     /// thins the rows to `max_chart_size`; a day at 1 Hz ([`SERIES_ROWS`]) keeps every row.
-    pub async fn series(&self, activity_id: u64, max_chart_size: u32, track: bool) -> Result<Option<ActivityDetails>> {
+    pub async fn series(
+        &self,
+        activity_id: u64,
+        max_chart_size: u32,
+        track: bool,
+    ) -> Result<Option<ActivityDetails>> {
         let path = format!("/activity-service/activity/{activity_id}/details");
         let polyline = if track { "4000" } else { "1" };
-        let query = [("maxChartSize", max_chart_size.max(1).to_string()), ("maxPolylineSize", polyline.to_owned())];
+        let query =
+            [("maxChartSize", max_chart_size.max(1).to_string()), ("maxPolylineSize", polyline.to_owned())];
         self.client.get_json(&path, &query).await
     }
 

@@ -311,7 +311,11 @@ impl HrZones {
     }
 
     /// The zone floors for an activity of Garmin's type `type_id` (child of `parent_type_id`).
-    pub fn floors_for_type(sets: &[HrZones], type_id: Option<i64>, parent_type_id: Option<i64>) -> Option<[f64; 5]> {
+    pub fn floors_for_type(
+        sets: &[HrZones],
+        type_id: Option<i64>,
+        parent_type_id: Option<i64>,
+    ) -> Option<[f64; 5]> {
         Self::floors_for(sets, Self::sport_of_type(type_id, parent_type_id))
     }
 }

@@ -105,8 +105,7 @@ impl PersonalClient {
         check_range(start, end)?;
         fetch_chunked(start, end, caps::DAILY_SUMMARIES, |from, to| async move {
             let query = [("startDate", ymd(from)), ("endDate", ymd(to))];
-            let page: Option<Summaries> =
-                self.get_json(paths::DAILY_SUMMARIES, &query).await?;
+            let page: Option<Summaries> = self.get_json(paths::DAILY_SUMMARIES, &query).await?;
             Ok(page.unwrap_or_default().data)
         })
         .await
@@ -142,10 +141,7 @@ impl PersonalClient {
     pub async fn sleep_nights(&self, start: NaiveDate, end: NaiveDate) -> Result<Vec<DailySleep>> {
         check_range(start, end)?;
         fetch_chunked(start, end, caps::SLEEP, |from, to| {
-            self.list(
-                paths::SLEEP_NIGHTS.to_owned(),
-                vec![("startDate", ymd(from)), ("endDate", ymd(to))],
-            )
+            self.list(paths::SLEEP_NIGHTS.to_owned(), vec![("startDate", ymd(from)), ("endDate", ymd(to))])
         })
         .await
     }

@@ -32,15 +32,46 @@ impl FitMiss {
     pub fn error(&self) -> Error {
         Error::InvalidInput(match self {
             FitMiss::Uploaded(format) => {
-                format!("its original file is the {} file it was uploaded as, not a FIT recording", format.label())
+                format!(
+                    "its original file is the {} file it was uploaded as, not a FIT recording",
+                    format.label()
+                )
             }
             FitMiss::Unreadable(why) => why.clone(),
         })
     }
 }
 
-/// What `get_activity` shapes, each part with its own outcome (one failing part never sinks the
-/// others; only the summary is essential).
+/// Which parts of an activity to read besides its summary, laps and zones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Wanted {
+    /// Its weather (web session only).
+    pub weather: bool,
+    /// Its recorded series, with this many rows asked of Garmin's chart.
+    pub series_rows: Option<u32>,
+}
+
+/// An activity's recorded samples as the reader found them.
+#[derive(Clone, Debug)]
+pub enum Recording {
+    /// The original FIT file's (Personal API).
+    Fit(FitSeries),
+    /// Garmin's chart rows (web session); `None` when Garmin sent none.
+    Details(Option<ActivityDetails>),
+}
+
+impl Recording {
+    /// The samples as chart rows (the FIT file's shaped like Garmin's), when any.
+    pub fn into_details(self) -> Option<ActivityDetails> {
+        match self {
+            Recording::Fit(fit) => Some(fit.details()),
+            Recording::Details(details) => details,
+        }
+    }
+}
+
+/// One activity's parts, each with its own outcome (one failing part never sinks the others; only
+/// the summary is essential to an answer).
 #[derive(Debug)]
 pub struct ActivityParts {
     /// The activity's summary.
@@ -49,10 +80,10 @@ pub struct ActivityParts {
     pub splits: Result<ActivitySplits>,
     /// Its time in heart-rate zones.
     pub zones: Result<Vec<TimeInZone>>,
-    /// Its weather.
-    pub weather: Result<Option<ActivityWeather>>,
-    /// Its recorded series, when asked for.
-    pub details: Option<Result<Option<ActivityDetails>>>,
+    /// Its weather, when wanted.
+    pub weather: Option<Result<Option<ActivityWeather>>>,
+    /// Its recorded samples, when wanted.
+    pub recording: Option<Result<Served<Recording>>>,
 }
 
 /// The activity type ids of a summary (for its zone set): its type id and parent type id.
@@ -138,34 +169,35 @@ impl Garmin {
         Ok(Served { value: read, source })
     }
 
-    /// The parts `get_activity` shows of activity `id`; `series_rows` asks for the recorded series
-    /// (rows asked of Garmin's chart).
-    pub async fn activity_parts(&self, id: u64, series_rows: Option<u32>) -> ActivityParts {
+    /// Activity `id`'s summary, laps and zones, and what `wanted` asks besides (`get_activity`
+    /// and the activity charts), read concurrently; its FIT file at most once.
+    pub async fn activity_parts(&self, id: u64, wanted: Wanted) -> ActivityParts {
         let one = OneActivity::new(self, id);
-        let series = async {
-            match series_rows {
-                Some(rows) => Some(self.series_of(&one, rows, true).await.value()),
+        let weather = async {
+            match wanted.weather {
+                true => Some(self.weather(id).await.value()),
+                false => None,
+            }
+        };
+        let recording = async {
+            match wanted.series_rows {
+                Some(rows) => Some(self.recording_of(&one, rows, true).await),
                 None => None,
             }
         };
-        let (activity, weather, splits, zones, details) = futures::join!(
+        let (activity, weather, splits, zones, recording) = futures::join!(
             async { one.summary().await.cloned() },
-            async { self.weather(id).await.value() },
+            weather,
             self.laps_of(&one),
             self.zones_of(&one),
-            series
+            recording
         );
-        ActivityParts { activity, splits: splits.value(), zones: zones.value(), weather, details }
+        ActivityParts { activity, splits: splits.value(), zones: zones.value(), weather, recording }
     }
 
     /// An activity's time in heart-rate zones (the `hr_zones` chart of one activity).
     pub async fn time_in_zones(&self, id: u64) -> Result<Served<Vec<TimeInZone>>> {
         self.zones_of(&OneActivity::new(self, id)).await
-    }
-
-    /// An activity's recorded series (`rows` asked of Garmin's chart; `track`: with the GPS track).
-    pub async fn activity_series(&self, id: u64, rows: u32, track: bool) -> Result<Served<Option<ActivityDetails>>> {
-        self.series_of(&OneActivity::new(self, id), rows, track).await
     }
 
     /// Laps: Garmin's through the web session, else from the FIT file.
@@ -175,7 +207,9 @@ impl Garmin {
             Read::new("the activity's laps as Garmin computed them")
                 .web(move |w| Box::pin(async move { w.activities().splits(id).await }))
                 .personal(move |_| {
-                    Box::pin(async move { Ok(ActivitySplits { activity_id: Some(id), laps: one.fit().await?.laps.clone() }) })
+                    Box::pin(async move {
+                        Ok(ActivitySplits { activity_id: Some(id), laps: one.fit().await?.laps.clone() })
+                    })
                 })
                 .web_first()
                 .derived_personal(),
@@ -205,13 +239,17 @@ impl Garmin {
         .await
     }
 
-    /// The series: the FIT file first (a Personal API read), else Garmin's chart rows.
-    async fn series_of(&self, one: &OneActivity<'_>, rows: u32, track: bool) -> Result<Served<Option<ActivityDetails>>> {
+    /// The recorded samples: the FIT file first (a Personal API read), else Garmin's chart rows.
+    async fn recording_of(&self, one: &OneActivity<'_>, rows: u32, track: bool) -> Result<Served<Recording>> {
         let id = one.id;
         self.serve(
             Read::new("the activity's recorded series as Garmin charts it")
-                .personal(move |_| Box::pin(async move { Ok(Some(one.fit().await?.details())) }))
-                .web(move |w| Box::pin(async move { w.activities().series(id, rows, track).await }))
+                .personal(move |_| Box::pin(async move { Ok(Recording::Fit(one.fit().await?.clone())) }))
+                .web(move |w| {
+                    Box::pin(
+                        async move { Ok(Recording::Details(w.activities().series(id, rows, track).await?)) },
+                    )
+                })
                 .derived_personal(),
         )
         .await

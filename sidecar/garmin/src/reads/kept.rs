@@ -54,7 +54,10 @@ fn rows<T: DeserializeOwned + Default>(answer: &Value, pointer: &str) -> Vec<Raw
 
 /// The web session's JSON at `path`; "no content" is [`Error::NoContent`].
 async fn web_json(client: &Client, path: &str, query: &[(&str, String)]) -> Result<Value> {
-    client.get_value(path, query).await?.ok_or_else(|| Error::NoContent { endpoint: format!("GET /gc-api{path}") })
+    client
+        .get_value(path, query)
+        .await?
+        .ok_or_else(|| Error::NoContent { endpoint: format!("GET /gc-api{path}") })
 }
 
 /// The Personal API's JSON at `path`; "no content" is [`Error::NoContent`].
@@ -118,8 +121,9 @@ impl Garmin {
     /// Every activity type (web session only), for "running includes trail runs".
     pub async fn kept_activity_types(&self) -> Result<Served<Vec<Raw<ActivityType>>>> {
         self.serve(
-            Read::new("the activity types list")
-                .web(|w| Box::pin(async move { Ok(rows(&web_json(w, paths::ACTIVITY_TYPES, &[]).await?, "")) })),
+            Read::new("the activity types list").web(|w| {
+                Box::pin(async move { Ok(rows(&web_json(w, paths::ACTIVITY_TYPES, &[]).await?, "")) })
+            }),
         )
         .await
     }
@@ -127,7 +131,11 @@ impl Garmin {
     /// Every activity of `start..=end` as Garmin lists it, walking pages of Garmin's largest size
     /// one after the other until a short page; each page is one read (the Personal API first). The
     /// source is the last page's.
-    pub async fn kept_activities(&self, start: NaiveDate, end: NaiveDate) -> Result<Served<Vec<Raw<ActivitySummary>>>> {
+    pub async fn kept_activities(
+        &self,
+        start: NaiveDate,
+        end: NaiveDate,
+    ) -> Result<Served<Vec<Raw<ActivitySummary>>>> {
         let mut all = Vec::new();
         let mut source = Source::WebSession;
         let mut offset = 0u32;
@@ -145,7 +153,9 @@ impl Garmin {
                         .personal(move |p| {
                             Box::pin(async move { personal_json(p, paths::ACTIVITY_SEARCH, &pq).await })
                         })
-                        .web(move |w| Box::pin(async move { web_json(w, paths::ACTIVITY_SEARCH, &wq).await })),
+                        .web(move |w| {
+                            Box::pin(async move { web_json(w, paths::ACTIVITY_SEARCH, &wq).await })
+                        }),
                 )
                 .await;
             // An empty page may come as "no content": the list simply ends.
@@ -196,7 +206,10 @@ impl Garmin {
                         };
                         let sets = match self.zone_sets().await {
                             Ok(sets) => sets,
-                            Err(e) if super::must_answer_at_once(&e) || matches!(e, Error::RateLimited { .. }) => {
+                            Err(e)
+                                if super::must_answer_at_once(&e)
+                                    || matches!(e, Error::RateLimited { .. }) =>
+                            {
                                 return Err(e);
                             }
                             Err(_) => &[],
@@ -277,7 +290,11 @@ impl Garmin {
 
     /// The nights of `start..=end` (at most a block), each night's JSON as the source sent it with
     /// the web's per-night figures: the Personal API's nights (E11) or the web's sleep stats.
-    pub async fn kept_sleep(&self, start: NaiveDate, end: NaiveDate) -> Result<Served<Vec<Raw<SleepStatsDay>>>> {
+    pub async fn kept_sleep(
+        &self,
+        start: NaiveDate,
+        end: NaiveDate,
+    ) -> Result<Served<Vec<Raw<SleepStatsDay>>>> {
         let query = vec![("startDate", ymd(start)), ("endDate", ymd(end))];
         self.serve(
             Read::new("the sleep nights")
@@ -306,17 +323,28 @@ impl Garmin {
         self.serve(
             Read::new("the HRV nights")
                 .personal(move |p| {
-                    Box::pin(async move { Ok(rows(&personal_json(p, &paths::hrv_range(start, end), &[]).await?, "/hrvSummaries")) })
+                    Box::pin(async move {
+                        Ok(rows(
+                            &personal_json(p, &paths::hrv_range(start, end), &[]).await?,
+                            "/hrvSummaries",
+                        ))
+                    })
                 })
                 .web(move |w| {
-                    Box::pin(async move { Ok(rows(&web_json(w, &paths::hrv_range(start, end), &[]).await?, "/hrvSummaries")) })
+                    Box::pin(async move {
+                        Ok(rows(&web_json(w, &paths::hrv_range(start, end), &[]).await?, "/hrvSummaries"))
+                    })
                 }),
         )
         .await
     }
 
     /// The weigh-ins of `start..=end` per day (at most a block).
-    pub async fn kept_weight(&self, start: NaiveDate, end: NaiveDate) -> Result<Served<Vec<Raw<DailyWeightSummary>>>> {
+    pub async fn kept_weight(
+        &self,
+        start: NaiveDate,
+        end: NaiveDate,
+    ) -> Result<Served<Vec<Raw<DailyWeightSummary>>>> {
         let all = || vec![("includeAll", "true".to_owned())];
         self.serve(
             Read::new("the weigh-ins")
@@ -346,7 +374,11 @@ impl Garmin {
 }
 
 /// Each day of `first..=last` with its row of an E6 answer (`data[]`, by `calendarDate`).
-fn day_rows(answer: &Value, first: NaiveDate, last: NaiveDate) -> Vec<(NaiveDate, Option<Raw<DailySummary>>)> {
+fn day_rows(
+    answer: &Value,
+    first: NaiveDate,
+    last: NaiveDate,
+) -> Vec<(NaiveDate, Option<Raw<DailySummary>>)> {
     let rows = answer.get("data").and_then(Value::as_array);
     let row_of = |key: &str| {
         rows.and_then(|r| r.iter().find(|r| r.get("calendarDate").and_then(Value::as_str) == Some(key)))

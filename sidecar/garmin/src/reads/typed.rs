@@ -46,8 +46,10 @@ impl Garmin {
     /// API serves only the original file).
     pub async fn export(&self, id: u64, format: ExportFormat) -> Result<Served<Option<DownloadedFile>>> {
         let what = "Garmin's GPX/TCX/KML/CSV conversion of an activity (the original FIT file works with the key alone)";
-        self.serve(Read::new(what).web(move |w| Box::pin(async move { w.downloads().export(id, format).await })))
-            .await
+        self.serve(
+            Read::new(what).web(move |w| Box::pin(async move { w.downloads().export(id, format).await })),
+        )
+        .await
     }
 
     /// Heart-rate zone floors per sport.
@@ -260,7 +262,11 @@ impl Garmin {
     }
 
     /// Blood pressure (web session only).
-    pub async fn blood_pressure(&self, start: NaiveDate, end: NaiveDate) -> Result<Served<BloodPressureRange>> {
+    pub async fn blood_pressure(
+        &self,
+        start: NaiveDate,
+        end: NaiveDate,
+    ) -> Result<Served<BloodPressureRange>> {
         self.serve(
             Read::new("the blood-pressure log")
                 .web(move |w| Box::pin(async move { w.wellness().blood_pressure(start, end).await })),
@@ -280,7 +286,11 @@ impl Garmin {
     /// The heart-rate zone sets, read once per reader (the history's FIT files and a tool's
     /// activity both need them); a failure is not kept, so the next call asks again.
     pub async fn zone_sets(&self) -> Result<&[HrZones]> {
-        let sets = self.state.zone_sets.get_or_try_init(|| async { self.hr_zones().await.map(Served::into_value) }).await?;
+        let sets = self
+            .state
+            .zone_sets
+            .get_or_try_init(|| async { self.hr_zones().await.map(Served::into_value) })
+            .await?;
         Ok(sets.as_slice())
     }
 }

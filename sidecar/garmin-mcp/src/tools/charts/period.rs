@@ -65,7 +65,7 @@ impl GarminMcp {
         end: NaiveDate,
         filter: Option<&SportFilter>,
     ) -> Result<Vec<ActivitySummary>, ToolError> {
-        let client = self.garmin().await?;
+        let client = self.web_session().await?;
         let mut search = ActivitySearch::new().limit(PAGE).between(start, end);
         search.activity_type = filter.map(|f| f.type_key.clone());
         let mut items = client.activities().search_all(&search).await?;
@@ -142,7 +142,7 @@ impl GarminMcp {
     ) -> Result<Drawn, ToolError> {
         let filter = sport_filter(sport)?;
         let start = end - Duration::days(i64::from(days) - 1);
-        let client = self.garmin().await?;
+        let client = self.web_session().await?;
         let metrics = client.metrics();
         let (items, zones) =
             futures::join!(self.activities_between(start, end, filter.as_ref()), metrics.hr_zones());
