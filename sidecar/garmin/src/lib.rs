@@ -11,6 +11,11 @@
 //!   a cross-process lock; see its module doc for the rules every writer follows.
 //! * [`athlete`] is the athlete memory (`athlete.json`: goal races, injuries, constraints,
 //!   preferences), kept with the same lock and atomic-write routines.
+//! * [`reads`] is the one way to read Garmin for the MCP tools, the history sync and the app: a
+//!   [`Garmin`] reader built from the session store chooses per read between the Personal API, the
+//!   web session and the activity's original FIT file (one policy), owns every path, page size and
+//!   page walk, answers with the source as a value ([`Served`]) and keeps failures typed; its
+//!   module doc says how to add a read.
 //! * [`api`] holds one module per Garmin API area (activities, wellness, metrics, profile, devices,
 //!   gear, challenges, social, events, calendar, workouts, downloads), each method naming its HTTP
 //!   verb and path; [`models`] mirrors the same areas with types that tolerate what Garmin really

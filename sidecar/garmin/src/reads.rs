@@ -11,14 +11,17 @@
 //!
 //! 1. **The Personal API first**, where it serves the read, then the web session. A read whose
 //!    Personal API answer is thinner than the web's (a night's sleep stages) asks the web first.
-//! 2. **Garmin's own numbers before what we derive.** An activity's laps and time in heart-rate
-//!    zones are Garmin's JSON through the web session when there is one; without it they are
-//!    derived from the activity's original FIT file, which comes through the Personal API (the
-//!    FIT file is a Personal API read, so an activity's recorded series is read there first).
+//! 2. **An activity's FIT file is a Personal API read**: with a key, an activity's laps, time in
+//!    heart-rate zones and recorded series are derived from its original FIT file first, and
+//!    Garmin's JSON through the web session answers when the file cannot (no file, an upload
+//!    that is no FIT). Two reads declare the other order: one whose answer the history *keeps*
+//!    (an activity's laps and zones: Garmin's own JSON is what it stores), and one whose Personal
+//!    API answer is thinner than the web's (a night's sleep stages).
 //! 3. **A failure falls to the next source**, except one the person must act on — a refused key
 //!    ([`Error::ApiKeyRejected`]) or a session that needs a new sign-in — which is answered at
 //!    once, never papered over, and Garmin's answer that it has nothing here (404, no content),
-//!    which is about the data, not the source. After the Personal API answers 429, the web session answers the
+//!    which is about the data, not the source (unless the answer was to be derived from another
+//!    read, such as the FIT file: then the next source may have it). After the Personal API answers 429, the web session answers the
 //!    rest of this reader's reads ([`Garmin::fresh`] starts over).
 //! 4. **No source for a read** is a typed failure: [`Error::WebSignInNeeded`] for what only the web
 //!    session serves.
@@ -403,7 +406,12 @@ impl Garmin {
                     self.note(source);
                     return Ok(Served { value, source });
                 }
-                Err(e) if n == last || must_answer_at_once(&e) || is_an_answer(&e) => return Err(e),
+                Err(e) if n == last || must_answer_at_once(&e) => return Err(e),
+                // Garmin's "nothing here" is about the data, unless the answer was to be derived
+                // from another read (an activity's FIT file): then the next source may have it.
+                Err(e) if is_an_answer(&e) && !(source == Source::PersonalApi && personal_cost == 0) => {
+                    return Err(e);
+                }
                 Err(e) => {
                     if source == Source::PersonalApi && matches!(e, Error::RateLimited { .. }) {
                         self.state.personal_paused.store(true, Ordering::SeqCst);

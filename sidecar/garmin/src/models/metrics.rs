@@ -294,18 +294,17 @@ impl HrZones {
         Some([self.zone1_floor?, self.zone2_floor?, self.zone3_floor?, self.zone4_floor?, self.zone5_floor?])
     }
 
-    /// The complete set for `sport` (`RUNNING`, `CYCLING`, `SWIMMING`…, any case): its own, else
-    /// `DEFAULT`, else the first complete one.
+    /// The set for `sport` (`RUNNING`, `CYCLING`, `SWIMMING`…, any case): its own, else `DEFAULT`,
+    /// else the first. The one choice of a zone set, for counting zone times and for drawing bands.
     pub fn set_for<'a>(sets: &'a [HrZones], sport: &str) -> Option<&'a HrZones> {
         let by = |name: &str| {
-            sets.iter().find(|z| {
-                z.sport.as_deref().is_some_and(|s| s.eq_ignore_ascii_case(name)) && z.floors().is_some()
-            })
+            sets.iter().find(|z| z.sport.as_deref().is_some_and(|s| s.eq_ignore_ascii_case(name)))
         };
-        by(sport).or_else(|| by("DEFAULT")).or_else(|| sets.iter().find(|z| z.floors().is_some()))
+        by(sport).or_else(|| by("DEFAULT")).or_else(|| sets.first())
     }
 
-    /// The zone floors (zone 1 first, bpm) for `sport`, from [`HrZones::set_for`].
+    /// The zone floors (zone 1 first, bpm) of the set for `sport` ([`HrZones::set_for`]), when all
+    /// five are set.
     pub fn floors_for(sets: &[HrZones], sport: &str) -> Option<[f64; 5]> {
         Self::set_for(sets, sport).and_then(HrZones::floors)
     }

@@ -1,11 +1,11 @@
 //! One activity's parts — its summary, laps, time in heart-rate zones, weather and recorded series —
 //! each from the source the policy of [`crate::reads`] gives it:
 //!
-//! * laps and zone times: Garmin's own JSON through the web session when there is one; otherwise
-//!   (or when the web cannot answer) derived from the original FIT file through the Personal API,
-//!   the zone floors being the athlete's set for the activity's type ([`HrZones::floors_for_type`]);
-//! * the recorded series: the original FIT file when a key is saved (it is a Personal API read),
-//!   Garmin's chart rows (`details`) through the web session otherwise or when the file is unusable;
+//! * laps, zone times and the recorded series: with a key, derived from the activity's original
+//!   FIT file (a Personal API read), the zone floors being the athlete's set for the activity's
+//!   type ([`HrZones::floors_for_type`]); Garmin's JSON (`splits`, `hrTimeInZones`, `details`)
+//!   through the web session without a key, or when the file cannot answer (none, an upload that
+//!   is no FIT);
 //! * the summary as any typed read; the weather only through the web session.
 //!
 //! One activity's FIT file is downloaded at most once per gathering.
@@ -200,25 +200,24 @@ impl Garmin {
         self.zones_of(&OneActivity::new(self, id)).await
     }
 
-    /// Laps: Garmin's through the web session, else from the FIT file.
+    /// Laps: from the FIT file with a key, else Garmin's through the web session.
     async fn laps_of(&self, one: &OneActivity<'_>) -> Result<Served<ActivitySplits>> {
         let id = one.id;
         self.serve(
             Read::new("the activity's laps as Garmin computed them")
-                .web(move |w| Box::pin(async move { w.activities().splits(id).await }))
                 .personal(move |_| {
                     Box::pin(async move {
                         Ok(ActivitySplits { activity_id: Some(id), laps: one.fit().await?.laps.clone() })
                     })
                 })
-                .web_first()
+                .web(move |w| Box::pin(async move { w.activities().splits(id).await }))
                 .derived_personal(),
         )
         .await
     }
 
-    /// Time in zones: Garmin's through the web session, else counted from the FIT file's heart
-    /// rate with the floors of the activity type's zone set.
+    /// Time in zones: with a key counted from the FIT file's heart rate with the floors of the
+    /// activity type's zone set, else Garmin's through the web session.
     async fn zones_of(&self, one: &OneActivity<'_>) -> Result<Served<Vec<TimeInZone>>> {
         let id = one.id;
         self.serve(
@@ -233,7 +232,6 @@ impl Garmin {
                         Ok(floors.map(|f| fit.time_in_zones(f)).unwrap_or_default())
                     })
                 })
-                .web_first()
                 .derived_personal(),
         )
         .await

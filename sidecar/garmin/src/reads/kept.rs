@@ -176,9 +176,10 @@ impl Garmin {
         Ok(Served { value: all, source })
     }
 
-    /// An activity's laps and zone times: Garmin's own through the web session when there is one
-    /// (two requests), else derived from its original FIT file (one request, which gives the
-    /// series too) with the zone floors of its type (`type_id`, `parent_type_id`).
+    /// An activity's laps and zone times as the history keeps them: Garmin's own JSON through the
+    /// web session when there is one (two requests: the history keeps what Garmin sent, so this
+    /// read asks the web first), else derived from its original FIT file (one request, which gives
+    /// the series too) with the zone floors of its type (`type_id`, `parent_type_id`).
     pub async fn kept_laps(
         &self,
         id: u64,
@@ -231,9 +232,11 @@ impl Garmin {
             Read::new("an activity's recorded series")
                 .personal(move |_| {
                     Box::pin(async move {
-                        match self.personal_fit(id).await?.value {
-                            Ok(fit) => Ok(Some(fit.details())),
-                            Err(_) => Ok(None),
+                        // No file, or one that is no usable FIT: the activity has no series to
+                        // reduce (an answer, not a reason to ask the web for its chart rows).
+                        match or_nothing(self.personal_fit(id).await)? {
+                            Some(Served { value: Ok(fit), .. }) => Ok(Some(fit.details())),
+                            _ => Ok(None),
                         }
                     })
                 })

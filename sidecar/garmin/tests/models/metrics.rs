@@ -105,9 +105,11 @@ fn an_activity_types_zone_set_follows_garmins_type_and_parent_type_ids() {
     let sets = [set("DEFAULT", 100.0), set("running", 110.0), incomplete];
     assert_eq!(HrZones::floors_for_type(&sets, Some(6), Some(1)).map(|f| f[0]), Some(110.0), "any case");
     assert_eq!(
-        HrZones::floors_for_type(&sets, Some(2), Some(17)).map(|f| f[0]),
-        Some(100.0),
-        "an incomplete set of the sport gives way to DEFAULT"
+        HrZones::set_for(&sets, HrZones::sport_of_type(Some(2), Some(17))).and_then(|z| z.zone1_floor),
+        Some(90.0),
+        "the sport's own set"
     );
+    assert_eq!(HrZones::floors_for_type(&sets, Some(2), Some(17)), None, "its floors are not all set: none");
+    assert_eq!(HrZones::floors_for_type(&sets, Some(9), Some(17)).map(|f| f[0]), Some(100.0), "DEFAULT");
     assert_eq!(HrZones::floors_for(&[], "RUNNING"), None);
 }

@@ -9,6 +9,7 @@ use chrono::NaiveDate;
 use futures::StreamExt as _;
 use garmin::Source;
 use garmin::models::activities::ActivitySummary;
+use garmin::models::wellness::DailySummary;
 use garmin::reads::{KeptLaps, Raw};
 
 use super::{Block, REVISE_DAYS, Run, Stopped, SyncReport, unix_now};
@@ -173,21 +174,11 @@ async fn read_days(
 ) -> Result<Step> {
     let days = days_to_read(run, block)?;
     let (Some(&first), Some(&last)) = (days.first(), days.last()) else { return Ok(Step::Done) };
-    let today = run.options.today;
     let mut handled = 0u64;
     match run.garmin.kept_day_summaries(first, last).await {
         Ok(Some(range)) => {
-            let origin = Origin::Served(range.source);
             for (day, row) in range.value.iter().filter(|(day, _)| days.contains(day)) {
-                store::upsert_day_summary(
-                    &run.history.conn(),
-                    *day,
-                    row.as_ref(),
-                    origin,
-                    unix_now(),
-                    today,
-                )?;
-                report.days_read += 1;
+                keep_day(run, *day, row.as_ref(), range.source, report)?;
                 handled += 1;
             }
             tick(handled);
@@ -195,9 +186,8 @@ async fn read_days(
         }
         Ok(None) => {}
         Err(e) => {
-            return Ok(Step::of(
-                report.settle(run.miss(e, &format!("the daily summaries of {}", block.label())))?,
-            ));
+            let what = format!("the daily summaries of {}", block.label());
+            return Ok(Step::of(report.settle(run.miss(e, &what))?));
         }
     }
     let mut read = futures::stream::iter(days)
@@ -207,16 +197,7 @@ async fn read_days(
     while let Some((day, answer)) = read.next().await {
         match answer {
             Ok(row) => {
-                let origin = Origin::Served(row.source);
-                store::upsert_day_summary(
-                    &run.history.conn(),
-                    day,
-                    row.value.as_ref(),
-                    origin,
-                    unix_now(),
-                    today,
-                )?;
-                report.days_read += 1;
+                keep_day(run, day, row.value.as_ref(), row.source, report)?;
                 handled += 1;
                 tick(handled);
             }
@@ -229,6 +210,20 @@ async fn read_days(
         }
     }
     Ok(step)
+}
+
+/// Keeps one day's daily summary (`None`: Garmin has nothing that day) as `source` sent it.
+fn keep_day(
+    run: &Run<'_>,
+    day: NaiveDate,
+    row: Option<&Raw<DailySummary>>,
+    source: Source,
+    report: &mut SyncReport,
+) -> Result<()> {
+    let origin = Origin::Served(source);
+    store::upsert_day_summary(&run.history.conn(), day, row, origin, unix_now(), run.options.today)?;
+    report.days_read += 1;
+    Ok(())
 }
 
 /// The days of `block` whose summary needs reading: not read yet, read while Garmin could still

@@ -420,15 +420,8 @@ fn load_sentence(days: &[LoadDay], total: f64, in_range: usize, end: NaiveDate) 
 /// Zone floors 1–5 plus the top (max HR) from the athlete's zone sets: the set of `family`'s sport
 /// when there is one, else `DEFAULT`, else the first.
 fn pick_zone_set(sets: &[HrZones], family: Option<Family>) -> Option<[Option<f64>; 6]> {
-    let wanted = match family {
-        Some(Family::Run) => "RUNNING",
-        Some(Family::Ride) => "CYCLING",
-        Some(Family::Swim) => "SWIMMING",
-        _ => "DEFAULT",
-    };
-    let by_sport =
-        |name: &str| sets.iter().find(|s| s.sport.as_deref().is_some_and(|x| x.eq_ignore_ascii_case(name)));
-    let set = by_sport(wanted).or_else(|| by_sport("DEFAULT")).or_else(|| sets.first())?;
+    let sport = HrZones::sport_of_type(family.and_then(Family::garmin_type_id), None);
+    let set = HrZones::set_for(sets, sport)?;
     let f = |v: Option<f64>| v.filter(|x| x.is_finite() && *x > 0.0);
     Some([
         f(set.zone1_floor),
