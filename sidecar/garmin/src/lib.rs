@@ -47,6 +47,8 @@ mod client;
 mod cookie_export;
 mod cookies;
 mod error;
+#[cfg(feature = "fake")]
+pub mod fake;
 pub mod fit_series;
 mod html;
 pub mod journal;

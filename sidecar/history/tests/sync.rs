@@ -12,7 +12,7 @@ use std::time::Duration;
 use chrono::NaiveDate;
 use fake_garmin::faults::{Fault, FaultRule};
 use fake_garmin::{FakeConfig, FakeGarmin, Untracked};
-use garmin::{Client, Origins, RetryPolicy, Session, SessionStore, Site};
+use garmin::{Client, RetryPolicy, SessionStore};
 use garmin::{Garmin, Source};
 use history::History;
 use history::sync::{ProblemKind, Stopped, SyncOptions, SyncReport, sync};
@@ -70,19 +70,7 @@ impl Rig {
 }
 
 fn save_session(fake: &FakeGarmin, dir: &std::path::Path) {
-    let issued = fake.issue_session(USER_AGENT);
-    let origins = Origins { connect: fake.base_url(), sso: fake.base_url() };
-    let mut session = Session::from_cookie_header(
-        Site::Global,
-        origins,
-        &issued.cookie_header(),
-        &issued.csrf_token,
-        USER_AGENT,
-    )
-    .unwrap();
-    session.display_name = Some(issued.display_name.clone());
-    session.profile_id = Some(issued.profile_id);
-    SessionStore::new(dir).save(&session).unwrap();
+    garmin::fake::sign_in(fake, USER_AGENT, &SessionStore::new(dir)).unwrap();
 }
 
 fn client_in(dir: &std::path::Path) -> Client {
