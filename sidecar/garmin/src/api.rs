@@ -31,7 +31,7 @@ pub use activities::{ActivitiesApi, ActivitySearch, SERIES_ROWS, SortOrder};
 pub use calendar::CalendarApi;
 pub use challenges::{BadgeChallengeStatus, ChallengesApi, GoalStatus};
 pub use devices::DevicesApi;
-pub use downloads::DownloadsApi;
+pub use downloads::{DownloadsApi, export_endpoint};
 pub use events::{EventsApi, RaceSearch};
 pub use gear::GearApi;
 pub use metrics::MetricsApi;

@@ -38,10 +38,10 @@
 //!
 //! # The reads
 //!
-//! * [`typed`](self::typed): the tools' reads, typed ([`crate::models`]).
-//! * [`activity`](self::activity): one activity's parts (summary, laps, zones, weather, series)
+//! * `typed.rs`: the tools' reads, typed ([`crate::models`]).
+//! * `activity.rs`: one activity's parts (summary, laps, zones, weather, series)
 //!   from whichever source serves each, the FIT file read by [`crate::fit_series`].
-//! * [`kept`](self::kept): what the history keeps — Garmin's raw JSON beside the typed value
+//! * [`kept`]: what the history keeps — Garmin's raw JSON beside the typed value
 //!   ([`Raw`]) — over one block of days, the activity list walked page by page.
 //!
 //! # Adding a read
@@ -64,8 +64,14 @@
 //!    ```
 //!    `.personal(…)` adds the Personal API (asked first), `.web_first()` reverses the order, and
 //!    `.cost(n)` declares a read that sends `n` requests.
-//! 3. A test against the fake Garmin (`tests/reads.rs`), which must answer the endpoint as Garmin
-//!    does.
+//! 3. A test against the fake Garmin (`tests/api/reads.rs`, or the area's file under `tests/api/`),
+//!    which must answer the endpoint as Garmin does (same shapes, same refusals, marked with their
+//!    source).
+//!
+//! A read the history keeps returns [`Raw`] rows (Garmin's JSON beside the typed value) and lets
+//! "nothing here" stay an error ([`Error::NotFound`], [`Error::NoContent`]) for the history to read
+//! as an answer; a tool's read returns the typed value. Newest metrics (training status parts,
+//! health status, plans) follow the same steps, a GraphQL query being one more `api/` method.
 
 mod activity;
 mod hook;

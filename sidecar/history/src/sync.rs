@@ -362,28 +362,7 @@ pub async fn sync(
     if let Some(stop) = read_activity_types(&run, &mut report).await? {
         report.stopped = Some(stop);
     }
-    let mut done = 0u64;
-    for block in work {
-        if report.stopped.is_some() {
-            break;
-        }
-        let label = block.label();
-        tell(done, format!("reading {label}"));
-        let step =
-            block::sync_block(&run, block, &mut report, &|n| tell(done + n, format!("reading {label}")))
-                .await?;
-        done += block.days();
-        match step {
-            block::Step::Done => {
-                let covered_to = block.end.min(today - chrono::Duration::days(1));
-                store::mark_block(&history.conn(), block.start, block.end, covered_to, today, unix_now())?;
-                report.blocks_synced += 1;
-            }
-            block::Step::Partial => {}
-            block::Step::Stopped(stop) => report.stopped = Some(stop),
-        }
-        tell(done, format!("read {label}"));
-    }
+    let done = read_blocks(&run, work, &mut report, &tell).await?;
     if report.stopped.is_none() {
         let tick = |n: u64, of: u64| tell(done, format!("reading activity series {n} of {of}"));
         report.stopped = series::sync_curves(&run, from, &mut report, &tick).await?;
@@ -398,6 +377,39 @@ pub async fn sync(
     report.served_by = run.garmin.served();
     report.elapsed = started.elapsed();
     Ok(report)
+}
+
+/// Reads `work`'s blocks one after the other (newest first) until the run stops, marking each
+/// finished block; answers the days handled, for the progress that follows.
+async fn read_blocks(
+    run: &Run<'_>,
+    work: Vec<Block>,
+    report: &mut SyncReport,
+    tell: &(dyn Fn(u64, String) + Send + Sync),
+) -> Result<u64> {
+    let today = run.options.today;
+    let mut done = 0u64;
+    for block in work {
+        if report.stopped.is_some() {
+            break;
+        }
+        let label = block.label();
+        tell(done, format!("reading {label}"));
+        let tick = |n: u64| tell(done + n, format!("reading {label}"));
+        let step = block::sync_block(run, block, report, &tick).await?;
+        done += block.days();
+        match step {
+            block::Step::Done => {
+                let covered_to = block.end.min(today - chrono::Duration::days(1));
+                store::mark_block(&run.history.conn(), block.start, block.end, covered_to, today, unix_now())?;
+                report.blocks_synced += 1;
+            }
+            block::Step::Partial => {}
+            block::Step::Stopped(stop) => report.stopped = Some(stop),
+        }
+        tell(done, format!("read {label}"));
+    }
+    Ok(done)
 }
 
 /// The blocks of the range, newest first, that need work; the others counted as skipped.

@@ -410,7 +410,7 @@ async fn download(reads: &Garmin, id: u64, format: ActivityFileFormat) -> Result
     let Some(file) = reads.export(id, export).await?.value else { return Ok(Fetched::Nothing) };
     if !plausible(export, &file.bytes) {
         return Err(garmin::Error::Decode {
-            endpoint: format!("GET /gc-api/download-service/export/{}/activity/{id}", export.as_str()),
+            endpoint: garmin::api::export_endpoint(id, export),
             field: ".".into(),
             message: format!("the answer is not a {} file", format.label()),
         });
