@@ -308,7 +308,8 @@ pub fn answer_sign_ins<R: Runtime>(app: &AppHandle<R>, display_name: Option<Stri
     }
 }
 
-fn bring_to_front<R: Runtime>(app: &AppHandle<R>) {
+/// Shows the main window (unminimized, focused).
+pub(crate) fn bring_to_front<R: Runtime>(app: &AppHandle<R>) {
     if let Some(window) = app.get_webview_window(MAIN_WINDOW) {
         let _ = window.unminimize();
         let _ = window.show();

@@ -19,6 +19,7 @@
 //! | `remote` | the remote-access panel: `garmin-mcp --http` as a child process, its token file |
 //! | `athlete` | the athlete memory card: list, add, edit, delete facts (over `garmin::athlete`) |
 //! | `history_sync` | the history card: the Sync button's background sync and what the history holds |
+//! | `lifecycle` | per-OS life of the app: macOS keeps running while a sidecar needs it; children end with it |
 //! | `preferences` | the app's own choices in the store plugin's `preferences.json`, and the window's size |
 //! | `personal_key` | Garmin's official Personal API key: key page, paste, check, expiry, remove |
 //! | `models`, `error` | what crosses IPC: camelCase views and one `{code, message}` error |
@@ -32,6 +33,7 @@ mod confirm;
 mod demo;
 mod error;
 mod history_sync;
+mod lifecycle;
 mod models;
 mod personal_key;
 pub mod preferences;
@@ -77,6 +79,7 @@ pub fn build<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             {
                 preferences::remember_window(window);
             }
+            lifecycle::on_close_requested(window, event);
         })
         .invoke_handler(tauri::generate_handler![
             commands::session_status,
@@ -96,6 +99,9 @@ pub fn build<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             remote::remote_status,
             remote::start_remote,
             remote::stop_remote,
+            remote::remote_decide,
+            remote::remote_revoke,
+            remote::remote_new_code,
             tool_check::run_tool_check,
             writes::create_workout_by_hand,
             writes::recent_changes,
@@ -117,6 +123,7 @@ pub fn build<R: Runtime>(builder: Builder<R>) -> Builder<R> {
 
 /// Starts the desktop app and blocks until it quits.
 pub fn run() {
+    lifecycle::tie_children_to_the_app();
     // One app per data folder: a second copy brings the first one's window forward and quits.
     if let Some(dir) = garmin::resolve_data_dir(None)
         && bridge::hand_over_to_running_app(&dir)
@@ -141,10 +148,12 @@ pub fn run() {
     app.manage(accounts);
     app.manage(AiClients::resolve());
     app.manage(ToolCheck::resolve());
-    app.run(|app, event| {
+    app.run(|app, event| match event {
         // The remote-access server must not outlive the app.
-        if let tauri::RunEvent::Exit = event {
-            app.state::<app_bridge::remote::RemoteAccess>().shutdown_now();
-        }
+        tauri::RunEvent::Exit => app.state::<app_bridge::remote::RemoteAccess>().shutdown_now(),
+        // A click on the Dock icon shows the window the close button hid (see `lifecycle`).
+        #[cfg(target_os = "macos")]
+        tauri::RunEvent::Reopen { .. } => bridge::bring_to_front(app),
+        _ => {}
     });
 }

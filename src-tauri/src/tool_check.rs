@@ -109,6 +109,7 @@ pub async fn check_tools(program: &Path, data_dir: &Path) -> Result<CheckReport>
     // The folder is given explicitly; an inherited override must not point elsewhere.
     command.env_remove("GARMIN_MCP_HOME");
     command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).kill_on_drop(true);
+    app_bridge::children::no_console_window(&mut command);
     let output = tokio::time::timeout(CHECK_TIMEOUT, command.output())
         .await
         .map_err(|_| start_error(program, "it did not finish within 5 minutes"))?

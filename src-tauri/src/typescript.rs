@@ -25,7 +25,8 @@ use crate::personal_key::PersonalKeyView;
 use crate::preferences::{Language, Preferences, PreferencesUpdate, WindowGeometry};
 use crate::tool_check::{ToolCheckReport, ToolCheckRow, ToolOutcome};
 use crate::writes::{ChangeRowView, DoneView};
-use app_bridge::remote::{RemoteSettings, RemoteView};
+use app_bridge::remote::owner::{PairingCode, PendingClient, RemoteClient};
+use app_bridge::remote::{OwnerView, RemoteSettings, RemoteView};
 use garmin::athlete::FactKind;
 use garmin::workout_spec::{EditorGrammar, FieldGroup, FieldKey, PerSport, SpecProblem, Template};
 
@@ -90,6 +91,10 @@ fn exported(cfg: &Config) -> Vec<Declared> {
         declare::<Template>(cfg),
         // Remote access.
         declare::<RemoteSettings>(cfg),
+        declare::<OwnerView>(cfg),
+        declare::<PairingCode>(cfg),
+        declare::<PendingClient>(cfg),
+        declare::<RemoteClient>(cfg),
         declare::<RemoteView>(cfg),
         // The app's own writes and the journal.
         declare::<DoneView>(cfg),

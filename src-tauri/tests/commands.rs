@@ -5,6 +5,8 @@
 //! `MockRuntime` loads no page and reads no cookies, so the sign-in window is checked up to opening
 //! it (and closing it); reading a signed-in window is covered by the library tests of `signin` and
 //! by the end-to-end run (`cargo xtask e2e`).
+// Unix sockets and file modes in places: Unix only.
+#![cfg(unix)]
 
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -169,6 +169,9 @@ async fn run() {
     // 3. One click per AI client, in the app's temporary HOME.
     configure_two_clients(&ui, home.path(), &data_dir).await;
 
+    // 3b. Remote access for a hosted assistant: approved with a click in the panel, then revoked.
+    remote_access_for_a_hosted_assistant(&ui).await;
+
     // 4. A workout an AI assistant proposes, confirmed in the window and then made on the fake.
     confirm_a_proposed_workout(&ui, &data_dir, &garmin).await;
 
@@ -185,6 +188,174 @@ async fn run() {
 
     ui.end().await;
     step("done");
+}
+
+/// A PKCE verifier and its S256 challenge (BASE64URL(SHA-256(verifier)), computed once).
+const PKCE_VERIFIER: &str = "dBjftJeZ4CVP-mJ92K27uhbUJU1p1r_wW1gFWFOEjXk";
+const PKCE_CHALLENGE: &str = "ngF5GsXcbwljx6u133FFr3Xht9xooA_DuaX_3QwODtc";
+
+/// Turns remote access on with a public URL (loopback, as a tunnel's stand-in), checks the panel
+/// shows the connector URL, its QR code and a pairing code; then a hosted assistant registers and
+/// opens the approval page (as the phone's browser would), the panel lists it, Allow is clicked,
+/// the page's form goes on and the assistant gets tokens that work at `/mcp`; Revoke in the panel
+/// ends them at once, and Stop ends remote access.
+async fn remote_access_for_a_hosted_assistant(ui: &WebDriver<'_>) {
+    step("remote access: a hosted assistant approved with a click, then revoked");
+    let port = free_port();
+    let public = format!("http://127.0.0.1:{port}");
+    ui.click("[data-testid=open-remote]").await;
+    ui.wait_for("[data-testid=remote-public-url]", "the remote-access choices").await;
+    ui.script(&format!(
+        "const set = (css, value) => {{ const i = document.querySelector(css); i.value = value; \
+           i.dispatchEvent(new Event('input', {{ bubbles: true }})); }}; \
+         set('[data-testid=remote-port]', '{port}'); set('[data-testid=remote-public-url]', '{public}'); \
+         document.querySelector('[data-testid=remote-access]').scrollIntoView(); return null"
+    ))
+    .await;
+    ui.click("[data-testid=start-remote]").await;
+    ui.wait_for("[data-testid=remote-pairing-code]", "the pairing code once remote access runs").await;
+    let code = ui.text("[data-testid=remote-pairing-code]").await;
+    assert_eq!(code.chars().filter(char::is_ascii_digit).count(), 6, "{code}");
+    let connector = ui.script("return document.querySelector('[data-testid=remote-connector]').value").await;
+    assert_eq!(connector, json!(format!("{public}/mcp")));
+    ui.wait_for("[data-testid=remote-qr] svg", "the connector URL's QR code").await;
+    ui.screenshot("11a-remote-on").await;
+
+    // The hosted assistant registers and the phone's browser opens the approval page.
+    let http =
+        reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
+    let redirect = "http://127.0.0.1:43117/callback";
+    let registered: Value = http
+        .post(format!("{public}/register"))
+        .json(&json!({"client_name": "E2E Assistant", "redirect_uris": [redirect]}))
+        .send()
+        .await
+        .expect("register")
+        .json()
+        .await
+        .expect("registration JSON");
+    let client_id = registered["client_id"].as_str().expect("client_id").to_owned();
+    let query: String = url_query(&[
+        ("response_type", "code"),
+        ("client_id", &client_id),
+        ("redirect_uri", redirect),
+        ("state", "e2e"),
+        ("code_challenge", PKCE_CHALLENGE),
+        ("code_challenge_method", "S256"),
+        ("resource", &format!("{public}/mcp")),
+    ]);
+    let page = http.get(format!("{public}/authorize?{query}")).send().await.expect("approval page");
+    assert_eq!(page.status(), 200);
+    let cookie =
+        page.headers()["set-cookie"].to_str().expect("cookie").split(';').next().unwrap_or("").to_owned();
+    let html = page.text().await.expect("page");
+    let hidden = |name: &str| {
+        let marker = format!("name=\"{name}\" value=\"");
+        let start = html.find(&marker).map(|i| i + marker.len()).expect("hidden field");
+        html[start..].split('"').next().unwrap_or("").to_owned()
+    };
+    let (request, csrf) = (hidden("request"), hidden("csrf"));
+
+    // The panel lists it; the owner clicks Allow.
+    ui.wait_for("[data-testid=remote-allow]", "the waiting assistant in the panel").await;
+    assert!(ui.text("[data-testid=remote-pending]").await.contains("E2E Assistant"));
+    ui.script("document.querySelector('[data-testid=remote-pending]').scrollIntoView(); return null").await;
+    ui.screenshot("11b-remote-pending").await;
+    ui.click("[data-testid=remote-allow]").await;
+    // The page learns of the decision as its script does: from `/authorize/status`.
+    let deadline = Instant::now() + STEP_TIMEOUT;
+    loop {
+        let status: Value = http
+            .get(format!("{public}/authorize/status?request={request}"))
+            .header("cookie", &cookie)
+            .send()
+            .await
+            .expect("status")
+            .json()
+            .await
+            .unwrap_or(Value::Null);
+        if status["decided"] == json!(true) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the click on Allow did not reach the server");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+
+    // The page's form goes on (its script does so once the app decided): the code comes back.
+    let answer = http
+        .post(format!("{public}/authorize"))
+        .header("cookie", &cookie)
+        .form_encoded(&[("request", request.as_str()), ("csrf", csrf.as_str())])
+        .send()
+        .await
+        .expect("the approval form");
+    assert_eq!(answer.status(), 303, "approved in the app, the page redirects with a code");
+    let location = url::Url::parse(answer.headers()["location"].to_str().expect("location")).expect("a URL");
+    let code =
+        location.query_pairs().find(|(k, _)| k == "code").map(|(_, v)| v.into_owned()).expect("a code");
+    let tokens: Value = http
+        .post(format!("{public}/token"))
+        .form_encoded(&[
+            ("grant_type", "authorization_code"),
+            ("code", code.as_str()),
+            ("redirect_uri", redirect),
+            ("code_verifier", PKCE_VERIFIER),
+            ("client_id", client_id.as_str()),
+        ])
+        .send()
+        .await
+        .expect("token")
+        .json()
+        .await
+        .expect("token JSON");
+    let access =
+        tokens["access_token"].as_str().unwrap_or_else(|| panic!("no access token: {tokens}")).to_owned();
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "e2e", "version": "1"}}});
+    let mcp = |token: String| {
+        http.post(format!("{public}/mcp"))
+            .bearer_auth(token)
+            .header("accept", "application/json, text/event-stream")
+            .json(&initialize)
+            .send()
+    };
+    assert_eq!(mcp(access.clone()).await.expect("mcp").status(), 200, "the approved assistant gets in");
+    ui.wait_for("[data-testid=remote-revoke]", "the approved assistant with its Revoke button").await;
+    assert!(ui.text("[data-testid=remote-client]").await.contains("E2E Assistant"));
+    ui.script("document.querySelector('[data-testid=remote-client]').scrollIntoView(); return null").await;
+    ui.screenshot("11c-remote-approved").await;
+
+    // Revoke in the panel: the token stops working at once.
+    ui.click("[data-testid=remote-revoke]").await;
+    ui.wait_for("[data-testid=remote-no-clients]", "no approved assistant after Revoke").await;
+    assert_eq!(mcp(access).await.expect("mcp").status(), 401, "revoked in the app, refused at once");
+    ui.screenshot("11d-remote-revoked").await;
+    ui.click("[data-testid=stop-remote]").await;
+    ui.wait_for("[data-testid=start-remote]", "remote access off again").await;
+    ui.click("[data-testid=open-remote]").await;
+}
+
+/// `application/x-www-form-urlencoded` bodies (reqwest's `form` feature is not enabled here).
+trait FormEncoded {
+    fn form_encoded(self, pairs: &[(&str, &str)]) -> Self;
+}
+
+impl FormEncoded for reqwest::RequestBuilder {
+    fn form_encoded(self, pairs: &[(&str, &str)]) -> Self {
+        let mut body = url::form_urlencoded::Serializer::new(String::new());
+        for (name, value) in pairs {
+            body.append_pair(name, value);
+        }
+        self.header("content-type", "application/x-www-form-urlencoded").body(body.finish())
+    }
+}
+
+fn url_query(pairs: &[(&str, &str)]) -> String {
+    let mut query = url::form_urlencoded::Serializer::new(String::new());
+    for (k, v) in pairs {
+        query.append_pair(k, v);
+    }
+    query.finish()
 }
 
 /// Opens the AI clients panel, clicks Configure for Claude Code and Codex, and checks that both

@@ -176,6 +176,21 @@ export function stopRemote(): Promise<RemoteView> {
   return call<RemoteView>("stop_remote");
 }
 
+/** Allows (with or without write access) or denies a hosted assistant waiting for approval. */
+export function remoteDecide(id: string, allow: boolean, write: boolean): Promise<RemoteView> {
+  return call<RemoteView>("remote_decide", { id, allow, write });
+}
+
+/** Revokes one approved client (`id`) or all of them; their tokens stop working at once. */
+export function remoteRevoke(id: string | null, all: boolean): Promise<RemoteView> {
+  return call<RemoteView>("remote_revoke", { id, all });
+}
+
+/** Makes a new pairing code (the last one expired or pairing was locked after wrong codes). */
+export function remoteNewCode(): Promise<RemoteView> {
+  return call<RemoteView>("remote_new_code");
+}
+
 /**
  * Creates a workout made by hand in the account shown, then optionally schedules it and sends it to
  * the watch; each step is journaled. Rejects with `invalid_input` (every problem) for a broken spec.

@@ -67,7 +67,7 @@ fn libfaketime() -> Option<PathBuf> {
 
 /// Runs a command in a process group of its own, inheriting stdio; after `limit` it kills the whole
 /// group (the test binary and every server it started) and fails.
-fn run_within(command: &mut Command, limit: Duration) -> Result<(), String> {
+pub(crate) fn run_within(command: &mut Command, limit: Duration) -> Result<(), String> {
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(command, 0);
     let mut child = command.spawn().map_err(|e| format!("could not start: {e}"))?;
@@ -100,9 +100,18 @@ fn test_binaries(root: &Path) -> Result<Vec<PathBuf>, String> {
             String::from_utf8_lossy(&output.stderr)
         ));
     }
-    // Plain std here: the compiler-artifact lines of test builds carry `"test":true` in their
-    // profile and the path after `"executable":"`.
-    let binaries: Vec<PathBuf> = String::from_utf8_lossy(&output.stdout)
+    let binaries = test_executables(&String::from_utf8_lossy(&output.stdout));
+    if binaries.len() != 2 {
+        return Err(format!("expected the lib and cli test binaries, found {binaries:?}"));
+    }
+    Ok(binaries)
+}
+
+/// The test executables in cargo's `--message-format=json` output. Plain std here: the
+/// compiler-artifact lines of test builds carry `"test":true` in their profile and the path after
+/// `"executable":"`.
+pub(crate) fn test_executables(cargo_json: &str) -> Vec<PathBuf> {
+    cargo_json
         .lines()
         .filter(|line| line.contains("\"reason\":\"compiler-artifact\"") && built_for_tests(line))
         .filter_map(|line| {
@@ -110,11 +119,7 @@ fn test_binaries(root: &Path) -> Result<Vec<PathBuf>, String> {
             let end = start + line[start..].find('"')?;
             Some(PathBuf::from(&line[start..end]))
         })
-        .collect();
-    if binaries.len() != 2 {
-        return Err(format!("expected the lib and cli test binaries, found {binaries:?}"));
-    }
-    Ok(binaries)
+        .collect()
 }
 
 /// True when a cargo artifact line's `profile` object says `"test":true` (its `target` object has a

@@ -23,26 +23,40 @@
 //!   Slow (release build with LTO); `--debug` packages a debug build instead, which `test` does last
 //!   to check the packaging.
 //! * `interop` — only those MCP interop checks (quick, after changing the HTTP mode).
+//! * `oauth` — remote access through OAuth end to end (`oauth.rs`): the Python SDK's OAuth client
+//!   and the conformance suite's authorization-server scenarios through a Caddy TLS proxy; `test`
+//!   runs it after `interop`.
 //! * `clients` — real MCP clients headless, without an LLM key (`clients.rs`): the MCP Inspector CLI
 //!   (stdio and HTTP, `--strict`), mcp-cli over HTTP, and `claude`/`codex`/`gemini mcp list` on the
 //!   entries `garmin-mcp configure` writes; `test` runs it after `interop`.
 //! * `clock` — the server's unit tests and black-box `cli` suite again with the wall clock moved by
 //!   libfaketime to the days date code gets wrong, in far time zones (`clock.rs`); `test` runs it
 //!   after `clients`.
+//! * `flaky [FILTER] [--runs N] [--busy] [-p PACKAGE]… [--test BINARY]…` — reruns the chosen tests N
+//!   times (default 10; `--busy` keeps one core busy meanwhile) and names each test that failed at
+//!   least once with its failure rate (`flaky.rs`). Use it before calling work on concurrency,
+//!   timing, processes or the history done.
 //! * `e2e` — the desktop app end to end under Xvfb, driven by tauri-driver + WebKitWebDriver: sign in
 //!   to the demo account and to a fake "Garmin international" through the real sign-in window, check
 //!   the saved sessions and the home window (`src-tauri/tests/e2e.rs`). Builds the UI first;
 //!   screenshots of every step land in `target/e2e-screenshots/`. Linux only.
+//! * `windows` — the Windows and macOS builds as far as Linux can take them (`windows.rs`):
+//!   `garmin-mcp.exe` and its Windows tests cross-built and run under Wine, its cold start against
+//!   the Linux build, clippy for `x86_64-pc-windows-gnu` and `aarch64-apple-darwin`, and
+//!   `garmin-desktop.exe` built; `test` runs it after `clock`.
 
 mod clients;
 mod clock;
+mod flaky;
+mod oauth;
+mod windows;
 
 use std::io::{BufRead as _, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitCode, Stdio};
 use std::time::Duration;
 
-const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | bundle [--debug] [--bundles deb,appimage] | test | interop | clients | clock | e2e>";
+const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | bundle [--debug] [--bundles deb,appimage] | test | interop | oauth | clients | clock | e2e | windows | flaky [FILTER] [--runs N] [--busy] [-p PACKAGE]… [--test BINARY]…>";
 
 /// Tauri config patch that drops `bundle.externalBin` for builds that do not bundle the app.
 const NO_SIDECAR_CONFIG: &str = r#"{"bundle":{"externalBin":null}}"#;
@@ -59,9 +73,12 @@ fn main() -> ExitCode {
         ["bundle", "--debug", "--bundles", bundles] => bundle(bundles, true),
         ["test"] => test(),
         ["interop"] => conformance(&workspace_root()).and_then(|()| interop(&workspace_root())),
+        ["oauth"] => oauth::oauth(&workspace_root()),
         ["clients"] => clients::clients(&workspace_root()),
         ["clock"] => clock::clock(&workspace_root()),
         ["e2e"] => build_ui(&workspace_root()).and_then(|()| e2e(&workspace_root())),
+        ["flaky", ..] => flaky::flaky(&workspace_root(), &args[1..]),
+        ["windows"] => build_ui(&workspace_root()).and_then(|()| windows::windows(&workspace_root())),
         _ => Err(USAGE.to_owned()),
     };
     match result {
@@ -188,7 +205,9 @@ fn check_deb(deb_dir: &Path) -> Result<(), String> {
     let _ = std::fs::remove_dir_all(&unpacked);
     run(Command::new("dpkg-deb").arg("-x").arg(&deb).arg(&unpacked))?;
     let version = Command::new(unpacked.join("usr/bin/garmin-mcp")).arg("--version").output();
+    let no_control = demo_has_no_control_api(&unpacked.join("usr/bin/garmin-mcp"));
     let _ = std::fs::remove_dir_all(&unpacked);
+    no_control?;
     let version = version.map_err(|e| format!("the packaged garmin-mcp does not start: {e}"))?;
     let said = String::from_utf8_lossy(&version.stdout).trim().to_owned();
     if !version.status.success() || !said.contains(env!("CARGO_PKG_VERSION")) {
@@ -201,31 +220,163 @@ fn check_deb(deb_dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// Every check CI runs, in order of cost.
+/// The fake's unauthenticated `/__fake/` control API must never reach a shipped binary: no member
+/// of the workspace may turn on `fake-garmin`'s `control` feature through a normal or build
+/// dependency (Cargo unifies features across the packages of one build, so one such edge would put
+/// it into `cargo build --release` at the root). Dev-dependencies (the fake's own tests) may.
+fn no_control_feature_in_shipped_builds(root: &Path) -> Result<(), String> {
+    let output = Command::new(cargo())
+        .current_dir(root)
+        .env("TAURI_CONFIG", NO_SIDECAR_CONFIG)
+        .args(["tree", "--workspace", "-e", "normal,build,features", "-i", "fake-garmin", "--prefix", "none"])
+        .output()
+        .map_err(|e| format!("cannot run cargo tree: {e}"))?;
+    if !output.status.success() {
+        return Err(format!("cargo tree failed: {}", String::from_utf8_lossy(&output.stderr)));
+    }
+    let tree = String::from_utf8_lossy(&output.stdout);
+    if tree.lines().any(|line| line.contains("fake-garmin feature \"control\"")) {
+        return Err(format!(
+            "a shipped build would link the fake's control API (`control` feature on):\n{tree}"
+        ));
+    }
+    println!("xtask: no normal or build dependency turns on fake-garmin's control API");
+    Ok(())
+}
+
+/// Proves on a built `garmin-mcp` that its demo's fake Garmin serves no control API: starts
+/// `garmin-mcp --demo` over stdio with a scratch `TMPDIR`, reads the demo fake's address from the
+/// session file the demo saves there, and asks it for `/__fake/health` (the control API answers
+/// `ok`; without it the fake's catch-all answers that it has no such route).
+fn demo_has_no_control_api(garmin_mcp: &Path) -> Result<(), String> {
+    use std::io::{Read as _, Write as _};
+    let scratch = Scratch::new("control-probe")?;
+    let mut demo = Command::new(garmin_mcp)
+        .arg("--demo")
+        .env("TMPDIR", &scratch.0)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("could not start {}: {e}", garmin_mcp.display()))?;
+    let started = std::time::Instant::now();
+    let connect = loop {
+        let session = std::fs::read_dir(&scratch.0)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .find_map(|entry| std::fs::read_to_string(entry.path().join("session.json")).ok());
+        if let Some(origin) = session.as_deref().and_then(|text| {
+            let start = text.find("http://127.0.0.1:")?;
+            let end = start + text[start..].find('"')?;
+            Some(text[start + "http://".len()..end].to_owned())
+        }) {
+            break Ok(origin);
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            break Err(format!("{} --demo saved no demo session within 60 s", garmin_mcp.display()));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let answer = connect.and_then(|host| {
+        let mut stream = std::net::TcpStream::connect(&host)
+            .map_err(|e| format!("cannot reach the demo fake at {host}: {e}"))?;
+        stream.set_read_timeout(Some(Duration::from_secs(10))).map_err(|e| e.to_string())?;
+        write!(stream, "GET /__fake/health HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n")
+            .map_err(|e| e.to_string())?;
+        let mut answer = String::new();
+        let _ = stream.read_to_string(&mut answer);
+        Ok(answer)
+    });
+    let _ = demo.kill();
+    let _ = demo.wait();
+    let answer = answer?;
+    let status = answer.lines().next().unwrap_or_default();
+    // The fake's loud catch-all names what it does not serve.
+    if !answer.contains("(no route)") {
+        return Err(format!("{} serves the fake's control API in its demo: {answer}", garmin_mcp.display()));
+    }
+    println!("xtask: {}'s demo serves no control API ({status})", garmin_mcp.display());
+    Ok(())
+}
+
+/// Every check CI runs, in order of cost, each stage timed (the table closes the run).
 fn test() -> Result<(), String> {
     let root = workspace_root();
-    build_ui(&root)?;
-    test_ui(&root)?;
-    run(Command::new(cargo()).current_dir(&root).args(["fmt", "--all", "--", "--check"]))?;
+    let mut stages = Stages::default();
+    stages.run("UI build and unit tests", || build_ui(&root).and_then(|()| test_ui(&root)))?;
+    stages.run("cargo fmt --check", || {
+        run(Command::new(cargo()).current_dir(&root).args(["fmt", "--all", "--", "--check"]))
+    })?;
     let cargo_no_sidecar = |args: &[&str]| {
         let mut command = Command::new(cargo());
         command.current_dir(&root).env("TAURI_CONFIG", NO_SIDECAR_CONFIG).args(args);
         command
     };
-    run(&mut cargo_no_sidecar(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
-    run(&mut cargo_no_sidecar(&["test", "--workspace"]))?;
-    // The fake as the shipped binaries embed it (no default features): its control API is absent.
-    run(&mut cargo_no_sidecar(&["test", "-p", "fake-garmin", "--lib", "--no-default-features"]))?;
-    conformance(&root)?;
-    interop(&root)?;
-    clients::clients(&root)?;
-    clock::clock(&root)?;
-    e2e(&root)?;
+    stages.run("clippy", || {
+        run(&mut cargo_no_sidecar(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))
+    })?;
+    stages.run("workspace tests", || run(&mut cargo_no_sidecar(&["test", "--workspace"])))?;
+    stages.run("no control API in shipped builds", || no_control_feature_in_shipped_builds(&root))?;
+    stages.run("MCP conformance", || conformance(&root))?;
+    stages.run("Python SDK interop", || interop(&root))?;
+    stages.run("OAuth interop", || oauth::oauth(&root))?;
+    stages.run("real MCP clients", || clients::clients(&root))?;
+    stages.run("clock reruns", || clock::clock(&root))?;
+    stages.run("Windows under Wine, macOS and Windows clippy", || windows::windows(&root))?;
+    stages.run("desktop E2E", || e2e(&root))?;
     if cfg!(target_os = "linux") {
-        bundle("deb", true)?;
+        stages.run(".deb of a debug build", || bundle("deb", true))?;
     }
     println!("xtask: all checks passed");
     Ok(())
+}
+
+/// The stages of a run and how long each took, in wall time and in CPU time of the processes it
+/// waited for (Linux; a load-independent measure of what a stage costs on two cores); printed as a
+/// table when the run ends, passed or not.
+#[derive(Default)]
+struct Stages(Vec<(&'static str, Duration, Option<Duration>, bool)>);
+
+impl Stages {
+    fn run(&mut self, name: &'static str, stage: impl FnOnce() -> Result<(), String>) -> Result<(), String> {
+        println!("xtask: == {name}");
+        let started = std::time::Instant::now();
+        let cpu_before = children_cpu();
+        let result = stage();
+        let cpu = children_cpu().zip(cpu_before).map(|(after, before)| after.saturating_sub(before));
+        self.0.push((name, started.elapsed(), cpu, result.is_ok()));
+        result
+    }
+}
+
+impl Drop for Stages {
+    fn drop(&mut self) {
+        let minutes = |d: Duration| d.as_secs_f64() / 60.0;
+        println!("xtask: stage times (wall, and CPU of the processes each stage ran)");
+        for (name, took, cpu, passed) in &self.0 {
+            let cpu = cpu.map_or_else(String::new, |cpu| format!("{:>6.1} CPU min", minutes(cpu)));
+            println!(
+                "  {:>6.1} min {cpu}  {name}{}",
+                minutes(*took),
+                if *passed { "" } else { "  (FAILED)" }
+            );
+        }
+        let wall: Duration = self.0.iter().map(|s| s.1).sum();
+        let cpu: Duration = self.0.iter().filter_map(|s| s.2).sum();
+        println!("  {:>6.1} min {:>6.1} CPU min  in all", minutes(wall), minutes(cpu));
+    }
+}
+
+/// User and system time of this process's waited-for children so far (`cutime` and `cstime` of
+/// `/proc/self/stat`, in the kernel's 100 Hz ticks); `None` where there is no such file.
+fn children_cpu() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // pid (comm) state …: fields after the last ')' start with the state (field 3); cutime and
+    // cstime are fields 16 and 17.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(13)?.parse::<u64>().ok()? + fields.get(14)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
 }
 
 /// MCP conformance scenarios that apply to garmin-mcp (see README, "Conformance"): the protocol

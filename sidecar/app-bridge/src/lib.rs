@@ -10,7 +10,11 @@
 //! itself 0600, carries no credentials (workouts, events, ids and words only), and both ends check
 //! that the socket file and the process at the other end belong to their own user; anything else
 //! is refused (and the app replaces such a socket with its own).
-//! Today this is a Unix-domain socket; on other systems every call answers
+//! On Unix this is a Unix-domain socket (`unix.rs`). On Windows it is a named pipe (`windows.rs`)
+//! whose name is made from our user's SID and the data folder ([`pipe_name`]), created with an
+//! owner-only security descriptor, refusing remote clients, and checking the user of the process
+//! at the other end (the pipe's peer process id, its token's user SID) on both ends. Both carry the
+//! same framing and caps (`framing.rs`). On any other system every call answers
 //! [`BridgeError::Unsupported`] and the sidecar falls back to its preview (see the workouts docs).
 //!
 //! Neither end trusts the other's words: text that reaches the app's window is cut short and
@@ -25,6 +29,10 @@ use chrono::NaiveDate;
 use garmin::changes::Change;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+/// The one cleaner of text shown to people (`display::text`), re-exported where the app channel has
+/// always offered it.
+pub use display::text::{clean_display_lines, clean_display_text, is_hidden_control};
 
 /// The socket's file name inside the data folder.
 pub const SOCKET_NAME: &str = "app.sock";
@@ -144,110 +152,9 @@ impl Proposal {
     }
 }
 
-/// `text` as one line fit for a window, a log or a file name: control characters, line breaks
-/// and runs of white space become one space; bidirectional overrides and isolates, zero-width and
-/// other invisible formatting characters are dropped ([`is_hidden_control`]); the result is
-/// trimmed and, when longer than `max_chars` characters, cut to `max_chars` ending in "…".
-pub fn clean_display_text(text: &str, max_chars: usize) -> String {
-    clean(text, max_chars, false)
-}
-
-/// Like [`clean_display_text`], but keeps line breaks (a preview's lines): each line is cleaned
-/// and trimmed at its end, and at most two line breaks follow each other.
-pub fn clean_display_lines(text: &str, max_chars: usize) -> String {
-    clean(text, max_chars, true)
-}
-
 /// A client's name as the window shows it, or `None` when nothing readable is left.
 pub fn clean_client_name(name: &str) -> Option<String> {
     Some(clean_display_text(name, MAX_CLIENT_NAME_CHARS)).filter(|name| !name.is_empty())
-}
-
-/// True for characters that change how text around them is shown, or hide text, without being
-/// visible themselves: bidirectional marks, embeddings, overrides and isolates (which can reverse
-/// a file extension or a sentence), zero-width spaces and joiners used to hide words, the byte
-/// order mark, invisible operators, interlinear annotations and Unicode tag characters (which can
-/// carry hidden ASCII). Zero-width (non-)joiners stay: emoji and some scripts need them.
-pub fn is_hidden_control(c: char) -> bool {
-    matches!(
-        c,
-        '\u{00AD}'
-            | '\u{034F}'
-            | '\u{061C}'
-            | '\u{115F}'
-            | '\u{1160}'
-            | '\u{17B4}'
-            | '\u{17B5}'
-            | '\u{180E}'
-            | '\u{200B}'
-            | '\u{200E}'
-            | '\u{200F}'
-            | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{206F}'
-            | '\u{3164}'
-            | '\u{FEFF}'
-            | '\u{FFA0}'
-            | '\u{FFF9}'..='\u{FFFB}'
-            | '\u{E0000}'..='\u{E007F}'
-    )
-}
-
-fn clean(text: &str, max_chars: usize, keep_lines: bool) -> String {
-    let mut out = String::new();
-    let mut chars = 0usize;
-    let mut pending_space = false;
-    let mut pending_breaks = 0usize;
-    let mut cut = false;
-    for c in text.chars() {
-        if is_hidden_control(c) {
-            continue;
-        }
-        let is_break = matches!(c, '\n' | '\r' | '\u{0B}' | '\u{0C}' | '\u{85}' | '\u{2028}' | '\u{2029}');
-        if keep_lines && is_break {
-            if c != '\r' {
-                pending_breaks += 1;
-            }
-            pending_space = false;
-            continue;
-        }
-        if c.is_control() || c.is_whitespace() {
-            pending_space = true;
-            continue;
-        }
-        let separator = if out.is_empty() {
-            ""
-        } else if pending_breaks > 0 {
-            if pending_breaks > 1 { "\n\n" } else { "\n" }
-        } else if pending_space {
-            " "
-        } else {
-            ""
-        };
-        let needed = separator.chars().count() + 1;
-        if chars + needed > max_chars {
-            cut = true;
-            break;
-        }
-        out.push_str(separator);
-        out.push(c);
-        chars += needed;
-        pending_space = false;
-        pending_breaks = 0;
-    }
-    if cut {
-        while chars + 1 > max_chars {
-            match out.pop() {
-                Some(_) => chars -= 1,
-                None => break,
-            }
-        }
-        let trimmed = out.trim_end().len();
-        out.truncate(trimmed);
-        if max_chars > 0 {
-            out.push('…');
-        }
-    }
-    out
 }
 
 /// What the app answers.
@@ -329,19 +236,45 @@ pub fn socket_path(data_dir: &Path) -> PathBuf {
     data_dir.join(SOCKET_NAME)
 }
 
+/// The Windows named pipe of the app of `data_dir` run by the user `user_sid`:
+/// `\\.\pipe\garmin-mcp-<user SID>-<16 hex digits>`. Pipe names are global to the computer, so
+/// the user's SID keeps two people's apps apart, and a hash of the data folder (compared as Windows
+/// compares paths: case-insensitive, either slash, no trailing slash) keeps a demo or test folder
+/// apart from the real one. The hash is FNV-1a (64-bit), fixed here so that an app and a sidecar
+/// built separately agree.
+pub fn pipe_name(data_dir: &Path, user_sid: &str) -> String {
+    let folder = data_dir.to_string_lossy().replace('/', "\\").to_lowercase();
+    let folder = folder.trim_end_matches('\\');
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in folder.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!(r"\\.\pipe\garmin-mcp-{user_sid}-{hash:016x}")
+}
+
+pub mod children;
+mod framing;
 pub mod preferences;
 pub mod remote;
 pub mod sidecar;
 
+pub use framing::Incoming;
+
 #[cfg(unix)]
 mod unix;
 #[cfg(unix)]
-pub use unix::{AppLink, AppListener, Incoming};
+pub use unix::{AppLink, AppListener};
 
-#[cfg(not(unix))]
+#[cfg(windows)]
+mod windows;
+#[cfg(windows)]
+pub use windows::{AppLink, AppListener};
+
+#[cfg(not(any(unix, windows)))]
 mod unsupported;
-#[cfg(not(unix))]
-pub use unsupported::{AppLink, AppListener, Incoming};
+#[cfg(not(any(unix, windows)))]
+pub use unsupported::{AppLink, AppListener};
 
 #[cfg(test)]
 mod tests {
@@ -399,15 +332,27 @@ mod tests {
     }
 
     #[test]
-    fn ordinary_text_is_kept_as_it_is() {
-        for text in ["claude-code", "Visual Studio Code", "Läufer 🏃‍♀️ 5×1000 m", "تمرين"] {
-            assert_eq!(clean_display_text(text, 100), text);
+    fn the_pipe_name_is_per_user_and_per_folder_however_the_folder_is_spelled() {
+        let sid = "S-1-5-21-1-2-3-1001";
+        let name = pipe_name(Path::new(r"C:\Users\Ann\AppData\Roaming\dev.garminmcp.desktop"), sid);
+        assert!(name.starts_with(r"\\.\pipe\garmin-mcp-S-1-5-21-1-2-3-1001-"), "{name}");
+        assert_eq!(name.len(), r"\\.\pipe\garmin-mcp-".len() + sid.len() + 1 + 16, "{name}");
+        for spelling in [
+            r"c:\users\ann\appdata\roaming\DEV.GARMINMCP.DESKTOP",
+            r"C:\Users\Ann\AppData\Roaming\dev.garminmcp.desktop\",
+            "C:/Users/Ann/AppData/Roaming/dev.garminmcp.desktop",
+        ] {
+            assert_eq!(pipe_name(Path::new(spelling), sid), name, "{spelling}");
         }
-        assert_eq!(clean_display_text("  a \t b\n\nc  ", 100), "a b c");
-        assert_eq!(clean_display_lines("a  \r\nb\n\n\n\nc\n", 100), "a\nb\n\nc");
-        assert_eq!(clean_display_text("abcdef", 4), "abc…");
-        assert_eq!(clean_display_text("abc def", 5), "abc…");
-        assert_eq!(clean_display_text("abc", 3), "abc");
+        assert_ne!(pipe_name(Path::new(r"C:\Users\Ann\AppData\Roaming\other"), sid), name);
+        assert_ne!(
+            pipe_name(
+                Path::new(r"C:\Users\Ann\AppData\Roaming\dev.garminmcp.desktop"),
+                "S-1-5-21-1-2-3-1002"
+            ),
+            name,
+            "another person's app has another pipe"
+        );
     }
 
     fn create() -> Change {

@@ -201,7 +201,15 @@ fn remote_from(value: Option<&Value>, notes: &mut Vec<String>) -> RemoteSettings
     } else {
         port
     };
-    RemoteSettings { network, port, read_only }
+    let public_url = match entries.get("publicUrl") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(url)) => Some(url.clone()).filter(|u| !u.trim().is_empty()),
+        Some(_) => {
+            notes.push("remote.publicUrl is not text; no public URL".into());
+            None
+        }
+    };
+    RemoteSettings { network, port, read_only, public_url }
 }
 
 /// The size to open the window at: `saved` no larger than the monitor (when known) and never
@@ -257,7 +265,10 @@ mod tests {
         assert_eq!(preferences, Preferences::default());
         assert!(notes.is_empty(), "{notes:?}");
         assert!(preferences.auto_first_sync, "the first sync starts by itself unless turned off");
-        assert_eq!(preferences.remote, RemoteSettings { network: false, port: 8765, read_only: true });
+        assert_eq!(
+            preferences.remote,
+            RemoteSettings { network: false, port: 8765, read_only: true, public_url: None }
+        );
     }
 
     #[test]
@@ -265,7 +276,7 @@ mod tests {
         let saved = Preferences {
             language: Some(Language::Zh),
             last_site: Some(SiteChoice::Cn),
-            remote: RemoteSettings { network: true, port: 9000, read_only: false },
+            remote: RemoteSettings { network: true, port: 9000, read_only: false, public_url: None },
             auto_first_sync: false,
             window: Some(WindowGeometry { width: 1200, height: 800, maximized: true }),
         };
@@ -277,6 +288,22 @@ mod tests {
         let (read, notes) = Preferences::from_entries(&written);
         assert_eq!(read, saved);
         assert!(notes.is_empty(), "{notes:?}");
+    }
+
+    #[test]
+    fn the_public_url_of_remote_access_is_remembered_and_a_bad_one_is_dropped_with_a_note() {
+        let remote = RemoteSettings {
+            public_url: Some("https://pc.tail1.ts.net".into()),
+            ..RemoteSettings::default()
+        };
+        let saved = Preferences { remote, ..Preferences::default() };
+        let written = saved.to_entries();
+        assert_eq!(written["remote"]["publicUrl"], json!("https://pc.tail1.ts.net"));
+        assert_eq!(Preferences::from_entries(&written).0, saved);
+        let (read, notes) =
+            Preferences::from_entries(&entries(json!({ "remote": { "publicUrl": 7, "port": 9001 } })));
+        assert_eq!((read.remote.public_url, read.remote.port), (None, 9001));
+        assert!(notes.iter().any(|n| n.contains("publicUrl")), "{notes:?}");
     }
 
     #[test]
@@ -298,7 +325,7 @@ mod tests {
             ));
             assert_eq!(
                 preferences.remote,
-                RemoteSettings { network: true, port: 8765, read_only: false },
+                RemoteSettings { network: true, port: 8765, read_only: false, public_url: None },
                 "port {port}"
             );
             assert_eq!(notes.len(), 1, "port {port}: {notes:?}");

@@ -25,6 +25,8 @@ use tokio::sync::{mpsc, watch};
 
 use crate::sidecar::SidecarSearch;
 
+pub mod owner;
+
 /// Why remote access could not start or stop.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RemoteError {
@@ -55,7 +57,7 @@ const EXIT_GRACE: Duration = Duration::from_secs(3);
 const OUTPUT_LINES: usize = 30;
 
 /// What the person chose in the panel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct RemoteSettings {
@@ -65,11 +67,16 @@ pub struct RemoteSettings {
     pub port: u16,
     /// Hide every tool that writes to Garmin.
     pub read_only: bool,
+    /// The tunnel's public HTTPS origin (Tailscale Funnel, Cloudflare Tunnel): turns on OAuth so
+    /// hosted assistants (claude.ai, ChatGPT…) can connect after the person approves each one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub public_url: Option<String>,
 }
 
 impl Default for RemoteSettings {
     fn default() -> Self {
-        RemoteSettings { network: false, port: DEFAULT_PORT, read_only: true }
+        RemoteSettings { network: false, port: DEFAULT_PORT, read_only: true, public_url: None }
     }
 }
 
@@ -99,6 +106,7 @@ pub fn server_args(
         data_dir,
         read_only: settings.read_only,
         allow_host: lan_address.filter(|_| settings.network),
+        public_url: settings.public_url.as_deref().map(str::trim).filter(|u| !u.is_empty()),
     }
     .to_args()
 }
@@ -194,6 +202,28 @@ pub struct RemoteView {
     pub exit: Option<String>,
     /// Why the server cannot be started: the bundled program was not found.
     pub sidecar_missing: Option<String>,
+    /// With a public URL: what hosted assistants are given (`https://…/mcp`).
+    pub connector_url: Option<String>,
+    /// The connector URL as a QR code (an `<svg>` element), for the phone.
+    pub connector_qr: Option<String>,
+    /// With a public URL, while the server runs: the approval side (pairing code, waiting and
+    /// approved clients), filled by [`RemoteAccess::owner_view`].
+    pub owner: Option<OwnerView>,
+}
+
+/// The approval side of the panel.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct OwnerView {
+    /// The pairing code to type on the approval page.
+    pub pairing: Option<owner::PairingCode>,
+    /// Clients waiting for approval.
+    pub pending: Vec<owner::PendingClient>,
+    /// Approved clients.
+    pub clients: Vec<owner::RemoteClient>,
+    /// Why the server could not be asked, in plain words.
+    pub problem: Option<String>,
 }
 
 /// The token, kept out of `Debug` output.
@@ -210,6 +240,8 @@ impl std::fmt::Debug for Secret {
 #[derive(Clone, Debug, Default)]
 struct Run {
     settings: RemoteSettings,
+    data_dir: Option<PathBuf>,
+    pairing: Option<(owner::PairingCode, std::time::Instant)>,
     running: bool,
     token: Option<Secret>,
     lan: Option<IpAddr>,
@@ -254,9 +286,14 @@ impl RemoteAccess {
     pub fn view(&self) -> RemoteView {
         let run = self.run.borrow();
         let (client_url, url_note) = client_url(&run);
+        let connector_url =
+            run.settings.public_url.as_deref().map(|u| format!("{}/mcp", u.trim().trim_end_matches('/')));
         RemoteView {
             running: run.running,
-            settings: run.settings,
+            settings: run.settings.clone(),
+            connector_qr: connector_url.as_deref().and_then(qr_svg),
+            connector_url,
+            owner: None,
             client_url,
             url_note,
             authorization_header: run
@@ -299,7 +336,7 @@ impl RemoteAccess {
         })?;
         let (token_file, token) = ensure_token_file(&data_dir)?;
         let lan = if settings.network { lan_address() } else { None };
-        let mut child = Command::new(&program)
+        let mut child = crate::children::no_console_window(&mut Command::new(&program))
             .args(server_args(&settings, &data_dir, &token_file, lan))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -319,6 +356,7 @@ impl RemoteAccess {
         }
         self.run.send_replace(Run {
             settings,
+            data_dir: Some(data_dir.clone()),
             running: true,
             token: Some(Secret(token)),
             lan,
@@ -329,6 +367,76 @@ impl RemoteAccess {
         let started = changes.wait_for(|run| run.startup_line.is_some() || !run.running);
         let _ = tokio::time::timeout(START_WAIT, started).await;
         Ok(self.view())
+    }
+
+    /// The running server's owner API, when it serves with a public URL.
+    fn owner(&self) -> Result<Option<owner::Owner>> {
+        let run = self.run.borrow();
+        if !run.running || run.settings.public_url.is_none() {
+            return Ok(None);
+        }
+        let Some(dir) = run.data_dir.clone() else { return Ok(None) };
+        drop(run);
+        owner::Owner::find(&dir).map_err(RemoteError::Failed)
+    }
+
+    /// [`RemoteAccess::view`] with the approval side asked from the running server: a pairing code
+    /// (a new one once the last expired), the waiting and the approved clients.
+    pub async fn owner_view(&self) -> RemoteView {
+        let mut view = self.view();
+        let owner = match self.owner() {
+            Ok(Some(owner)) => owner,
+            Ok(None) => return view,
+            Err(e) => {
+                view.owner = Some(OwnerView { problem: Some(e.to_string()), ..OwnerView::default() });
+                return view;
+            }
+        };
+        let mut shown = OwnerView::default();
+        let pairing = self.run.borrow().pairing.clone();
+        let fresh = pairing.filter(|(code, at)| at.elapsed().as_secs() + 60 < code.expires_in_secs);
+        shown.pairing = match fresh {
+            Some((code, _)) => Some(code),
+            None => match owner.pair().await {
+                Ok(code) => {
+                    self.run.send_modify(|run| run.pairing = Some((code.clone(), std::time::Instant::now())));
+                    Some(code)
+                }
+                Err(e) => {
+                    shown.problem = Some(e);
+                    None
+                }
+            },
+        };
+        match (owner.pending().await, owner.clients().await) {
+            (Ok(pending), Ok(clients)) => {
+                shown.pending = pending;
+                shown.clients = clients;
+            }
+            (Err(e), _) | (_, Err(e)) => shown.problem = Some(e),
+        }
+        view.owner = Some(shown);
+        view
+    }
+
+    /// Allows or denies a waiting client.
+    pub async fn decide(&self, id: &str, decision: owner::Decision) -> Result<RemoteView> {
+        let owner = self.owner()?.ok_or_else(not_serving)?;
+        owner.decide(id, decision).await.map_err(RemoteError::Failed)?;
+        Ok(self.owner_view().await)
+    }
+
+    /// Revokes one approved client or all of them.
+    pub async fn revoke(&self, which: &owner::Revoke) -> Result<RemoteView> {
+        let owner = self.owner()?.ok_or_else(not_serving)?;
+        owner.revoke(which).await.map_err(RemoteError::Failed)?;
+        Ok(self.owner_view().await)
+    }
+
+    /// Makes a new pairing code (e.g. after a lockout).
+    pub async fn new_code(&self) -> Result<RemoteView> {
+        self.run.send_modify(|run| run.pairing = None);
+        Ok(self.owner_view().await)
     }
 
     /// Stops the server: SIGTERM (it finishes calls in progress), then a kill after 10 s.
@@ -369,6 +477,22 @@ impl RemoteAccess {
             let _ = sender.send(signal);
         }
     }
+}
+
+fn not_serving() -> RemoteError {
+    RemoteError::Failed(
+        "remote access for hosted assistants is not on: start it with a public URL first".to_owned(),
+    )
+}
+
+/// `text` as a QR code: an `<svg>` element (dark modules on white, with the quiet zone) that the
+/// panel puts inline; it holds only the code's shapes, never the text.
+pub fn qr_svg(text: &str) -> Option<String> {
+    let code = qrcode::QrCode::new(text.as_bytes()).ok()?;
+    let svg =
+        code.render::<qrcode::render::svg::Color<'_>>().min_dimensions(200, 200).quiet_zone(true).build();
+    // The XML prolog has no place inside an HTML page.
+    svg.find("<svg").map(|start| svg[start..].to_owned())
 }
 
 impl Drop for RemoteAccess {
@@ -517,7 +641,7 @@ mod tests {
 
     #[test]
     fn network_arguments_listen_everywhere_and_allow_the_lan_address() {
-        let settings = RemoteSettings { network: true, port: 9000, read_only: false };
+        let settings = RemoteSettings { network: true, port: 9000, read_only: false, public_url: None };
         let args = server_args(
             &settings,
             Path::new("/d"),
@@ -530,6 +654,29 @@ mod tests {
         assert!(text.contains(&"--with-app"), "writes are confirmed in the app: {text:?}");
         assert!(!text.contains(&"--token") && !text.contains(&"--no-token"));
         assert_eq!(&text[text.len() - 2..], ["--allow-host", "192.168.1.20"]);
+    }
+
+    #[test]
+    fn a_public_url_is_passed_on_and_becomes_the_connector_url_with_its_qr_code() {
+        let settings = RemoteSettings {
+            public_url: Some(" https://pc.tail1.ts.net/ ".into()),
+            ..RemoteSettings::default()
+        };
+        let args = server_args(&settings, Path::new("/d"), Path::new("/d/t"), None);
+        let text: Vec<&str> = args.iter().filter_map(|a| a.to_str()).collect();
+        let at = text.iter().position(|a| *a == "--public-url").expect("--public-url");
+        assert_eq!(text[at + 1], "https://pc.tail1.ts.net/");
+        let remote = RemoteAccess::new(SidecarSearch { found: None, looked_in: Vec::new() });
+        remote.run.send_modify(|run| run.settings = settings.clone());
+        let view = remote.view();
+        assert_eq!(view.connector_url.as_deref(), Some("https://pc.tail1.ts.net/mcp"));
+        let svg = view.connector_qr.expect("a QR code");
+        assert!(
+            svg.starts_with("<svg") && svg.contains("<path") && !svg.contains("pc.tail1"),
+            "{}",
+            &svg[..80]
+        );
+        assert!(qr_svg("https://a.example/mcp") != qr_svg("https://b.example/mcp"));
     }
 
     #[test]

@@ -56,6 +56,8 @@ pub struct HttpServerArgs<'a> {
     pub read_only: bool,
     /// `--allow-host`: the address network clients use for this computer, when serving the network.
     pub allow_host: Option<IpAddr>,
+    /// `--public-url`: the tunnel's public origin, which turns on OAuth for hosted assistants.
+    pub public_url: Option<&'a str>,
 }
 
 impl HttpServerArgs<'_> {
@@ -76,6 +78,10 @@ impl HttpServerArgs<'_> {
         if let Some(ip) = self.allow_host {
             args.push("--allow-host".into());
             args.push(ip.to_string().into());
+        }
+        if let Some(url) = self.public_url {
+            args.push("--public-url".into());
+            args.push(url.into());
         }
         args
     }
@@ -213,6 +219,29 @@ mod tests {
         touch(&tree.join("binaries/garmin-mcp-x86_64-unknown-linux-gnu"));
         let search = locate_sidecar(&exe, Some(&tree), "x86_64-unknown-linux-gnu", "");
         assert_eq!(search.found, Some(exe.with_file_name("garmin-mcp")));
+    }
+
+    #[test]
+    fn windows_finds_garmin_mcp_exe_beside_garmin_desktop_exe() {
+        let root = tempfile::tempdir().expect("temp dir");
+        // An NSIS/MSI install: both programs in the install folder (a path with spaces).
+        let install = root.path().join("Program Files").join("Garmin MCP");
+        let exe = install.join("garmin-desktop.exe");
+        touch(&install.join("garmin-mcp.exe"));
+        touch(&install.join("garmin-mcp"));
+        let search = locate_sidecar(&exe, None, "x86_64-pc-windows-msvc", ".exe");
+        assert_eq!(search.found, Some(install.join("garmin-mcp.exe")));
+        assert_eq!(search.looked_in, vec![install.join("garmin-mcp.exe")]);
+    }
+
+    #[test]
+    fn macos_finds_the_sidecar_inside_the_app_bundle() {
+        let root = tempfile::tempdir().expect("temp dir");
+        // Tauri puts externalBin programs beside the app's own in Contents/MacOS.
+        let macos = root.path().join("Applications").join("Garmin MCP.app").join("Contents").join("MacOS");
+        touch(&macos.join("garmin-mcp"));
+        let search = locate_sidecar(&macos.join("garmin-desktop"), None, "aarch64-apple-darwin", "");
+        assert_eq!(search.found, Some(macos.join("garmin-mcp")));
     }
 
     #[test]

@@ -7,25 +7,14 @@
 
 use std::os::unix::fs::{DirBuilderExt as _, FileTypeExt as _, MetadataExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::io::{AsyncBufReadExt as _, AsyncRead, AsyncWriteExt as _, BufReader};
 use tokio::net::{UnixListener, UnixStream};
-use tokio::sync::{Mutex, Semaphore, mpsc};
+use tokio::sync::{Mutex, mpsc};
 use tokio::task::JoinHandle;
 
-use crate::{BridgeError, MAX_LINE, Reply, Request, socket_path};
-
-/// How long the app may take to read a request once connected (a sidecar writes it at once).
-const READ_REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// Most connections whose request is being read at once; beyond that, new ones are closed at once
-/// (a flood of silent connections cannot grow without bound).
-const MAX_READING: usize = 64;
-
-/// Requests read and not yet taken by [`AppListener::accept`].
-const QUEUED_REQUESTS: usize = 64;
+use crate::framing::{Incoming, Reader, exchange};
+use crate::{BridgeError, Reply, Request, socket_path};
 
 /// The sidecar's end: asks the app of one data folder.
 #[derive(Clone, Debug)]
@@ -69,18 +58,8 @@ impl AppLink {
             Err(e) => return Err(io(e)),
         };
         check_peer(&stream, me, &path)?;
-        let (read, mut write) = stream.into_split();
-        let mut line = serde_json::to_vec(request).map_err(|e| BridgeError::Protocol(e.to_string()))?;
-        line.push(b'\n');
-        write.write_all(&line).await.map_err(io)?;
-        let reply = tokio::time::timeout(wait, read_line(read))
-            .await
-            .map_err(|_| BridgeError::TimedOut(wait))?
-            .map_err(io)?;
-        match reply {
-            Some(text) => serde_json::from_str(&text).map_err(|e| BridgeError::Protocol(e.to_string())),
-            None => Err(BridgeError::Protocol("the app closed the connection without answering".into())),
-        }
+        let (read, write) = stream.into_split();
+        exchange(read, write, request, wait, io).await
     }
 }
 
@@ -130,8 +109,8 @@ impl AppListener {
         }
         let listener = UnixListener::bind(&path).map_err(io)?;
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).map_err(io)?;
-        let (queue, requests) = mpsc::channel(QUEUED_REQUESTS);
-        let acceptor = tokio::spawn(accept_all(listener, me, path.clone(), queue));
+        let (reader, requests) = Reader::new();
+        let acceptor = tokio::spawn(accept_all(listener, me, path.clone(), reader));
         Ok(AppListener { requests: Mutex::new(requests), acceptor, path })
     }
 
@@ -160,8 +139,7 @@ impl Drop for AppListener {
 
 /// Accepts connections until the listener is dropped, checking each peer and reading its request
 /// on a task of its own.
-async fn accept_all(listener: UnixListener, me: u32, path: PathBuf, queue: mpsc::Sender<Incoming>) {
-    let reading = Arc::new(Semaphore::new(MAX_READING));
+async fn accept_all(listener: UnixListener, me: u32, path: PathBuf, reader: Reader) {
     loop {
         let stream = match listener.accept().await {
             Ok((stream, _)) => stream,
@@ -176,61 +154,9 @@ async fn accept_all(listener: UnixListener, me: u32, path: PathBuf, queue: mpsc:
             tracing::warn!("app channel: {e}");
             continue;
         }
-        let Ok(permit) = Arc::clone(&reading).try_acquire_owned() else {
-            tracing::warn!(
-                "app channel: {MAX_READING} connections are still sending their request; closing a new one"
-            );
-            continue;
-        };
-        let queue = queue.clone();
-        tokio::spawn(async move {
-            let incoming = read_request(stream).await;
-            drop(permit);
-            if let Some(incoming) = incoming {
-                let _ = queue.send(incoming).await;
-            }
-        });
-    }
-}
-
-/// The request on `stream`, or `None` (logged) when it sends nothing parseable in time.
-async fn read_request(stream: UnixStream) -> Option<Incoming> {
-    let (read, write) = stream.into_split();
-    match tokio::time::timeout(READ_REQUEST_TIMEOUT, read_line(read)).await {
-        Ok(Ok(Some(text))) => match serde_json::from_str::<Request>(&text) {
-            Ok(request) => return Some(Incoming { request, write }),
-            Err(e) => tracing::warn!("app channel: unreadable request: {e}"),
-        },
-        Ok(Ok(None)) => {}
-        Ok(Err(e)) => tracing::warn!("app channel: {e}"),
-        Err(_) => tracing::warn!("app channel: a peer sent nothing within {READ_REQUEST_TIMEOUT:?}"),
-    }
-    None
-}
-
-/// One request waiting for the app's reply.
-#[derive(Debug)]
-pub struct Incoming {
-    request: crate::Request,
-    write: tokio::net::unix::OwnedWriteHalf,
-}
-
-impl Incoming {
-    /// What the sidecar asks.
-    pub fn request(&self) -> &Request {
-        &self.request
-    }
-
-    /// Answers and closes the connection. Fails when the sidecar gave up waiting.
-    pub async fn reply(mut self, reply: &Reply) -> Result<(), BridgeError> {
-        let mut line = serde_json::to_vec(reply).map_err(|e| BridgeError::Protocol(e.to_string()))?;
-        line.push(b'\n');
-        self.write
-            .write_all(&line)
-            .await
-            .map_err(|source| BridgeError::Io { path: PathBuf::from(crate::SOCKET_NAME), source })?;
-        let _ = self.write.shutdown().await;
-        Ok(())
+        let Some(permit) = reader.permit() else { continue };
+        let (read, write) = stream.into_split();
+        reader.read_on_its_own(permit, read, write);
     }
 }
 
@@ -247,37 +173,13 @@ fn check_peer(stream: &UnixStream, me: u32, path: &Path) -> Result<(), BridgeErr
     if peer.uid() == me { Ok(()) } else { Err(BridgeError::OtherUser(path.to_path_buf())) }
 }
 
-/// One line (without its newline), `None` at end of stream; lines over [`MAX_LINE`] are an error.
-async fn read_line(read: impl AsyncRead + Unpin) -> std::io::Result<Option<String>> {
-    let mut reader = BufReader::new(read);
-    let mut bytes = Vec::new();
-    loop {
-        let buffer = reader.fill_buf().await?;
-        if buffer.is_empty() {
-            return Ok(if bytes.is_empty() {
-                None
-            } else {
-                Some(String::from_utf8_lossy(&bytes).into_owned())
-            });
-        }
-        if let Some(end) = buffer.iter().position(|b| *b == b'\n') {
-            bytes.extend_from_slice(&buffer[..end]);
-            return Ok(Some(String::from_utf8_lossy(&bytes).into_owned()));
-        }
-        bytes.extend_from_slice(buffer);
-        let used = buffer.len();
-        reader.consume(used);
-        if bytes.len() > MAX_LINE {
-            return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "message too long"));
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::Proposal;
+    use crate::framing::READ_REQUEST_TIMEOUT;
     use garmin::changes::Change;
+    use tokio::io::AsyncWriteExt as _;
 
     fn proposal() -> Proposal {
         Proposal {

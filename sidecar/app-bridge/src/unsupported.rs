@@ -1,10 +1,10 @@
-//! The bridge on systems without Unix-domain sockets (Windows, until a named pipe is added): every
-//! call says it is unsupported, so the sidecar falls back to its preview and the app to its own
-//! windows.
+//! The bridge on systems that are neither Unix nor Windows: every call says it is unsupported, so
+//! the sidecar falls back to its preview and the app to its own windows.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::framing::Incoming;
 use crate::{BridgeError, Reply, Request};
 
 /// The sidecar's end (unsupported here).
@@ -42,24 +42,6 @@ impl AppListener {
 
     /// Never returns a request.
     pub async fn accept(&self) -> Result<Incoming, BridgeError> {
-        Err(BridgeError::Unsupported)
-    }
-}
-
-/// Never constructed here.
-#[derive(Debug)]
-pub struct Incoming {
-    request: Request,
-}
-
-impl Incoming {
-    /// What the sidecar asks.
-    pub fn request(&self) -> &Request {
-        &self.request
-    }
-
-    /// Always [`BridgeError::Unsupported`].
-    pub async fn reply(self, _reply: &Reply) -> Result<(), BridgeError> {
         Err(BridgeError::Unsupported)
     }
 }

@@ -43,7 +43,7 @@ async fn initialize(url: &str, header: Option<&str>) -> reqwest::StatusCode {
 async fn check_serves_with_token_only(settings: RemoteSettings) {
     let data = tempfile::tempdir().expect("temp dir");
     let remote = workspace_garmin_mcp();
-    let view = remote.start(settings, data.path()).await.expect("the server starts");
+    let view = remote.start(settings.clone(), data.path()).await.expect("the server starts");
     assert!(view.running, "running after start: {view:?}");
     let line = view.startup_line.clone().expect("the start-up line is shown");
     assert!(line.contains("every request needs the bearer token"), "{line}");
@@ -68,12 +68,24 @@ async fn check_serves_with_token_only(settings: RemoteSettings) {
 
 #[tokio::test]
 async fn loopback_server_requires_the_token_and_stops_on_request() {
-    check_serves_with_token_only(RemoteSettings { network: false, port: 0, read_only: true }).await;
+    check_serves_with_token_only(RemoteSettings {
+        network: false,
+        port: 0,
+        read_only: true,
+        public_url: None,
+    })
+    .await;
 }
 
 #[tokio::test]
 async fn network_server_requires_the_token_and_stops_on_request() {
-    check_serves_with_token_only(RemoteSettings { network: true, port: 0, read_only: true }).await;
+    check_serves_with_token_only(RemoteSettings {
+        network: true,
+        port: 0,
+        read_only: true,
+        public_url: None,
+    })
+    .await;
 }
 
 #[tokio::test]
@@ -83,7 +95,7 @@ async fn a_server_that_cannot_start_reports_how_it_ended() {
     let blocker = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
     let port = blocker.local_addr().expect("addr").port();
     let view = remote
-        .start(RemoteSettings { network: false, port, read_only: true }, data.path())
+        .start(RemoteSettings { network: false, port, read_only: true, public_url: None }, data.path())
         .await
         .expect("the process starts");
     assert!(!view.running, "{view:?}");

@@ -4,6 +4,7 @@
 //! layouts on Linux.
 
 use std::collections::BTreeMap;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use crate::SetupError;
@@ -33,8 +34,10 @@ impl Os {
 }
 
 /// Environment variables that move a client's config file (read by [`Env::current`]).
-pub const LOCATION_VARS: [&str; 3] = [CODEX_HOME, DSH_HOME, DEEPSEEK_MCP_CONFIG];
+pub const LOCATION_VARS: [&str; 4] = [CODEX_HOME, DSH_HOME, DEEPSEEK_MCP_CONFIG, XDG_CONFIG_HOME];
 
+/// The XDG settings folder: Linux's settings folder, and opencode's on every OS.
+pub(crate) const XDG_CONFIG_HOME: &str = "XDG_CONFIG_HOME";
 /// Codex CLI's folder (default `~/.codex`).
 pub(crate) const CODEX_HOME: &str = "CODEX_HOME";
 /// DeepSeek Harness's folder (default `~/.dsh`).
@@ -59,19 +62,39 @@ pub struct Env {
 }
 
 impl Env {
-    /// The real environment of this process.
+    /// The real environment of this process ([`Env::from_vars`] over its variables, with the OS's
+    /// own answers for the home and settings folders as fallbacks).
     pub fn current() -> Result<Env, SetupError> {
-        let home = dirs::home_dir().ok_or(SetupError::NoHome)?;
-        let os = Os::current();
-        let config_dir = dirs::config_dir().unwrap_or_else(|| default_config_dir(os, &home));
-        let path = std::env::var_os("PATH").map(|p| std::env::split_paths(&p).collect()).unwrap_or_default();
-        let vars = LOCATION_VARS
-            .iter()
-            .filter_map(|name| {
-                let value = std::env::var_os(name).filter(|v| !v.is_empty())?;
-                Some(((*name).to_owned(), PathBuf::from(value)))
-            })
-            .collect();
+        Env::from_vars(Os::current(), |name| std::env::var_os(name), dirs::home_dir(), dirs::config_dir())
+    }
+
+    /// The layout of `os` from environment variables (`var`), as the clients themselves find their
+    /// folders, falling back to what the OS reports (`known_home`, `known_config`):
+    ///
+    /// * home: `%USERPROFILE%` on Windows (Node's `os.homedir()`, where the command-line clients keep
+    ///   their dot-folders), `$HOME` elsewhere;
+    /// * settings folder: Windows `%APPDATA%` (Electron's `appData`: Claude Desktop, VS Code, Cursor,
+    ///   Cherry Studio), else `<home>\AppData\Roaming`; macOS `<home>/Library/Application Support`
+    ///   (Electron ignores XDG there); Linux `$XDG_CONFIG_HOME` when absolute, else `<home>/.config`;
+    /// * `PATH`, and the [`LOCATION_VARS`] that are set.
+    pub fn from_vars(
+        os: Os,
+        var: impl Fn(&str) -> Option<OsString>,
+        known_home: Option<PathBuf>,
+        known_config: Option<PathBuf>,
+    ) -> Result<Env, SetupError> {
+        let set = |name: &str| var(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+        let home_var = if os == Os::Windows { "USERPROFILE" } else { "HOME" };
+        let home = set(home_var).or(known_home).ok_or(SetupError::NoHome)?;
+        let config_dir = match os {
+            Os::Windows => set("APPDATA").or(known_config).unwrap_or_else(|| default_config_dir(os, &home)),
+            Os::Mac => default_config_dir(os, &home),
+            Os::Linux => set(XDG_CONFIG_HOME)
+                .filter(|dir| dir.is_absolute())
+                .unwrap_or_else(|| default_config_dir(os, &home)),
+        };
+        let path = var("PATH").map(|p| std::env::split_paths(&p).collect()).unwrap_or_default();
+        let vars = LOCATION_VARS.iter().filter_map(|name| Some(((*name).to_owned(), set(name)?))).collect();
         Ok(Env { os, home, config_dir, path, vars })
     }
 

@@ -111,7 +111,12 @@ pub(crate) fn replace(path: &Path, contents: &str, expected: Option<&str>) -> Re
     if now.as_deref() != expected.map(str::as_bytes) {
         return Ok(Written::FileChangedMeanwhile);
     }
-    temp.persist(path).map_err(|e| io_err("replace", path)(e.error))?;
+    // std's rename, not tempfile's `persist` (`MoveFileExW`): on Windows it replaces a file the
+    // client holds open (POSIX rename semantics, Windows 10 1607 and later); the temporary file is
+    // closed first and removed again if the rename fails.
+    let temp = temp.into_temp_path();
+    fs::rename(&temp, path).map_err(io_err("replace", path))?;
+    let _ = temp.keep();
     if let Ok(folder) = fs::File::open(dir) {
         // Makes the rename durable on Unix; folders cannot be opened this way on Windows.
         let _ = folder.sync_all();

@@ -46,7 +46,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::env::{CODEX_HOME, DEEPSEEK_MCP_CONFIG, DSH_HOME};
+use crate::env::{CODEX_HOME, DEEPSEEK_MCP_CONFIG, DSH_HOME, XDG_CONFIG_HOME};
 use crate::json_config::{EntryStyle, JsonShape, Syntax};
 use crate::{ClientId, Env, Os, backup_path};
 
@@ -117,11 +117,13 @@ pub(crate) fn config_path(client: ClientId, env: &Env) -> Option<PathBuf> {
     })
 }
 
-/// opencode's folder: XDG's config folder, which it uses on every OS (`~/.config` by default).
+/// opencode's folder: XDG's config folder, which it uses on every OS (`$XDG_CONFIG_HOME`, else
+/// `~/.config`; its `xdg-basedir` ignores `%APPDATA%` and `Library`).
 fn opencode_dir(env: &Env) -> PathBuf {
-    match env.os {
-        Os::Linux => env.config_join("opencode"),
-        Os::Mac | Os::Windows => env.home_join(".config/opencode"),
+    match (env.var(XDG_CONFIG_HOME), env.os) {
+        (Some(xdg), _) if xdg.is_absolute() => xdg.join("opencode"),
+        (_, Os::Linux) => env.config_join("opencode"),
+        (_, Os::Mac | Os::Windows) => env.home_join(".config/opencode"),
     }
 }
 

@@ -22,6 +22,8 @@
 //!   client rewrote the file meanwhile we start over from its new content (a few tries).
 //! * **Idempotent.** Configuring twice writes nothing the second time ([`Outcome::Unchanged`]).
 //! * **Read back before writing.** The edited text must parse and hold exactly our entry.
+//! * **The file's own line endings.** A `\r\n` file stays `\r\n`; a new file gets the endings
+//!   its client writes (`line_endings`).
 //!
 //! Paths and formats come from the project's `mcp-tauri-notes.md` §5; the `layout` module's docs
 //! list the choices the notes leave open.
@@ -35,6 +37,7 @@ mod file;
 mod json_config;
 mod judge;
 mod layout;
+mod line_endings;
 mod report;
 mod toml_config;
 
@@ -156,6 +159,7 @@ pub fn configure(client: ClientId, env: &Env, entry: &ServerEntry) -> Result<Con
             let backup = Some(backup_path(&path)).filter(|b| b.exists());
             return Ok(change(Outcome::Unchanged, backup));
         };
+        let text = line_endings::apply(&text, line_endings::for_file(env.os, client, before.as_deref()));
         if let Some(backup) = write(&path, &text, before.as_deref())? {
             return Ok(change(outcome, backup));
         }
@@ -181,6 +185,7 @@ pub fn remove(client: ClientId, env: &Env, name: &str) -> Result<ConfigEdit, Set
         let Some(text) = edited else {
             return Ok(change(Outcome::NotPresent, Some(backup_path(&path)).filter(|b| b.exists())));
         };
+        let text = line_endings::apply(&text, line_endings::for_file(env.os, client, Some(&before)));
         if let Some(backup) = write(&path, &text, Some(&before))? {
             return Ok(change(Outcome::Removed, backup));
         }

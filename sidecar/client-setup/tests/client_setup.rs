@@ -4,7 +4,9 @@
 //! configuring twice changes nothing, the one backup holds the original, and the macOS and Windows
 //! layouts resolve from a fake environment. Gemini's and Qwen's settings and opencode's file keep
 //! their comments (and trailing commas where the client allows them); `--demo`/`--readonly` go into
-//! the entry and a flag added by hand survives a re-run.
+//! the entry and a flag added by hand survives a re-run. Each OS's environment (Windows'
+//! `%USERPROFILE%`/`%APPDATA%`, macOS' `Library`, Linux's XDG) gives every client's file, and a
+//! `\r\n` file keeps its line endings.
 //!
 //! Run: `cargo test -p client-setup --test client_setup`
 //! Accept new golden files: `UPDATE_GOLDEN=1 cargo test -p client-setup --test client_setup`
@@ -792,4 +794,129 @@ fn generic_is_a_project_mcp_json_snippet_and_writes_no_file() {
     let json: serde_json::Value = serde_json::from_str(&snippet(ClientId::Generic, &entry())).unwrap();
     assert_eq!(json["mcpServers"]["garmin"]["command"], COMMAND);
     assert!(ClientId::Generic.display_name().contains(".mcp.json"));
+}
+
+/// Environment variables as a lookup, for [`Env::from_vars`].
+fn vars(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<std::ffi::OsString> + use<> {
+    let pairs: Vec<(String, String)> =
+        pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+    move |name| pairs.iter().find(|(k, _)| k == name).map(|(_, v)| v.into())
+}
+
+fn p(text: &str) -> PathBuf {
+    text.split('/').filter(|s| !s.is_empty()).fold(PathBuf::from("/"), |acc, part| acc.join(part))
+}
+
+#[test]
+fn each_clients_file_follows_the_windows_environment_userprofile_and_appdata() {
+    // HOME is Git Bash's or MSYS's on Windows; the clients use %USERPROFILE% and %APPDATA%.
+    let env = Env::from_vars(
+        Os::Windows,
+        vars(&[("USERPROFILE", "/w/ann"), ("HOME", "/msys/home/ann"), ("APPDATA", "/w/roam")]),
+        None,
+        None,
+    )
+    .unwrap();
+    let path = |client| config_path(client, &env).unwrap();
+    assert_eq!(path(ClientId::ClaudeDesktop), p("/w/roam/Claude/claude_desktop_config.json"));
+    assert_eq!(path(ClientId::VsCode), p("/w/roam/Code/User/mcp.json"));
+    assert_eq!(path(ClientId::ClaudeCode), p("/w/ann/.claude.json"));
+    assert_eq!(path(ClientId::Codex), p("/w/ann/.codex/config.toml"));
+    assert_eq!(path(ClientId::Cursor), p("/w/ann/.cursor/mcp.json"));
+    assert_eq!(path(ClientId::Windsurf), p("/w/ann/.codeium/windsurf/mcp_config.json"));
+    assert_eq!(path(ClientId::Gemini), p("/w/ann/.gemini/settings.json"));
+    assert_eq!(path(ClientId::Qwen), p("/w/ann/.qwen/settings.json"));
+    assert_eq!(path(ClientId::WorkBuddy), p("/w/ann/.workbuddy/mcp.json"));
+    assert_eq!(path(ClientId::ZCode), p("/w/ann/.zcode/cli/config.json"));
+    assert_eq!(path(ClientId::DeepSeek), p("/w/ann/.dsh/mcpServers.json"));
+    assert_eq!(path(ClientId::Copilot), p("/w/ann/.copilot/mcp-config.json"));
+    assert_eq!(path(ClientId::OpenCode), p("/w/ann/.config/opencode/opencode.json"));
+    // Without the variables: what Windows itself reports.
+    let known = Env::from_vars(Os::Windows, vars(&[]), Some(p("/k/ann")), Some(p("/k/roam"))).unwrap();
+    assert_eq!(
+        config_path(ClientId::ClaudeDesktop, &known),
+        Some(p("/k/roam/Claude/claude_desktop_config.json"))
+    );
+    assert_eq!(config_path(ClientId::Cursor, &known), Some(p("/k/ann/.cursor/mcp.json")));
+    assert!(matches!(
+        Env::from_vars(Os::Windows, vars(&[("HOME", "/x")]), None, None),
+        Err(SetupError::NoHome)
+    ));
+}
+
+#[test]
+fn each_clients_file_follows_the_macos_environment_under_application_support() {
+    let env = Env::from_vars(
+        Os::Mac,
+        vars(&[("HOME", "/Users/ann"), ("XDG_CONFIG_HOME", "/xdg"), ("APPDATA", "/nope")]),
+        None,
+        Some(p("/ignored")),
+    )
+    .unwrap();
+    let path = |client| config_path(client, &env).unwrap();
+    let support = "/Users/ann/Library/Application Support";
+    assert_eq!(path(ClientId::ClaudeDesktop), p(&format!("{support}/Claude/claude_desktop_config.json")));
+    assert_eq!(path(ClientId::VsCode), p(&format!("{support}/Code/User/mcp.json")));
+    assert_eq!(path(ClientId::Cursor), p("/Users/ann/.cursor/mcp.json"));
+    assert_eq!(path(ClientId::Codex), p("/Users/ann/.codex/config.toml"));
+    assert_eq!(path(ClientId::Gemini), p("/Users/ann/.gemini/settings.json"));
+    // opencode's xdg-basedir honours XDG_CONFIG_HOME on every OS.
+    assert_eq!(path(ClientId::OpenCode), p("/xdg/opencode/opencode.json"));
+}
+
+#[test]
+fn each_clients_file_follows_the_linux_environment_and_xdg_config_home() {
+    let env = Env::from_vars(
+        Os::Linux,
+        vars(&[
+            ("HOME", "/home/ann"),
+            ("XDG_CONFIG_HOME", "/cfg"),
+            ("USERPROFILE", "/nope"),
+            ("PATH", "/bin"),
+        ]),
+        None,
+        None,
+    )
+    .unwrap();
+    let path = |client| config_path(client, &env).unwrap();
+    assert_eq!(path(ClientId::ClaudeDesktop), p("/cfg/Claude/claude_desktop_config.json"));
+    assert_eq!(path(ClientId::VsCode), p("/cfg/Code/User/mcp.json"));
+    assert_eq!(path(ClientId::OpenCode), p("/cfg/opencode/opencode.json"));
+    assert_eq!(path(ClientId::ClaudeCode), p("/home/ann/.claude.json"));
+    assert_eq!(env.path, vec![p("/bin")]);
+    // A relative XDG_CONFIG_HOME is ignored, as the XDG spec says.
+    let relative =
+        Env::from_vars(Os::Linux, vars(&[("HOME", "/home/ann"), ("XDG_CONFIG_HOME", "cfg")]), None, None);
+    assert_eq!(
+        config_path(ClientId::VsCode, &relative.unwrap()),
+        Some(p("/home/ann/.config/Code/User/mcp.json"))
+    );
+}
+
+#[test]
+fn a_crlf_config_stays_crlf_and_remove_gives_back_its_bytes() {
+    for client in file_clients() {
+        let (_home, env) = temp_home(Os::Windows);
+        let path = config_path(client, &env).unwrap();
+        let original = fixture(client).replace('\n', "\r\n");
+        write(&path, &original);
+        configure(client, &env, &entry()).unwrap();
+        let after = fs::read_to_string(&path).unwrap();
+        assert_eq!(after.matches('\n').count(), after.matches("\r\n").count(), "{client}: {after:?}");
+        assert!(after.contains(COMMAND), "{client}");
+        assert_eq!(status(client, &env, &entry()).configured, Configured::Yes, "{client}");
+        remove(client, &env, "garmin").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), original, "{client}: remove restores the file");
+    }
+}
+
+#[test]
+fn a_new_vs_code_file_on_windows_gets_crlf_and_the_others_lf() {
+    let (_home, env) = temp_home(Os::Windows);
+    configure(ClientId::VsCode, &env, &entry()).unwrap();
+    let vscode = fs::read_to_string(config_path(ClientId::VsCode, &env).unwrap()).unwrap();
+    assert!(vscode.contains("\r\n") && !vscode.replace("\r\n", "").contains('\n'), "{vscode:?}");
+    configure(ClientId::ClaudeDesktop, &env, &entry()).unwrap();
+    let claude = fs::read_to_string(config_path(ClientId::ClaudeDesktop, &env).unwrap()).unwrap();
+    assert!(!claude.contains('\r'), "{claude:?}");
 }

@@ -3,6 +3,9 @@
 //! distances (`12.35`, `21.10 km`, `800 m`, `7.2 km`), speeds (`28.4`), plain numbers (`800`,
 //! `1.5`, `12,345`) and Garmin's keys as words (`HR_MAX_BASED` → `hr max based`).
 //!
+//! Text from outside (names, facts, client names) is cleaned for people to read in [`text`], the
+//! one home of that cleaner.
+//!
 //! It is a leaf: no Garmin, no MCP, no charts. The Garmin client's workout previews, the MCP
 //! tools' answers and the charts' labels all format through it, so a pace or a time reads the same
 //! wherever it is shown.
@@ -12,6 +15,8 @@
 //! more, some 31 years) is written as [`MISSING`] (`-`), never as a made-up `0:00` and never as a
 //! panic. Helpers that convert a speed into a pace return `None` instead, so the caller can leave
 //! the field out.
+
+pub mod text;
 
 /// What a formatter writes for a value it cannot show (NaN, infinite, negative, absurdly large).
 pub const MISSING: &str = "-";

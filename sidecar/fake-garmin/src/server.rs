@@ -276,33 +276,3 @@ fn target(req: &Request) -> String {
     let uri = req.extensions().get::<OriginalUri>().map_or(req.uri(), |o| &o.0);
     uri.path_and_query().map_or_else(|| uri.path().to_owned(), ToString::to_string)
 }
-
-#[cfg(all(test, not(feature = "control")))]
-mod shipped_build {
-    //! Runs only in the build the shipped binaries get (`cargo test -p fake-garmin --lib
-    //! --no-default-features`, a step of `cargo xtask test`): the demo fake has no control plane.
-
-    use crate::{FakeConfig, FakeGarmin};
-
-    #[tokio::test]
-    async fn without_the_control_feature_the_fake_serves_no_control_api() {
-        let fake = FakeGarmin::start(FakeConfig::default()).await.expect("fake starts");
-        let http = reqwest::Client::new();
-        for (method, path) in [
-            (reqwest::Method::GET, "/__fake/health"),
-            (reqwest::Method::GET, "/__fake/requests"),
-            (reqwest::Method::POST, "/__fake/sessions"),
-            (reqwest::Method::POST, "/__fake/end-sessions"),
-        ] {
-            let res = http
-                .request(method.clone(), format!("{}{path}", fake.base_url()))
-                .send()
-                .await
-                .expect("answer");
-            let status = res.status();
-            let body = res.text().await.expect("body");
-            assert!(body.contains("(no route)"), "{method} {path} answered {status}: {body}");
-        }
-        fake.shutdown().await;
-    }
-}

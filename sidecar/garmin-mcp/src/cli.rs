@@ -8,6 +8,7 @@ mod check;
 mod configure;
 mod login;
 mod output;
+mod remote;
 mod serve;
 mod status;
 mod sync;
@@ -105,6 +106,23 @@ pub struct Cli {
     #[arg(long, value_delimiter = ',', value_name = "NAME", requires = "http", help_heading = "HTTP mode")]
     pub allow_host: Vec<String>,
 
+    /// The public HTTPS origin a tunnel gives this server (e.g. https://my-pc.tail1234.ts.net): turns
+    /// on OAuth so claude.ai, ChatGPT and other hosted assistants can connect at URL/mcp after you
+    /// approve each one. Keep listening on 127.0.0.1; the tunnel forwards to it.
+    #[arg(
+        long,
+        value_name = "URL",
+        requires = "http",
+        conflicts_with = "no_token",
+        help_heading = "HTTP mode"
+    )]
+    pub public_url: Option<String>,
+
+    /// A host (`name` or `name:port`) whose OAuth client metadata documents may be fetched although
+    /// it is a private or loopback address (tests; a document served on the home network).
+    #[arg(long, hide = true, value_name = "HOST", requires = "public_url")]
+    pub allow_client_metadata_host: Vec<String>,
+
     /// What to do (none: serve MCP over stdio, or HTTP with --http).
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -129,6 +147,8 @@ pub enum Command {
     Configure(configure::ConfigureArgs),
     /// Call every read-only tool once on the saved session (or --demo) and say how each did.
     Check(check::CheckArgs),
+    /// Remote access (--public-url): a pairing code, the approved clients, revoking them.
+    Remote(remote::RemoteArgs),
 }
 
 /// Runs the parsed command line.
@@ -150,6 +170,7 @@ pub async fn run(cli: Cli) -> ExitCode {
             check::run(args, target, store).await
         }
         Some(Command::Sync(args)) => sync::run(args, &store, cli.today).await,
+        Some(Command::Remote(args)) => remote::run(args, store.dir()).await,
         Some(Command::Configure(mut args)) => {
             // `garmin-mcp --demo configure …` means the same as `configure … --demo`.
             args.demo |= cli.demo;
@@ -166,6 +187,8 @@ pub async fn run(cli: Cli) -> ExitCode {
                 with_app: cli.with_app,
                 abandoned_session_secs: cli.abandoned_session_secs,
                 allow_hosts: cli.allow_host,
+                public_url: cli.public_url,
+                metadata_hosts: cli.allow_client_metadata_host,
             });
             let args = serve::ServeArgs {
                 readonly: cli.readonly,

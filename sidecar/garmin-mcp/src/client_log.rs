@@ -5,7 +5,9 @@
 //!
 //! What is sent is built here from words this server chose — tool names, durations and the
 //! sentence a failed tool already answers with — never from requests, headers or Garmin's
-//! responses, so cookies, tokens and keys cannot reach a client this way. MCP logging is deprecated
+//! responses, so cookies, tokens and keys cannot reach a client this way. Names a client sent (an
+//! unknown tool's) are quoted cleaned and cut short (`crate::output::echo`), and every message is
+//! one cleaned text of at most [`MAX_MESSAGE_CHARS`] characters. MCP logging is deprecated
 //! for the 2026-07-28 protocol (SEP-2577) but part of 2025-11-25, which clients speak today.
 #![allow(deprecated)]
 
@@ -17,6 +19,8 @@ use rmcp::service::Peer;
 
 /// The name log messages carry as their `logger`.
 pub const LOGGER: &str = "garmin-mcp";
+/// Longest log message sent, in characters.
+pub const MAX_MESSAGE_CHARS: usize = 1000;
 
 /// The level one session asked for (`None`: nothing is sent).
 #[derive(Debug, Default)]
@@ -65,6 +69,7 @@ impl ClientLog {
         if !self.wants(level) {
             return;
         }
+        let message = display::text::clean_display_lines(&message, MAX_MESSAGE_CHARS);
         let param = LoggingMessageNotificationParam::new(level, serde_json::Value::String(message))
             .with_logger(LOGGER);
         if let Err(error) = peer.notify_logging_message(param).await {

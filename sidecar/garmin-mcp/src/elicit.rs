@@ -12,19 +12,32 @@
 //! and writes nothing. What is written is exactly what was accepted ([`Plan`]); declining,
 //! dismissing, or a client that fails or does not answer writes nothing ([`GarminMcp::ask_in_chat`]).
 //! The journal records these changes as confirmed by `elicitation`.
+//!
+//! A question costs the server a waiting call, so questions are bounded and never outlive their
+//! call ([`GarminMcp::ask`]): at most [`MAX_QUESTIONS_PER_SESSION`] wait per session and
+//! [`MAX_QUESTIONS`] in all (past that a write is answered at once, nothing written); a call that
+//! ends without an answer — cancelled, timed out, its client gone — withdraws its question
+//! (`notifications/cancelled`), so an answer sent later finds nothing to confirm. The preview in the
+//! question is one clean line (`display::text`): a name with line breaks cannot write a line of its
+//! own into what the person reads.
 
-use app_bridge::{MAX_PREVIEW_CHARS, MAX_TITLE_CHARS, clean_display_lines, clean_display_text};
+use std::sync::Arc;
+use std::time::Duration;
+
+use app_bridge::{MAX_PREVIEW_CHARS, MAX_TITLE_CHARS, clean_display_text};
 use chrono::NaiveDate;
 use garmin::apply::FollowUps;
 use garmin::changes::Change;
 use garmin::journal::ConfirmedBy;
 use rmcp::RoleServer;
 use rmcp::model::{
-    BooleanSchema, ElicitRequestParams, ElicitationAction, ElicitationSchema, PrimitiveSchemaDefinition,
-    ProtocolVersion, StringSchema,
+    BooleanSchema, CancelledNotificationParam, ClientResult, ElicitRequest, ElicitRequestParams,
+    ElicitResult, ElicitationAction, ElicitationSchema, PrimitiveSchemaDefinition, ProtocolVersion,
+    RequestId, ServerRequest, StringSchema,
 };
-use rmcp::service::{RequestContext, ServiceError};
+use rmcp::service::{PeerRequestOptions, RequestContext, ServiceError};
 use serde_json::Value;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::output::Answer;
 use crate::server::GarminMcp;
@@ -37,6 +50,91 @@ pub const CONFIRM_FIELD: &str = "confirm";
 pub const SCHEDULE_FIELD: &str = "schedule_on";
 /// The form's "send it to my watch".
 pub const SEND_FIELD: &str = "send_to_watch";
+
+/// Questions one session may have waiting for the person at once: a person answers one at a time.
+pub const MAX_QUESTIONS_PER_SESSION: usize = 4;
+/// Questions waiting in all sessions together.
+pub const MAX_QUESTIONS: usize = 64;
+
+/// The places for waiting questions: one pool shared by every session, one per session (a clone of
+/// the server, i.e. a new session, gets a pool of its own).
+#[derive(Debug)]
+pub(crate) struct Questions {
+    all: Arc<Semaphore>,
+    session: Arc<Semaphore>,
+}
+
+impl Questions {
+    /// The pools of a new server.
+    pub(crate) fn new() -> Self {
+        Questions {
+            all: Arc::new(Semaphore::new(MAX_QUESTIONS)),
+            session: Arc::new(Semaphore::new(MAX_QUESTIONS_PER_SESSION)),
+        }
+    }
+
+    /// A place for one more question, or the sentence saying why there is none.
+    fn reserve(&self) -> Result<[OwnedSemaphorePermit; 2], String> {
+        let session = self.session.clone().try_acquire_owned().map_err(|_| {
+            format!(
+                "{MAX_QUESTIONS_PER_SESSION} confirmation questions of this session are already waiting for the person; nothing was written. Wait until they answer (or the questions time out) before asking again."
+            )
+        })?;
+        let all = self.all.clone().try_acquire_owned().map_err(|_| {
+            format!(
+                "{MAX_QUESTIONS} confirmation questions are already waiting on this server; nothing was written. Try again once the person has answered them."
+            )
+        })?;
+        Ok([session, all])
+    }
+}
+
+impl Clone for Questions {
+    /// A new session: the shared pool, and a pool of its own.
+    fn clone(&self) -> Self {
+        Questions { all: self.all.clone(), session: Arc::new(Semaphore::new(MAX_QUESTIONS_PER_SESSION)) }
+    }
+}
+
+/// What became of a question asked in the chat ([`GarminMcp::ask`]).
+#[derive(Debug)]
+pub(crate) enum Asked {
+    /// The person (or their client) answered.
+    Answered(ElicitResult),
+    /// The call was cancelled while waiting (its question was withdrawn).
+    Cancelled,
+    /// Nobody answered within this long (the question was withdrawn).
+    TimedOut(Duration),
+    /// Too many questions are waiting: the sentence says so. Nothing was asked.
+    Busy(String),
+    /// The client could not ask (its error, cleaned and short).
+    Failed(String),
+}
+
+/// Withdraws a question from the client when dropped before it was answered: the call was
+/// cancelled, its client went away, or its future was dropped for any other reason. The client
+/// drops the question, and the server forgets it, so a late answer confirms nothing.
+struct Withdraw {
+    peer: rmcp::Peer<RoleServer>,
+    id: Option<RequestId>,
+}
+
+impl Drop for Withdraw {
+    fn drop(&mut self) {
+        let Some(id) = self.id.take() else { return };
+        let peer = self.peer.clone();
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
+        runtime.spawn(async move {
+            let param = CancelledNotificationParam::new(
+                Some(id),
+                Some("the call that asked this question has ended".to_owned()),
+            );
+            if let Err(e) = peer.notify_cancelled(param).await {
+                tracing::debug!("withdrawing a question failed (the client is gone): {e}");
+            }
+        });
+    }
+}
 
 /// Whether the client of this call can be asked in the chat: it declared form elicitation at
 /// `initialize` (a bare `elicitation: {}` means form, as the 2025-06-18 spec had it), on a protocol
@@ -106,7 +204,7 @@ impl Question {
             _ => None,
         };
         let title = clean_display_text(&proposed.change.describe(), MAX_TITLE_CHARS);
-        let preview = clean_display_lines(&proposed.preview, MAX_PREVIEW_CHARS);
+        let preview = clean_display_text(&proposed.preview, MAX_PREVIEW_CHARS);
         let account = if demo { "the demo account (fake data)" } else { "your Garmin account" };
         let placement_words = match &placement {
             Some((Placement::New, ..)) => {
@@ -238,6 +336,43 @@ impl Question {
     }
 }
 
+/// A question that only asks for a yes (`confirm`, unticked by default): `message` is what the
+/// person reads, `yes` the box's title.
+pub(crate) fn yes_no_question(message: String, yes: &str) -> ElicitRequestParams {
+    let mut schema = ElicitationSchema::new(
+        [(
+            CONFIRM_FIELD.to_owned(),
+            PrimitiveSchemaDefinition::Boolean(
+                BooleanSchema::new().title(yes.to_owned()).with_default(false),
+            ),
+        )]
+        .into_iter()
+        .collect(),
+    )
+    .with_required(vec![CONFIRM_FIELD.to_owned()]);
+    schema.property_order = Some(vec![CONFIRM_FIELD.to_owned()]);
+    ElicitRequestParams::FormElicitationParams { meta: None, message, requested_schema: schema }
+}
+
+/// Whether an answer to a [`yes_no_question`] is a yes: accepted with `confirm` ticked. A
+/// `confirm` that is not true or false is an error sentence.
+pub(crate) fn said_yes(answer: &ElicitResult) -> Result<bool, String> {
+    if answer.action != ElicitationAction::Accept {
+        return Ok(false);
+    }
+    match answer.content.as_ref() {
+        None | Some(Value::Null) => Ok(false),
+        Some(Value::Object(fields)) => yes_no(fields, CONFIRM_FIELD, false),
+        Some(other) => Err(format!("the answer is {}, not a form's fields", kind(other))),
+    }
+}
+
+/// A client that could not ask, in a short clean sentence.
+fn failed(error: &ServiceError) -> Asked {
+    tracing::info!("the client could not ask the person: {error}");
+    Asked::Failed(clean_display_text(&error.to_string(), 200))
+}
+
 /// "5 minutes", "1 minute", "30 seconds".
 fn wait_words(wait: std::time::Duration) -> String {
     let seconds = wait.as_secs();
@@ -272,6 +407,43 @@ fn kind(value: &Value) -> String {
 }
 
 impl GarminMcp {
+    /// Asks the person a question in the chat (`elicitation/create`), waiting at most
+    /// [`GarminMcp::chat_answer_wait`] with progress notifications (`waiting`). At most
+    /// [`MAX_QUESTIONS_PER_SESSION`] questions wait per session and [`MAX_QUESTIONS`] in all; past
+    /// that nothing is asked. A question not answered when this ends (cancelled, timed out, the
+    /// future dropped because the client went away) is withdrawn.
+    pub(crate) async fn ask(
+        &self,
+        params: ElicitRequestParams,
+        ctx: &RequestContext<RoleServer>,
+        waiting: &str,
+    ) -> Asked {
+        let _places = match self.questions().reserve() {
+            Ok(places) => places,
+            Err(why) => return Asked::Busy(why),
+        };
+        let request = ServerRequest::ElicitRequest(ElicitRequest::new(params));
+        let options = PeerRequestOptions::with_timeout(self.chat_answer_wait());
+        let handle = match ctx.peer.send_request_with_option(request, options).await {
+            Ok(handle) => handle,
+            Err(e) => return failed(&e),
+        };
+        let mut withdraw = Withdraw { peer: ctx.peer.clone(), id: Some(handle.id.clone()) };
+        let answer = crate::app::with_progress(handle.await_response(), ctx, waiting).await;
+        if answer.is_some() {
+            // Answered, refused or timed out: rmcp has forgotten the question (and withdrawn it
+            // on a timeout) already.
+            withdraw.id = None;
+        }
+        match answer {
+            None => Asked::Cancelled,
+            Some(Ok(ClientResult::ElicitResult(answer))) => Asked::Answered(answer),
+            Some(Ok(_)) => Asked::Failed("it answered something other than the form".to_owned()),
+            Some(Err(ServiceError::Timeout { timeout })) => Asked::TimedOut(timeout),
+            Some(Err(e)) => failed(&e),
+        }
+    }
+
     /// Asks the person in the chat to confirm `proposed` (see the module docs) and writes exactly
     /// what they accepted.
     pub(crate) async fn ask_in_chat(
@@ -280,29 +452,23 @@ impl GarminMcp {
         ctx: &RequestContext<RoleServer>,
     ) -> Result<Answer<WriteOutcome>, ToolError> {
         let question = Question::for_proposal(&proposed, self.is_demo());
-        let asked =
-            ctx.peer.create_elicitation_with_timeout(question.params(), Some(self.chat_answer_wait()));
         let waiting = "Waiting for the person to answer the confirmation question in the chat…";
-        let answer = match crate::app::with_progress(asked, ctx, waiting).await {
-            Some(answer) => answer,
-            None => {
+        let answer = match self.ask(question.params(), ctx, waiting).await {
+            Asked::Answered(answer) => answer,
+            Asked::Cancelled => {
                 return Err(ToolError::Local(
                     "The call was cancelled while the person was being asked; nothing was written."
                         .to_owned(),
                 ));
             }
-        };
-        let answer = match answer {
-            Ok(answer) => answer,
-            Err(ServiceError::Timeout { timeout }) => {
+            Asked::TimedOut(timeout) => {
                 return Err(ToolError::Local(format!(
                     "Nobody answered the confirmation question in the chat within {}, so nothing was written. Ask the person whether they still want this change before calling again.",
                     wait_words(timeout)
                 )));
             }
-            Err(e) => {
-                tracing::info!("the client could not ask the person: {e}");
-                let why = clean_display_text(&e.to_string(), 200);
+            Asked::Busy(why) => return Err(ToolError::Local(why)),
+            Asked::Failed(why) => {
                 return Ok(self.preview(
                     proposed.preview,
                     &format!(

@@ -61,7 +61,15 @@ pub fn export_dir(requested: Option<&str>) -> Result<PathBuf, String> {
 }
 
 fn default_dir() -> Option<PathBuf> {
-    dirs::download_dir().or_else(|| dirs::home_dir().map(|h| h.join("Downloads"))).map(|d| d.join("Garmin"))
+    export_dir_in(dirs::download_dir(), dirs::home_dir())
+}
+
+/// The default export folder from the OS's Downloads folder (`downloads`: Windows' Downloads known
+/// folder, `FOLDERID_Downloads`, which a person may have moved to another drive; macOS
+/// `~/Downloads`; Linux `XDG_DOWNLOAD_DIR` from `user-dirs.dirs`), else `<home>/Downloads`, with a
+/// `Garmin` subfolder.
+fn export_dir_in(downloads: Option<PathBuf>, home: Option<PathBuf>) -> Option<PathBuf> {
+    downloads.or_else(|| home.map(|h| h.join("Downloads"))).map(|d| d.join("Garmin"))
 }
 
 /// `~/x` means the home folder, as people type it.
@@ -192,6 +200,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn exports_go_to_the_downloads_known_folder_even_when_moved_else_to_home_downloads() {
+        // Windows: the Downloads known folder moved to another drive; macOS and Linux: ~/Downloads.
+        let moved = export_dir_in(Some(PathBuf::from(r"D:\Downloads")), Some(PathBuf::from(r"C:\Users\Ann")));
+        assert_eq!(moved, Some(PathBuf::from(r"D:\Downloads").join("Garmin")));
+        let mac =
+            export_dir_in(Some(PathBuf::from("/Users/ann/Downloads")), Some(PathBuf::from("/Users/ann")));
+        assert_eq!(mac, Some(PathBuf::from("/Users/ann/Downloads/Garmin")));
+        // No Downloads folder known (a Linux without user-dirs): the home's.
+        let bare = export_dir_in(None, Some(PathBuf::from("/home/ann")));
+        assert_eq!(bare, Some(PathBuf::from("/home/ann/Downloads/Garmin")));
+        assert_eq!(export_dir_in(None, None), None);
+    }
+
+    #[test]
     fn names_keep_chinese_and_drop_path_separators_and_windows_forbidden_characters() {
         let name = safe_file_name(&["2026-11-28", " 上海 / 半程:马拉松? <PB> ", "123"], "gpx");
         assert_eq!(name, "2026-11-28_上海 半程马拉松 PB_123.gpx");
@@ -250,6 +272,8 @@ mod tests {
     fn relative_folders_are_refused_with_an_example_of_a_full_path() {
         let err = export_dir(Some("exports")).unwrap_err();
         assert!(err.contains("not an absolute path"), "{err}");
-        assert_eq!(export_dir(Some("/tmp/x")).unwrap(), PathBuf::from("/tmp/x"));
+        // An absolute path of this OS (`/tmp/x` is not one on Windows).
+        let absolute = std::env::temp_dir().join("x");
+        assert_eq!(export_dir(Some(absolute.to_str().unwrap())).unwrap(), absolute);
     }
 }

@@ -6,8 +6,17 @@
 //! answers everything live. The history is never created by a read (only `sync`/`sync_history`
 //! make it), and any database error falls back to Garmin with a log line: a broken cache must never
 //! sink a tool.
+//!
+//! A locked history must not stall the server either (another process holding it exclusively once
+//! made every runtime worker sit in SQLite's busy wait, and an unrelated `get_profile` wait 58 s).
+//! So reads open and query the history on the blocking pool, on a connection of their own that
+//! waits at most [`::history::READ_BUSY_TIMEOUT`] per statement; when it fails, the tool answers
+//! live at once and the failure is remembered for [`RETRY_AFTER`], so later calls skip the history
+//! instead of paying the timeout again. A sync uses a connection of its own, with the usual wait.
 
+use std::path::Path;
 use std::sync::Mutex;
+use std::time::{Duration as StdDuration, Instant};
 
 use ::history::History;
 use chrono::{DateTime, Duration, NaiveDate, Utc};
@@ -18,10 +27,98 @@ use serde::Serialize;
 use crate::domain::reading::Reading;
 use crate::tool_error::ToolError;
 
-/// The opened history of this server, if any (opened on first use; `None` until the file exists),
-/// and the sync running in the background, if any.
+/// After a read of the history failed, how long tools answer live without trying it again.
+pub const RETRY_AFTER: StdDuration = StdDuration::from_secs(60);
+
+/// The history as this server reads it (opened on first use; nothing until the file exists; a
+/// failure remembered for [`RETRY_AFTER`]), and the sync running in the background, if any.
 #[derive(Debug, Default)]
-pub(crate) struct Slot(pub(crate) Mutex<Option<History>>, pub(crate) Mutex<Option<std::sync::Arc<SyncJob>>>);
+pub(crate) struct Slot {
+    reads: Mutex<Reads>,
+    /// The sync this server runs or ran last (see `crate::tools::history`).
+    pub(crate) job: Mutex<Option<std::sync::Arc<SyncJob>>>,
+}
+
+/// The read connection's state.
+#[derive(Debug, Default)]
+enum Reads {
+    /// Not opened yet (or no file when last tried).
+    #[default]
+    Unopened,
+    /// Opened and answering.
+    Open(History),
+    /// Opening or a read failed at this instant (locked, broken): skipped until [`RETRY_AFTER`].
+    Failed(Instant),
+}
+
+impl Slot {
+    fn reads(&self) -> std::sync::MutexGuard<'_, Reads> {
+        self.reads.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Remembers that reading the history failed now.
+    pub(crate) fn failed(&self) {
+        *self.reads() = Reads::Failed(Instant::now());
+    }
+
+    /// The history for reads (the caller has checked `--no-cache`): `None` when there is no file
+    /// yet, when it cannot be opened or read now (logged; the tool answers live), and for
+    /// [`RETRY_AFTER`] after that. Opening and a trivial read to check it answers run on the
+    /// blocking pool, each waiting at most [`::history::READ_BUSY_TIMEOUT`].
+    pub(crate) async fn for_reads(&self, dir: &Path) -> Option<History> {
+        let known = match &*self.reads() {
+            Reads::Failed(at) if at.elapsed() < RETRY_AFTER => return None,
+            Reads::Open(history) => Some(history.clone()),
+            _ => None,
+        };
+        let dir = dir.to_path_buf();
+        let checked = tokio::task::spawn_blocking(move || {
+            let history = match known {
+                Some(history) => history,
+                None => match History::open_for_reads(&dir)? {
+                    Some(history) => history,
+                    None => return Ok(None),
+                },
+            };
+            history.probe()?;
+            Ok::<_, ::history::HistoryError>(Some(history))
+        })
+        .await;
+        let mut reads = self.reads();
+        match checked {
+            Ok(Ok(Some(history))) => {
+                *reads = Reads::Open(history.clone());
+                Some(history)
+            }
+            Ok(Ok(None)) => {
+                *reads = Reads::Unopened;
+                None
+            }
+            Ok(Err(e)) => {
+                tracing::warn!(
+                    "the local history is not usable now, answering live for the next {} s: {e}",
+                    RETRY_AFTER.as_secs()
+                );
+                *reads = Reads::Failed(Instant::now());
+                None
+            }
+            Err(e) => {
+                tracing::warn!("opening the local history stopped: {e}");
+                None
+            }
+        }
+    }
+}
+
+/// The history for a sync: a connection of its own, with the usual wait for other processes
+/// (created when absent, a broken file moved aside). Blocking work runs on the blocking pool.
+pub(crate) async fn open_for_sync(dir: &Path) -> Result<History, ToolError> {
+    let dir = dir.to_path_buf();
+    tokio::task::spawn_blocking(move || History::open(&dir))
+        .await
+        .map_err(|e| ToolError::Local(format!("opening the local history stopped: {e}")))?
+        .map_err(|e| ToolError::Local(e.to_string()))
+}
 
 /// A sync running (or finished) in the background of this server: `sync_history` starts it, waits
 /// a few seconds with progress notifications, and answers; a later call reports where it is or
@@ -89,28 +186,34 @@ impl DataSource {
 
 /// The activities of `from..=to` (newest first, optionally of one type and its children) from
 /// the history where it covers the range, the days after it live; `None` when the history covers
-/// none of the range (the caller reads Garmin as it always did).
+/// none of the range (the caller reads Garmin as it always did). The history is read on the
+/// blocking pool; a failure is remembered (see [`Slot::failed`]) and the tool answers live.
 pub(crate) async fn activities_cache_first(
     reading: &Reading,
     from: NaiveDate,
     to: NaiveDate,
     type_key: Option<&str>,
 ) -> Result<Option<(Vec<ActivitySummary>, DataSource)>, ToolError> {
-    let Some(history) = &reading.history else { return Ok(None) };
     // Today is always live: its activities may still come.
     let yesterday = reading.yesterday();
     if from > yesterday {
         return Ok(None);
     }
-    let stored = history.coverage(from, to.min(yesterday)).and_then(|coverage| {
+    let Some(history) = reading.history.clone() else { return Ok(None) };
+    let key = type_key.map(str::to_owned);
+    let stored = tokio::task::spawn_blocking(move || {
+        let coverage = history.coverage(from, to.min(yesterday))?;
         let Some(covered_to) = coverage.covered_to else { return Ok(None) };
-        Ok(Some((history.activities(from, covered_to, type_key)?, covered_to, coverage.synced_at)))
-    });
+        Ok(Some((history.activities(from, covered_to, key.as_deref())?, covered_to, coverage.synced_at)))
+    })
+    .await
+    .unwrap_or_else(|e| Err(::history::HistoryError::Interrupted(format!("reading the history ({e})"))));
     let (mut rows, covered_to, synced_at) = match stored {
         Ok(Some(found)) => found,
         Ok(None) => return Ok(None),
         Err(e) => {
             tracing::warn!("reading the local history failed, answering live: {e}");
+            reading.history_failed();
             return Ok(None);
         }
     };

@@ -10,23 +10,34 @@
 //! * with a token, every request needs `Authorization: Bearer <token>`, compared in constant time
 //!   (401 otherwise, before anything reaches a tool) — [`auth`]; OAuth discovery and client
 //!   registration paths answer a plain 404, so clients tell the person to send the header;
+//! * with `--public-url`, also an OAuth 2.1 authorization server for hosted assistants behind a
+//!   tunnel, each client approved by the owner ([`oauth`]; its routes sit beside `/mcp`);
 //! * sessions, event streams and bodies are bounded ([`limits`]: 503 with `Retry-After` past the
 //!   session cap, 413 for a declared or real body over [`MAX_BODY_BYTES`], 400 for broken framing),
 //!   headers and bodies must arrive in time, and connections are capped at [`MAX_CONNECTIONS`]
-//!   (past it, new connections get an immediate 503 instead of waiting in the queue);
+//!   (past it, new connections get an immediate 503 instead of waiting in the queue); one address
+//!   holds only a few connections until one of them is authenticated, and an authenticated client
+//!   only its share ([`connections`]), so a slowloris from one address leaves room for everyone
+//!   else; per-client caps key on the authenticated caller ([`auth::ClientKey`]), not the address,
+//!   which behind a tunnel is everyone's;
+//! * calls are bounded per session, per client and in all, and a call whose client closed its
+//!   connection before the answer is cancelled ([`inflight`]);
 //! * answers on the event stream are framed so every client reads them: `event: message` on each
 //!   message, and the priming event only for clients of protocol 2025-11-25 or later ([`framing`]);
-//! * SIGTERM/Ctrl-C stops accepting, lets calls in progress finish ([`inflight`]), then ends the
-//!   sessions and closes the connections.
+//! * SIGTERM/Ctrl-C stops accepting, lets calls in progress finish ([`inflight`]: a call that has
+//!   answered, or whose client is gone, is not in progress), then ends the sessions and closes the
+//!   connections.
 //!
 //! Every session gets a clone of one [`GarminMcp`], so all clients share one Garmin client and the
 //! session store on disk; renewals happen in this process through that store, like in stdio mode.
 
-mod auth;
+pub mod auth;
+mod connections;
 mod framing;
 mod guard;
 mod inflight;
 mod limits;
+pub mod oauth;
 
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
@@ -47,8 +58,10 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tower::ServiceExt as _;
 
-pub use auth::{TOKEN_FILE_NAME, Token};
+pub use auth::{ClientKey, Scopes, TOKEN_FILE_NAME, Token};
+pub use connections::{MAX_CONNECTIONS_PER_CLIENT, MAX_UNAUTHENTICATED_PER_PEER};
 pub use guard::AllowedHost;
+pub use inflight::{MAX_CALLS, MAX_CALLS_PER_CLIENT, MAX_CALLS_PER_SESSION};
 pub use limits::{IDLE_SESSION_TIMEOUT, MAX_STREAMS, MAX_STREAMS_PER_SESSION, SessionLimits};
 
 use crate::server::GarminMcp;
@@ -59,8 +72,9 @@ pub const MCP_PATH: &str = "/mcp";
 pub const DEFAULT_PORT: u16 = 8765;
 /// Largest accepted request body (a tool call's arguments are a few KiB at most).
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
-/// A client must send its request headers within this time (slow-header attacks).
-pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// A client must send its request headers within this time (slow-header attacks); it is also how
+/// long an idle kept-alive connection stays open.
+pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(5);
 /// A client must send its whole request body within this time.
 pub const BODY_READ_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long shutdown waits for calls in progress before ending the sessions anyway.
@@ -85,6 +99,8 @@ pub struct HttpOptions {
     pub allow_hosts: Vec<String>,
     /// Session caps and the clean-up of abandoned sessions.
     pub sessions: SessionLimits,
+    /// `--public-url`: the OAuth authorization server for hosted assistants (`None`: off).
+    pub oauth: Option<oauth::Settings>,
 }
 
 impl HttpOptions {
@@ -97,6 +113,7 @@ impl HttpOptions {
             token_file: None,
             allow_hosts: Vec::new(),
             sessions: SessionLimits::default(),
+            oauth: None,
         }
     }
 }
@@ -118,6 +135,10 @@ pub enum StartError {
         /// What the resolver said.
         error: std::io::Error,
     },
+    /// `--public-url` without a token (the owner's clients would have no way in).
+    OAuthNeedsToken,
+    /// The authorization server could not start (its data folder is in use…).
+    OAuth(String),
     /// The address could not be bound (in use, no permission…).
     Bind {
         /// `host:port`.
@@ -130,7 +151,10 @@ pub enum StartError {
 impl StartError {
     /// True when the command line itself is at fault (exit code 2), not the machine.
     pub fn is_usage(&self) -> bool {
-        matches!(self, StartError::TokenRequired { .. } | StartError::BadAllowedHost(_))
+        matches!(
+            self,
+            StartError::TokenRequired { .. } | StartError::BadAllowedHost(_) | StartError::OAuthNeedsToken
+        )
     }
 }
 
@@ -151,6 +175,11 @@ impl std::fmt::Display for StartError {
                     "--allow-host `{value}` is not a host name or address (examples: garmin.example.com, 192.168.1.20)"
                 )
             }
+            StartError::OAuthNeedsToken => f.write_str(
+                "--public-url needs the bearer token (leave out --no-token): the tunnel makes the server reachable \
+                 from the internet, and local programs then use the token",
+            ),
+            StartError::OAuth(message) => f.write_str(message),
             StartError::Resolve { host, error } => write!(f, "cannot find the address of `{host}`: {error}"),
             StartError::Bind { address, error } => write!(f, "cannot listen on {address}: {error}"),
         }
@@ -167,6 +196,7 @@ pub struct Listening {
     url: String,
     loopback_only: bool,
     access: Arc<guard::Access>,
+    auth: Arc<auth::Auth>,
     token_file: Option<PathBuf>,
     sessions: SessionLimits,
 }
@@ -179,6 +209,17 @@ pub async fn bind(options: HttpOptions) -> Result<Listening, StartError> {
     }
     for extra in &options.allow_hosts {
         allowed.push(AllowedHost::parse(extra).ok_or_else(|| StartError::BadAllowedHost(extra.clone()))?);
+    }
+    if let Some(settings) = &options.oauth {
+        if options.token.is_none() {
+            return Err(StartError::OAuthNeedsToken);
+        }
+        let public = &settings.public_url;
+        let name = match public.port() {
+            Some(port) => format!("{}:{port}", public.host()),
+            None => public.host().to_owned(),
+        };
+        allowed.extend(AllowedHost::parse(&name));
     }
     let addresses: Vec<SocketAddr> = tokio::net::lookup_host((options.host.as_str(), options.port))
         .await
@@ -200,6 +241,20 @@ pub async fn bind(options: HttpOptions) -> Result<Listening, StartError> {
         Err(_) => options.host.clone(),
     };
     let url = format!("http://{url_host}:{}{MCP_PATH}", local.port());
+    let oauth = match &options.oauth {
+        Some(settings) => {
+            let oauth = oauth::OAuth::open(settings, write_tools()).map_err(StartError::OAuth)?;
+            let loopback = if local.ip().is_unspecified() || local.ip().is_loopback() {
+                format!("http://127.0.0.1:{}", local.port())
+            } else {
+                format!("http://{url_host}:{}", local.port())
+            };
+            oauth.publish_control(&loopback).map_err(StartError::OAuth)?;
+            Some(Arc::new(oauth))
+        }
+        None => None,
+    };
+    let auth = Arc::new(auth::Auth { token: options.token.clone(), oauth });
     let access = Arc::new(guard::Access { allowed, token: options.token });
     Ok(Listening {
         listener,
@@ -207,9 +262,21 @@ pub async fn bind(options: HttpOptions) -> Result<Listening, StartError> {
         url,
         loopback_only,
         access,
+        auth,
         token_file: options.token_file,
         sessions: options.sessions,
     })
+}
+
+/// The tools that change Garmin data (not marked read-only): what a read-only OAuth grant may
+/// neither list nor call.
+fn write_tools() -> std::collections::HashSet<String> {
+    GarminMcp::all_tools()
+        .list_all()
+        .into_iter()
+        .filter(|tool| tool.annotations.as_ref().and_then(|a| a.read_only_hint) != Some(true))
+        .map(|tool| tool.name.to_string())
+        .collect()
 }
 
 impl Listening {
@@ -244,6 +311,12 @@ impl Listening {
         if demo {
             details.push("demo account (fake data)".to_owned());
         }
+        if let Some(oauth) = &self.auth.oauth {
+            details.push(format!(
+                "remote access on: hosted assistants connect at {} after you approve them (OAuth)",
+                oauth.urls.resource
+            ));
+        }
         if !self.loopback_only {
             let names: Vec<String> = self.access.allowed.iter().map(ToString::to_string).collect();
             details.push(format!(
@@ -254,17 +327,24 @@ impl Listening {
         app_bridge::sidecar::serving_line(&self.url, &details)
     }
 
+    /// With `--public-url`: the pairing code made at start, for the terminal.
+    pub fn pairing_code(&self) -> Option<String> {
+        self.auth.oauth.as_ref().and_then(|oauth| oauth.startup_code())
+    }
+
     /// Serves until `shutdown` resolves, then lets calls in progress finish (up to
     /// [`SHUTDOWN_GRACE`]), ends the MCP sessions and closes every connection.
     pub async fn serve(self, server: GarminMcp, shutdown: impl Future<Output = ()>) {
         let sessions = CancellationToken::new();
-        let inflight = inflight::InFlight::default();
+        let calls = inflight::Calls::default();
         let limits = Arc::new(limits::Limits {
             sessions: Arc::new(limits::Sessions::new(self.sessions)),
             streams: Arc::default(),
+            calls: calls.clone(),
         });
+        let connections = Arc::new(connections::Connections::default());
         let reaper = tokio::spawn(close_abandoned_sessions(limits.sessions.clone(), self.sessions));
-        let app = router(server, self.access.clone(), limits, sessions.clone(), inflight.clone());
+        let app = router(server, self.access.clone(), self.auth.clone(), limits, sessions.clone());
         let mut http = hyper::server::conn::http1::Builder::new();
         http.timer(TokioTimer::new()).header_read_timeout(HEADER_READ_TIMEOUT);
         let graceful = GracefulShutdown::new();
@@ -285,6 +365,12 @@ impl Listening {
                 () = &mut shutdown => break,
             };
             let _ = stream.set_nodelay(true);
+            let Some(connection) = connections.open(peer.ip()) else {
+                // This address holds its share of connections not yet authenticated: say so and
+                // close, without reading anything from it.
+                let _ = stream.try_write(PEER_FULL.as_bytes());
+                continue;
+            };
             let Ok(permit) = permits.clone().try_acquire_owned() else {
                 // Full: say so at once rather than leave the client waiting in the queue.
                 if let Ok(permit) = overflow.clone().try_acquire_owned() {
@@ -301,6 +387,7 @@ impl Listening {
                 TowerToHyperService::new(app.clone().map_request(move |request: Request<Incoming>| {
                     let mut request = request.map(Body::new);
                     request.extensions_mut().insert(Peer(peer));
+                    request.extensions_mut().insert(connection.clone());
                     request
                 }));
             let connection = graceful.watch(http.serve_connection(TokioIo::new(stream), service));
@@ -313,7 +400,7 @@ impl Listening {
         }
         drop(self.listener);
         reaper.abort();
-        let busy = inflight.count();
+        let busy = calls.count();
         if busy > 0 {
             eprintln!("garmin-mcp: stopping after {busy} call(s) in progress finish");
         } else {
@@ -321,13 +408,16 @@ impl Listening {
         }
         // Connections finish their current request and close; no new request starts.
         let closing = tokio::spawn(graceful.shutdown());
-        if tokio::time::timeout(SHUTDOWN_GRACE, inflight.idle()).await.is_err() {
+        if tokio::time::timeout(SHUTDOWN_GRACE, calls.idle()).await.is_err() {
             eprintln!("garmin-mcp: calls still running after {}s; stopping anyway", SHUTDOWN_GRACE.as_secs());
         }
         // Ends the sessions, which closes their event streams and lets those connections go.
         sessions.cancel();
         if tokio::time::timeout(Duration::from_secs(5), closing).await.is_err() {
             tracing::warn!("some connections did not close in time");
+        }
+        if let Some(oauth) = &self.auth.oauth {
+            oauth.flush();
         }
     }
 }
@@ -359,19 +449,33 @@ async fn busy(_request: Request<Incoming>) -> Result<axum::http::Response<String
     Ok(response)
 }
 
+/// The answer to a connection from an address that holds its share of unauthenticated ones
+/// ([`connections::MAX_UNAUTHENTICATED_PER_PEER`]), written before closing it.
+const PEER_FULL: &str = "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 94\r\n\r\nService Unavailable: this address holds too many connections that have not sent a request yet\n";
+
+/// The client a call counts for in per-client caps kept by the server (subscriptions): over HTTP
+/// the authenticated caller ([`ClientKey`]) or else the peer address, as [`limits`] keys them;
+/// `local` over stdio (the person's own client).
+pub(crate) fn client_of_call(context: &rmcp::service::RequestContext<rmcp::RoleServer>) -> String {
+    match context.extensions.get::<axum::http::request::Parts>() {
+        Some(parts) => limits::client_of(&parts.extensions),
+        None => "local".to_owned(),
+    }
+}
+
 /// The remote address of the connection a request came on (for logs).
 #[derive(Clone, Copy, Debug)]
 pub struct Peer(pub SocketAddr);
 
 /// The whole HTTP application, outermost first: a declared body length over the limit, the
-/// target/Host/Origin check, OAuth paths (404), bearer auth, session/stream/body limits, in-flight
-/// tracking, event-stream framing, then rmcp's streamable HTTP service at [`MCP_PATH`] (404 elsewhere).
+/// target/Host/Origin check, OAuth paths (404), bearer auth, session/stream/body/call limits,
+/// event-stream framing, then rmcp's streamable HTTP service at [`MCP_PATH`] (404 elsewhere).
 fn router(
     server: GarminMcp,
     access: Arc<guard::Access>,
+    auth: Arc<auth::Auth>,
     limits: Arc<limits::Limits>,
     sessions: CancellationToken,
-    inflight: inflight::InFlight,
 ) -> Router {
     // rmcp checks Host and Origin too; give it the same lists so both layers agree.
     let config = StreamableHttpServerConfig::default()
@@ -380,22 +484,39 @@ fn router(
         .with_max_request_body_bytes(MAX_BODY_BYTES)
         .with_cancellation_token(sessions);
     let mcp = StreamableHttpService::new(move || Ok(server.clone()), limits.sessions.clone(), config);
+    let oauth = auth.oauth.clone().map(oauth::routes).unwrap_or_default();
     Router::new()
         .nest_service(MCP_PATH, mcp)
+        .merge(oauth)
         .fallback(|| async {
             (StatusCode::NOT_FOUND, format!("Not found: MCP is served at {MCP_PATH}")).into_response()
         })
         .layer(axum::middleware::from_fn(framing::frame_events))
-        .layer(axum::middleware::from_fn_with_state(inflight, inflight::track))
         .layer(axum::middleware::from_fn_with_state(limits, limits::admit))
-        .layer(axum::middleware::from_fn_with_state(access.clone(), auth::require_bearer))
-        .layer(axum::middleware::from_fn(auth::no_oauth))
+        .layer(axum::middleware::from_fn_with_state(auth.clone(), auth::require_bearer))
+        .layer(axum::middleware::from_fn_with_state(auth, auth::no_oauth))
         .layer(axum::middleware::from_fn_with_state(access, guard::check_host_and_origin))
         .layer(axum::middleware::from_fn(limits::refuse_oversized))
 }
 
-/// Resolves on Ctrl-C, or SIGTERM on Unix (what systemd sends).
+/// Resolves on Ctrl-C, or SIGTERM on Unix (what systemd sends), or on Windows Ctrl-Break (what
+/// `GenerateConsoleCtrlEvent` and a console's Ctrl+Break send), the console window closing, or the
+/// system shutting down: the server then stops cleanly instead of being ended mid-answer.
 pub async fn stop_signal() {
+    #[cfg(windows)]
+    {
+        use tokio::signal::windows::{ctrl_break, ctrl_close, ctrl_shutdown};
+        if let (Ok(mut brk), Ok(mut close), Ok(mut shutdown)) = (ctrl_break(), ctrl_close(), ctrl_shutdown())
+        {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = brk.recv() => {}
+                _ = close.recv() => {}
+                _ = shutdown.recv() => {}
+            }
+            return;
+        }
+    }
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};

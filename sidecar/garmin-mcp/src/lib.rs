@@ -15,6 +15,7 @@ pub mod http;
 pub mod logging;
 pub mod output;
 pub mod prompts;
+pub mod protocol;
 pub mod resources;
 pub mod schema;
 pub mod server;

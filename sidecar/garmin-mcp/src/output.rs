@@ -11,6 +11,14 @@
 //!
 //! Numbers in answers (km with two decimals, pace as `5'12"/km`, durations as `h:mm:ss`) are
 //! written by the `display` crate, the same as in workout previews and charts.
+//!
+//! Names come from Garmin and from whoever wrote them there (an activity renamed with a
+//! right-to-left override, a workout named with hidden characters), from the local history and
+//! from the athlete memory. This is the answer boundary: every string of every answer — the
+//! summary and each string of the structured data — leaves without control, bidirectional and
+//! invisible formatting characters (`display::text::strip_hidden`, the one cleaner the app's window
+//! uses too); line breaks, spacing and numbers stay as they were. What a client sent is quoted back
+//! in refusals and log lines only through [`echo`]: cleaned and cut short.
 
 use rmcp::ErrorData;
 use rmcp::handler::server::tool::IntoCallToolResult;
@@ -19,6 +27,30 @@ use serde::Serialize;
 
 /// Largest default answer, in bytes of text the model reads (summary + JSON).
 pub const BUDGET_BYTES: usize = 12 * 1024;
+
+/// Longest value a client sent that a refusal or a log line quotes back, in characters.
+pub const ECHO_CHARS: usize = 80;
+
+/// A value a client sent (a tool, prompt or argument name, a URI, a date) as a refusal or a log
+/// line quotes it: one clean line of at most [`ECHO_CHARS`] characters, "…" when cut.
+pub fn echo(text: &str) -> String {
+    display::text::clean_display_text(text, ECHO_CHARS)
+}
+
+/// Removes hidden and control characters (but line breaks and tabs) from every string in `value`
+/// (see the module docs).
+pub fn strip_hidden_in(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::String(text) => {
+            if let std::borrow::Cow::Owned(clean) = display::text::strip_hidden(text) {
+                *text = clean;
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(strip_hidden_in),
+        serde_json::Value::Object(map) => map.values_mut().for_each(strip_hidden_in),
+        _ => {}
+    }
+}
 
 /// A tool's successful answer.
 #[derive(Debug)]
@@ -48,14 +80,15 @@ impl<T: Serialize> IntoCallToolResult for Answer<T> {
     fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
         let mut value = serde_json::to_value(&self.data)
             .map_err(|e| ErrorData::internal_error(format!("could not encode the answer: {e}"), None))?;
+        strip_hidden_in(&mut value);
+        let summary = display::text::strip_hidden(&self.summary).into_owned();
         let json = serde_json::to_string(&value)
             .map_err(|e| ErrorData::internal_error(format!("could not encode the answer: {e}"), None))?;
         // The text block after the summary holds the data alone: the summary is already the first.
         if let serde_json::Value::Object(map) = &mut value {
-            map.insert("summary".to_owned(), serde_json::Value::String(self.summary.clone()));
+            map.insert("summary".to_owned(), serde_json::Value::String(summary.clone()));
         }
-        let mut result =
-            CallToolResult::success(vec![ContentBlock::text(self.summary), ContentBlock::text(json)]);
+        let mut result = CallToolResult::success(vec![ContentBlock::text(summary), ContentBlock::text(json)]);
         result.structured_content = Some(value);
         Ok(result.into())
     }

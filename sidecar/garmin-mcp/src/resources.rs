@@ -13,6 +13,8 @@ use rmcp::ErrorData;
 use rmcp::model::{CallToolResult, ReadResourceResult, Resource, ResourceContents, ResourceTemplate};
 use serde_json::{Value, json};
 
+use crate::output::echo;
+
 /// The newest activities (the last 30 days, 20 rows).
 pub const RECENT_ACTIVITIES: &str = "garmin://activities/recent";
 /// Today's training status and readiness.
@@ -126,8 +128,15 @@ pub struct Reading {
     pub png: bool,
 }
 
-/// Maps `uri` to its tool call; `chart_folder` is where charts drawn for resources are kept.
-pub fn resolve(uri: &str, chart_folder: &str) -> Result<Reading, ErrorData> {
+/// Longest resource URI read or subscribed to: ours are under 60 characters.
+pub const MAX_URI_CHARS: usize = 256;
+
+/// Maps `uri` to its tool call; `chart_folder` is where charts drawn for resources are kept (`None`:
+/// not kept, as under `--readonly`, where a chart is drawn and shown but never saved). A URI longer
+/// than [`MAX_URI_CHARS`] is refused without being looked at, and refusals quote what was sent only
+/// cleaned and cut short ([`crate::output::echo`]).
+pub fn resolve(uri: &str, chart_folder: Option<&str>) -> Result<Reading, ErrorData> {
+    check_length(uri)?;
     let json = |tool, arguments| Ok(Reading { tool, arguments, png: false });
     match uri {
         RECENT_ACTIVITIES => return json("list_activities", json!({})),
@@ -135,26 +144,22 @@ pub fn resolve(uri: &str, chart_folder: &str) -> Result<Reading, ErrorData> {
         WORKOUT_LIBRARY => return json("get_workouts", json!({})),
         ATHLETE => return json("list_athlete_facts", json!({})),
         LATEST_CHART => {
-            return Ok(Reading {
-                tool: "render_chart",
-                arguments: json!({"kind": "activity", "folder": chart_folder}),
-                png: true,
-            });
+            return Ok(Reading { tool: "render_chart", arguments: chart(None, chart_folder), png: true });
         }
         _ => {}
     }
     if let Some(id) = uri.strip_prefix("garmin://chart/activity/") {
         let id = activity_id(uri, id)?;
-        return Ok(Reading {
-            tool: "render_chart",
-            arguments: json!({"kind": "activity", "activity_id": id, "folder": chart_folder}),
-            png: true,
-        });
+        return Ok(Reading { tool: "render_chart", arguments: chart(Some(id), chart_folder), png: true });
     }
     if let Some(text) = uri.strip_prefix("garmin://athlete/goal/") {
         let id = text.parse::<u64>().map_err(|_| {
             ErrorData::invalid_params(
-                format!("In `{uri}`, the id must be a goal race's fact id (digits, from `garmin://athlete`); found `{text}`."),
+                format!(
+                    "In `{}`, the id must be a goal race's fact id (digits, from `garmin://athlete`); found `{}`.",
+                    echo(uri),
+                    echo(text)
+                ),
                 None,
             )
         })?;
@@ -166,20 +171,51 @@ pub fn resolve(uri: &str, chart_folder: &str) -> Result<Reading, ErrorData> {
     }
     Err(ErrorData::resource_not_found(
         format!(
-            "There is no resource `{uri}`. Resources: {RECENT_ACTIVITIES}, {READINESS_TODAY}, {WORKOUT_LIBRARY}, \
-             {LATEST_CHART}, {ATHLETE}, {ACTIVITY_TEMPLATE}, {CHART_TEMPLATE}, {ATHLETE_GOAL_TEMPLATE}."
+            "There is no resource `{}`. Resources: {RECENT_ACTIVITIES}, {READINESS_TODAY}, {WORKOUT_LIBRARY}, \
+             {LATEST_CHART}, {ATHLETE}, {ACTIVITY_TEMPLATE}, {CHART_TEMPLATE}, {ATHLETE_GOAL_TEMPLATE}.",
+            echo(uri)
         ),
         None,
     ))
 }
 
+/// `render_chart`'s arguments for an activity's chart (the newest without `id`), kept in `folder`.
+fn chart(id: Option<u64>, folder: Option<&str>) -> Value {
+    let mut arguments = json!({"kind": "activity"});
+    if let Some(id) = id {
+        arguments["activity_id"] = json!(id);
+    }
+    if let Some(folder) = folder {
+        arguments["folder"] = json!(folder);
+    }
+    arguments
+}
+
 fn activity_id(uri: &str, text: &str) -> Result<u64, ErrorData> {
     text.parse::<u64>().map_err(|_| {
         ErrorData::invalid_params(
-            format!("In `{uri}`, the id must be a Garmin activity id (digits, from `list_activities`); found `{text}`."),
+            format!(
+                "In `{}`, the id must be a Garmin activity id (digits, from `list_activities`); found `{}`.",
+                echo(uri),
+                echo(text)
+            ),
             None,
         )
     })
+}
+
+/// Refuses a URI longer than [`MAX_URI_CHARS`], saying how long it was instead of quoting it.
+pub fn check_length(uri: &str) -> Result<(), ErrorData> {
+    let chars = uri.chars().count();
+    if chars > MAX_URI_CHARS {
+        return Err(ErrorData::invalid_params(
+            format!(
+                "The resource URI is {chars} characters long; this server's URIs are under {MAX_URI_CHARS} (see resources/list and resources/templates/list)."
+            ),
+            None,
+        ));
+    }
+    Ok(())
 }
 
 /// The resource's contents from the tool's answer. A failed answer (no session, an unknown id,
@@ -192,13 +228,13 @@ pub fn contents(
     let first_text =
         answer.content.iter().find_map(|c| c.as_text()).map(|t| t.text.clone()).unwrap_or_default();
     if answer.is_error == Some(true) {
-        return Err(ErrorData::internal_error(format!("`{uri}` cannot be read: {first_text}"), None));
+        return Err(ErrorData::internal_error(format!("`{}` cannot be read: {first_text}", echo(uri)), None));
     }
     if reading.png {
         let image = answer.content.iter().find_map(|c| c.as_image()).map(|image| image.data.clone());
         let Some(data) = image else {
             return Err(ErrorData::internal_error(
-                format!("`{uri}`: the chart came back without an image."),
+                format!("`{}`: the chart came back without an image.", echo(uri)),
                 None,
             ));
         };
@@ -228,16 +264,14 @@ mod tests {
 
     #[test]
     fn uris_map_to_the_tools_that_answer_them() {
-        let r = resolve("garmin://activity/123", "/tmp/c").ok();
+        let r = resolve("garmin://activity/123", Some("/tmp/c")).ok();
         assert_eq!(r.map(|r| (r.tool, r.arguments)), Some(("get_activity", json!({"activity_id": 123}))));
-        let r = resolve("garmin://chart/activity/9", "/tmp/c").ok();
+        let r = resolve("garmin://chart/activity/9", Some("/tmp/c")).ok();
         assert!(r.is_some_and(|r| r.png && r.tool == "render_chart" && r.arguments["activity_id"] == 9));
-        let e = resolve("garmin://activity/abc", "/tmp/c")
-            .err()
-            .map(|e| e.message.to_string())
-            .unwrap_or_default();
+        let e =
+            resolve("garmin://activity/abc", None).err().map(|e| e.message.to_string()).unwrap_or_default();
         assert!(e.contains("found `abc`"), "{e}");
-        let e = resolve("garmin://nope", "/tmp/c").err().map(|e| e.code);
+        let e = resolve("garmin://nope", None).err().map(|e| e.code);
         assert_eq!(e, Some(rmcp::model::ErrorCode::RESOURCE_NOT_FOUND));
     }
 }
@@ -278,86 +312,184 @@ pub fn athlete_change(tool: &str, structured: Option<&Value>) -> Option<AthleteC
     Some(change)
 }
 
+/// Subscriptions one session may hold: every resource this server sends updates for is well
+/// under this (five fixed ones and the goal races).
+pub const MAX_SUBSCRIPTIONS_PER_SESSION: usize = 64;
+/// Subscriptions of all sessions of one client together (the authenticated caller over HTTP; see
+/// `crate::http::client_of_call`).
+pub const MAX_SUBSCRIPTIONS_PER_CLIENT: usize = 512;
+/// Subscriptions of all sessions together.
+pub const MAX_SUBSCRIPTIONS: usize = 4096;
+
+/// Why a subscription was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SubscribeRefused {
+    /// This session holds [`MAX_SUBSCRIPTIONS_PER_SESSION`] already.
+    SessionFull,
+    /// The client's sessions hold [`MAX_SUBSCRIPTIONS_PER_CLIENT`] already.
+    ClientFull,
+    /// All sessions together hold [`MAX_SUBSCRIPTIONS`].
+    ServerFull,
+}
+
+impl SubscribeRefused {
+    /// The refusal as the client reads it.
+    pub fn message(self) -> String {
+        match self {
+            SubscribeRefused::SessionFull => format!(
+                "This session already holds {MAX_SUBSCRIPTIONS_PER_SESSION} subscriptions, the most one session may; unsubscribe from some first."
+            ),
+            SubscribeRefused::ClientFull => format!(
+                "This client's sessions already hold {MAX_SUBSCRIPTIONS_PER_CLIENT} subscriptions; unsubscribe from some, or end unused sessions, first."
+            ),
+            SubscribeRefused::ServerFull => {
+                format!("The server holds {MAX_SUBSCRIPTIONS} subscriptions, its limit; try again later.")
+            }
+        }
+    }
+}
+
 /// Which session subscribed to which resource (`resources/subscribe`), shared by every session of
-/// one server, so a workout created from one client updates another client's library. A client
-/// that went away is forgotten the first time a notification cannot reach it.
+/// one server, so a workout created from one client updates another client's library. Bounded per
+/// session and in all; a session's subscriptions end with it ([`SessionTag`]'s drop), and a client
+/// that went away is also forgotten the first time a notification cannot reach it.
 #[derive(Debug, Default)]
 pub struct Subscriptions {
-    list: std::sync::Mutex<Vec<(u64, String, rmcp::Peer<rmcp::RoleServer>)>>,
+    sessions: std::sync::Mutex<std::collections::HashMap<u64, Subscriber>>,
+}
+
+/// One session's subscriptions, its client and how to reach it.
+#[derive(Debug)]
+struct Subscriber {
+    peer: rmcp::Peer<rmcp::RoleServer>,
+    client: String,
+    uris: std::collections::BTreeSet<String>,
 }
 
 impl Subscriptions {
-    /// Subscribes `session` (reached through `peer`) to `uri`.
-    pub fn add(&self, session: u64, uri: &str, peer: rmcp::Peer<rmcp::RoleServer>) {
-        if let Ok(mut list) = self.list.lock()
-            && !list.iter().any(|(s, u, _)| *s == session && u == uri)
-        {
-            list.push((session, uri.to_owned(), peer));
+    fn sessions(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<u64, Subscriber>> {
+        self.sessions.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Subscribes `session` of `client` (reached through `peer`) to `uri`, within the caps.
+    pub fn add(
+        &self,
+        session: u64,
+        client: &str,
+        uri: &str,
+        peer: rmcp::Peer<rmcp::RoleServer>,
+    ) -> Result<(), SubscribeRefused> {
+        let mut sessions = self.sessions();
+        if sessions.get(&session).is_some_and(|s| s.uris.contains(uri)) {
+            return Ok(());
         }
+        if sessions.get(&session).is_some_and(|s| s.uris.len() >= MAX_SUBSCRIPTIONS_PER_SESSION) {
+            return Err(SubscribeRefused::SessionFull);
+        }
+        let of_client: usize = sessions.values().filter(|s| s.client == client).map(|s| s.uris.len()).sum();
+        if of_client >= MAX_SUBSCRIPTIONS_PER_CLIENT {
+            return Err(SubscribeRefused::ClientFull);
+        }
+        if sessions.values().map(|s| s.uris.len()).sum::<usize>() >= MAX_SUBSCRIPTIONS {
+            return Err(SubscribeRefused::ServerFull);
+        }
+        let subscriber = sessions.entry(session).or_insert_with(|| Subscriber {
+            peer,
+            client: client.to_owned(),
+            uris: Default::default(),
+        });
+        subscriber.uris.insert(uri.to_owned());
+        Ok(())
     }
 
     /// Ends `session`'s subscription to `uri`.
     pub fn remove(&self, session: u64, uri: &str) {
-        if let Ok(mut list) = self.list.lock() {
-            list.retain(|(s, u, _)| !(*s == session && u == uri));
+        let mut sessions = self.sessions();
+        if let Some(subscriber) = sessions.get_mut(&session) {
+            subscriber.uris.remove(uri);
+            if subscriber.uris.is_empty() {
+                sessions.remove(&session);
+            }
         }
+    }
+
+    /// Forgets every subscription of `session` (it ended).
+    pub fn end_session(&self, session: u64) {
+        self.sessions().remove(&session);
+    }
+
+    /// Subscriptions held by all sessions together.
+    pub fn count(&self) -> usize {
+        self.sessions().values().map(|s| s.uris.len()).sum()
     }
 
     /// Tells every subscriber of `uri` that it changed.
     pub async fn updated(&self, uri: &str) {
-        let peers: Vec<(u64, rmcp::Peer<rmcp::RoleServer>)> = match self.list.lock() {
-            Ok(list) => list.iter().filter(|(_, u, _)| u == uri).map(|(s, _, p)| (*s, p.clone())).collect(),
-            Err(_) => return,
-        };
+        let peers: Vec<(u64, rmcp::Peer<rmcp::RoleServer>)> = self
+            .sessions()
+            .iter()
+            .filter(|(_, s)| s.uris.contains(uri))
+            .map(|(id, s)| (*id, s.peer.clone()))
+            .collect();
         for (session, peer) in peers {
             let param = rmcp::model::ResourceUpdatedNotificationParam::new(uri);
-            if peer.notify_resource_updated(param).await.is_err()
-                && let Ok(mut list) = self.list.lock()
-            {
-                list.retain(|(s, _, _)| *s != session);
+            if peer.notify_resource_updated(param).await.is_err() {
+                self.end_session(session);
             }
         }
     }
-}
 
-impl Subscriptions {
     /// Tells the session that made the change (`peer`, session `current`) and every other
     /// subscribed session that the resource list changed
     /// (`notifications/resources/list_changed`).
     pub async fn list_changed(&self, current: u64, peer: &rmcp::Peer<rmcp::RoleServer>) {
-        let mut peers: Vec<(u64, rmcp::Peer<rmcp::RoleServer>)> = match self.list.lock() {
-            Ok(list) => {
-                list.iter().filter(|(s, _, _)| *s != current).map(|(s, _, p)| (*s, p.clone())).collect()
-            }
-            Err(_) => Vec::new(),
-        };
+        let mut peers: Vec<(u64, rmcp::Peer<rmcp::RoleServer>)> = self
+            .sessions()
+            .iter()
+            .filter(|(id, _)| **id != current)
+            .map(|(id, s)| (*id, s.peer.clone()))
+            .collect();
         peers.sort_by_key(|(s, _)| *s);
-        peers.dedup_by_key(|(s, _)| *s);
         let _ = peer.notify_resource_list_changed().await;
         for (session, other) in peers {
-            if other.notify_resource_list_changed().await.is_err()
-                && let Ok(mut list) = self.list.lock()
-            {
-                list.retain(|(s, _, _)| *s != session);
+            if other.notify_resource_list_changed().await.is_err() {
+                self.end_session(session);
             }
         }
     }
 }
 
 /// Tells one session from another: every clone of the server (one per session) draws a new one.
+/// When the session's server is dropped (the session ended), its subscriptions go with it.
 #[derive(Debug)]
-pub struct SessionTag(pub u64);
+pub struct SessionTag {
+    /// The session's number.
+    pub id: u64,
+    subscriptions: std::sync::Arc<Subscriptions>,
+}
 
 static NEXT_SESSION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
-impl Default for SessionTag {
-    fn default() -> Self {
-        SessionTag(NEXT_SESSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+impl SessionTag {
+    /// A new session of the server whose subscriptions are `subscriptions`.
+    pub fn new(subscriptions: std::sync::Arc<Subscriptions>) -> Self {
+        SessionTag { id: NEXT_SESSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed), subscriptions }
+    }
+
+    /// The subscriptions of every session of this server.
+    pub fn subscriptions(&self) -> &Subscriptions {
+        &self.subscriptions
     }
 }
 
 impl Clone for SessionTag {
     fn clone(&self) -> Self {
-        SessionTag::default()
+        SessionTag::new(self.subscriptions.clone())
+    }
+}
+
+impl Drop for SessionTag {
+    fn drop(&mut self) {
+        self.subscriptions.end_session(self.id);
     }
 }

@@ -7,7 +7,8 @@
 //! nesting, `-32600` for JSON that is not a JSON-RPC message), with the request's id when it can be
 //! read and `null` otherwise, as JSON-RPC 2.0 says. Notifications that do not parse are dropped
 //! (JSON-RPC never answers a notification), and a line longer than [`MAX_LINE_BYTES`] is refused
-//! without being held in memory.
+//! without being held in memory. A message naming a key twice is handled as `crate::protocol`
+//! says, like over HTTP.
 
 use std::sync::Arc;
 
@@ -223,6 +224,19 @@ where
             if line.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
+            let replaced;
+            let line = match crate::protocol::screen(line) {
+                crate::protocol::Screened::Pass => line,
+                crate::protocol::Screened::Replace(bytes) => {
+                    replaced = bytes;
+                    replaced.as_slice()
+                }
+                crate::protocol::Screened::Refuse(answer) => {
+                    self.answer(&answer);
+                    continue;
+                }
+                crate::protocol::Screened::Drop => continue,
+            };
             match serde_json::from_slice::<RxJsonRpcMessage<RoleServer>>(line) {
                 Ok(message) => return Some(message),
                 Err(error) => match refusal(line, &error) {

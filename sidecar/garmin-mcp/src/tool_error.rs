@@ -28,6 +28,8 @@ pub use crate::sources::ERROR_KIND_META;
 
 /// A failed result: `text` for the model, `kind` in `_meta` for programs.
 fn failed(kind: &str, text: String) -> CallToolResponse {
+    // The answer boundary cleans refusals too: they may quote a name from Garmin.
+    let text = display::text::strip_hidden(&text).into_owned();
     let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
     let mut meta = rmcp::model::MetaObject::new();
     meta.insert(ERROR_KIND_META.to_owned(), Value::from(kind));

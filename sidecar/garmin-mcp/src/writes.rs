@@ -20,6 +20,9 @@
 //!   only. Nobody is asked, in the app or in the chat: whoever set it chose a server that never
 //!   writes.
 //!
+//! The preview is one clean line (`display::text`) before anyone sees it: names in it come from the
+//! caller or from Garmin, and a line break in one must not write a line of its own into a question.
+//!
 //! (`--readonly` goes further: write tools are not even listed.) Every change that reached Garmin
 //! is recorded in the journal (`garmin::journal`) with its inverse and how it was confirmed
 //! ([`ConfirmedBy`]), for `list_changes` and `undo_change`.
@@ -27,7 +30,9 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use app_bridge::{AppLink, BridgeError, MAX_REASON_CHARS, Proposal, Reply, Request, clean_display_text};
+use app_bridge::{
+    AppLink, BridgeError, MAX_PREVIEW_CHARS, MAX_REASON_CHARS, Proposal, Reply, Request, clean_display_text,
+};
 use garmin::apply::{Done, FollowUps, MadeBy, apply_and_journal};
 use garmin::changes::Change;
 use garmin::journal::{ConfirmedBy, Journal};
@@ -155,6 +160,10 @@ impl GarminMcp {
         confirm: bool,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<Answer<WriteOutcome>, ToolError> {
+        // One clean line, whatever names it quotes: the same preview goes into the app's window,
+        // the question in the chat and the answer, and a name must never start a line there.
+        let proposed =
+            Proposed { preview: clean_display_text(&proposed.preview, MAX_PREVIEW_CHARS), ..proposed };
         match self.write_mode() {
             WriteMode::Direct if confirm => {
                 let preview = proposed.preview.clone();

@@ -3,6 +3,8 @@
 //! session while Garmin rotates its one-time refresh credential under them.
 //!
 //! Run: `cargo test -p garmin-mcp --test cli`
+// Unix file modes and /proc throughout: Unix only (the Windows black-box is tests/windows.rs).
+#![cfg(unix)]
 
 use std::path::Path;
 use std::process::{Output, Stdio};
@@ -709,11 +711,11 @@ fn extreme_values(schema: &serde_json::Value) -> Vec<serde_json::Value> {
     values
 }
 
-/// Every tool answers within a few seconds for every extreme value of every argument its schema
+/// Every tool answers (no hang, no dropped call) for every extreme value of every argument its schema
 /// allows: dates far outside what Garmin holds, integer bounds, huge and control-laden strings.
 /// Before the fix, `+262142-12-31` made date arithmetic panic, and a panicking call never answered.
 #[tokio::test(flavor = "multi_thread")]
-async fn every_tool_answers_within_seconds_for_every_extreme_argument_value() {
+async fn every_tool_answers_every_extreme_argument_value_without_hanging() {
     use rmcp::ServiceExt as _;
     use rmcp::model::CallToolRequestParams;
     use rmcp::transport::TokioChildProcess;
@@ -746,13 +748,10 @@ async fn every_tool_answers_within_seconds_for_every_extreme_argument_value() {
                 let shown: String = value.to_string().chars().take(40).collect();
                 let call =
                     client.call_tool(CallToolRequestParams::new(tool.name.to_string()).with_arguments(args));
-                // `sync_history` waits up to 8 s for the sync by design before it answers that the
-                // sync goes on in the background; every other tool has no such wait. Its answer once
-                // came after 20 s on a loaded two-core machine, when the demo's fake Garmin and the
-                // sync's curve reduction shared the server's runtime workers (both now run off them:
-                // the fake on its own thread, the reduction on the blocking pool). 60 s still catches
-                // a call that never answers.
-                let limit = if tool.name == "sync_history" { 60 } else { 10 };
+                // A hang detector, not a speed test (speed is the benches' job): a debug build on a
+                // two-core machine running other builds took more than 10 s for some of these calls
+                // (2 of 10 runs). 120 s still catches a call that never answers.
+                let limit = 120;
                 let answer =
                     tokio::time::timeout(Duration::from_secs(limit), call).await.unwrap_or_else(|_| {
                         panic!("{} with {name} = {shown} did not answer within {limit} s", tool.name)
@@ -1049,9 +1048,50 @@ async fn two_servers_remembering_at_once_lose_no_fact_and_a_restarted_server_see
     ids.dedup();
     assert_eq!(ids.len(), 30, "no id given twice");
     let instructions = later.peer_info().and_then(|i| i.instructions.clone()).unwrap_or_default();
-    assert!(
-        instructions.contains("other: a fact 0") || instructions.contains("other: b fact 0"),
-        "{instructions}"
-    );
+    assert!(instructions.contains("remembered: 30 other"), "{instructions}");
     later.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn four_processes_syncing_one_data_folder_at_once_run_one_sync() {
+    let fake = fake(Duration::from_secs(3600)).await;
+    let dir = tempfile::tempdir().unwrap();
+    signed_in(&fake, dir.path()).await;
+    // Garmin is slow enough that the first sync is still running when the others start.
+    fake.push_fault(fake_garmin::faults::FaultRule::always(fake_garmin::faults::Fault::Latency(
+        Duration::from_millis(30),
+    )));
+    fake.clear_requests();
+    let args = ["--today", "2026-11-15", "sync", "--since", "2026-09-01"];
+    let first = command(dir.path(), &args).spawn().unwrap();
+    let first_pid = first.id().unwrap();
+    // The first one is reading Garmin.
+    tokio::time::timeout(Duration::from_secs(20), async {
+        while fake.requests().iter().filter(|r| r.path.starts_with("/gc-api")).count() < 10 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("the first sync did not start");
+    let others: Vec<_> = (0..3).map(|_| tokio::spawn(run(command(dir.path(), &args)))).collect();
+    for other in others {
+        let (output, stdout, stderr) = other.await.unwrap();
+        assert_eq!(output.status.code(), Some(1), "a second sync ran: {stdout}{stderr}");
+        assert!(stderr.contains(&format!("another program (process {first_pid}) is syncing")), "{stderr}");
+    }
+    let output = first.wait_with_output().await.unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(output.status.success(), "{stdout}");
+    let reported: usize = stdout
+        .split(" requests,")
+        .next()
+        .and_then(|head| head.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no request count in {stdout}"));
+    let seen = fake.requests().iter().filter(|r| r.path.starts_with("/gc-api")).count();
+    // Before: each process ran its own sync (4 at once: 3.5 times the requests).
+    assert!(seen <= reported + 5, "{seen} Garmin requests for one sync of {reported}");
+    let record = history::sync_once::last_record(dir.path()).expect("the sync left its record");
+    assert_eq!(record.pid, first_pid);
+    assert!(record.finished.as_ref().is_some_and(|f| f.complete), "{record:?}");
 }

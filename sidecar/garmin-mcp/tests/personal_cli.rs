@@ -4,6 +4,8 @@
 //! stdout or stderr at `-vv`.
 //!
 //! Run: `cargo test -p garmin-mcp --test personal_cli`
+// Unix file modes throughout: Unix only (the Windows black-box is tests/windows.rs).
+#![cfg(unix)]
 
 use std::path::Path;
 use std::process::{Output, Stdio};
@@ -368,4 +370,112 @@ async fn sync_with_only_a_key_fills_the_history_through_the_personal_api_and_say
         requests.iter().filter(|r| r.path.starts_with("/gc-api")).map(|r| r.path.as_str()).collect();
     assert!(web.is_empty(), "no web-session path: {web:?}");
     assert!(!stdout.contains(&key) && !stderr.contains(&key));
+}
+
+// ---- Hostile stand-ins and values (issue 24) ----
+
+#[tokio::test]
+async fn login_key_expiry_dates_in_1900_or_in_year_262142_are_refused_and_nothing_is_sent() {
+    let fake = fake().await;
+    let dir = tempfile::tempdir().unwrap();
+    let key = fake.mint_personal_api_key(Duration::from_secs(30 * 86_400)).key;
+    for expiry in ["1900-01-01", "+262142-01-01", "2400-06-30"] {
+        let login = command(&fake, dir.path(), &["login", "--api-key", "--key-expires", expiry]);
+        let (out, stdout, stderr) = run(login, &format!("{key}\n")).await;
+        assert!(!out.status.success(), "{expiry} was accepted: {stdout}{stderr}");
+        assert!(stderr.contains("--key-expires"), "{stderr}");
+        if !expiry.starts_with('+') {
+            assert!(stderr.contains("at most 365 days"), "{stderr}");
+        }
+    }
+    assert_eq!(fake.personal_api_exchanges().values().sum::<u32>(), 0, "the key was sent");
+    assert!(!dir.path().join("session.json").exists());
+}
+
+/// An address of this machine other than loopback (its LAN address when it has one; `0.0.0.0`,
+/// which reaches this machine too, otherwise), for a listener posing as the Personal API.
+fn lan_address() -> std::net::IpAddr {
+    let probe = std::net::UdpSocket::bind("0.0.0.0:0").ok();
+    probe
+        .and_then(|s| s.connect("192.0.2.1:9").ok().map(|()| s))
+        .and_then(|s| s.local_addr().ok())
+        .map(|a| a.ip())
+        .filter(|ip| !ip.is_loopback() && !ip.is_unspecified())
+        .unwrap_or(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED))
+}
+
+#[tokio::test]
+async fn a_plain_http_personal_api_url_to_another_computer_is_refused_before_the_key_travels() {
+    let fake = fake().await;
+    let dir = tempfile::tempdir().unwrap();
+    let key = fake.mint_personal_api_key(Duration::from_secs(30 * 86_400)).key;
+    // A listener on this machine's LAN address, as anyone on the network could run.
+    let listener = tokio::net::TcpListener::bind("0.0.0.0:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let received = tokio::spawn(async move {
+        use tokio::io::AsyncReadExt as _;
+        let (mut stream, _) = listener.accept().await.unwrap();
+        let mut bytes = vec![0; 4096];
+        let n = stream.read(&mut bytes).await.unwrap_or(0);
+        String::from_utf8_lossy(&bytes[..n]).into_owned()
+    });
+    let url = format!("http://{}:{port}", lan_address());
+    let mut login = command(&fake, dir.path(), &["login", "--api-key"]);
+    login.env("GARMIN_PERSONAL_API_URL", &url);
+    let (out, stdout, stderr) =
+        tokio::time::timeout(Duration::from_secs(30), run(login, &format!("{key}\n")))
+            .await
+            .expect("login hung");
+    assert!(!out.status.success(), "{stdout}{stderr}");
+    assert!(stderr.contains("plain http://") && stderr.contains("https://"), "{stderr}");
+    assert!(!stderr.contains(&key) && !stdout.contains(&key));
+    // Nothing reached the listener (give a connection that was on its way a moment to land).
+    let arrived = tokio::time::timeout(Duration::from_millis(500), received).await;
+    assert!(arrived.is_err(), "the listener received: {:?}", arrived.map(|r| r.unwrap_or_default()));
+}
+
+#[tokio::test]
+async fn a_200_megabyte_token_answer_is_cut_off_at_its_cap() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let dir = tempfile::tempdir().unwrap();
+    // A stand-in on loopback that answers the token exchange with 200 MB.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let sent = std::sync::Arc::new(AtomicUsize::new(0));
+    let counter = sent.clone();
+    tokio::spawn(async move {
+        use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+        while let Ok((mut stream, _)) = listener.accept().await {
+            let counter = counter.clone();
+            tokio::spawn(async move {
+                let mut head = vec![0; 8192];
+                let _ = stream.read(&mut head).await;
+                let total: usize = 200 * 1024 * 1024;
+                let header =
+                    format!("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {total}\r\n\r\n");
+                if stream.write_all(header.as_bytes()).await.is_err() {
+                    return;
+                }
+                let chunk = vec![b'a'; 64 * 1024];
+                while counter.load(Ordering::Relaxed) < total {
+                    if stream.write_all(&chunk).await.is_err() {
+                        return;
+                    }
+                    counter.fetch_add(chunk.len(), Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    let fake = fake().await;
+    let mut login = command(&fake, dir.path(), &["login", "--api-key"]);
+    login.env("GARMIN_PERSONAL_API_URL", &url);
+    let (out, stdout, stderr) =
+        tokio::time::timeout(Duration::from_secs(60), run(login, "a-key-0123456789abcdef\n"))
+            .await
+            .expect("login hung");
+    assert!(!out.status.success(), "{stdout}{stderr}");
+    assert!(stderr.contains("larger than"), "{stderr}");
+    // The stand-in could write what the sockets buffer, no more.
+    let written = sent.load(Ordering::Relaxed);
+    assert!(written < 32 * 1024 * 1024, "{written} bytes were read from a 200 MB answer");
 }

@@ -121,7 +121,7 @@ impl Change {
             }
             Change::AddEvent { event } => format!(
                 "Add '{}' on {} to your Garmin calendar",
-                event.event_name.as_deref().unwrap_or("event"),
+                shown_name(event.event_name.as_deref(), "event"),
                 event.date.map_or_else(|| "?".to_owned(), |d| d.to_string())
             ),
             Change::RemoveEvent { event_id } => format!("Delete event {event_id} from your Garmin calendar"),
@@ -197,7 +197,7 @@ impl Change {
                 Ok(Applied {
                     summary: format!(
                         "Added '{}' on {} to your calendar (event {id})",
-                        created.event_name.as_deref().unwrap_or("event"),
+                        shown_name(created.event_name.as_deref(), "event"),
                         created.date.map_or_else(|| "?".to_owned(), |d| d.to_string())
                     ),
                     ids: ids(&[("event_id", id)]),
@@ -213,7 +213,7 @@ impl Change {
                 Ok(Applied {
                     summary: format!(
                         "Deleted '{}' (event {event_id}) from your calendar",
-                        copy.event_name.as_deref().unwrap_or("event")
+                        shown_name(copy.event_name.as_deref(), "event")
                     ),
                     ids: ids(&[("event_id", *event_id)]),
                     answer: to_value(&copy),
@@ -252,8 +252,19 @@ async fn resolve_device(client: &Client, device_id: Option<u64>) -> Result<(u64,
     Ok((id, name))
 }
 
-fn workout_name(workout: &Workout) -> &str {
-    workout.workout_name.as_deref().unwrap_or("workout")
+fn workout_name(workout: &Workout) -> String {
+    shown_name(workout.workout_name.as_deref(), "workout")
+}
+
+/// Longest name a description or summary quotes.
+const NAME_CHARS: usize = 100;
+
+/// A workout's or event's name as descriptions, confirmations and summaries quote it: one clean
+/// line (`display::text`), so a name with line breaks or hidden characters cannot write text of its
+/// own into what the person reads; `fallback` when it has none.
+fn shown_name(name: Option<&str>, fallback: &str) -> String {
+    let shown = display::text::clean_display_text(name.unwrap_or_default(), NAME_CHARS);
+    if shown.is_empty() { fallback.to_owned() } else { shown }
 }
 
 fn ids(pairs: &[(&str, u64)]) -> BTreeMap<String, u64> {

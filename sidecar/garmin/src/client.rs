@@ -417,11 +417,13 @@ impl Client {
                 .and_then(|v| v.to_str().ok())
                 .and_then(|v| parse_retry_after(v, Utc::now()));
             self.absorb_set_cookies(response.headers(), &used).await?;
-            let body = response
-                .bytes()
-                .await
-                .map_err(|e| refresh::network(call.method.as_str(), &call.full_path(), &e))?
-                .to_vec();
+            let body = crate::answer_cap::read(
+                response,
+                crate::answer_cap::MAX_DATA_BYTES,
+                call.method.as_str(),
+                &call.full_path(),
+            )
+            .await?;
 
             let outcome = classify(status, &body, &seen, &call.full_path(), &session);
             match outcome {

@@ -392,15 +392,18 @@ mod tests {
 
     #[test]
     fn the_journal_is_private_and_a_torn_last_line_is_skipped() {
-        use std::os::unix::fs::PermissionsExt as _;
         let dir = tempfile::tempdir().unwrap();
         let journal = Journal::in_dir(dir.path());
         let change = Change::RemoveEvent { event_id: 9 };
         journal
             .record("remove_calendar_event", ConfirmedBy::Elicitation, &change, &applied(None), None)
             .unwrap();
-        let mode = std::fs::metadata(journal.path()).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode, 0o600);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            let mode = std::fs::metadata(journal.path()).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o600);
+        }
         let mut file = OpenOptions::new().append(true).open(journal.path()).unwrap();
         file.write_all(b"{\"id\":2,\"time\":\"20").unwrap();
         assert_eq!(journal.entries().unwrap().len(), 1);

@@ -39,6 +39,7 @@
 //! The API reference this follows is `garmin-web-api.md` (kept with the project's shared notes).
 #![deny(missing_docs)]
 
+mod answer_cap;
 pub mod api;
 pub mod apply;
 pub mod athlete;

@@ -45,6 +45,38 @@ pub const CHINA_NOT_OFFERED: &str = "Garmin's Personal API is not offered for Ga
 /// How far ahead of the key's expiry `status` and tool answers warn (days).
 pub const EXPIRY_WARNING_DAYS: i64 = 14;
 
+/// `origin` (from `GARMIN_PERSONAL_API_URL`, or saved with a key) as the client may use it: the
+/// key travels in the token exchange and the token in every request, so only `https://` is accepted,
+/// except `http://` to this computer itself (`localhost`, `127.0.0.0/8`, `[::1]`: tests, the demo,
+/// a local proxy) — never plain HTTP across a network, where anyone on the way reads the key.
+pub fn checked_origin(origin: &str) -> crate::Result<String> {
+    let origin = origin.trim().trim_end_matches('/');
+    let refused = |why: &str| {
+        crate::Error::InvalidInput(format!(
+            "{PERSONAL_API_URL_ENV} `{}` {why}: the Personal API key would travel in clear text. Use an https:// address, or http:// only to this computer (localhost, 127.0.0.1, [::1])",
+            display::text::clean_display_text(origin, 100)
+        ))
+    };
+    let url = url::Url::parse(origin).map_err(|_| refused("is not an http(s) address"))?;
+    match url.scheme() {
+        "https" => Ok(origin.to_owned()),
+        "http" => {
+            let loopback = match url.host() {
+                Some(url::Host::Domain(name)) => name.eq_ignore_ascii_case("localhost"),
+                Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+                Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+                None => false,
+            };
+            if loopback {
+                Ok(origin.to_owned())
+            } else {
+                Err(refused("is plain http:// to another computer"))
+            }
+        }
+        _ => Err(refused("is not an http(s) address")),
+    }
+}
+
 /// The Personal API origin in force: `GARMIN_PERSONAL_API_URL`, else [`PERSONAL_API_ORIGIN`].
 pub fn origin_from_env() -> String {
     origin_override().unwrap_or_else(|| PERSONAL_API_ORIGIN.to_owned())

@@ -8,10 +8,18 @@
 //!   planted at `session.json` or `changes.jsonl` is refused instead of reading (or appending to,
 //!   or changing the mode of) the file it points at, and a FIFO or a device never blocks a read.
 //! * Reads are capped ([`read_regular`]), so `/dev/zero` or a huge file cannot eat the memory.
+//! * On Windows, "private" is an owner-only access list instead of mode bits ([`acl`] decides,
+//!   `windows` talks to the OS): a new folder gets a protected DACL that lets only us in (and is
+//!   inherited by every file created in it); an existing one that lets others in is repaired; one
+//!   owned by someone else is refused with the `takeown`/`icacls` fix.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read as _};
 use std::path::Path;
+
+pub mod acl;
+#[cfg(windows)]
+pub mod windows;
 
 /// Checks `dir` before use (nothing to check when it does not exist yet): ours, and private.
 pub fn check_folder(dir: &Path) -> io::Result<()> {
@@ -49,7 +57,61 @@ pub fn check_folder(dir: &Path) -> io::Result<()> {
             fs::set_permissions(dir, fs::Permissions::from_mode(0o700))?;
         }
     }
+    #[cfg(windows)]
+    check_folder_acl(dir)?;
     Ok(())
+}
+
+/// Windows: the folder's owner must be us (or the machine's own accounts) and its DACL must let
+/// no one else in; an open one is made owner-only.
+#[cfg(windows)]
+fn check_folder_acl(dir: &Path) -> io::Result<()> {
+    let me = windows::current_user_sid()?;
+    match acl::judge(&windows::path_sddl(dir)?, &me) {
+        acl::AclVerdict::Private => Ok(()),
+        acl::AclVerdict::Open { others } => {
+            tracing::warn!(folder = %dir.display(), ?others, "the data folder was open to other users; making it private to you");
+            windows::set_path_dacl(dir, &acl::owner_only_sddl(&me, true))
+        }
+        acl::AclVerdict::ForeignOwner { owner } => Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!(
+                "the data folder {} belongs to another user ({owner}), who could replace the session in it; \
+                 use a folder of your own (--data-dir or GARMIN_MCP_HOME), or, if it is yours, fix it from an \
+                 administrator's Command Prompt with `{}`",
+                dir.display(),
+                acl::repair_command(&dir.display().to_string())
+            ),
+        )),
+    }
+}
+
+/// Makes the regular file `path` private to us when others may open it (Unix: mode 0600; Windows:
+/// an owner-only DACL). Never through a link: its target is not ours to change. Best effort, with a
+/// warning: the folder's own protection is what keeps others out.
+pub fn tighten_file(path: &Path) {
+    let Ok(meta) = fs::symlink_metadata(path) else { return };
+    if !meta.is_file() {
+        return;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        if meta.permissions().mode() & 0o077 != 0 {
+            tracing::warn!(path = %path.display(), "a private file was readable by others; setting mode 0600");
+            let _ = fs::set_permissions(path, fs::Permissions::from_mode(0o600));
+        }
+    }
+    #[cfg(windows)]
+    {
+        let Ok(me) = windows::current_user_sid() else { return };
+        if let Ok(sddl) = windows::path_sddl(path)
+            && matches!(acl::judge(&sddl, &me), acl::AclVerdict::Open { .. })
+        {
+            tracing::warn!(path = %path.display(), "a private file was readable by others; making it private to you");
+            let _ = windows::set_path_dacl(path, &acl::owner_only_sddl(&me, false));
+        }
+    }
 }
 
 /// Creates `dir` (and its parents) private, or checks it when it exists.
@@ -60,6 +122,10 @@ pub fn ensure_folder(dir: &Path) -> io::Result<()> {
         #[cfg(unix)]
         std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
         builder.create(dir)?;
+        // Windows has no mode to create with: the new folder gets its owner-only DACL at once,
+        // before any file is put in it (files inherit it).
+        #[cfg(windows)]
+        windows::set_path_dacl(dir, &acl::owner_only_sddl(&windows::current_user_sid()?, true))?;
     }
     check_folder(dir)
 }
@@ -105,6 +171,33 @@ pub fn read_regular(path: &Path, max_bytes: u64) -> io::Result<Option<Vec<u8>>> 
         )));
     }
     Ok(Some(bytes))
+}
+
+/// Replaces `target` with the file at `from` in one step (the data folder's atomic replace, after
+/// the new content is flushed). std's `rename` is `rename(2)` on Unix and, on Windows, a POSIX-style
+/// rename (`FileRenameInfoEx`, Windows 10 1607 and later) that replaces a target other processes
+/// hold open, as long as they opened it sharing delete (every Rust and most other programs do).
+/// A program that holds it open without that (a virus scanner, a backup tool) makes Windows refuse
+/// for a moment: the rename is tried again for up to two seconds before the error is returned.
+pub fn rename_over(from: &Path, target: &Path) -> io::Result<()> {
+    let started = std::time::Instant::now();
+    loop {
+        match fs::rename(from, target) {
+            Ok(()) => return Ok(()),
+            Err(e) if cfg!(windows) && is_transient_sharing_error(&e) && started.elapsed() < RENAME_RETRY => {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// How long [`rename_over`] keeps trying while another program holds the target.
+const RENAME_RETRY: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Windows' "in use" refusals: access denied (5), sharing violation (32), lock violation (33).
+fn is_transient_sharing_error(error: &io::Error) -> bool {
+    matches!(error.raw_os_error(), Some(5 | 32 | 33))
 }
 
 /// A refused link, said as such.

@@ -102,7 +102,7 @@ async fn token_refresh(
     let response = request.send().await.map_err(|e| network("POST", path, &e))?;
     let status = response.status();
     let set_cookies = set_cookie_headers(response.headers());
-    let body = response.bytes().await.map_err(|e| network("POST", path, &e))?;
+    let body = crate::answer_cap::read(response, crate::answer_cap::MAX_PAGE_BYTES, "POST", path).await?;
     if !status.is_success() {
         // Refused: Garmin rotated nothing.
         return Ok(Err((format!("{path} answered HTTP {}", status.as_u16()), false)));
@@ -189,7 +189,9 @@ async fn sso_silent_sign_in(
         let status = response.status();
         let set_cookies = set_cookie_headers(response.headers());
         let location = response.headers().get(LOCATION).and_then(|v| v.to_str().ok()).map(str::to_owned);
-        let body = response.text().await.map_err(|e| network("GET", parsed.path(), &e))?;
+        let body =
+            crate::answer_cap::read_text(response, crate::answer_cap::MAX_PAGE_BYTES, "GET", parsed.path())
+                .await?;
         apply_set_cookies_from(&mut renewed, &set_cookies, parsed.host_str().unwrap_or_default());
         if status.is_redirection() {
             let Some(next) = location.and_then(|l| parsed.join(&l).ok()) else {
@@ -237,7 +239,8 @@ pub(crate) async fn app_page_refresh(
         .map_err(|e| network("GET", APP_PATH, &e))?;
     let status = response.status();
     let set_cookies = set_cookie_headers(response.headers());
-    let body = response.text().await.map_err(|e| network("GET", APP_PATH, &e))?;
+    let body =
+        crate::answer_cap::read_text(response, crate::answer_cap::MAX_PAGE_BYTES, "GET", APP_PATH).await?;
     if status.is_redirection() {
         return Ok(Err("the Connect app page redirected to sign-in".into()));
     }

@@ -358,6 +358,10 @@ pub(crate) enum LockError {
 /// private file rewritten whole): an exclusive OS lock on the regular file `path` (created 0600,
 /// never through a link), waiting at most `wait`; the holder writes its pid in it so a waiter that
 /// gives up can name it. Released when the returned file is dropped (or by the kernel on death).
+///
+/// The lock is std's `File::try_lock` (`flock` on Unix, `LockFileEx` on Windows; in std since Rust
+/// 1.89, so no file-lock crate is needed). On Windows the lock is mandatory over the whole file, so
+/// a waiter cannot read the holder's pid there and names no process.
 pub(crate) fn lock_exclusive(path: &Path, wait: std::time::Duration) -> Result<File, LockError> {
     let mut options = OpenOptions::new();
     options.create(true).truncate(false).read(true).write(true);
@@ -408,7 +412,10 @@ pub(crate) fn write_atomically(
         .map_err(file_err("create a temporary file in", dir))?;
     temp.write_all(bytes).map_err(file_err("write", temp.path()))?;
     temp.as_file().sync_all().map_err(file_err("flush", dir))?;
-    temp.persist(target).map_err(|e| file_err("replace", target)(e.error))?;
+    // Closed before the rename (Windows renames a closed file); removed again if the rename fails.
+    let temp = temp.into_temp_path();
+    crate::private_files::rename_over(&temp, target).map_err(file_err("replace", target))?;
+    let _ = temp.keep();
     sync_dir(dir);
     Ok(())
 }
@@ -470,20 +477,8 @@ pub(crate) fn sync_dir(dir: &Path) {
     }
 }
 
-/// A private file readable by others is repaired to 0600 (e.g. restored from a backup).
+/// A private file readable by others is repaired (e.g. restored from a backup): 0600 on Unix, an
+/// owner-only DACL on Windows.
 pub(crate) fn tighten_file_mode(path: &Path) {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        // Never through a link: its target is not ours to change.
-        if let Ok(meta) = fs::symlink_metadata(path)
-            && meta.is_file()
-            && meta.permissions().mode() & 0o077 != 0
-        {
-            tracing::warn!(path = %path.display(), "a private file was readable by others; setting mode 0600");
-            let _ = fs::set_permissions(path, fs::Permissions::from_mode(0o600));
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = path;
+    crate::private_files::tighten_file(path);
 }

@@ -3,6 +3,8 @@
 //! credentials, adoption of another process's renewal, fallbacks, faults, retries).
 //!
 //! Run: `cargo test -p garmin --test session`
+// Unix file modes, links and FIFOs throughout: Unix only (Windows: `garmin-mcp`'s tests/windows.rs).
+#![cfg(unix)]
 
 mod support;
 
@@ -100,15 +102,22 @@ fn sign_out_removes_the_file_and_a_client_then_says_not_signed_in() {
     assert!(err.to_string().contains("garmin-mcp login --manual"));
 }
 
-/// Child half of the SIGKILL test: when `KILL_WRITER_DIR` is set, write sessions forever.
+/// Child half of the SIGKILL test: when `KILL_WRITER_DIR` is set, write sessions forever, saying
+/// `writing` on stdout once the first write is done (the parent kills it only after that).
 #[test]
 fn kill_writer_child() {
+    use std::io::Write as _;
     let Some(dir) = std::env::var_os("KILL_WRITER_DIR") else { return };
     let store = SessionStore::new(dir);
     let mut n = store.load().ok().flatten().map_or(0, |s| s.refresh_count);
-    loop {
+    for written in 0u64.. {
         n += 1;
         store.save(&sample_session(n)).unwrap();
+        if written == 0 {
+            let mut out = std::io::stdout();
+            let _ = writeln!(out, "writing");
+            let _ = out.flush();
+        }
     }
 }
 
@@ -125,11 +134,21 @@ fn session_file_is_always_old_or_new_when_the_writer_is_killed_mid_write() {
         let mut child = std::process::Command::new(&exe)
             .args(["kill_writer_child", "--exact", "--test-threads=1", "--nocapture"])
             .env("KILL_WRITER_DIR", tmp.path())
-            .stdout(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
-        std::thread::sleep(Duration::from_millis(15 + (round * 7) % 40));
+        // Kill only once the child is writing (a loaded machine can take longer than any fixed
+        // delay to start it), then at a different point of its write loop each round.
+        let mut said = String::new();
+        let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+        while !said.contains("writing") {
+            let mut line = String::new();
+            let read = std::io::BufRead::read_line(&mut out, &mut line).unwrap();
+            assert!(read > 0, "round {round}: the writer ended before it wrote: {said}");
+            said.push_str(&line);
+        }
+        std::thread::sleep(Duration::from_millis((round * 7) % 23));
         child.kill().unwrap(); // SIGKILL
         child.wait().unwrap();
         interrupted_writes += std::fs::read_dir(tmp.path())

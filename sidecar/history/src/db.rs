@@ -22,6 +22,9 @@ pub const FILE_NAME: &str = "history.sqlite3";
 
 /// How long a statement waits for another process's write before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(15);
+/// How long a reader's statement waits ([`History::open_for_reads`]): a tool that finds the history
+/// locked answers live at once rather than wait for it.
+pub const READ_BUSY_TIMEOUT: Duration = Duration::from_millis(250);
 /// Tries of the migration when another process migrates at the same moment.
 const MIGRATE_TRIES: u32 = 40;
 
@@ -70,6 +73,42 @@ impl History {
         History::open(dir).map(Some)
     }
 
+    /// Opens the history for reading when its file exists, waiting at most [`READ_BUSY_TIMEOUT`]
+    /// per statement (at opening, and for every query through it): when another process holds the
+    /// database locked, this fails fast and the caller answers live. Blocking: call it off the async
+    /// threads.
+    pub fn open_for_reads(dir: &Path) -> Result<Option<History>> {
+        History::open_existing_waiting(dir, READ_BUSY_TIMEOUT)
+    }
+
+    fn open_existing_waiting(dir: &Path, busy: Duration) -> Result<Option<History>> {
+        let path = History::path_in(dir);
+        if !path.exists() {
+            return Ok(None);
+        }
+        garmin::private_files::ensure_folder(dir)?;
+        let conn = open_file_waiting(&path, busy, 0)?;
+        Ok(Some(History::wrap(path, conn, None)))
+    }
+
+    /// One trivial read: fails (after the busy timeout) when another process holds the database
+    /// locked. Blocking.
+    pub fn probe(&self) -> Result<()> {
+        let _: i64 = self.conn().query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))?;
+        Ok(())
+    }
+
+    /// True when `error` is SQLite saying another connection holds the database (busy or locked).
+    pub fn is_busy(error: &HistoryError) -> bool {
+        match error {
+            HistoryError::Sqlite(e) => {
+                matches!(e.sqlite_error_code(), Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked))
+            }
+            HistoryError::Migration(message) => message.contains("locked") || message.contains("busy"),
+            _ => false,
+        }
+    }
+
     fn wrap(path: PathBuf, conn: Connection, moved_aside: Option<PathBuf>) -> History {
         History { inner: Arc::new(Inner { path, conn: Mutex::new(conn), moved_aside }) }
     }
@@ -104,6 +143,12 @@ pub fn create_v1_for_tests(dir: &Path) -> Result<()> {
 /// Creates the file private if absent (refusing a link or a non-file there), then opens, tunes,
 /// checks and migrates it.
 fn open_file(path: &Path) -> Result<Connection> {
+    open_file_waiting(path, BUSY_TIMEOUT, MIGRATE_TRIES)
+}
+
+/// [`open_file`], each statement waiting at most `busy` for another connection, and the migration
+/// tried again up to `migrate_tries` times while another process migrates.
+fn open_file_waiting(path: &Path, busy: Duration, migrate_tries: u32) -> Result<Connection> {
     let mut options = OpenOptions::new();
     options.read(true).write(true).create(true);
     #[cfg(unix)]
@@ -118,7 +163,7 @@ fn open_file(path: &Path) -> Result<Connection> {
     }
     drop(file);
     let mut conn = Connection::open(path)?;
-    conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.busy_timeout(busy)?;
     // WAL: readers see the last commit while a sync writes; NORMAL is durable at each checkpoint,
     // and a lost last transaction is just re-read from Garmin.
     let _mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
@@ -127,18 +172,18 @@ fn open_file(path: &Path) -> Result<Connection> {
     if check != "ok" {
         return Err(HistoryError::Corrupt(check));
     }
-    migrate(&mut conn)?;
+    migrate(&mut conn, migrate_tries)?;
     Ok(conn)
 }
 
 /// Migrates to the latest schema; when another process migrates at the same moment, waits for it.
-fn migrate(conn: &mut Connection) -> Result<()> {
+fn migrate(conn: &mut Connection, max_tries: u32) -> Result<()> {
     let migrations = schema::migrations();
     let mut tries = 0;
     loop {
         match migrations.to_latest(conn) {
             Ok(()) => return Ok(()),
-            Err(e) if tries < MIGRATE_TRIES && is_contention(&e) => {
+            Err(e) if tries < max_tries && is_contention(&e) => {
                 tries += 1;
                 std::thread::sleep(Duration::from_millis(50));
             }

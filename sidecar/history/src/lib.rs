@@ -13,6 +13,8 @@
 //! * The sync reads Garmin only through a [`garmin::Garmin`] reader (`garmin::reads`), which
 //!   chooses between the web session, the Personal API key and the activities' FIT files.
 //! * [`profile`] keeps the athlete's heart-rate profile and FTP (read at sync, at most daily by tools).
+//! * [`sync_once`] lets one sync run at a time per data folder across processes, and keeps what the
+//!   last one did for the next caller to report.
 #![deny(missing_docs)]
 
 pub mod curves;
@@ -27,8 +29,9 @@ mod schema;
 mod store;
 pub mod summary;
 pub mod sync;
+pub mod sync_once;
 mod write_gate;
 
 pub use curves::Metric;
-pub use db::{FILE_NAME, History, create_v1_for_tests};
+pub use db::{FILE_NAME, History, READ_BUSY_TIMEOUT, create_v1_for_tests};
 pub use error::{HistoryError, Result};

@@ -545,7 +545,112 @@ port: number,
 /**
  * Hide every tool that writes to Garmin.
  */
-readOnly: boolean, };
+readOnly: boolean,
+/**
+ * The tunnel's public HTTPS origin (Tailscale Funnel, Cloudflare Tunnel): turns on OAuth so
+ * hosted assistants (claude.ai, ChatGPT…) can connect after the person approves each one.
+ */
+publicUrl?: string, };
+
+/**
+ * The approval side of the panel.
+ */
+export type OwnerView = {
+/**
+ * The pairing code to type on the approval page.
+ */
+pairing: PairingCode | null,
+/**
+ * Clients waiting for approval.
+ */
+pending: Array<PendingClient>,
+/**
+ * Approved clients.
+ */
+clients: Array<RemoteClient>,
+/**
+ * Why the server could not be asked, in plain words.
+ */
+problem: string | null, };
+
+/**
+ * A fresh pairing code.
+ */
+export type PairingCode = {
+/**
+ * Six digits.
+ */
+code: string,
+/**
+ * How long it stays valid.
+ */
+expiresInSecs: number, };
+
+/**
+ * A client waiting for the owner's approval.
+ */
+export type PendingClient = {
+/**
+ * The request's id (to approve it).
+ */
+id: string,
+/**
+ * The name the client gives itself (cleaned, short).
+ */
+name: string,
+/**
+ * Its client id (a URL for metadata-document clients).
+ */
+clientId: string,
+/**
+ * Whether the name is vouched for: a pinned host (Claude, ChatGPT…) rather than a self-chosen one.
+ */
+verified: boolean,
+/**
+ * Where the answer goes (`claude.ai`, `127.0.0.1:3000`).
+ */
+redirectTarget: string,
+/**
+ * It asked for write access.
+ */
+asksWrite: boolean,
+/**
+ * Four letters the consent page shows too, to tell requests apart.
+ */
+tag: string,
+/**
+ * Seconds since the page was opened.
+ */
+ageSecs: number, };
+
+/**
+ * An approved client (a grant).
+ */
+export type RemoteClient = {
+/**
+ * The grant's id (to revoke it).
+ */
+id: string,
+/**
+ * The client's name.
+ */
+name: string,
+/**
+ * Its client id.
+ */
+clientId: string,
+/**
+ * Granted scopes (`garmin:read`, `garmin:write`).
+ */
+scopes: Array<string>,
+/**
+ * When the owner approved it (Unix seconds).
+ */
+created: number,
+/**
+ * When it last called the server (Unix seconds).
+ */
+lastUsed: number | null, };
 
 /**
  * What the panel shows.
@@ -586,7 +691,20 @@ exit: string | null,
 /**
  * Why the server cannot be started: the bundled program was not found.
  */
-sidecarMissing: string | null, };
+sidecarMissing: string | null,
+/**
+ * With a public URL: what hosted assistants are given (`https://…/mcp`).
+ */
+connectorUrl: string | null,
+/**
+ * The connector URL as a QR code (an `<svg>` element), for the phone.
+ */
+connectorQr: string | null,
+/**
+ * With a public URL, while the server runs: the approval side (pairing code, waiting and
+ * approved clients), filled by [`RemoteAccess::owner_view`].
+ */
+owner: OwnerView | null, };
 
 /**
  * One change made (or a follow-up that could not be), as the UI shows it.

@@ -64,19 +64,39 @@ pub async fn run(args: &KeyArgs<'_>, store: &SessionStore) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// `--key-expires`: a date, or 30/90/180/365 days from today.
+/// Longest life of a Garmin key in days (the key page offers 30, 90, 180 or 365), plus a day for
+/// time zones.
+const MAX_KEY_DAYS: i64 = 366;
+
+/// `--key-expires`: a date from today to [`MAX_KEY_DAYS`] ahead, or 30/90/180/365 days from today.
 fn parse_expiry(text: &str) -> Result<DateTime<Utc>, String> {
+    parse_expiry_on(text, Utc::now())
+}
+
+/// [`parse_expiry`] as of `now`.
+fn parse_expiry_on(text: &str, now: DateTime<Utc>) -> Result<DateTime<Utc>, String> {
     let text = text.trim();
+    let shown = crate::output::echo(text);
     if let Ok(days) = text.parse::<i64>() {
-        if !(1..=366).contains(&days) {
+        if !(1..=MAX_KEY_DAYS).contains(&days) {
             return Err(format!("--key-expires {days}: Garmin keys last 30, 90, 180 or 365 days"));
         }
-        return Ok(Utc::now() + chrono::TimeDelta::days(days));
+        return Ok(now + chrono::TimeDelta::days(days));
     }
-    let date = NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| {
-        format!("--key-expires must be a date (YYYY-MM-DD) or a number of days, got `{text}`")
+    let well_formed = text.len() == 10 && text.as_bytes()[4] == b'-' && text.as_bytes()[7] == b'-';
+    let date = NaiveDate::parse_from_str(text, "%Y-%m-%d").ok().filter(|_| well_formed).ok_or_else(|| {
+        format!("--key-expires must be a date (YYYY-MM-DD) or a number of days, got `{shown}`")
     })?;
-    date.and_hms_opt(0, 0, 0).map(|t| t.and_utc()).ok_or_else(|| format!("--key-expires {text} is not a day"))
+    let today = now.date_naive();
+    let last = today + chrono::TimeDelta::days(MAX_KEY_DAYS);
+    if date < today || date > last {
+        return Err(format!(
+            "--key-expires {shown} is not a day a Garmin key can expire on: keys last at most 365 days, so give a day from {today} to {last} (the date shown on Garmin's key page)"
+        ));
+    }
+    date.and_hms_opt(0, 0, 0)
+        .map(|t| t.and_utc())
+        .ok_or_else(|| format!("--key-expires {shown} is not a day"))
 }
 
 /// The key from the file, the environment, or the terminal / stdin.
@@ -185,5 +205,27 @@ fn read_key_file(path: &Path) -> Result<String, String> {
         }
         Ok(None) => Err(format!("--api-key-file {shown} does not exist")),
         Err(e) => Err(format!("cannot read --api-key-file {shown}: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn now() -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339("2026-11-15T08:00:00Z").map(|d| d.with_timezone(&Utc)).unwrap()
+    }
+
+    #[test]
+    fn key_expiry_dates_from_1900_or_in_year_262142_are_refused_with_the_days_that_fit() {
+        for bad in ["1900-01-01", "+262142-01-01", "262142-01-01", "2026-11-14", "2027-11-17", "0", "400"] {
+            let e = parse_expiry_on(bad, now()).expect_err(bad);
+            assert!(e.contains("--key-expires"), "{bad}: {e}");
+        }
+        let e = parse_expiry_on("1900-01-01", now()).unwrap_err();
+        assert!(e.contains("from 2026-11-15 to 2027-11-16"), "{e}");
+        assert_eq!(parse_expiry_on("2027-11-16", now()).unwrap().date_naive().to_string(), "2027-11-16");
+        assert_eq!(parse_expiry_on("2026-11-15", now()).unwrap().date_naive().to_string(), "2026-11-15");
+        assert_eq!(parse_expiry_on("90", now()).unwrap(), now() + chrono::TimeDelta::days(90));
     }
 }

@@ -50,6 +50,10 @@ pub struct HttpArgs {
     pub abandoned_session_secs: Option<u64>,
     /// `--allow-host`.
     pub allow_hosts: Vec<String>,
+    /// `--public-url` (unchecked).
+    pub public_url: Option<String>,
+    /// The hidden `--allow-client-metadata-host`.
+    pub metadata_hosts: Vec<String>,
 }
 
 /// Serves until the client closes stdin (stdio) or until SIGTERM/Ctrl-C (HTTP).
@@ -94,6 +98,14 @@ pub async fn run(args: ServeArgs, store: SessionStore) -> ExitCode {
     };
     if let Some(listening) = listening {
         eprintln!("{}", listening.startup_line(args.readonly, demo.is_some()));
+        if let Some(code) = listening.pairing_code() {
+            eprintln!(
+                "garmin-mcp: pairing code {} {} — type it on the approval page a hosted assistant opens (valid 15 \
+                 minutes, once; `garmin-mcp remote pair` prints a new one)",
+                &code[..3],
+                &code[3..]
+            );
+        }
         listening.serve(server, http::stop_signal()).await;
         drop(demo);
         return ExitCode::SUCCESS;
@@ -131,6 +143,20 @@ async fn listen(flags: &HttpArgs, data_dir: &Path) -> Result<http::Listening, Ex
     if let Some(secs) = flags.abandoned_session_secs {
         sessions.abandoned_after = std::time::Duration::from_secs(secs.max(1));
     }
+    let oauth = match &flags.public_url {
+        Some(url) => match http::oauth::PublicUrl::parse(url) {
+            Ok(public_url) => Some(http::oauth::Settings {
+                public_url,
+                data_dir: data_dir.to_path_buf(),
+                metadata_hosts: flags.metadata_hosts.clone(),
+            }),
+            Err(message) => {
+                eprintln!("garmin-mcp: {message}");
+                return Err(ExitCode::from(2));
+            }
+        },
+        None => None,
+    };
     let options = HttpOptions {
         host: flags.host.clone(),
         port: flags.port,
@@ -138,6 +164,7 @@ async fn listen(flags: &HttpArgs, data_dir: &Path) -> Result<http::Listening, Ex
         token_file,
         allow_hosts: flags.allow_hosts.clone(),
         sessions,
+        oauth,
     };
     let listening = http::bind(options).await.map_err(|e| {
         eprintln!("garmin-mcp: {e}");

@@ -1,7 +1,8 @@
 //! `garmin-mcp sync [--since DATE] [--full]`: fills the local history (`history.sqlite3` in the data
 //! folder) from Garmin with a progress bar on stderr (drawn only on a terminal), then prints what
 //! it did. Exit codes: 0 when the range is complete, 3 when it stopped early (rate limit or
-//! `--max-requests`; run it again to continue), 1 on an error (no session, unwritable folder).
+//! `--max-requests`; run it again to continue), 1 on an error (no session, unwritable folder) or
+//! when another program is syncing the same data folder (one sync at a time: `history::sync_once`).
 
 use std::process::ExitCode;
 
@@ -47,6 +48,20 @@ pub async fn run(args: SyncArgs, store: &SessionStore, today: Option<chrono::Nai
             return ExitCode::FAILURE;
         }
     };
+    let lock = match history::sync_once::try_lock(store.dir()) {
+        Ok(Ok(lock)) => lock,
+        Ok(Err(busy)) => {
+            let who = busy.holder.map_or_else(String::new, |h| format!(" (process {})", h.pid));
+            eprintln!(
+                "garmin-mcp: another program{who} is syncing this history now; wait until it ends, then run `garmin-mcp sync` again if you still need to"
+            );
+            return ExitCode::FAILURE;
+        }
+        Err(e) => {
+            eprintln!("garmin-mcp: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     if let Some(aside) = history.moved_aside() {
         eprintln!(
             "garmin-mcp: the history file could not be read; it was moved aside to {} and a fresh one started",
@@ -69,6 +84,7 @@ pub async fn run(args: SyncArgs, store: &SessionStore, today: Option<chrono::Nai
         }
     };
     let report = sync::sync(&history, &garmin, &options, &tell).await;
+    lock.finish(history::sync_once::Finished::of(&options, &report));
     bar.finish_and_clear();
     match report {
         Ok(report) => {

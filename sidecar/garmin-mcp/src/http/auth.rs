@@ -1,9 +1,19 @@
-//! The bearer token of `--http`: where it comes from (`--token`, `--token-file` that only its
-//! owner may read, or by default [`TOKEN_FILE_NAME`] in the data folder, generated on first start),
-//! what a usable one looks like, and the middleware that answers 401 to any request without it.
-//! The token is compared in constant time and never printed: its `Debug` is redacted and no
-//! message here quotes it. OAuth discovery and registration paths get a plain 404
-//! ([`no_oauth`]): this server has a static token, and a 401 there makes clients attempt OAuth.
+//! Who may call `--http`, and as whom.
+//!
+//! * The static bearer token: from `--token`, `--token-file` that only its owner may read, or by
+//!   default [`TOKEN_FILE_NAME`] in the data folder, generated on first start. It is compared in
+//!   constant time and never printed: its `Debug` is redacted and no message here quotes it. It
+//!   keeps working for local clients when OAuth is on.
+//! * With `--public-url`, OAuth access tokens of [`super::oauth`] too: a `401` then points to the
+//!   protected-resource metadata (`WWW-Authenticate: Bearer resource_metadata=…, scope=…`), and a
+//!   grant without `garmin:write` that calls a write tool gets `403 insufficient_scope` (the server
+//!   also hides those tools from its `tools/list`, see [`Scopes`]). Tokens in the query string are
+//!   never accepted.
+//! * Without OAuth, discovery and registration paths get a plain 404 ([`no_oauth`]): a 401 there
+//!   makes clients attempt OAuth.
+//!
+//! Every authenticated request carries a [`ClientKey`] naming its caller, which the per-client
+//! caps key on.
 
 use std::fmt;
 use std::path::Path;
@@ -16,7 +26,7 @@ use axum::response::{IntoResponse, Response};
 use subtle::ConstantTimeEq as _;
 
 use super::Peer;
-use super::guard::Access;
+use super::oauth::{self, OAuth};
 
 /// Shortest token accepted: anything shorter could be guessed over the network.
 pub const MIN_TOKEN_LEN: usize = 16;
@@ -135,54 +145,175 @@ fn bearer(value: &str) -> Option<&str> {
     scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
 }
 
-/// Middleware: with a token set, 401 (`WWW-Authenticate: Bearer`) unless the request carries it.
+/// The authenticated caller of a request (a request extension): `"token"` for the static token,
+/// `"oauth:<grant id>"` for an OAuth grant. Absent on requests without authentication.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ClientKey(pub String);
+
+/// What an OAuth grant may do (a request extension; absent for the static token, which may do
+/// everything the server offers). The MCP server reads it to hide write tools from `tools/list`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scopes {
+    /// The grant includes `garmin:write`.
+    pub write: bool,
+}
+
+/// What the authentication layer checks against.
+#[derive(Debug)]
+pub(super) struct Auth {
+    pub(super) token: Option<Token>,
+    pub(super) oauth: Option<Arc<OAuth>>,
+}
+
+/// Middleware: 401 unless the request carries the static token or (with OAuth) a valid access
+/// token for this server; OAuth's own paths pass (they check their own). With no token and no
+/// OAuth (`--no-token`, loopback only) everything passes.
 pub(super) async fn require_bearer(
-    State(access): State<Arc<Access>>,
-    request: Request,
+    State(auth): State<Arc<Auth>>,
+    mut request: Request,
     next: Next,
 ) -> Response {
-    let Some(token) = &access.token else {
+    if auth.oauth.is_some() && oauth::is_own_path(request.uri().path()) {
+        return next.run(request).await;
+    }
+    let Some(token) = &auth.token else {
         return next.run(request).await;
     };
     let presented =
         request.headers().get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(bearer);
     if presented.is_some_and(|p| token.matches(p)) {
+        request.extensions_mut().insert(ClientKey("token".to_owned()));
+        return next.run(request).await;
+    }
+    if let (Some(oauth), Some(presented)) = (&auth.oauth, presented)
+        && let Some(verified) = oauth.verify(presented)
+    {
+        request.extensions_mut().insert(ClientKey(format!("oauth:{}", verified.grant)));
+        request.extensions_mut().insert(Scopes { write: verified.write });
+        if !verified.write {
+            return within_scope(oauth, request, next).await;
+        }
         return next.run(request).await;
     }
     let peer = request.extensions().get::<Peer>().map(|p| p.0.to_string()).unwrap_or_default();
-    let (challenge, message) = if presented.is_some() {
-        (r#"Bearer realm="garmin-mcp", error="invalid_token""#, "Unauthorized: the bearer token is wrong.")
-    } else {
-        (
-            r#"Bearer realm="garmin-mcp""#,
-            "Unauthorized: send the header `Authorization: Bearer <token>` with the token garmin-mcp was started with (by default the file `remote-token` in its data folder).",
-        )
-    };
     tracing::info!(%peer, token_presented = presented.is_some(), "refused a request without the right bearer token");
-    (
-        StatusCode::UNAUTHORIZED,
-        [(header::WWW_AUTHENTICATE, challenge), (header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-        message,
-    )
-        .into_response()
+    let in_query = request
+        .uri()
+        .query()
+        .is_some_and(|q| url::form_urlencoded::parse(q.as_bytes()).any(|(k, _)| k == "access_token"));
+    unauthorized(auth.oauth.as_deref(), presented.is_some(), in_query)
 }
 
-/// Middleware: OAuth discovery (`/.well-known/oauth-*`, `/.well-known/openid-configuration`) and
-/// dynamic client registration (`/register`) answer 404 with what to do instead, with or without
-/// a token, so a client does not report a failed OAuth registration.
-pub(super) async fn no_oauth(request: Request, next: Next) -> Response {
+fn unauthorized(oauth: Option<&OAuth>, presented: bool, in_query: bool) -> Response {
+    let (error, message) = match (presented, in_query) {
+        (_, true) => (
+            Some(("invalid_request", "tokens in the URL are not accepted")),
+            "Unauthorized: tokens are never accepted in the URL (they end up in logs); send the header \
+             `Authorization: Bearer <token>`.",
+        ),
+        (true, false) => (
+            Some(("invalid_token", "the token is wrong, expired or revoked")),
+            "Unauthorized: the bearer token is wrong, expired or revoked.",
+        ),
+        (false, false) => (
+            None,
+            "Unauthorized: send the header `Authorization: Bearer <token>` with the token garmin-mcp was started with \
+             (by default the file `remote-token` in its data folder).",
+        ),
+    };
+    let challenge = match oauth {
+        Some(oauth) => oauth::metadata::challenge(&oauth.urls, error),
+        None => match error {
+            Some((code, _)) => format!(r#"Bearer realm="garmin-mcp", error="{code}""#),
+            None => r#"Bearer realm="garmin-mcp""#.to_owned(),
+        },
+    };
+    let mut response =
+        (StatusCode::UNAUTHORIZED, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], message)
+            .into_response();
+    if let Ok(value) = header::HeaderValue::from_str(&challenge) {
+        response.headers_mut().insert(header::WWW_AUTHENTICATE, value);
+    }
+    response
+}
+
+/// For a read-only grant: a POST that calls a write tool gets `403 insufficient_scope` with a
+/// scope challenge (the body is read here, within the same limits as everywhere, and handed on).
+async fn within_scope(oauth: &OAuth, request: Request, next: Next) -> Response {
+    if request.method() != axum::http::Method::POST {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let limited = http_body_util::Limited::new(body, super::MAX_BODY_BYTES);
+    let refused = |status: StatusCode, message: &'static str| {
+        (status, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], message).into_response()
+    };
+    let read =
+        tokio::time::timeout(super::BODY_READ_TIMEOUT, http_body_util::BodyExt::collect(limited)).await;
+    let bytes = match read {
+        Ok(Ok(collected)) => collected.to_bytes(),
+        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {
+            return refused(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "Payload Too Large: request bodies are limited to 1 MiB",
+            );
+        }
+        Ok(Err(_)) => return refused(StatusCode::BAD_REQUEST, "Bad Request: the request body is malformed"),
+        Err(_) => {
+            return refused(StatusCode::REQUEST_TIMEOUT, "Request Timeout: the body did not arrive in time");
+        }
+    };
+    if let Some(tool) = called_tools(&bytes).into_iter().find(|t| oauth.is_write_tool(t)) {
+        tracing::info!(tool = %tool, "a read-only grant called a write tool");
+        let mut response = (
+            StatusCode::FORBIDDEN,
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            format!(
+                "Forbidden: `{tool}` changes your Garmin data, and this connection was approved to read only. \
+                 Reconnect the client and tick write access on the approval page to use it."
+            ),
+        )
+            .into_response();
+        if let Ok(value) = header::HeaderValue::from_str(&oauth::metadata::insufficient_scope(&oauth.urls)) {
+            response.headers_mut().insert(header::WWW_AUTHENTICATE, value);
+        }
+        return response;
+    }
+    next.run(Request::from_parts(parts, axum::body::Body::from(bytes))).await
+}
+
+/// The tool names of the `tools/call` requests in a JSON-RPC body (one message or a batch).
+fn called_tools(body: &[u8]) -> Vec<String> {
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(body) else { return Vec::new() };
+    let messages = match value {
+        serde_json::Value::Array(items) => items,
+        one => vec![one],
+    };
+    messages
+        .iter()
+        .filter(|m| m.get("method").and_then(serde_json::Value::as_str) == Some("tools/call"))
+        .filter_map(|m| m.pointer("/params/name").and_then(serde_json::Value::as_str).map(str::to_owned))
+        .collect()
+}
+
+/// Middleware: without OAuth, OAuth discovery (`/.well-known/oauth-*`,
+/// `/.well-known/openid-configuration`) and dynamic client registration (`/register`) answer 404
+/// with what to do instead, with or without a token, so a client does not report a failed OAuth
+/// registration.
+pub(super) async fn no_oauth(State(auth): State<Arc<Auth>>, request: Request, next: Next) -> Response {
     let path = request.uri().path();
     let oauth = path.starts_with("/.well-known/oauth")
         || path.starts_with("/.well-known/openid-configuration")
         || path == "/register";
-    if !oauth {
+    if !oauth || auth.oauth.is_some() {
         return next.run(request).await;
     }
     (
         StatusCode::NOT_FOUND,
         [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-        "Not found: garmin-mcp does not use OAuth. Send the header `Authorization: Bearer <token>` with the \
-         token garmin-mcp was started with (by default in the file `remote-token` of its data folder).",
+        "Not found: garmin-mcp does not use OAuth here (start it with --public-url to let hosted assistants sign in). \
+         Send the header `Authorization: Bearer <token>` with the token garmin-mcp was started with (by default in \
+         the file `remote-token` of its data folder).",
     )
         .into_response()
 }
@@ -203,6 +334,15 @@ mod tests {
         assert!(token.matches("0123456789abcdef0123"));
         assert!(!token.matches("0123456789abcdef012") && !token.matches("0123456789abcdef01234"));
         assert_eq!(format!("{token:?}"), "Token(<redacted>)");
+    }
+
+    #[test]
+    fn write_tool_calls_are_found_in_single_messages_and_batches() {
+        let one = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"delete_workout"}}"#;
+        assert_eq!(called_tools(one), ["delete_workout"]);
+        let batch = br#"[{"method":"tools/list"},{"method":"tools/call","params":{"name":"get_profile"}}]"#;
+        assert_eq!(called_tools(batch), ["get_profile"]);
+        assert!(called_tools(b"not json").is_empty());
     }
 
     #[test]

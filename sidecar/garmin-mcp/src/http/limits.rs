@@ -3,19 +3,24 @@
 //! answer (at worst `503` with `Retry-After`) instead of waiting forever.
 //!
 //! * [`Sessions`] wraps rmcp's in-memory session manager: at most [`SessionLimits::max`] live
-//!   sessions and [`SessionLimits::per_client`] per client address; a session that made no request
-//!   after its `initialize` is closed after [`SessionLimits::abandoned_after`]; sessions in use end
-//!   after [`IDLE_SESSION_TIMEOUT`] without traffic (rmcp's keep-alive).
+//!   sessions and [`SessionLimits::per_client`] per client — the authenticated caller
+//!   ([`super::auth::ClientKey`]), else the peer address ([`client_of`]), so behind a tunnel or a
+//!   reverse proxy, where every remote client is 127.0.0.1, one client cannot shut the others out;
+//!   a session that made no request after its `initialize` is closed after
+//!   [`SessionLimits::abandoned_after`]; sessions in use end after [`IDLE_SESSION_TIMEOUT`] without
+//!   traffic (rmcp's keep-alive). Each call it opens a stream for is bounded and cancelled when its
+//!   client leaves ([`super::inflight`]).
 //! * [`admit`] (middleware, after authentication) answers `503` + `Retry-After` past the session
 //!   cap, limits GET event streams ([`MAX_STREAMS_PER_SESSION`] per session, [`MAX_STREAMS`] in
 //!   all, far below the connection cap so requests always find room), answers `404` to a `DELETE`
 //!   of an unknown session, and reads POST bodies itself: too long `413`, broken framing `400`,
-//!   too slow `408` (rmcp would answer `500` to the last two).
+//!   too slow `408` (rmcp would answer `500` to the last two); a body naming a JSON key twice is
+//!   handled as `crate::protocol` says. It also moves the request's connection to its client
+//!   ([`super::connections`]).
 //! * [`refuse_oversized`] (outermost middleware) answers a declared `Content-Length` over the
 //!   limit with `413` at once, without waiting for the body.
 
 use std::collections::HashMap;
-use std::net::{IpAddr, Ipv4Addr};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -34,6 +39,9 @@ use rmcp::transport::streamable_http_server::session::local::{
 };
 use rmcp::transport::streamable_http_server::session::{ServerSseMessage, SessionId, SessionManager};
 
+use super::auth::ClientKey;
+use super::connections::Connection;
+use super::inflight::{CallRefused, CallSlot, CallStream, Calls};
 use super::{BODY_READ_TIMEOUT, MAX_BODY_BYTES, Peer};
 
 /// A session in use ends after this long without any traffic (the client starts a new one).
@@ -47,6 +55,10 @@ pub const MAX_STREAMS_PER_SESSION: usize = 4;
 pub const MAX_STREAMS: usize = 64;
 /// `Retry-After` of a refused event stream.
 const STREAM_RETRY_AFTER: Duration = Duration::from_secs(5);
+/// `Retry-After` of a refused call or connection.
+const CALL_RETRY_AFTER: Duration = Duration::from_secs(1);
+/// How long the events of a finished or cancelled call are kept for a client resuming its stream.
+const COMPLETED_CACHE_TTL: Duration = Duration::from_secs(5);
 /// The MCP session header.
 const SESSION_HEADER: &str = "mcp-session-id";
 
@@ -55,7 +67,7 @@ const SESSION_HEADER: &str = "mcp-session-id";
 pub struct SessionLimits {
     /// Live sessions in all.
     pub max: usize,
-    /// Live sessions per client address.
+    /// Live sessions per client (the authenticated caller, else the peer address).
     pub per_client: usize,
     /// A session with no request after `initialize` is closed after this long.
     pub abandoned_after: Duration,
@@ -70,7 +82,7 @@ impl Default for SessionLimits {
 /// One live session.
 #[derive(Debug)]
 struct Live {
-    client: IpAddr,
+    client: String,
     created: Instant,
     /// A request other than `initialize` arrived (a real client, not a flood).
     used: bool,
@@ -79,7 +91,7 @@ struct Live {
 #[derive(Debug, Default)]
 struct Book {
     live: HashMap<SessionId, Live>,
-    per_client: HashMap<IpAddr, usize>,
+    per_client: HashMap<String, usize>,
 }
 
 impl Book {
@@ -110,8 +122,10 @@ tokio::task_local! {
 
 #[derive(Debug)]
 struct Admission {
-    client: IpAddr,
+    client: String,
     refused: Mutex<Option<Full>>,
+    /// The place [`admit`] took for the call this request carries, for its stream to hold.
+    call: Mutex<Option<CallSlot>>,
 }
 
 /// rmcp's session manager, with the caps and the clean-up of abandoned sessions.
@@ -153,6 +167,7 @@ impl Sessions {
         let mut inner = LocalSessionManager::default();
         inner.session_config.keep_alive = Some(IDLE_SESSION_TIMEOUT);
         inner.session_config.init_timeout = Some(limits.abandoned_after);
+        inner.session_config.completed_cache_ttl = COMPLETED_CACHE_TTL;
         Sessions { inner, limits, book: Mutex::new(Book::default()) }
     }
 
@@ -171,10 +186,10 @@ impl Sessions {
     }
 
     /// Reserves a place for a new session of `client`, or says when to come back.
-    fn reserve(&self, id: &SessionId, client: IpAddr) -> Result<(), Full> {
+    fn reserve(&self, id: &SessionId, client: &str) -> Result<(), Full> {
         let mut book = self.book();
         let now = Instant::now();
-        let of_client = book.per_client.get(&client).copied().unwrap_or(0);
+        let of_client = book.per_client.get(client).copied().unwrap_or(0);
         let per_client = of_client >= self.limits.per_client;
         if per_client || book.live.len() >= self.limits.max {
             // The earliest an abandoned session (of this client, when that is the limit) ends.
@@ -187,8 +202,8 @@ impl Sessions {
                 .unwrap_or(self.limits.abandoned_after);
             return Err(Full { per_client, retry_after });
         }
-        book.live.insert(id.clone(), Live { client, created: now, used: false });
-        *book.per_client.entry(client).or_insert(0) += 1;
+        book.live.insert(id.clone(), Live { client: client.to_owned(), created: now, used: false });
+        *book.per_client.entry(client.to_owned()).or_insert(0) += 1;
         Ok(())
     }
 
@@ -216,10 +231,10 @@ impl SessionManager for Sessions {
     type Transport = WorkerTransport<LocalSessionWorker>;
 
     async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
-        let client = ADMISSION.try_with(|a| a.client).unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
+        let client = ADMISSION.try_with(|a| a.client.clone()).unwrap_or_default();
         // Reserve before creating, so concurrent requests can never overshoot the cap.
         let placeholder: SessionId = format!("reserved-{}", next_reservation()).into();
-        if let Err(full) = self.reserve(&placeholder, client) {
+        if let Err(full) = self.reserve(&placeholder, &client) {
             let _ = ADMISSION.try_with(|a| {
                 *a.refused.lock().unwrap_or_else(PoisonError::into_inner) = Some(full);
             });
@@ -263,7 +278,22 @@ impl SessionManager for Sessions {
         message: ClientJsonRpcMessage,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
         self.mark_used(id);
-        Ok(self.inner.create_stream(id, message).await?)
+        let call = match &message {
+            ClientJsonRpcMessage::Request(request) => Some(request.id.clone()),
+            _ => None,
+        };
+        let slot = ADMISSION
+            .try_with(|a| a.call.lock().unwrap_or_else(PoisonError::into_inner).take())
+            .ok()
+            .flatten();
+        let handle = self.inner.sessions.read().await.get(id).cloned();
+        let stream = self.inner.create_stream(id, message).await?;
+        Ok(match (call, slot, handle) {
+            (Some(call), Some(slot), Some(handle)) => {
+                futures::future::Either::Right(CallStream::new(stream, slot, handle, call))
+            }
+            _ => futures::future::Either::Left(stream),
+        })
     }
 
     async fn accept_message(&self, id: &SessionId, message: ClientJsonRpcMessage) -> Result<(), Self::Error> {
@@ -368,6 +398,7 @@ impl http_body::Body for Held {
 pub(super) struct Limits {
     pub(super) sessions: Arc<Sessions>,
     pub(super) streams: Arc<Streams>,
+    pub(super) calls: Calls,
 }
 
 fn plain(status: StatusCode, message: String) -> Response {
@@ -395,7 +426,18 @@ fn session_of(request: &Request) -> Option<String> {
 /// Middleware in front of rmcp: session and stream caps, `DELETE` of unknown sessions, and POST
 /// bodies read here with clear refusals.
 pub(super) async fn admit(State(state): State<Arc<Limits>>, request: Request, next: Next) -> Response {
-    let client = request.extensions().get::<Peer>().map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |p| p.0.ip());
+    let client = client_of(request.extensions());
+    if let Some(connection) = request.extensions().get::<Arc<Connection>>()
+        && connection.authenticated(&client).is_err()
+    {
+        return closing(too_many(
+            format!(
+                "Too Many Requests: this client already holds {} connections to the server; close some first",
+                super::connections::MAX_CONNECTIONS_PER_CLIENT
+            ),
+            CALL_RETRY_AFTER,
+        ));
+    }
     let session = session_of(&request);
     match (request.method(), &session) {
         (&Method::DELETE, Some(id)) if !state.sessions.knows(&id.as_str().into()) => {
@@ -435,11 +477,21 @@ pub(super) async fn admit(State(state): State<Arc<Limits>>, request: Request, ne
     } else {
         request
     };
-    let admission = Admission { client, refused: Mutex::new(None) };
+    // A call takes its place before rmcp sees it, so a refusal costs nothing but this answer.
+    let call = match (&session, request.extensions().get::<Envelope>()) {
+        (Some(session), Some(Envelope { id: Some(id), method: Some(method) })) if method != "initialize" => {
+            match state.calls.enter(session, &client, id) {
+                Ok(slot) => Some(slot),
+                Err(refused) => return closing(refused_call(&refused)),
+            }
+        }
+        _ => None,
+    };
+    let admission = Admission { client, refused: Mutex::new(None), call: Mutex::new(call) };
     let (response, admission) = ADMISSION
         .scope(admission, async move {
             let response = next.run(request).await;
-            let refused = ADMISSION.with(|a| *a.refused.lock().unwrap_or_else(PoisonError::into_inner));
+            let refused = ADMISSION.with(|a| a.refused.lock().unwrap_or_else(PoisonError::into_inner).take());
             (response, refused)
         })
         .await;
@@ -462,8 +514,57 @@ pub(super) async fn admit(State(state): State<Arc<Limits>>, request: Request, ne
     }
 }
 
+/// The client a request counts for, from its extensions: its authenticated caller ([`ClientKey`]),
+/// else its peer address (`--no-token`, or a request authentication refused). The one home of
+/// this rule for every per-client cap.
+pub(super) fn client_of(extensions: &axum::http::Extensions) -> String {
+    match (extensions.get::<ClientKey>(), extensions.get::<Peer>()) {
+        (Some(key), _) => key.0.clone(),
+        (None, Some(peer)) => format!("peer:{}", peer.0.ip()),
+        (None, None) => "peer:unknown".to_owned(),
+    }
+}
+
+/// The answer to a call refused before it started (see [`super::inflight`]).
+fn refused_call(refused: &CallRefused) -> Response {
+    use super::inflight::{MAX_CALLS, MAX_CALLS_PER_CLIENT, MAX_CALLS_PER_SESSION};
+    match refused {
+        CallRefused::Session => too_many(
+            format!(
+                "Too Many Requests: this session already has {MAX_CALLS_PER_SESSION} calls in progress; wait for their answers"
+            ),
+            CALL_RETRY_AFTER,
+        ),
+        CallRefused::Client => too_many(
+            format!(
+                "Too Many Requests: this client already has {MAX_CALLS_PER_CLIENT} calls in progress; wait for their answers"
+            ),
+            CALL_RETRY_AFTER,
+        ),
+        CallRefused::Server => busy(
+            format!(
+                "Service Unavailable: the server has {MAX_CALLS} calls in progress, its limit; try again shortly"
+            ),
+            CALL_RETRY_AFTER,
+        ),
+        CallRefused::DuplicateId(id) => plain(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "Bad Request: request id {id} is already used by a call of this session still in progress; give each request a new id"
+            ),
+        ),
+    }
+}
+
+/// `429` with `Retry-After`.
+fn too_many(message: String, retry_after: Duration) -> Response {
+    let mut response = busy(message, retry_after);
+    *response.status_mut() = StatusCode::TOO_MANY_REQUESTS;
+    response
+}
+
 /// Reads a POST body within [`BODY_READ_TIMEOUT`] and [`MAX_BODY_BYTES`], and hands rmcp a
-/// complete one.
+/// complete one — without a key named twice (`crate::protocol::screen`).
 async fn read_body(request: Request) -> Result<Request, Response> {
     let (parts, body) = request.into_parts();
     let limited = http_body_util::Limited::new(body, MAX_BODY_BYTES);
@@ -485,7 +586,33 @@ async fn read_body(request: Request) -> Result<Request, Response> {
         }
         Ok(Ok(collected)) => collected.to_bytes(),
     };
-    Ok(Request::from_parts(parts, Body::from(collected)))
+    let collected = match crate::protocol::screen(&collected) {
+        crate::protocol::Screened::Pass => collected,
+        crate::protocol::Screened::Replace(bytes) => Bytes::from(bytes),
+        crate::protocol::Screened::Refuse(answer) => {
+            return Err((
+                StatusCode::BAD_REQUEST,
+                [(header::CONTENT_TYPE, "application/json")],
+                answer.to_string(),
+            )
+                .into_response());
+        }
+        crate::protocol::Screened::Drop => return Err(StatusCode::ACCEPTED.into_response()),
+    };
+    let mut request = Request::from_parts(parts, Body::from(collected.clone()));
+    if let Ok(envelope) = serde_json::from_slice::<Envelope>(&collected) {
+        request.extensions_mut().insert(envelope);
+    }
+    Ok(request)
+}
+
+/// What [`admit`] reads of a JSON-RPC message: a request has both.
+#[derive(Clone, Debug, serde::Deserialize)]
+struct Envelope {
+    #[serde(default)]
+    id: Option<rmcp::model::RequestId>,
+    #[serde(default)]
+    method: Option<String>,
 }
 
 fn too_large() -> Response {
@@ -507,4 +634,32 @@ pub(super) async fn refuse_oversized(request: Request, next: Next) -> Response {
         return response;
     }
     next.run(request).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sessions_behind_one_address_are_capped_per_authenticated_client_not_per_address() {
+        let limits = SessionLimits { max: 10, per_client: 2, abandoned_after: Duration::from_secs(30) };
+        let sessions = Sessions::new(limits);
+        // Behind a tunnel every remote client is 127.0.0.1; two OAuth grants are two clients.
+        for i in 0..2 {
+            sessions.reserve(&format!("a{i}").into(), "oauth:a").unwrap();
+        }
+        let full = sessions.reserve(&"a2".into(), "oauth:a").unwrap_err();
+        assert!(full.per_client);
+        sessions.reserve(&"b0".into(), "oauth:b").expect("another client of the same address gets in");
+
+        let mut request = Request::new(Body::empty());
+        request.extensions_mut().insert(Peer("127.0.0.1:5000".parse().unwrap()));
+        assert_eq!(client_of(request.extensions()), "peer:127.0.0.1", "without authentication: the address");
+        request.extensions_mut().insert(ClientKey("oauth:grant-7".to_owned()));
+        assert_eq!(
+            client_of(request.extensions()),
+            "oauth:grant-7",
+            "authenticated: the caller, whatever its address"
+        );
+    }
 }

@@ -71,12 +71,12 @@ pub(crate) struct Covered {
 impl GarminMcp {
     /// The history for `start..=end` (today is never in it), or `Err(note)` saying the range is not
     /// covered and how to sync it.
-    pub(crate) fn covered(&self, start: NaiveDate, end: NaiveDate) -> Result<Covered, String> {
+    pub(crate) async fn covered(&self, start: NaiveDate, end: NaiveDate) -> Result<Covered, String> {
         let hint = format!(
             "the local history does not cover {start} to {end}: run sync_history (since {start}) first, then ask again"
         );
         let yesterday = self.today() - Duration::days(1);
-        let Some(history) = self.history_for_reads() else { return Err(hint) };
+        let Some(history) = self.history_for_reads().await else { return Err(hint) };
         let last = end.min(yesterday);
         if start > last {
             return Err(format!(

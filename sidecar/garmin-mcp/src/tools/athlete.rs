@@ -8,6 +8,12 @@
 //! `list_athlete_facts` and the `garmin://athlete` resources stay. The memory also feeds the
 //! server's instructions, the race-readiness and plan-next-week prompts and `get_training_status`
 //! (days to the next goal race), through [`GarminMcp::athlete_facts`] and [`GoalRaceNote`].
+//!
+//! A fact reaches every later client of this computer, so over HTTP — where callers may be anyone
+//! holding the token — a new fact, or new words for one, is kept only once the person confirms it
+//! the way writes are confirmed ([`GarminMcp::confirm_remote_fact`]): asked in their chat when the
+//! client can ask, written directly only when the server's owner allowed writes
+//! (`GARMIN_ALLOW_WRITE=1`), never with previews only (`GARMIN_WORKOUT_EDITOR=0`).
 
 use chrono::NaiveDate;
 use garmin::athlete::{self, AthleteMemory, Fact, FactInput, FactKind, MemoryError};
@@ -17,9 +23,11 @@ use rmcp::{RoleServer, schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::goal_race::GoalRaceNote;
+use crate::elicit::Asked;
 use crate::output::{Answer, BUDGET_BYTES};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
+use crate::writes::WriteMode;
 
 /// Arguments of `remember_athlete_fact`.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -243,6 +251,64 @@ impl GarminMcp {
         GoalRaceNote::next(&self.athlete_facts(), self.today())
     }
 
+    /// For a caller over HTTP, the person's confirmation of `what` (a fact to remember, new words
+    /// for one), as writes to Garmin are confirmed (see the module docs); `Ok` to go ahead. Local
+    /// (stdio) callers are the person's own client and are not asked.
+    async fn confirm_remote_fact(
+        &self,
+        what: &str,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<(), ToolError> {
+        if !self.has_remote_callers() {
+            return Ok(());
+        }
+        let not_kept = "Nothing was remembered";
+        if self.write_mode() == WriteMode::PreviewOnly {
+            return Err(ToolError::Local(format!(
+                "{not_kept}: this server only previews changes (GARMIN_WORKOUT_EDITOR=0). The fact would be: {what}."
+            )));
+        }
+        if !crate::elicit::client_can_ask(ctx) {
+            if self.write_mode() == WriteMode::Direct {
+                return Ok(());
+            }
+            return Err(ToolError::Local(format!(
+                "{not_kept}: over HTTP a fact is kept only once the person confirms it in their chat, and this AI client \
+                 cannot ask them (it did not declare MCP elicitation). Remember it from the Garmin MCP app or a client on \
+                 the server's computer instead. The fact would be: {what}."
+            )));
+        }
+        let message = format!(
+            "Garmin MCP asks before remembering this about you (every assistant connected to Garmin MCP on this \
+             computer will read it as a note):\n{what}\n\nTick \"Yes, remember this\" and submit to keep it; decline to leave \
+             the athlete memory as it is."
+        );
+        let question = crate::elicit::yes_no_question(message, "Yes, remember this");
+        let waiting = "Waiting for the person to confirm the fact in the chat…";
+        let answer = match self.ask(question, ctx, waiting).await {
+            Asked::Answered(answer) => answer,
+            Asked::Cancelled => return Err(ToolError::Local(format!("{not_kept}: the call was cancelled."))),
+            Asked::TimedOut(_) => {
+                return Err(ToolError::Local(format!(
+                    "{not_kept}: nobody answered the question in the chat in time. Ask the person whether they want it kept."
+                )));
+            }
+            Asked::Busy(why) => return Err(ToolError::Local(why)),
+            Asked::Failed(why) => {
+                return Err(ToolError::Local(format!(
+                    "{not_kept}: this AI client could not show the question ({why})."
+                )));
+            }
+        };
+        match crate::elicit::said_yes(&answer) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(ToolError::Local(format!(
+                "{not_kept}: the person did not confirm it in the chat. Do not ask again unless they say so."
+            ))),
+            Err(why) => Err(ToolError::Local(format!("{not_kept}: the answer cannot be used ({why})."))),
+        }
+    }
+
     fn change_answer(&self, action: &str, fact: &Fact, total: usize) -> Answer<FactChange> {
         let today = self.today();
         let row = FactRow::new(fact, today);
@@ -291,6 +357,8 @@ impl GarminMcp {
             target_time: args.target_time,
             weekly_km_cap: args.weekly_km_cap,
         };
+        let checked = AthleteMemory::check(&input, &source, chrono::Utc::now()).map_err(tool_error)?;
+        self.confirm_remote_fact(&checked.describe(), &ctx).await?;
         let (fact, total) = blocking(move || {
             let fact = memory.remember(input, &source, chrono::Utc::now())?;
             Ok((fact, memory.facts()?.len()))
@@ -329,6 +397,12 @@ impl GarminMcp {
             weekly_km_cap: args.weekly_km_cap,
         };
         let id = args.fact_id;
+        if let Some(text) = &input.text {
+            let words =
+                serde_json::to_string(&display::text::clean_display_text(text, athlete::MAX_TEXT_CHARS))
+                    .unwrap_or_default();
+            self.confirm_remote_fact(&format!("fact #{id} now reads {words}"), &ctx).await?;
+        }
         let (fact, total) = blocking(move || {
             let fact = memory.update(id, input, &source, chrono::Utc::now())?;
             Ok((fact, memory.facts()?.len()))

@@ -163,14 +163,14 @@ fn year_before(start: NaiveDate, end: NaiveDate) -> Option<(NaiveDate, NaiveDate
 impl GarminMcp {
     /// One range's best efforts from the history, with notes on what it lacks; `None` when the
     /// history does not cover the range (the note says so).
-    fn bests_of(
+    async fn bests_of(
         &self,
         (start, end): (NaiveDate, NaiveDate),
         sport: Sport,
         metric: Metric,
         notes: &mut Vec<String>,
     ) -> Result<Option<(RangeBests, DataSource)>, ToolError> {
-        let covered = match self.covered(start, end) {
+        let covered = match self.covered(start, end).await {
             Ok(c) => c,
             Err(note) => {
                 notes.push(note);
@@ -224,11 +224,13 @@ impl GarminMcp {
         let sport = Sport::parse(args.sport.as_deref())?;
         let metric = parse_metric(args.metric.as_deref(), sport)?;
         let mut notes = Vec::new();
-        let bests = self.bests_of((start, end), sport, metric, &mut notes)?;
+        let bests = self.bests_of((start, end), sport, metric, &mut notes).await?;
         let previous_range = if args.compare.unwrap_or(true) { year_before(start, end) } else { None };
         let mut previous_notes = Vec::new();
         let previous = match previous_range {
-            Some(range) if bests.is_some() => self.bests_of(range, sport, metric, &mut previous_notes)?,
+            Some(range) if bests.is_some() => {
+                self.bests_of(range, sport, metric, &mut previous_notes).await?
+            }
             _ => None,
         };
         notes.extend(previous_notes.into_iter().map(|n| format!("comparison period: {n}")));
@@ -433,12 +435,12 @@ impl GarminMcp {
         let end = date.min(self.today() - chrono::Duration::days(1));
         let start = end - chrono::Duration::days(DEFAULT_DAYS - 1);
         let mut notes = Vec::new();
-        let Some(bests) = self.bests_of((start, end), sport, metric, &mut notes)? else {
+        let Some(bests) = self.bests_of((start, end), sport, metric, &mut notes).await? else {
             return Err(ToolError::NoData(format!("No best-efforts curve: {}.", notes.join("; "))));
         };
         let previous_range = year_before(start, end);
         let previous = match previous_range {
-            Some(range) => self.bests_of(range, sport, metric, &mut Vec::new())?.map(|p| p.0),
+            Some(range) => self.bests_of(range, sport, metric, &mut Vec::new()).await?.map(|p| p.0),
             None => None,
         };
         let series = curve_series((start, end), &bests.0, previous.as_ref().zip(previous_range));

@@ -1,7 +1,16 @@
 //! The `history` toolset: `sync_history` (fill the local history on this computer from Garmin,
 //! with MCP progress notifications) and the analyses computed from that history.
+//!
+//! A sync is Garmin's time and the account's rate limit, so `sync_history` runs one only when one
+//! is due: a call while this server syncs reports on that sync; a call while another process syncs
+//! the same data folder reports that ([`::history::sync_once`], the folder's sync lock); and a call
+//! within [`REPORT_FOR`] of a sync that ended (here or in another process) reports what it did
+//! instead of running it again — unless it asks for days before that sync's range, or that sync
+//! stopped on a request budget (calling again continues it). After Garmin's rate limit, the sync is
+//! reported until the time Garmin gave.
 
 use ::history::sync::{self, Progress, Stopped, SyncOptions, SyncReport};
+use ::history::sync_once::{self, Finished, SyncLock};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::ProgressNotificationParam;
 use rmcp::service::RequestContext;
@@ -40,12 +49,21 @@ pub struct SyncHistoryArgs {
 /// (clients time tools out; a year against the real Garmin takes minutes).
 const WAIT: std::time::Duration = std::time::Duration::from_secs(8);
 
+/// How long a finished sync is reported to later calls instead of being run again: Garmin has
+/// nothing newer to give within minutes (late uploads are read again at the next sync anyway).
+pub const REPORT_FOR: std::time::Duration = std::time::Duration::from_secs(10 * 60);
+
 /// The answer of `sync_history`.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct SyncAnswer {
     /// `complete` (the whole range is in the history), `stopped` (rate limit or request budget;
-    /// what was read is kept) or `running` (it goes on in the background: call again to see).
+    /// what was read is kept), `running` (it goes on in the background) or `running_elsewhere`
+    /// (another program on this computer is syncing the same history; none was started).
     pub status: String,
+    /// For a sync that had already ended when this call came (reported, not run again): when it
+    /// ended (UTC, `YYYY-MM-DD HH:MM`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ended_at: Option<String>,
     /// What the sync was asked to do.
     pub asked: String,
     /// Days handled so far.
@@ -106,6 +124,7 @@ impl SyncAnswer {
         let counts = history.counts().ok();
         SyncAnswer {
             status: "running".to_owned(),
+            ended_at: None,
             asked: asked.to_owned(),
             days_done: progress.map_or(0, |p| p.done),
             days_total: progress.map_or(0, |p| p.total),
@@ -192,52 +211,149 @@ impl GarminMcp {
     ) -> Result<Answer<SyncAnswer>, ToolError> {
         let today = self.today();
         let options = sync_options(&args, today)?;
-        let history = self.history_for_sync()?;
-        let reads = self.reads().await?;
-        let (job, joined) = self.join_or_start(&history, &reads, options);
-        let outcome = wait_for(&job, &ctx).await;
-        let answer = SyncAnswer::new(&job.asked, job.state.borrow().progress.as_ref(), &history);
-        let Some(outcome) = outcome else {
-            let summary = running_summary(joined, &job.asked, &answer);
-            return Ok(self.answer(summary, answer));
+        let history = self.history_for_sync().await?;
+        let (job, joined) = match self.running_job() {
+            Some(job) => (job, true),
+            None => {
+                if let Some(answer) = self.report_recent(&options, &history) {
+                    return Ok(answer);
+                }
+                let lock = match sync_once::try_lock(self.store().dir()) {
+                    Ok(Ok(lock)) => lock,
+                    Ok(Err(busy)) => match self.running_job() {
+                        // Another call of this server took the lock a moment ago: report on its sync.
+                        Some(job) => return self.report_job(job, true, &history, &ctx).await,
+                        None => return Ok(self.running_elsewhere(&busy, &history)),
+                    },
+                    Err(e) => return Err(sync_error(e)),
+                };
+                let reads = self.reads().await?;
+                self.join_or_start(&history, &reads, options, lock)
+            }
         };
-        // Finished: this call reports it, and the next call starts a new sync.
-        self.release_job(&job);
-        let report = outcome.map_err(sync_error)?;
-        report.served_by.iter().for_each(|source| reads.note(*source));
-        let summary = finished_summary(joined, &job.asked, &report, &history);
-        Ok(self.answer(summary, answer.finished(&report)))
+        self.report_job(job, joined, &history, &ctx).await
     }
 }
 
 impl GarminMcp {
+    /// Waits a little for `job` and answers where it is, or what it did once it ended.
+    async fn report_job(
+        &self,
+        job: std::sync::Arc<SyncJob>,
+        joined: bool,
+        history: &::history::History,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<Answer<SyncAnswer>, ToolError> {
+        let outcome = wait_for(&job, ctx).await;
+        let answer = SyncAnswer::new(&job.asked, job.state.borrow().progress.as_ref(), history);
+        let Some(outcome) = outcome else {
+            let summary = running_summary(joined, &job.asked, &answer);
+            return Ok(self.answer(summary, answer));
+        };
+        // Finished: this call reports it; later calls report it from the folder's sync record
+        // (`report_recent`) until a new sync is due.
+        self.release_job(&job);
+        let report = outcome.map_err(sync_error)?;
+        // The sources the sync read from are this answer's (`_meta`).
+        if let Ok(reads) = self.reads().await {
+            report.served_by.iter().for_each(|source| reads.note(*source));
+        }
+        let summary = finished_summary(joined, &job.asked, &report, history);
+        Ok(self.answer(summary, answer.finished(&report)))
+    }
+
+    /// The sync this server runs now, if any.
+    fn running_job(&self) -> Option<std::sync::Arc<SyncJob>> {
+        self.history_slot().job.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    }
+
     /// The sync this call reports on: the one already running (`true`: joined), else a new one
-    /// started with `options` and kept in the server's slot.
+    /// started with `options` under the folder's sync `lock` and kept in the server's slot.
     fn join_or_start(
         &self,
         history: &::history::History,
         reads: &garmin::Garmin,
         options: SyncOptions,
+        lock: SyncLock,
     ) -> (std::sync::Arc<SyncJob>, bool) {
-        let mut slot = self.history_slot().1.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut slot = self.history_slot().job.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         match slot.as_ref() {
             Some(job) => (job.clone(), true),
             None => {
-                let job = start_job(history.clone(), reads.fresh(), options);
+                let job = start_job(history.clone(), reads.fresh(), options, lock);
                 *slot = Some(job.clone());
                 (job, false)
             }
         }
     }
 
-    /// Empties the server's slot when it still holds `job` (a finished sync), so the next call
-    /// starts a new one.
+    /// Empties the server's slot when it still holds `job` (a finished sync).
     fn release_job(&self, job: &std::sync::Arc<SyncJob>) {
-        let mut slot = self.history_slot().1.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut slot = self.history_slot().job.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if slot.as_ref().is_some_and(|j| std::sync::Arc::ptr_eq(j, job)) {
             *slot = None;
         }
     }
+
+    /// The answer reporting the sync of this data folder that ended within [`REPORT_FOR`] (by any
+    /// process), when it still stands for what `options` asks; `None` when a sync is due.
+    fn report_recent(
+        &self,
+        options: &SyncOptions,
+        history: &::history::History,
+    ) -> Option<Answer<SyncAnswer>> {
+        let finished = sync_once::last_record(self.store().dir())?.finished?;
+        let now = chrono::Utc::now();
+        let age = (now - finished.at).to_std().unwrap_or_default();
+        let waiting_for_garmin = finished.resume_after.is_some_and(|at| at > now);
+        let stands = (finished.complete && age < REPORT_FOR) || waiting_for_garmin;
+        if !stands || options.since.is_some_and(|since| since < finished.from) {
+            return None;
+        }
+        let mut answer =
+            SyncAnswer::new(&format!("since {} (an earlier sync)", finished.from), None, history);
+        answer.status = if finished.complete { "complete" } else { "stopped" }.to_owned();
+        answer.ended_at = Some(finished.at.format("%Y-%m-%d %H:%M").to_string());
+        answer.from = Some(finished.from.to_string());
+        answer.resume_after = finished.resume_after.map(|at| at.format("%Y-%m-%d %H:%M").to_string());
+        Some(self.answer(reported_summary(&finished, age), answer))
+    }
+
+    /// The answer when another process holds the folder's sync lock.
+    fn running_elsewhere(&self, busy: &sync_once::Busy, history: &::history::History) -> Answer<SyncAnswer> {
+        let mut answer = SyncAnswer::new("another program's sync", None, history);
+        answer.status = "running_elsewhere".to_owned();
+        let who = busy.holder.as_ref().map_or_else(String::new, |h| format!(" (process {})", h.pid));
+        let since = busy
+            .holder
+            .as_ref()
+            .and_then(|h| h.started_at)
+            .map_or_else(String::new, |t| format!(" since {} UTC", t.format("%Y-%m-%d %H:%M")));
+        let summary = format!(
+            "Another program on this computer{who} is syncing this history{since}, so no second sync was started (it would read the same days from Garmin again). Tools answer from what the history already holds and live for the rest; its result is reported by sync_history once it ends."
+        );
+        self.answer(summary, answer)
+    }
+}
+
+/// The summary of a sync that had already ended when this call came.
+fn reported_summary(finished: &Finished, age: std::time::Duration) -> String {
+    let minutes = age.as_secs() / 60;
+    let when = match minutes {
+        0 => "less than a minute ago".to_owned(),
+        1 => "1 minute ago".to_owned(),
+        m => format!("{m} minutes ago"),
+    };
+    let next = match finished.resume_after {
+        Some(at) if !finished.complete => {
+            format!("Garmin asked to wait, so no new sync runs before {} UTC.", at.format("%Y-%m-%d %H:%M"))
+        }
+        _ => format!(
+            "It is not run again within {} minutes of a sync: Garmin has nothing newer yet. Tools answer from the history now.",
+            REPORT_FOR.as_secs() / 60
+        ),
+    };
+    format!("The history was synced {when}; no new sync was started. That sync: {} {next}", finished.summary)
 }
 
 /// The sync asked for by the arguments: `since` not after today, `max_requests` within
@@ -263,7 +379,7 @@ fn sync_options(args: &SyncHistoryArgs, today: chrono::NaiveDate) -> Result<Sync
 /// The summary of a sync still running when this call stops waiting.
 fn running_summary(joined: bool, asked: &str, answer: &SyncAnswer) -> String {
     format!(
-        "{} ({}) goes on in the background: {} of {} days read so far in {} requests. Tools keep answering (live from Garmin for days not yet in the history); call sync_history again to see where it is.",
+        "{} ({}) goes on in the background: {} of {} days read so far in {} requests. Tools keep answering (live from Garmin for days not yet in the history); a later sync_history call reports where it is without starting another.",
         if joined { "A sync started earlier" } else { "The sync" },
         asked,
         answer.days_done,
@@ -285,17 +401,19 @@ fn finished_summary(joined: bool, asked: &str, report: &SyncReport, history: &::
             aside.display()
         ));
     }
-    if report.stopped.is_some() {
+    if matches!(report.stopped, Some(Stopped::Budget { .. })) {
         summary.push_str(" Call sync_history again to continue.");
     }
     summary
 }
 
-/// Starts a sync in the background of this server.
+/// Starts a sync in the background of this server, holding the folder's sync `lock` until it ends
+/// and recording there what it did.
 fn start_job(
     history: ::history::History,
     reads: garmin::Garmin,
     options: SyncOptions,
+    lock: SyncLock,
 ) -> std::sync::Arc<SyncJob> {
     let asked = match (options.since, options.full) {
         (Some(since), true) => format!("since {since}, everything read again"),
@@ -312,6 +430,7 @@ fn start_job(
             move |p: &Progress| running.state.send_modify(|s| s.progress = Some(p.clone()))
         };
         let outcome = sync::sync(&history, &reads, &options, &tell).await;
+        lock.finish(Finished::of(&options, &outcome));
         running.state.send_modify(|s| s.outcome = Some(outcome));
     });
     job

@@ -474,3 +474,53 @@ async fn get_activity_answers_partially_when_one_part_keeps_failing() {
     assert!(data["missing"].to_string().contains("weather"), "{}", data["missing"]);
     assert!(data["splits"]["rows"].is_array());
 }
+
+/// Every string in `value` and the text blocks are free of control, bidirectional and invisible
+/// formatting characters (line breaks and tabs aside).
+fn assert_clean(what: &str, result: &rmcp::model::CallToolResult) {
+    let wire = serde_json::to_string(result).unwrap();
+    let decoded: Value = serde_json::from_str(&wire).unwrap();
+    fn walk(what: &str, value: &Value) {
+        match value {
+            Value::String(text) => {
+                let hidden: Vec<String> = text
+                    .chars()
+                    .filter(|c| {
+                        display::text::is_hidden_control(*c) || (c.is_control() && *c != '\n' && *c != '\t')
+                    })
+                    .map(|c| format!("U+{:04X}", c as u32))
+                    .collect();
+                assert!(hidden.is_empty(), "{what}: {hidden:?} in {text:?}");
+            }
+            Value::Array(items) => items.iter().for_each(|v| walk(what, v)),
+            Value::Object(map) => map.values().for_each(|v| walk(what, v)),
+            _ => {}
+        }
+    }
+    walk(what, &decoded);
+}
+
+#[tokio::test]
+async fn an_activity_renamed_with_bidi_and_invisible_characters_reaches_every_answer_clean() {
+    let h = Harness::start().await;
+    let newest_in_october =
+        fake_between(&h, date("2026-10-01"), date("2026-10-31")).first().map(|a| a.id).unwrap();
+    let hostile = "\u{202E}nuR gninroM\u{2066}\u{200B}\u{061C}\u{FEFF}\u{00AD}\u{1b}[2J ok\u{2069}";
+    let client = garmin::Client::builder().store(h.store.clone()).build().unwrap();
+    client.activities().rename(newest_in_october, hostile).await.unwrap();
+    let october = json!({"start_date": "2026-10-01", "end_date": "2026-10-31"});
+    let live = h.call("list_activities", october.clone()).await;
+    assert!(serde_json::to_string(&live).unwrap().contains("nuR gninroM"), "the renamed activity is listed");
+    assert_clean("list_activities live", &live);
+    assert_clean("get_activity", &h.call("get_activity", json!({"activity_id": newest_in_october})).await);
+    // From the local history too.
+    loop {
+        let (_, data) = h.call_ok("sync_history", json!({"since": "2026-10-01"})).await;
+        if data["status"] != "running" {
+            break;
+        }
+    }
+    let stored = h.call("list_activities", october).await;
+    assert_eq!(stored.structured_content.as_ref().unwrap()["source"]["from"], "history");
+    assert_clean("list_activities from the history", &stored);
+}

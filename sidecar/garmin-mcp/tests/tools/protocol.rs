@@ -384,3 +384,266 @@ async fn a_subscriber_to_the_workout_library_hears_when_a_workout_is_created() {
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert!(rx.try_recv().is_err(), "no update after unsubscribing");
 }
+
+// ---- Hostile clients on the protocol surfaces (issue 24) ----
+
+/// A megabyte of text a client sends as a name.
+fn megabyte(c: char) -> String {
+    std::iter::repeat_n(c, 1024 * 1024).collect()
+}
+
+#[tokio::test]
+async fn megabyte_prompt_names_argument_names_uris_and_tool_names_are_never_echoed_back() {
+    let (client, mut rx, _fake, _dir) = catching_client(|o| o).await;
+    let mut refusals = Vec::new();
+    let mut params = GetPromptRequestParams::new(megabyte('p'));
+    refusals.push(client.get_prompt(params.clone()).await.unwrap_err().to_string());
+    params.name = "weekly_review".into();
+    params.arguments = json!({ megabyte('a'): "x" }).as_object().cloned();
+    refusals.push(client.get_prompt(params.clone()).await.unwrap_err().to_string());
+    params.arguments = json!({"week": megabyte('w')}).as_object().cloned();
+    refusals.push(client.get_prompt(params).await.unwrap_err().to_string());
+    let long_uri = format!("garmin://{}", megabyte('u'));
+    let digits = format!("garmin://activity/{}", megabyte('7'));
+    for uri in [long_uri.as_str(), digits.as_str()] {
+        refusals
+            .push(client.read_resource(ReadResourceRequestParams::new(uri)).await.unwrap_err().to_string());
+        let subscribe = client.subscribe(rmcp::model::SubscribeRequestParams::new(uri)).await;
+        refusals.push(subscribe.unwrap_err().to_string());
+    }
+    for refusal in &refusals {
+        assert!(
+            refusal.len() < 1_000,
+            "a refusal of {} bytes echoes what was sent: {}…",
+            refusal.len(),
+            &refusal[..200]
+        );
+    }
+    // A megabyte tool name in the debug log notifications: quoted short.
+    client.set_level(rmcp::model::SetLevelRequestParams::new(LoggingLevel::Debug)).await.unwrap();
+    let _ = client.call_tool(CallToolRequestParams::new(megabyte('t'))).await;
+    let mut logged = Vec::new();
+    while let Ok(Some(note)) = tokio::time::timeout(Duration::from_millis(500), rx.recv()).await {
+        logged.push(note.to_string());
+    }
+    assert!(!logged.is_empty(), "the debug level hears the call");
+    for note in &logged {
+        assert!(note.len() < 2_000, "a log notification of {} bytes quotes the tool name whole", note.len());
+    }
+}
+
+/// Raw JSON-RPC lines to a server on the stdio transport (`garmin_mcp::stdio::LineTransport`), for
+/// messages rmcp's client cannot send: answers are read line by line.
+struct RawStdio {
+    to_server: tokio::io::WriteHalf<tokio::io::DuplexStream>,
+    from_server: tokio::io::Lines<tokio::io::BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>>,
+    _fake: FakeGarmin,
+    _dir: tempfile::TempDir,
+}
+
+impl RawStdio {
+    async fn start(capabilities: Value) -> RawStdio {
+        use tokio::io::AsyncBufReadExt as _;
+        let fake = FakeGarmin::start(FakeConfig { today: today(), ..FakeConfig::default() }).await.unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let store = SessionStore::new(dir.path());
+        garmin_mcp::demo::sign_in(&fake, USER_AGENT, &store).unwrap();
+        let mut options = ServerOptions::new(store);
+        options.today = Some(today());
+        let server = GarminMcp::new(options).unwrap();
+        let (server_end, client_end) = tokio::io::duplex(1 << 20);
+        let (server_read, server_write) = tokio::io::split(server_end);
+        tokio::spawn(async move {
+            let transport = garmin_mcp::stdio::LineTransport::new(server_read, server_write);
+            if let Ok(running) = server.serve(transport).await {
+                let _ = running.waiting().await;
+            }
+        });
+        let (read, write) = tokio::io::split(client_end);
+        let mut raw = RawStdio {
+            to_server: write,
+            from_server: tokio::io::BufReader::new(read).lines(),
+            _fake: fake,
+            _dir: dir,
+        };
+        raw.send(
+            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": capabilities,
+            "clientInfo": {"name": "raw", "version": "1"}}})
+            .to_string(),
+        )
+        .await;
+        raw.answer_to(json!(0)).await;
+        raw.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).await;
+        raw
+    }
+
+    async fn send(&mut self, line: &str) {
+        use tokio::io::AsyncWriteExt as _;
+        self.to_server.write_all(format!("{line}\n").as_bytes()).await.unwrap();
+    }
+
+    /// The next message from the server.
+    async fn next(&mut self) -> Value {
+        let line = tokio::time::timeout(Duration::from_secs(10), self.from_server.next_line())
+            .await
+            .expect("the server answered within 10 s")
+            .unwrap()
+            .expect("the server is still there");
+        serde_json::from_str(&line).unwrap()
+    }
+
+    /// The answer (result or error) to request `id`, skipping notifications and other messages.
+    async fn answer_to(&mut self, id: Value) -> Value {
+        loop {
+            let message = self.next().await;
+            if message.get("id") == Some(&id) && message.get("method").is_none() {
+                return message;
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_unknown_log_level_is_invalid_params_not_method_not_found() {
+    let mut raw = RawStdio::start(json!({})).await;
+    raw.send(r#"{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"verbose"}}"#).await;
+    let answer = raw.answer_to(json!(1)).await;
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(message.contains("found `verbose`") && message.contains("debug, info"), "{message}");
+    raw.send(r#"{"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":"info"}}"#).await;
+    assert!(raw.answer_to(json!(2)).await.get("result").is_some(), "a known level is set");
+    raw.send(r#"{"jsonrpc":"2.0","id":3,"method":"no/such/method"}"#).await;
+    assert_eq!(raw.answer_to(json!(3)).await["error"]["code"], -32601);
+}
+
+#[tokio::test]
+async fn a_confirmation_answered_with_a_duplicated_confirm_key_over_stdio_writes_nothing() {
+    let mut raw = RawStdio::start(json!({"elicitation": {}})).await;
+    let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
+        "name": "create_workout", "arguments": {"name": "Dup 4x1k", "sport": "run",
+            "steps": [{"type": "interval", "distance_m": 1000}]}}});
+    raw.send(&call.to_string()).await;
+    let question = loop {
+        let message = raw.next().await;
+        if message["method"] == "elicitation/create" {
+            break message;
+        }
+    };
+    // `confirm` twice: false first (what the person's own client may read), true last (what serde
+    // would keep).
+    let answer = format!(
+        r#"{{"jsonrpc":"2.0","id":{},"result":{{"action":"accept","content":{{"confirm":false,"schedule_on":"","confirm":true}}}}}}"#,
+        question["id"]
+    );
+    raw.send(&answer).await;
+    let result = raw.answer_to(json!(7)).await;
+    let text = result["result"]["content"][0]["text"].as_str().unwrap_or_default().to_owned();
+    assert_ne!(result["result"]["structuredContent"]["status"], "written", "{result}");
+    assert!(text.contains("nothing was written"), "{text}");
+    let wrote = raw._fake.requests().iter().any(|r| r.path.starts_with("/gc-api") && r.method != "GET");
+    assert!(!wrote, "a workout reached Garmin on an ambiguous answer");
+}
+
+#[tokio::test]
+async fn a_subscription_flood_is_refused_for_resources_that_never_change_and_past_the_session_cap() {
+    let h = Harness::start().await;
+    let subscribe = |uri: String| h.client.subscribe(rmcp::model::SubscribeRequestParams::new(uri));
+    // Any activity id used to be accepted, 104,909 of them in 40 s.
+    for id in [1u64, 17_000_000_001, 42] {
+        let refused = subscribe(format!("garmin://activity/{id}")).await.unwrap_err().to_string();
+        assert!(refused.contains("does not change once recorded"), "{refused}");
+        let chart = subscribe(format!("garmin://chart/activity/{id}")).await.unwrap_err().to_string();
+        assert!(chart.contains("no resource"), "{chart}");
+    }
+    let unknown_goal = subscribe("garmin://athlete/goal/999".to_owned()).await.unwrap_err().to_string();
+    assert!(unknown_goal.contains("no resource"), "a goal race that is not remembered: {unknown_goal}");
+    for uri in ["garmin://workouts", "garmin://activities/recent", "garmin://athlete"] {
+        subscribe(uri.to_owned()).await.unwrap();
+        subscribe(uri.to_owned()).await.unwrap();
+    }
+    // Goal races that exist can be subscribed to, up to the session's cap.
+    let cap = garmin_mcp::resources::MAX_SUBSCRIPTIONS_PER_SESSION;
+    for i in 0..cap {
+        let args = json!({"kind": "goal_race", "text": format!("Race {i}"), "date": "2027-05-01"});
+        let (_, fact) = h.call_ok("remember_athlete_fact", args).await;
+        let id = fact["fact"]["fact_id"].as_u64().unwrap();
+        let subscribed = subscribe(format!("garmin://athlete/goal/{id}")).await;
+        if i + 3 < cap {
+            subscribed.unwrap();
+        } else {
+            let refused = subscribed.unwrap_err().to_string();
+            assert!(refused.contains(&format!("{cap} subscriptions")), "{refused}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_closed_session_frees_its_subscriptions() {
+    let fake = FakeGarmin::start(FakeConfig { today: today(), ..FakeConfig::default() }).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let store = SessionStore::new(dir.path());
+    garmin_mcp::demo::sign_in(&fake, USER_AGENT, &store).unwrap();
+    let mut options = ServerOptions::new(store);
+    options.today = Some(today());
+    let server = GarminMcp::new(options).unwrap();
+    // Every session of one server shares its subscriptions; this clone only looks at them.
+    let probe = server.clone();
+    let (server_end, client_end) = tokio::io::duplex(1 << 20);
+    let served = tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_end).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let client = ().serve(client_end).await.unwrap();
+    for uri in ["garmin://workouts", "garmin://activities/recent", "garmin://athlete"] {
+        client.subscribe(rmcp::model::SubscribeRequestParams::new(uri)).await.unwrap();
+    }
+    assert_eq!(probe.subscriptions_held(), 3);
+    client.cancel().await.unwrap();
+    tokio::time::timeout(Duration::from_secs(10), served).await.unwrap().unwrap();
+    assert_eq!(probe.subscriptions_held(), 0, "the ended session still holds subscriptions");
+}
+
+#[tokio::test]
+async fn fifty_completion_keystrokes_ask_garmin_once() {
+    let h = Harness::start().await;
+    let typed = "1234567890";
+    let mut offered = 0;
+    for i in 0..50 {
+        let prefix = &typed[..(i % typed.len())];
+        offered +=
+            h.client.complete_prompt_simple("explain_workout", "workout_id", prefix).await.unwrap().len();
+        offered +=
+            h.client.complete_prompt_simple("analyse_last_run", "activity_id", prefix).await.unwrap().len();
+    }
+    assert!(offered > 0, "the completions offered ids");
+    let asked = h.gc_api_paths();
+    // Once for the workout library, once for the recent runs (a paged list may take two).
+    assert!(asked.len() <= 4, "{} Garmin requests for 100 completions: {asked:?}", asked.len());
+}
+
+#[tokio::test]
+async fn under_readonly_every_listed_resource_can_be_read() {
+    let h = Harness::start_with(|mut o| {
+        o.read_only = true;
+        o
+    })
+    .await;
+    let resources = h.client.list_resources(None).await.unwrap().resources;
+    assert!(resources.iter().any(|r| r.uri == "garmin://chart/activity/latest"), "the chart is listed");
+    let (_, listed) = h.call_ok("list_activities", json!({"limit": 1})).await;
+    let id = listed["activities"][0]["activity_id"].to_string();
+    let mut uris: Vec<String> = resources.iter().map(|r| r.uri.clone()).collect();
+    for template in h.client.list_resource_templates(None).await.unwrap().resource_templates {
+        if !template.uri_template.contains("athlete/goal") {
+            uris.push(template.uri_template.replace("{id}", &id));
+        }
+    }
+    for uri in uris {
+        let read = h.client.read_resource(ReadResourceRequestParams::new(uri.clone())).await;
+        assert!(read.is_ok(), "{uri} is listed but cannot be read: {}", read.unwrap_err());
+    }
+    assert!(!h.dir.path().join("charts").exists(), "read-only: no chart was kept");
+}

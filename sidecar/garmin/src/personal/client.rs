@@ -112,12 +112,14 @@ impl PersonalClient {
         Ok(Some(PersonalClient::new(store, origin)?))
     }
 
-    /// A client for the key in `store`, talking to `origin`.
+    /// A client for the key in `store`, talking to `origin` (refused unless it is `https://`, or
+    /// `http://` to this computer: [`super::checked_origin`]).
     pub fn new(store: SessionStore, origin: impl Into<String>) -> Result<PersonalClient> {
+        let origin = super::checked_origin(&origin.into())?;
         Ok(PersonalClient {
             inner: Arc::new(Inner {
                 http: http_client()?,
-                origin: origin.into().trim_end_matches('/').to_owned(),
+                origin,
                 store,
                 cached: Mutex::new(None),
                 gate: tokio::sync::Mutex::new(()),
@@ -155,7 +157,8 @@ impl PersonalClient {
     /// Exchanges `key` for a token at `origin` without saving anything: how a new key is checked
     /// before it is saved (reference §2).
     pub async fn exchange_key(origin: &str, key: &str) -> Result<Exchanged> {
-        exchange(&http_client()?, origin.trim_end_matches('/'), key, None, &RetryPolicy::default()).await
+        let origin = super::checked_origin(origin)?;
+        exchange(&http_client()?, &origin, key, None, &RetryPolicy::default()).await
     }
 
     /// A live bearer token: the cached one, else the stored one, else a new exchange — made by
@@ -263,9 +266,9 @@ impl PersonalClient {
                 .map_err(|e| network("GET", path, &e))?;
             let status = res.status().as_u16();
             let retry_after = retry_after(&res);
-            let body = res.bytes().await.map_err(|e| network("GET", path, &e))?;
+            let body = crate::answer_cap::read(res, crate::answer_cap::MAX_DATA_BYTES, "GET", path).await?;
             match status {
-                200..=299 => return Ok((status, body.to_vec())),
+                200..=299 => return Ok((status, body)),
                 401 if stale.is_none() => stale = Some(token),
                 401 => {
                     return Err(Error::ApiKeyRejected {
@@ -331,7 +334,8 @@ async fn exchange(
             .map_err(|e| network("POST", TOKEN_PATH, &e))?;
         let status = res.status().as_u16();
         let wait = retry_after(&res);
-        let body = res.text().await.map_err(|e| network("POST", TOKEN_PATH, &e))?;
+        let body =
+            crate::answer_cap::read_text(res, crate::answer_cap::MAX_TOKEN_BYTES, "POST", TOKEN_PATH).await?;
         match status {
             200 => return read_token(&body),
             400 | 401 | 403 => {

@@ -160,7 +160,7 @@ impl GarminMcp {
         let mut missing = Vec::new();
         let mut covers = Vec::new();
         for (from, to) in periods {
-            match self.covered(from, to) {
+            match self.covered(from, to).await {
                 Ok(c) => covers.push(c),
                 Err(note) => missing.push(note),
             }

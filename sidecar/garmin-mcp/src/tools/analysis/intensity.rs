@@ -133,7 +133,7 @@ impl GarminMcp {
             notes: Vec::new(),
             source: None,
         };
-        let covered = match self.covered(start, end) {
+        let covered = match self.covered(start, end).await {
             Ok(c) => c,
             Err(note) => {
                 answer.reading = format!("No intensity distribution: {note}.");
@@ -175,6 +175,7 @@ impl GarminMcp {
         let start = crate::domain::dates::monday_of(end) - Duration::days(7 * (i64::from(weeks) - 1));
         let covered = self
             .covered(start, end)
+            .await
             .map_err(|note| ToolError::NoData(format!("No intensity chart: {note}.")))?;
         let activities =
             covered.history.activity_loads(start, end).map_err(|e| ToolError::Local(e.to_string()))?;

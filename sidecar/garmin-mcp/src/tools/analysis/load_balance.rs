@@ -122,7 +122,7 @@ impl GarminMcp {
             notes: Vec::new(),
             source: None,
         };
-        let covered = match self.covered(start, end) {
+        let covered = match self.covered(start, end).await {
             Ok(c) => c,
             Err(note) => {
                 answer.reading = format!("No load balance: {note}.");
