@@ -401,7 +401,14 @@ async fn read_blocks(
         match step {
             block::Step::Done => {
                 let covered_to = block.end.min(today - chrono::Duration::days(1));
-                store::mark_block(&run.history.conn(), block.start, block.end, covered_to, today, unix_now())?;
+                store::mark_block(
+                    &run.history.conn(),
+                    block.start,
+                    block.end,
+                    covered_to,
+                    today,
+                    unix_now(),
+                )?;
                 report.blocks_synced += 1;
             }
             block::Step::Partial => {}

@@ -248,7 +248,7 @@ pub struct GearView {
 
 /// The profile from Garmin's answers: the settings first, the other reads completing them (a
 /// value Garmin stores in two places is taken from the first that has it).
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, reason = "one argument per Garmin answer the profile is made of")]
 fn profile_view(
     (display_name, full_name): (String, Option<String>),
     settings: garmin::models::profile::UserSettings,

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin-mcp --test tools activities::`.
+//!
 //! `list_activities` and `get_activity` against the fake's data set: filters, limits, splits,
 //! zones, weather, the series, concurrency, failures and the budget. Expectations are computed from
 //! the fake's generated activities (`h.fake.state()`), never by re-running the tools' code.

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin-mcp --test tools history::`.
+//!
 //! The `history` toolset and cache-first reads: `sync_history` fills the local history with
 //! progress notifications; after it, past ranges of `get_period_stats` and `list_activities` are
 //! answered without a Garmin request (the fake's request log) and say so, today is always read

@@ -1,7 +1,9 @@
+//! Shared by the tests of `cargo test -p garmin-mcp --test tools`.
+//!
 //! The harness: a fake Garmin with a signed-in session in a temporary data folder, the
 //! `garmin-mcp` server built in-process, and rmcp's client connected to it over a duplex pipe.
 
-#![allow(dead_code)]
+#![allow(dead_code, reason = "the harness of every tools test; each file uses part of it")]
 
 use std::time::Duration;
 

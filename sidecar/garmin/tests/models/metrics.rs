@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin --test models metrics::`.
+//!
 //! Metrics fixtures: training status (aggregated and mobile gateway), readiness, VO2max,
 //! endurance and hill scores, HR zones.
 

@@ -75,7 +75,7 @@ impl GarminMcp {
     }
 
     /// The `volume` chart: the activities of the buckets summed per sport, drawn, and described.
-    #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments, reason = "the volume chart's arguments as the tool takes them")]
     pub(super) async fn volume_chart(
         &self,
         end: NaiveDate,
