@@ -1,5 +1,6 @@
-//! The server's use of the local history (`history.sqlite3`, the `history` crate): cache-first
-//! reads for tools and the label every such answer carries saying where its numbers came from.
+//! The server's hold on the local history (`history.sqlite3`, the `history` crate): opening it for
+//! reads and for a sync, the background sync, and the label every answer carries saying where its
+//! numbers came from. The cache-first reads themselves take it through `crate::domain::reading`.
 //!
 //! Rules: past days the history covers are answered from it; today, and any day after the
 //! history's last finished sync, are read live from Garmin (one range request); `--no-cache`
@@ -20,11 +21,9 @@ use std::time::{Duration as StdDuration, Instant};
 
 use ::history::History;
 use chrono::{DateTime, Duration, NaiveDate, Utc};
-use garmin::models::activities::ActivitySummary;
 use rmcp::schemars;
 use serde::Serialize;
 
-use crate::domain::reading::Reading;
 use crate::tool_error::ToolError;
 
 /// After a read of the history failed, how long tools answer live without trying it again.
@@ -182,47 +181,4 @@ impl DataSource {
             _ => "Source: Garmin, live.".to_owned(),
         }
     }
-}
-
-/// The activities of `from..=to` (newest first, optionally of one type and its children) from
-/// the history where it covers the range, the days after it live; `None` when the history covers
-/// none of the range (the caller reads Garmin as it always did). The history is read on the
-/// blocking pool; a failure is remembered (see [`Slot::failed`]) and the tool answers live.
-pub(crate) async fn activities_cache_first(
-    reading: &Reading,
-    from: NaiveDate,
-    to: NaiveDate,
-    type_key: Option<&str>,
-) -> Result<Option<(Vec<ActivitySummary>, DataSource)>, ToolError> {
-    // Today is always live: its activities may still come.
-    let yesterday = reading.yesterday();
-    if from > yesterday {
-        return Ok(None);
-    }
-    let Some(history) = reading.history.clone() else { return Ok(None) };
-    let key = type_key.map(str::to_owned);
-    let stored = tokio::task::spawn_blocking(move || {
-        let coverage = history.coverage(from, to.min(yesterday))?;
-        let Some(covered_to) = coverage.covered_to else { return Ok(None) };
-        Ok(Some((history.activities(from, covered_to, key.as_deref())?, covered_to, coverage.synced_at)))
-    })
-    .await
-    .unwrap_or_else(|e| Err(::history::HistoryError::Interrupted(format!("reading the history ({e})"))));
-    let (mut rows, covered_to, synced_at) = match stored {
-        Ok(Some(found)) => found,
-        Ok(None) => return Ok(None),
-        Err(e) => {
-            tracing::warn!("reading the local history failed, answering live: {e}");
-            reading.history_failed();
-            return Ok(None);
-        }
-    };
-    let live_after = covered_to < to;
-    if live_after {
-        let mut newer =
-            reading.reads.activities_between(covered_to + Duration::days(1), to, type_key).await?.value;
-        newer.append(&mut rows);
-        rows = newer;
-    }
-    Ok(Some((rows, DataSource::history(covered_to, synced_at, live_after))))
 }

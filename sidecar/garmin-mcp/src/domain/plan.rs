@@ -202,7 +202,7 @@ pub(crate) async fn plan_inputs(
     let calendar =
         async { Ok::<_, crate::tool_error::ToolError>(client.calendar().items_between(start, end).await?) };
     let activities = async {
-        match crate::history::activities_cache_first(reading, start, end, None).await? {
+        match crate::domain::reading::activities_cache_first(reading, start, end, None).await? {
             Some(found) => Ok(found),
             None => Ok::<_, crate::tool_error::ToolError>((
                 reading.reads.activities_between(start, end, None).await?.value,

@@ -290,7 +290,7 @@ async fn list_matching(
     // Past days come from the local history when it covers them (today is always live).
     let type_key = query.filter.as_ref().map(|f| f.type_key.as_str());
     if let Some((rows, source)) =
-        crate::history::activities_cache_first(reading, query.range.start, query.range.end, type_key).await?
+        crate::domain::reading::activities_cache_first(reading, query.range.start, query.range.end, type_key).await?
     {
         let needle = query.keyword.as_deref().map(str::to_lowercase);
         let mut found: Vec<ActivitySummary> = rows
