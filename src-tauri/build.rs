@@ -27,6 +27,7 @@ const COMMANDS: &[&str] = &[
     "decide_proposal",
     "preview_workout",
     "workout_grammar",
+    "find_exercises",
     "list_clients",
     "configure_client",
     "remove_client",

@@ -6,6 +6,7 @@
 use app_bridge::{Proposal, Reply};
 use chrono::NaiveDate;
 use garmin::changes::Change;
+use garmin::exercises::{self, ExerciseHit, ExerciseQuery};
 use garmin::workout_spec::{self, EditorGrammar, SpecProblem};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -13,6 +14,7 @@ use tauri::{AppHandle, Runtime, State};
 
 use crate::bridge::{self, Asked, BridgeRequests, PendingRequest};
 use crate::error::{Error, ErrorCode, Result};
+use crate::preferences::Language;
 
 /// What the person decided about a waiting request (tagged by `kind`).
 #[derive(Clone, Debug, PartialEq, Deserialize, ts_rs::TS)]
@@ -86,10 +88,18 @@ pub async fn decide_proposal<R: Runtime>(
     if delivered { Ok(()) } else { Err(no_longer_waiting()) }
 }
 
-/// Checks `spec` and describes it with estimated totals (the editor calls this on every change).
+/// Checks `spec` and describes it with estimated totals (the editor calls this on every change),
+/// in the window's language (English when none is given).
 #[tauri::command]
-pub async fn preview_workout(spec: Value) -> Result<WorkoutPreview> {
-    Ok(preview_spec(&spec))
+pub async fn preview_workout(spec: Value, language: Option<Language>) -> Result<WorkoutPreview> {
+    Ok(preview_spec_in(&spec, language.unwrap_or(Language::En)))
+}
+
+/// Garmin's exercise catalogue searched by name, muscle and equipment (the editor's exercise
+/// picker), the same search `get_workouts`' `find_exercise` answers with.
+#[tauri::command]
+pub async fn find_exercises(query: ExerciseQuery) -> Result<Vec<ExerciseHit>> {
+    exercises::search(&query).map_err(|e| Error::new(ErrorCode::InvalidInput, e.to_string()))
 }
 
 /// The workout spec language as the step editor needs it (types, ends, targets, aliases, defaults,
@@ -119,11 +129,20 @@ pub fn editable_spec(proposal: &Proposal) -> Option<Value> {
     serde_json::to_value(spec).ok()
 }
 
-/// Checks and previews `spec` with the `garmin` crate.
+/// Checks and previews `spec` with the `garmin` crate, in English.
 pub fn preview_spec(spec: &Value) -> WorkoutPreview {
+    preview_spec_in(spec, Language::En)
+}
+
+/// Checks and previews `spec` with the `garmin` crate, in `language`.
+pub fn preview_spec_in(spec: &Value, language: Language) -> WorkoutPreview {
+    let words = match language {
+        Language::En => workout_spec::Language::En,
+        Language::Zh => workout_spec::Language::Zh,
+    };
     match workout_spec::parse_spec(spec) {
         Ok(parsed) => {
-            let preview = workout_spec::preview(&parsed.to_garmin());
+            let preview = workout_spec::preview_in(&parsed.to_garmin(), words);
             WorkoutPreview {
                 text: preview.text,
                 total: preview.total,

@@ -92,6 +92,7 @@ pub fn build<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             confirm::decide_proposal,
             confirm::preview_workout,
             confirm::workout_grammar,
+            confirm::find_exercises,
             clients::list_clients,
             clients::configure_client,
             clients::remove_client,

@@ -28,7 +28,10 @@ use crate::writes::{ChangeRowView, DoneView};
 use app_bridge::remote::owner::{PairingCode, PendingClient, RemoteClient};
 use app_bridge::remote::{OwnerView, RemoteSettings, RemoteView};
 use garmin::athlete::FactKind;
-use garmin::workout_spec::{EditorGrammar, FieldGroup, FieldKey, PerSport, SpecProblem, Template};
+use garmin::exercises::{ExerciseHit, ExerciseQuery};
+use garmin::workout_spec::{
+    EditorGrammar, FieldGroup, FieldKey, PerSport, SpecProblem, SportGrammar, Template,
+};
 
 /// Where the generated types live, relative to the workspace root.
 pub const BINDINGS_FILE: &str = "ui/src/generated/bindings.ts";
@@ -89,6 +92,9 @@ fn exported(cfg: &Config) -> Vec<Declared> {
         declare::<FieldKey>(cfg),
         declare::<PerSport>(cfg),
         declare::<Template>(cfg),
+        declare::<SportGrammar>(cfg),
+        declare::<ExerciseQuery>(cfg),
+        declare::<ExerciseHit>(cfg),
         // Remote access.
         declare::<RemoteSettings>(cfg),
         declare::<OwnerView>(cfg),

@@ -767,6 +767,31 @@ fn preview_workout_recomputes_totals_in_rust_and_lists_every_problem() {
 }
 
 #[test]
+fn the_exercise_picker_searches_the_catalogue_and_the_preview_speaks_the_windows_language() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_app, window) = app(dir.path());
+    let hits =
+        invoke_with(&window, "find_exercises", json!({ "query": { "name": "bench press", "limit": 3 } }))
+            .unwrap();
+    let hits = hits.as_array().unwrap();
+    assert_eq!(hits.len(), 3);
+    assert_eq!(hits[0]["exercise"], "BENCH_PRESS/BENCH_PRESS", "{hits:?}");
+    assert!(hits.iter().all(|h| h["primary_muscles"].is_array()), "{hits:?}");
+    let error =
+        invoke_with(&window, "find_exercises", json!({ "query": { "muscle": "wings" } })).unwrap_err();
+    assert!(error.to_string().contains("unknown muscle"), "{error}");
+    let bench = json!({ "name": "Bench", "sport": "strength", "steps": [
+        { "type": "repeat", "times": 3, "steps": [
+            { "type": "exercise", "exercise": "barbell bench press", "reps": 8, "weight_kg": 60 },
+            { "type": "rest", "duration_s": 90 }]}]});
+    let en = invoke_with(&window, "preview_workout", json!({ "spec": bench })).unwrap();
+    assert_eq!(en["text"], "3× Barbell bench press 8 reps @ 60 kg · rest 1:30 — 3 sets, 24 reps, 1,440 kg");
+    let zh = invoke_with(&window, "preview_workout", json!({ "spec": bench, "language": "zh" })).unwrap();
+    assert_eq!(zh["text"], "3× 杠铃卧推 8次 @ 60 kg · 休息 1:30 — 3组，24次，1,440 kg");
+    assert_eq!(zh["total"], "3组，24次，1,440 kg");
+}
+
+#[test]
 fn an_entry_starting_another_program_shows_as_different_and_configure_brings_it_up_to_date() {
     let (data, home) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let (_app, window, sidecar) = app_for_clients(data.path(), home.path(), true);

@@ -13,8 +13,8 @@ Usage: decode_fit.py FILE.fit
 Prints one JSON object with the SDK's scaling, sub-field and profile names:
 {"integrity": bool, "errors": [...], "counts": {"record_mesgs": n, ...},
  "unknown": ["record_mesgs.88", ...] (fields and messages the SDK's profile does not name),
- "file_id": {...}, "workout": {...}, "steps": [...], "session": {...}, "laps": [...],
- "records": [...]} (a kind the file lacks is {} or []). Exits 1 when the file fails the SDK's
+ "file_id": {...}, "workout": {...}, "steps": [...], "workout_sessions": [...] (a multisport
+ workout's legs), "session": {...}, "laps": [...], "records": [...]} (a kind the file lacks is {} or []). Exits 1 when the file fails the SDK's
 integrity check or decodes with errors, 2 when the SDK is not installed.
 """
 
@@ -70,6 +70,7 @@ def main() -> int:
         "file_id": first("file_id_mesgs"),
         "workout": first("workout_mesgs"),
         "steps": every("workout_step_mesgs"),
+        "workout_sessions": every("workout_session_mesgs"),
         "session": first("session_mesgs"),
         "laps": every("lap_mesgs"),
         "records": every("record_mesgs"),

@@ -10,6 +10,8 @@ import type {
   Decision,
   DoneView,
   EditorGrammar,
+  ExerciseHit,
+  ExerciseQuery,
   FactForm as FactFormSent,
   FactView,
   PendingRequest,
@@ -134,7 +136,13 @@ export function runToolCheck(): Promise<ToolCheckReport> {
 }
 
 /** A workout spec as the `garmin` crate reads it (`name`, `sport`, `steps`; see its workout_spec docs). */
-export type WorkoutSpec = Record<string, unknown> & { name?: unknown; sport?: unknown; steps?: unknown };
+export type WorkoutSpec = Record<string, unknown> & {
+  name?: unknown;
+  sport?: unknown;
+  steps?: unknown;
+  segments?: unknown;
+  transitions?: unknown;
+};
 
 /** The requests waiting for the person, oldest first. */
 export function pendingProposals(): Promise<PendingRequest[]> {
@@ -146,9 +154,14 @@ export function decideProposal(id: number, decision: Decision): Promise<void> {
   return call<void>("decide_proposal", { id, decision });
 }
 
-/** Checks a workout spec and recomputes its totals in the Rust core. */
-export function previewWorkout(spec: WorkoutSpec): Promise<WorkoutPreview> {
-  return call<WorkoutPreview>("preview_workout", { spec });
+/** Checks a workout spec and recomputes its totals in the Rust core, worded in `language`. */
+export function previewWorkout(spec: WorkoutSpec, language: "en" | "zh" = "en"): Promise<WorkoutPreview> {
+  return call<WorkoutPreview>("preview_workout", { spec, language });
+}
+
+/** Garmin's exercise catalogue searched by name, muscle or equipment (the exercise picker). */
+export function findExercises(query: ExerciseQuery): Promise<ExerciseHit[]> {
+  return call<ExerciseHit[]>("find_exercises", { query });
 }
 
 /** The workout spec language as the step editor needs it (types, ends, targets, defaults, templates). */

@@ -6,16 +6,27 @@ import grammarJson from "./generated/workout-grammar.json";
 import {
   amount,
   endKind,
+  exerciseOf,
+  exerciseWords,
   groupNamed,
+  legsOf,
+  newExercise,
+  newLeg,
   newStep,
+  offeredIn,
   otherTargets,
   pickEnd,
   pickTarget,
+  setExercise,
   setValue,
+  setWeight,
+  sportGrammar,
   sportOf,
+  switchWeightUnit,
   targetKind,
   templateFor,
   textOf,
+  weightOf,
   type Step,
 } from "./spec-edit";
 
@@ -99,5 +110,79 @@ describe("templates and new steps", () => {
 
   it("reads an unknown sport as running", () => {
     expect([sportOf({}), sportOf({ sport: "bike" }), sportOf({ sport: "rowing" })]).toEqual(["run", "bike", "run"]);
+  });
+});
+
+describe("exercise sports", () => {
+  it("offers exercises, reps, time and the lap button but no targets, from the sport's own list", () => {
+    const strength = sportGrammar(grammar, "strength");
+    expect(strength.family).toBe("exercise");
+    expect(strength.exerciseList).toBe("strength");
+    expect(offeredIn(grammar.ends, strength.ends).map((g) => g.kind)).toEqual(["reps", "time", "lap"]);
+    expect(strength.targets).toEqual([]);
+    expect(sportGrammar(grammar, "yoga").exerciseList).toBe("yoga");
+    expect(sportGrammar(grammar, "hiit").hiitForms).toEqual(["emom", "tabata", "amrap"]);
+    expect(sportOf({ sport: "pilates" }, grammar)).toBe("pilates");
+    expect(sportOf({ sport: "rowing" }, grammar)).toBe("run");
+  });
+
+  it("switches an exercise step to reps with the sport's default, dropping its time", () => {
+    const step: Step = { type: "exercise", exercise: "PLANK/PLANK", duration_s: 45 };
+    pickEnd(step, grammar, "reps", "strength");
+    expect(step).toEqual({ type: "exercise", exercise: "PLANK/PLANK", reps: sportGrammar(grammar, "strength").defaults.reps });
+    expect(endKind(step, grammar)).toBe("reps");
+  });
+
+  it("names an exercise by its key, a category by itself, and picks one from the catalogue", () => {
+    expect(exerciseWords("BENCH_PRESS/INCLINE_DUMBBELL_BENCH_PRESS")).toBe("Incline dumbbell bench press");
+    expect(exerciseWords("PLANK/_90_DEGREE_STATIC_HOLD")).toBe("90 degree static hold");
+    const step: Step = { type: "exercise", category: "SHOULDER_PRESS", reps: 8 };
+    expect(exerciseOf(step)).toBe("SHOULDER_PRESS");
+    setExercise(step, "ROW/FACE_PULL");
+    expect(step).toEqual({ type: "exercise", exercise: "ROW/FACE_PULL", reps: 8 });
+  });
+
+  it("keeps the weight in the unit chosen and converts it through the grammar's factor", () => {
+    const step: Step = { type: "exercise", exercise: "BENCH_PRESS/BARBELL_BENCH_PRESS", reps: 8 };
+    expect(weightOf(step, grammar)).toBeNull();
+    setWeight(step, grammar, 60, "weight_kg");
+    expect(weightOf(step, grammar)).toEqual({ value: 60, key: "weight_kg" });
+    switchWeightUnit(step, grammar, "weight_lb");
+    expect(step).toEqual({ type: "exercise", exercise: "BENCH_PRESS/BARBELL_BENCH_PRESS", reps: 8, weight_lb: 132.5 });
+    switchWeightUnit(step, grammar, "weight_kg");
+    expect(step.weight_kg).toBe(60);
+    setWeight(step, grammar, 0, "weight_kg");
+    expect(weightOf(step, grammar)).toBeNull();
+  });
+
+  it("adds sets of an exercise and its rest, and exercises for a superset", () => {
+    const set = newStep(grammar, true, "strength");
+    expect(set.type).toBe("repeat");
+    const inner = set.steps as Step[];
+    expect(inner.map((s) => s.type)).toEqual(["exercise", "rest"]);
+    inner.push(newExercise(grammar, "strength"));
+    expect(exerciseOf(inner[2]!)).toBe(exerciseOf(inner[0]!));
+    expect(exerciseOf(newExercise(grammar, "yoga"))).toMatch(/^POSE\//);
+  });
+});
+
+describe("multisport", () => {
+  it("edits legs of run, bike and swim, each starting from its sport's plain step", () => {
+    const multisport = sportGrammar(grammar, "multisport");
+    expect(multisport.family).toBe("multisport");
+    expect(multisport.legs).toEqual(["run", "bike", "swim"]);
+    const brick = templateFor(grammar, "multisport", "Brick");
+    expect(legsOf(brick).map((l) => l.sport)).toEqual(["bike", "run"]);
+    expect(brick.transitions).toBe(true);
+    const swim = newLeg(grammar, "swim");
+    expect(swim.sport).toBe("swim");
+    expect((swim.steps as Step[])[0]!.stroke).toBe("any_stroke");
+    expect(legsOf({ sport: "run", steps: [] })).toEqual([]);
+  });
+
+  it("has a template for every sport the grammar offers", () => {
+    for (const { sport } of grammar.sports) {
+      expect(templateFor(grammar, sport, "x").sport).toBe(sport);
+    }
   });
 });

@@ -144,7 +144,7 @@ fn capture(command: &mut Command) -> Result<Output, String> {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("could not start {command:?}: {e}"))?;
+        .map_err(|e| format!("could not start {}: {e}", crate::described(command)))?;
     let mut out = child.stdout.take().ok_or("no stdout")?;
     let mut err = child.stderr.take().ok_or("no stderr")?;
     let reader = std::thread::spawn(move || {
@@ -164,10 +164,14 @@ fn capture(command: &mut Command) -> Result<Output, String> {
             Ok(None) if started.elapsed() > CLIENT_TIMEOUT => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(format!("{command:?} did not finish within {} s", CLIENT_TIMEOUT.as_secs()));
+                return Err(format!(
+                    "{} did not finish within {} s",
+                    crate::described(command),
+                    CLIENT_TIMEOUT.as_secs()
+                ));
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(100)),
-            Err(e) => return Err(format!("could not wait for {command:?}: {e}")),
+            Err(e) => return Err(format!("could not wait for {}: {e}", crate::described(command))),
         }
     };
     Ok(Output {

@@ -302,6 +302,9 @@ fn demo_has_no_control_api(garmin_mcp: &Path) -> Result<(), String> {
 
 /// Every check CI runs, in order of cost, each stage timed (the table closes the run).
 fn test() -> Result<(), String> {
+    // Clippy lints while the tests build (one compile of every crate instead of a check and a
+    // build); every later cargo run of this process keeps the same wrapper, so nothing is rebuilt.
+    lint_while_building()?;
     let root = workspace_root();
     let mut stages = Stages::default();
     stages.run("UI build and unit tests", || build_ui(&root).and_then(|()| test_ui(&root)))?;
@@ -313,10 +316,11 @@ fn test() -> Result<(), String> {
         command.current_dir(&root).env("TAURI_CONFIG", NO_SIDECAR_CONFIG).args(args);
         command
     };
-    stages.run("clippy", || {
-        run(&mut cargo_no_sidecar(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))
+    stages.run("clippy and workspace tests", || {
+        // `cargo test` builds every target but the benchmarks: build (and so lint) those too.
+        run(&mut cargo_no_sidecar(&["test", "--workspace", "--benches", "--no-run"]))?;
+        run(&mut cargo_no_sidecar(&["test", "--workspace"]))
     })?;
-    stages.run("workspace tests", || run(&mut cargo_no_sidecar(&["test", "--workspace"])))?;
     stages.run("no control API in shipped builds", || no_control_feature_in_shipped_builds(&root))?;
     stages.run("MCP conformance", || conformance(&root))?;
     stages.run("Python SDK interop", || interop(&root))?;
@@ -329,6 +333,38 @@ fn test() -> Result<(), String> {
         stages.run(".deb of a debug build", || bundle("deb", true))?;
     }
     println!("xtask: all checks passed");
+    Ok(())
+}
+
+/// Makes every cargo run of this process compile the workspace's own crates through clippy with
+/// warnings denied, as `cargo clippy --all-targets -- -D warnings` would (its driver is a rustc that
+/// lints, then compiles as rustc does; dependencies compile without it). The same settings as
+/// `cargo clippy` passes: `RUSTC_WORKSPACE_WRAPPER` and `CLIPPY_ARGS`.
+#[allow(
+    unsafe_code,
+    reason = "set_var before any thread starts, so every cargo this process runs (the Tauri CLI's too) inherits it"
+)]
+fn lint_while_building() -> Result<(), String> {
+    let cargo = cargo();
+    let beside_cargo = Path::new(&cargo).parent().map(|bin| bin.join("clippy-driver"));
+    let driver = match beside_cargo.filter(|driver| driver.is_file()) {
+        Some(driver) => driver,
+        None => {
+            let output = Command::new("rustup")
+                .args(["which", "clippy-driver"])
+                .output()
+                .map_err(|e| format!("cannot find clippy-driver ({e}): rustup component add clippy"))?;
+            if !output.status.success() {
+                return Err("clippy-driver is missing: rustup component add clippy".to_owned());
+            }
+            PathBuf::from(String::from_utf8_lossy(&output.stdout).trim())
+        }
+    };
+    // SAFETY: called from `test` before it starts any thread; only child processes read these.
+    unsafe {
+        std::env::set_var("RUSTC_WORKSPACE_WRAPPER", driver);
+        std::env::set_var("CLIPPY_ARGS", "-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__");
+    }
     Ok(())
 }
 
@@ -630,6 +666,22 @@ fn host_triple() -> Result<String, String> {
 
 /// Runs a command, inheriting stdio, and fails with the command line when it fails.
 fn run(command: &mut Command) -> Result<(), String> {
-    let status = command.status().map_err(|e| format!("could not start {command:?}: {e}"))?;
-    if status.success() { Ok(()) } else { Err(format!("{command:?} failed ({status})")) }
+    let status = command.status().map_err(|e| format!("could not start {}: {e}", described(command)))?;
+    if status.success() { Ok(()) } else { Err(format!("{} failed ({status})", described(command))) }
+}
+
+/// A command as failures name it: its folder, the names of the variables it sets (not their
+/// values, which may be tokens), the program and its arguments.
+fn described(command: &Command) -> String {
+    let mut words = Vec::new();
+    if let Some(dir) = command.get_current_dir() {
+        words.push(format!("cd {} &&", dir.display()));
+    }
+    for (name, value) in command.get_envs() {
+        let shown = if value.is_some() { "…" } else { "(unset)" };
+        words.push(format!("{}={shown}", name.to_string_lossy()));
+    }
+    words.push(command.get_program().to_string_lossy().into_owned());
+    words.extend(command.get_args().map(|arg| arg.to_string_lossy().into_owned()));
+    words.join(" ")
 }

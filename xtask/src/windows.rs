@@ -312,7 +312,8 @@ fn build_desktop(root: &Path) -> Result<(), String> {
 
 /// Runs a command, inheriting stdio; kills it after `limit`.
 fn run_within(command: &mut Command, limit: Duration) -> Result<(), String> {
-    let mut child = command.spawn().map_err(|e| format!("could not start {command:?}: {e}"))?;
+    let mut child =
+        command.spawn().map_err(|e| format!("could not start {}: {e}", crate::described(command)))?;
     let started = Instant::now();
     loop {
         match child.try_wait().map_err(|e| format!("could not wait: {e}"))? {

@@ -145,6 +145,9 @@ pub struct Dataset {
     pub events: BTreeMap<u64, Event>,
     /// Messages queued for devices.
     pub messages: Vec<DeviceMessage>,
+    /// Strength sets replaced through `PUT /activity-service/activity/{id}/exerciseSets`, by
+    /// activity id, stored as sent (Garmin's GET then answers with them).
+    pub exercise_sets: BTreeMap<u64, Value>,
     /// Day of the past half marathon.
     pub race_day: NaiveDate,
     /// Next free ids.

@@ -22,5 +22,7 @@ mod no_data;
 mod races;
 #[path = "endpoints/shapes.rs"]
 mod shapes;
+#[path = "endpoints/strength.rs"]
+mod strength;
 #[path = "endpoints/workouts.rs"]
 mod workouts;

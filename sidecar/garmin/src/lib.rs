@@ -33,6 +33,11 @@
 //!   [`workout_fit`] encodes the same workout as a FIT file for a watch. They live here because a
 //!   workout is only meaningful as Garmin's JSON: both are tested against recorded Garmin bodies.
 //!
+//! * [`exercises`] is Garmin's exercise catalogue compiled in (strength, yoga, pilates, mobility:
+//!   names, muscles, equipment), which the workout spec checks every exercise against;
+//!   [`strength_log`] reads a strength activity's sets with it (kg, rests, per-exercise volume and
+//!   estimated one-rep max).
+//!
 //! In one sentence: everything about *Garmin the service* — reading it, writing to it, and the
 //! credentials that reach it — and nothing about MCP, the desktop window or analysis.
 //!
@@ -48,6 +53,7 @@ mod client;
 mod cookie_export;
 mod cookies;
 mod error;
+pub mod exercises;
 #[cfg(feature = "fake")]
 pub mod fake;
 pub mod fit_series;
@@ -63,6 +69,7 @@ mod retry;
 mod session;
 mod site;
 mod store;
+pub mod strength_log;
 pub mod workout_fit;
 pub mod workout_spec;
 

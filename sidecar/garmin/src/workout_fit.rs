@@ -12,12 +12,23 @@
 //! * FIT workouts are flat: a repeat group's steps come first, then a `repeat_until_steps_cmplt`
 //!   step whose `duration_value` is the index of the group's first step and whose `target_value`
 //!   is the number of iterations. A repeat inside a repeat is written the same way, inner group
-//!   first, so the outer repeat step points back before the inner group.
+//!   first, so the outer repeat step points back before the inner group. A HIIT repeat until a
+//!   time is up is `repeat_until_time` with the time (ms) in `target_value`.
+//! * Exercises (strength, cardio, HIIT, yoga, pilates, mobility): `exercise_category` and
+//!   `exercise_name` as FIT's numbers, a reps end as `reps`, the weight in kg × 100 whatever unit
+//!   Garmin kept it in (its `weightValue` is in the unit of `weightUnit`), shown in that unit
+//!   (`weight_display_unit`).
+//! * Multisport: sport `multisport` (sub-sport triathlon, duathlon or brick when the legs say so)
+//!   with one `workout_session` per leg pointing at its first step in the flat list (sport,
+//!   sub-sport, number of steps, pool length) — as far as the FIT profile goes. No public encoder
+//!   or device report shows a watch accepting such a file loaded by cable, FIT has no field for the
+//!   transition prompt, and Garmin Connect's import refuses workout files altogether, so the notes
+//!   say so: a watch may not take it.
 //!
-//! What a FIT workout cannot hold (several sports in one workout, end conditions or targets it has
-//! no field for) is an error naming the step; nothing here panics on Garmin's data. Small losses
-//! that keep the workout's meaning (a name cut to FIT's 254 bytes, a "skip the last rest" flag,
-//! an exercise name FIT does not know) are listed in [`FitWorkout::notes`].
+//! What a FIT workout cannot hold (end conditions or targets it has no field for) is an error
+//! naming the step; nothing here panics on Garmin's data. Small losses that keep the workout's
+//! meaning (a name cut to FIT's 254 bytes, a "skip the last rest" flag, an exercise name FIT does
+//! not know) are listed in [`FitWorkout::notes`].
 
 use display::words;
 use std::fmt::Display;
@@ -80,16 +91,7 @@ pub fn encode(workout: &Workout, time_created: DateTime<Utc>) -> Result<FitWorko
     let segment = match workout.workout_segments.as_slice() {
         [] => return Err(unsupported("workout", "it has no steps")),
         [one] => one,
-        many => {
-            return Err(unsupported(
-                "workout",
-                format!(
-                    "it has {} segments (a multisport workout); a FIT workout file holds one sport, so export \
-                     each sport as its own workout",
-                    many.len()
-                ),
-            ));
-        }
+        _ => return encode_multisport(workout, time_created),
     };
     let sport_type = segment.sport_type.as_ref().or(workout.sport_type.as_ref());
     let (sport, sub_sport) = fit_sport(
@@ -116,49 +118,130 @@ pub fn encode(workout: &Workout, time_created: DateTime<Utc>) -> Result<FitWorko
     if let Some(description) = workout.description.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
         header.wkt_description = fit_text(description, "the workout description", &mut notes).into();
     }
-    if sport == Sport::SWIMMING {
-        // The workout's pool (reference §5); a segment's own pool only when the workout has none.
-        let pool = [
-            (workout.pool_length, workout.pool_length_unit.as_ref()),
-            (segment.pool_length, segment.pool_length_unit.as_ref()),
-        ]
-        .into_iter()
-        .find_map(|(length, unit)| length.filter(|l| *l > 0.0).map(|l| (l, unit)));
-        if let Some((length, unit)) = pool {
-            let yards = unit.is_some_and(|u| {
-                u.unit_key.as_deref() == Some("yard")
-                    || u.unit_id == Some(230)
-                    || u.factor.is_some_and(|f| (f - 91.44).abs() < 0.01)
-            });
-            let meters = if yards { length * YARD_M } else { length };
-            let centimetres = scaled(meters, 100.0)
-                .and_then(|v| u16::try_from(v).ok())
-                .filter(|v| *v < u16::MAX)
-                .ok_or_else(|| {
-                    unsupported("workout", format!("pool length {length} is not a usable length"))
-                })?;
-            header.pool_length = centimetres;
-            header.pool_length_unit = if yards { DisplayMeasure::STATUTE } else { DisplayMeasure::METRIC };
-        }
+    // The workout's pool (reference §5); a segment's own pool only when the workout has none.
+    if sport == Sport::SWIMMING
+        && let Some((centimetres, measure)) =
+            pool(workout, None)?.or(pool(&Workout::default(), Some(segment))?)
+    {
+        header.pool_length = centimetres;
+        header.pool_length_unit = measure;
     }
 
+    let messages =
+        std::iter::once(Message::from(header)).chain(fit_steps.into_iter().map(Message::from)).collect();
+    write_file(messages, time_created, step_count, notes)
+}
+
+/// The file: `file_id` (a workout by a development tool, created at `time_created`), then
+/// `messages`.
+fn write_file(
+    messages: Vec<Message>,
+    time_created: DateTime<Utc>,
+    steps: u16,
+    notes: Vec<String>,
+) -> Result<FitWorkout, WorkoutFitError> {
     let mut file_id = mesgdef::FileId::new();
     file_id.r#type = typedef::File::WORKOUT;
     file_id.manufacturer = Manufacturer::DEVELOPMENT;
     file_id.product = 0;
     file_id.time_created = typedef::DateTime::from_unix_timestamp(time_created.timestamp());
-
-    let mut messages = Vec::with_capacity(fit_steps.len() + 2);
-    messages.push(Message::from(file_id));
-    messages.push(Message::from(header));
-    messages.extend(fit_steps.into_iter().map(Message::from));
-    let mut fit = FIT { messages, ..FIT::default() };
-
+    let mut all = Vec::with_capacity(messages.len() + 1);
+    all.push(Message::from(file_id));
+    all.extend(messages);
+    let mut fit = FIT { messages: all, ..FIT::default() };
     let mut cursor = Cursor::new(Vec::new());
     Encoder::new()
         .encode(FromStd::new(&mut cursor), &mut fit)
         .map_err(|e| WorkoutFitError::Encoder(e.to_string()))?;
-    Ok(FitWorkout { bytes: cursor.into_inner(), steps: step_count, notes })
+    Ok(FitWorkout { bytes: cursor.into_inner(), steps, notes })
+}
+
+/// A multisport workout: the legs' steps in one flat list, a `workout_session` per leg.
+fn encode_multisport(workout: &Workout, time_created: DateTime<Utc>) -> Result<FitWorkout, WorkoutFitError> {
+    let mut notes = vec![
+        "a multisport workout file: whether a watch accepts one loaded by cable is not documented (Garmin \
+         Connect sends multisport workouts to the watch itself), and the transition prompt between legs \
+         has no FIT field"
+            .to_owned(),
+    ];
+    let mut out = Vec::new();
+    let mut sessions = Vec::new();
+    let mut legs = Vec::new();
+    let mut counter = 0;
+    for (i, segment) in workout.workout_segments.iter().enumerate() {
+        let sport_type = segment.sport_type.as_ref();
+        let (sport, sub_sport) = fit_sport(
+            sport_type.and_then(|s| s.sport_type_key.as_deref()),
+            sport_type.and_then(|s| s.sport_type_id),
+        )?;
+        let first = u16::try_from(out.len()).map_err(|_| unsupported("workout", "too many steps"))?;
+        let mut steps = Steps { out, notes: &mut notes, counter, swim: sport == Sport::SWIMMING };
+        steps.push_all(&segment.workout_steps)?;
+        (out, counter) = (steps.out, steps.counter);
+        let count = u16::try_from(out.len()).map_err(|_| unsupported("workout", "too many steps"))? - first;
+        let mut session = mesgdef::WorkoutSession::new();
+        session.message_index = MessageIndex(u16::try_from(i).unwrap_or(u16::MAX));
+        session.sport = sport;
+        session.sub_sport = sub_sport;
+        session.first_step_index = first;
+        session.num_valid_steps = count;
+        if sport == Sport::SWIMMING
+            && let Some((centimetres, measure)) = pool(workout, Some(segment))?
+        {
+            session.pool_length = centimetres;
+            session.pool_length_unit = measure;
+        }
+        legs.push(sport);
+        sessions.push(session);
+    }
+    let step_count = u16::try_from(out.len()).map_err(|_| unsupported("workout", "too many steps"))?;
+    let mut header = mesgdef::Workout::new();
+    header.sport = Sport::MULTISPORT;
+    header.sub_sport = multisport_kind(&legs);
+    header.num_valid_steps = step_count;
+    let name = workout.workout_name.as_deref().map(str::trim).filter(|n| !n.is_empty()).unwrap_or("Workout");
+    header.wkt_name = fit_text(name, "the workout name", &mut notes).into();
+    let messages = std::iter::once(Message::from(header))
+        .chain(sessions.into_iter().map(Message::from))
+        .chain(out.into_iter().map(Message::from))
+        .collect();
+    write_file(messages, time_created, step_count, notes)
+}
+
+/// Triathlon (swim, bike, run), duathlon (run, bike, run), brick (bike then run), or generic.
+fn multisport_kind(legs: &[Sport]) -> SubSport {
+    match legs {
+        [Sport::SWIMMING, Sport::CYCLING, Sport::RUNNING] => SubSport::TRIATHLON,
+        [Sport::RUNNING, Sport::CYCLING, Sport::RUNNING] => SubSport::DUATHLON,
+        [Sport::CYCLING, Sport::RUNNING] => SubSport::BRICK,
+        _ => SubSport::GENERIC,
+    }
+}
+
+/// The pool (FIT's cm and display measure): the segment's own, else the workout's (reference §5).
+fn pool(
+    workout: &Workout,
+    segment: Option<&crate::models::workouts::WorkoutSegment>,
+) -> Result<Option<(u16, DisplayMeasure)>, WorkoutFitError> {
+    let found = [
+        segment.map(|s| (s.pool_length, s.pool_length_unit.as_ref())),
+        Some((workout.pool_length, workout.pool_length_unit.as_ref())),
+    ]
+    .into_iter()
+    .flatten()
+    .find_map(|(length, unit)| length.filter(|l| *l > 0.0).map(|l| (l, unit)));
+    let Some((length, unit)) = found else { return Ok(None) };
+    let yards = unit.is_some_and(|u| {
+        u.unit_key.as_deref() == Some("yard")
+            || u.unit_id == Some(230)
+            || u.factor.is_some_and(|f| (f - 91.44).abs() < 0.01)
+    });
+    let meters = if yards { length * YARD_M } else { length };
+    let centimetres = scaled(meters, 100.0)
+        .and_then(|v| u16::try_from(v).ok())
+        .filter(|v| *v < u16::MAX)
+        .ok_or_else(|| unsupported("workout", format!("pool length {length} is not a usable length")))?;
+    Ok(Some((centimetres, if yards { DisplayMeasure::STATUTE } else { DisplayMeasure::METRIC })))
 }
 
 /// Garmin's sport (key, else id) as FIT sport and sub-sport.
@@ -193,7 +276,7 @@ fn fit_sport(key: Option<&str>, id: Option<i64>) -> Result<(Sport, SubSport), Wo
         Some("multi_sport") => {
             return Err(unsupported(
                 "workout",
-                "it is a multisport workout; a FIT workout file holds one sport, so export each sport as its own workout",
+                "it is a multisport workout with a single segment; each leg needs its own segment and sport",
             ));
         }
         Some(other) => {
@@ -264,10 +347,17 @@ impl Steps<'_> {
     }
 
     fn push_repeat(&mut self, group: &WorkoutStep, at: &str) -> Result<(), WorkoutFitError> {
+        let timed = group.end_condition_key() == Some("time")
+            || group.end_condition.as_ref().and_then(|e| e.condition_type_id) == Some(2);
+        if timed {
+            return self.push_timed_repeat(group, at);
+        }
         if let Some(key) = group.end_condition_key().filter(|k| *k != "iterations") {
             return Err(unsupported(
                 at,
-                format!("a repeat that ends by `{key}` cannot be written; FIT repeats a set number of times"),
+                format!(
+                    "a repeat that ends by `{key}` cannot be written; FIT repeats a number of times or for a time"
+                ),
             ));
         }
         if group.smart_repeat == Some(true) {
@@ -298,6 +388,26 @@ impl Steps<'_> {
         repeat.duration_value = u32::from(first);
         repeat.target_type = WktStepTarget::OPEN;
         repeat.target_value = iterations;
+        self.push(repeat, at)
+    }
+
+    /// HIIT's repeat until a time is up: `repeat_until_time`, the time in ms in `target_value`.
+    fn push_timed_repeat(&mut self, group: &WorkoutStep, at: &str) -> Result<(), WorkoutFitError> {
+        let ms = group
+            .end_condition_value
+            .filter(|v| *v > 0.0)
+            .and_then(|v| scaled(v, 1000.0))
+            .ok_or_else(|| unsupported(at, "a repeat until a time is up gives no time"))?;
+        if group.workout_steps.is_empty() {
+            return Err(unsupported(at, "the repeat has no steps to repeat"));
+        }
+        let first = self.next_index(at)?;
+        self.push_all(&group.workout_steps)?;
+        let mut repeat = mesgdef::WorkoutStep::new();
+        repeat.duration_type = WktStepDuration::REPEAT_UNTIL_TIME;
+        repeat.duration_value = u32::from(first);
+        repeat.target_type = WktStepTarget::OPEN;
+        repeat.target_value = ms;
         self.push(repeat, at)
     }
 
@@ -384,7 +494,8 @@ impl Steps<'_> {
             _ => None,
         });
         Ok(match key {
-            None | Some("none" | "any_stroke") => None,
+            // `mixed` (kaiord's requests, Garmin's id 8) is a mix of strokes: no single stroke target.
+            None | Some("none" | "any_stroke" | "mixed") => None,
             Some("backstroke") => Some(SwimStroke::BACKSTROKE),
             Some("breaststroke") => Some(SwimStroke::BREASTSTROKE),
             Some("drill") => Some(SwimStroke::DRILL),
@@ -450,15 +561,19 @@ impl Steps<'_> {
                 }
             }
         }
-        if let Some(grams) = step.weight_value.filter(|g| *g > 0.0) {
-            // FIT: kg × 100, i.e. grams ÷ 10.
-            if let Some(weight) =
-                scaled(grams, 0.1).and_then(|v| u16::try_from(v).ok()).filter(|v| *v < u16::MAX)
-            {
-                fit.exercise_weight = weight;
-                let unit = step.weight_unit.as_ref().and_then(|u| u.unit_key.as_deref());
-                fit.weight_display_unit =
-                    if unit == Some("pound") { FitBaseUnit::POUND } else { FitBaseUnit::KILOGRAM };
+        if let Some(value) = step.weight_value.filter(|w| w.is_finite() && *w > 0.0) {
+            // Garmin's value is in the unit of `weightUnit` (reference §1.4); FIT wants kg × 100.
+            let unit = step.weight_unit.as_ref();
+            let pounds = unit.is_some_and(|u| u.unit_key.as_deref() == Some("pound") || u.unit_id == Some(9));
+            let kg = if pounds { value * crate::workout_spec::GRAMS_PER_POUND / 1000.0 } else { value };
+            match scaled(kg, 100.0).and_then(|v| u16::try_from(v).ok()).filter(|v| *v < u16::MAX) {
+                Some(weight) => {
+                    fit.exercise_weight = weight;
+                    fit.weight_display_unit = if pounds { FitBaseUnit::POUND } else { FitBaseUnit::KILOGRAM };
+                }
+                None => self
+                    .notes
+                    .push(format!("{at}: the weight {value} is more than FIT holds (655 kg); left out")),
             }
         }
     }

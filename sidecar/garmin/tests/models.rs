@@ -127,6 +127,7 @@ const DECODED: &[&str] = &[
     "workout_create_response_strength_reps.json",
     "workout_create_response_swimming_all_strokes.json",
     "workout_get.json",
+    "workout_get_strength_supersets.json",
 ];
 
 #[test]

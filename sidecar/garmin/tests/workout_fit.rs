@@ -192,7 +192,7 @@ fn cases() -> Vec<Case> {
                     {"type": "RepeatGroupDTO", "stepType": {"stepTypeId": 6}, "numberOfIterations": 3, "workoutSteps": [
                         {"type": "ExecutableStepDTO", "stepType": {"stepTypeId": 3}, "endCondition": {"conditionTypeId": 10},
                          "endConditionValue": 10, "category": "SQUAT", "exerciseName": "BARBELL_BACK_SQUAT",
-                         "weightValue": 60000, "weightUnit": {"unitId": 8, "unitKey": "kilogram", "factor": 1000}},
+                         "weightValue": 60, "weightUnit": {"unitId": 8, "unitKey": "kilogram", "factor": 1000}},
                         {"type": "ExecutableStepDTO", "stepType": {"stepTypeId": 5}, "endCondition": {"conditionTypeId": 2}, "endConditionValue": 90},
                         {"type": "ExecutableStepDTO", "stepType": {"stepTypeId": 3}, "endCondition": {"conditionTypeId": 10},
                          "endConditionValue": 12, "category": "LUNGE", "exerciseName": "DUMBBELL_LUNGE"}
@@ -214,6 +214,35 @@ fn cases() -> Vec<Case> {
                 repeat_step(1, 3),
             ],
         },
+        Case {
+            name: "HIIT: a repeat until 20 min, weights in pounds, a generic category",
+            workout: workout(json!({
+                "workoutName": "Engine", "sportType": {"sportTypeId": 9, "sportTypeKey": "hiit"},
+                "workoutSegments": [{"segmentOrder": 1, "workoutSteps": [
+                    {"type": "RepeatGroupDTO", "stepType": {"stepTypeId": 6},
+                     "endCondition": {"conditionTypeId": 2, "conditionTypeKey": "time"}, "endConditionValue": 1200, "workoutSteps": [
+                        {"type": "ExecutableStepDTO", "stepType": {"stepTypeId": 3}, "endCondition": {"conditionTypeId": 10},
+                         "endConditionValue": 10, "category": "TOTAL_BODY", "exerciseName": "BURPEE"},
+                        {"type": "ExecutableStepDTO", "stepType": {"stepTypeId": 3}, "endCondition": {"conditionTypeId": 10},
+                         "endConditionValue": 8, "category": "BENCH_PRESS", "exerciseName": "",
+                         "weightValue": 69.99676824369863, "weightUnit": {"unitId": 9, "unitKey": "pound", "factor": 453.59237}}
+                    ]}
+                ]}]
+            })),
+            header: json!({"sport": "hiit", "num_valid_steps": 3}),
+            steps: vec![
+                step("active", &[reps(10), json!({"exercise_category": "total_body", "exercise_name": 0})]),
+                // 69.9968 lb is 31.75 kg, kept in kg × 100 and shown in pounds.
+                step(
+                    "active",
+                    &[
+                        reps(8),
+                        json!({"exercise_category": "bench_press", "exercise_weight": 31.75, "weight_display_unit": "pound"}),
+                    ],
+                ),
+                json!({"duration_type": "repeat_until_time", "duration_step": 0, "target_type": "open", "repeat_time": 1200.0}),
+            ],
+        },
     ]
 }
 
@@ -225,7 +254,7 @@ fn expected_steps(case: &Case) -> Vec<Value> {
         .map(|(i, s)| {
             let mut s = s.clone();
             s["message_index"] = json!(i);
-            if s["duration_type"] == "repeat_until_steps_cmplt" {
+            if s["duration_type"] == "repeat_until_steps_cmplt" || s["duration_type"] == "repeat_until_time" {
                 s.as_object_mut().unwrap().remove("intensity");
             }
             s
@@ -249,6 +278,7 @@ const MEANINGFUL: &[&str] = &[
     "target_cadence_zone",
     "target_stroke_type",
     "repeat_steps",
+    "repeat_time",
     "custom_target_heart_rate_low",
     "custom_target_heart_rate_high",
     "custom_target_speed_low",
@@ -444,13 +474,72 @@ fn unsupported_at(result: Result<FitWorkout, WorkoutFitError>) -> (String, Strin
 }
 
 #[test]
+fn garmin_fit_sdk_reads_a_multisport_workout_as_legs_pointing_into_one_step_list() {
+    // kaiord's recorded triathlon: bike 10:00, run 1 km, swim 500 m in a 25 m pool.
+    let fit = encode(&workout(fixture_json("workout_create_request_multisport_triathlon.json")), created())
+        .unwrap();
+    assert_eq!(fit.steps, 3);
+    assert!(fit.notes.iter().any(|n| n.contains("whether a watch accepts")), "{:?}", fit.notes);
+    let records = fitparser::from_bytes(&fit.bytes).expect("fitparser reads it");
+    let kinds: Vec<String> = records.iter().map(|r| format!("{:?}", r.kind())).collect();
+    assert_eq!(
+        kinds,
+        [
+            "FileId",
+            "Workout",
+            "WorkoutSession",
+            "WorkoutSession",
+            "WorkoutSession",
+            "WorkoutStep",
+            "WorkoutStep",
+            "WorkoutStep"
+        ]
+    );
+    let Some(python) = python_with_fit_sdk() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("triathlon.fit");
+    std::fs::write(&path, &fit.bytes).unwrap();
+    let output =
+        Command::new(&python).arg(root().join("tests/interop/decode_fit.py")).arg(&path).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "the FIT SDK refused the file:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let decoded: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(decoded["integrity"], true);
+    assert_eq!(decoded["unknown"], json!([]), "every field is in the SDK's profile");
+    assert_eq!(decoded["workout"]["sport"], "multisport");
+    let legs: Vec<(String, u64, u64)> = decoded["workout_sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["sport"].as_str().unwrap().to_owned(),
+                s["first_step_index"].as_u64().unwrap(),
+                s["num_valid_steps"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(legs, [("cycling".into(), 0, 1), ("running".into(), 1, 1), ("swimming".into(), 2, 1)]);
+    assert_eq!(decoded["workout_sessions"][2]["pool_length"], 25.0);
+    let ends: Vec<&str> =
+        decoded["steps"].as_array().unwrap().iter().map(|s| s["duration_type"].as_str().unwrap()).collect();
+    assert_eq!(ends, ["time", "distance", "distance"]);
+}
+
+#[test]
 fn what_a_fit_workout_cannot_hold_is_an_error_naming_the_step() {
     let (at, problem) = unsupported_at(encode(
-        &workout(fixture_json("workout_create_request_multisport_triathlon.json")),
+        &workout(json!({"workoutName": "x", "sportType": {"sportTypeId": 10, "sportTypeKey": "multi_sport"},
+            "workoutSegments": [{"segmentOrder": 1, "workoutSteps": [
+                {"type": "ExecutableStepDTO", "stepType": {"stepTypeId": 3}, "endCondition": {"conditionTypeId": 1}}]}]})),
         created(),
     ));
     assert_eq!(at, "workout");
-    assert!(problem.contains("one sport"), "{problem}");
+    assert!(problem.contains("its own segment"), "{problem}");
 
     let base = fixture_json("workout_create_request_hr_zone_repeat.json");
     let edit = |path: &str, value: Value| {
@@ -574,4 +663,49 @@ fn step_paths(workout: &Value) -> Vec<String> {
         walk(&segment["workoutSteps"], &format!("/workoutSegments/{s}/workoutSteps"), &mut out);
     }
     out
+}
+
+#[test]
+fn garmin_fit_sdk_decodes_the_workouts_our_spec_writes_for_every_sport() {
+    // The editor's template of every sport (strength with weights, cardio, HIIT until a time, yoga
+    // poses, pilates, mobility, a brick) and a strength session in pounds, through `to_garmin`.
+    let mut specs: Vec<Value> =
+        garmin::workout_spec::editor_grammar().templates.into_iter().map(|t| t.spec).collect();
+    specs.push(json!({"name": "Upper", "sport": "strength", "steps": [
+        {"type": "repeat", "times": 4, "steps": [
+            {"type": "exercise", "exercise": "INCLINE_DUMBBELL_BENCH_PRESS", "reps": 6, "weight_lb": 70},
+            {"type": "rest"},
+            {"type": "exercise", "exercise": "face pull", "reps": 15, "weight_lb": 70},
+            {"type": "rest", "duration_s": 90}]}]}));
+    let python = python_with_fit_sdk();
+    let dir = tempfile::tempdir().unwrap();
+    for (i, spec) in specs.iter().enumerate() {
+        let body = garmin::workout_spec::parse_spec(spec).unwrap().to_garmin();
+        let fit = encode(&body, created()).unwrap_or_else(|e| panic!("{}: {e}", spec["sport"]));
+        fitparser::from_bytes(&fit.bytes).unwrap_or_else(|e| panic!("{}: fitparser: {e}", spec["sport"]));
+        let Some(python) = &python else { continue };
+        let path = dir.path().join(format!("spec_{i}.fit"));
+        std::fs::write(&path, &fit.bytes).unwrap();
+        let output =
+            Command::new(python).arg(root().join("tests/interop/decode_fit.py")).arg(&path).output().unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{}: the FIT SDK refused it:\n{stdout}", spec["sport"]);
+        let decoded: Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(
+            (decoded["integrity"].as_bool(), decoded["errors"].as_array().map(Vec::len)),
+            (Some(true), Some(0)),
+            "{}",
+            spec["sport"]
+        );
+        let steps = decoded["steps"].as_array().unwrap();
+        assert_eq!(steps.len(), usize::from(fit.steps), "{}", spec["sport"]);
+        if spec["name"] == "Upper" {
+            let bench = &steps[0];
+            assert_eq!(bench["exercise_category"], "bench_press");
+            assert_eq!(bench["duration_reps"], 6);
+            assert!((bench["exercise_weight"].as_f64().unwrap() - 31.75).abs() < 0.01, "{bench}");
+            assert_eq!(bench["weight_display_unit"], "pound");
+            assert_eq!(steps[2]["exercise_category"], "row");
+        }
+    }
 }

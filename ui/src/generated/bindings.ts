@@ -464,9 +464,17 @@ newStep: Record<string, unknown>,
  */
 newRepeat: Record<string, unknown>,
 /**
- * A plain workout to start from, one per sport (run, bike, swim), canonical.
+ * A plain workout to start from, one per sport (every sport of `sports`), canonical.
  */
-templates: Array<Template>, };
+templates: Array<Template>,
+/**
+ * What the editor offers per sport, in the order to offer the sports.
+ */
+sports: Array<SportGrammar>,
+/**
+ * The weight of an exercise step: `weight_kg`, then `weight_lb` (factor to kg).
+ */
+weight: FieldGroup, };
 
 /**
  * Keys of a spec step that say one thing (an end, or a target), in their different units.
@@ -522,13 +530,124 @@ swim: unknown, };
  */
 export type Template = {
 /**
- * `run`, `bike` or `swim`.
+ * The spec's sport (`run`, `strength`, `multisport`…).
  */
 sport: string,
 /**
  * The spec, canonical (its `name` is English; an editor may show its own).
  */
 spec: Record<string, unknown>, };
+
+/**
+ * What the editor offers in one sport.
+ */
+export type SportGrammar = {
+/**
+ * The spec's sport (`run`, `strength`, `multisport`…).
+ */
+sport: string,
+/**
+ * `endurance` (run, bike, swim), `exercise` (strength, cardio, hiit, yoga, pilates, mobility)
+ * or `multisport`.
+ */
+family: string,
+/**
+ * The step types to offer (besides repeat), canonical names.
+ */
+stepKinds: Array<string>,
+/**
+ * The end groups to offer (kinds of [`EditorGrammar::ends`]).
+ */
+ends: Array<string>,
+/**
+ * The target groups to offer (kinds of [`EditorGrammar::targets`]); empty in exercise sports.
+ */
+targets: Array<string>,
+/**
+ * What a group's canonical key gets when picked here, by group kind (`reps`, `time`, `weight`…).
+ */
+defaults: Record<string, unknown>,
+/**
+ * Exercise sports: the catalogue list to pick from (`strength`, `yoga`, `pilates`, `mobility`),
+ * the `sport` of an exercise search.
+ */
+exerciseList: string | null,
+/**
+ * HIIT's named forms (`emom`, `tabata`, `amrap`), empty elsewhere.
+ */
+hiitForms: Array<string>,
+/**
+ * Multisport: the sports a leg may have.
+ */
+legs: Array<string>,
+/**
+ * The step "add a step" appends in this sport.
+ */
+newStep: Record<string, unknown>,
+/**
+ * The repeat (a set, in exercise sports) "add a repeat" appends.
+ */
+newRepeat: Record<string, unknown>, };
+
+/**
+ * What to look for; every given part must match.
+ */
+export type ExerciseQuery = {
+/**
+ * Part of a name, in English or Chinese, e.g. "bench press", "lunge", "深蹲".
+ */
+name?: string | null,
+/**
+ * A muscle or group it works: a Garmin key (QUADS, LATS…), its name, or legs, back, core,
+ * arms, shoulders, chest.
+ */
+muscle?: string | null,
+/**
+ * Equipment it uses (barbell, dumbbell, kettlebell, band, cable machine…), or "bodyweight".
+ */
+equipment?: string | null,
+/**
+ * The workout sport whose list to search: strength (default; also cardio, hiit), yoga,
+ * pilates or mobility.
+ */
+sport?: string | null,
+/**
+ * Most rows (1-50, default 10).
+ */
+limit?: number | null, };
+
+/**
+ * One exercise found.
+ */
+export type ExerciseHit = {
+/**
+ * What to write in a workout spec's `exercise`: `BENCH_PRESS/BARBELL_BENCH_PRESS`.
+ */
+exercise: string,
+/**
+ * English name, e.g. `Barbell bench press`.
+ */
+name: string,
+/**
+ * Chinese name, when there is one.
+ */
+zh?: string,
+/**
+ * Garmin's category, e.g. `BENCH_PRESS`.
+ */
+category: string,
+/**
+ * Muscles it mainly works, in words.
+ */
+primary_muscles: Array<string>,
+/**
+ * Muscles it also works, in words.
+ */
+secondary_muscles: Array<string>,
+/**
+ * Equipment, in words (empty: none needed).
+ */
+equipment: Array<string>, };
 
 /**
  * What the person chose in the panel.

@@ -220,11 +220,14 @@ pub struct Lap {
 /// One strength set (exerciseSets endpoint); rest sets have no exercise.
 #[derive(Clone, Debug)]
 pub struct ExerciseSet {
-    /// Garmin exercise category, e.g. `SQUAT`.
+    /// Garmin exercise category of the watch's best guess, e.g. `SQUAT`.
     pub category: &'static str,
-    /// Garmin exercise name, e.g. `BARBELL_BACK_SQUAT`.
+    /// Garmin exercise name of the watch's best guess, e.g. `BARBELL_BACK_SQUAT`.
     pub name: &'static str,
-    /// Repetitions (0 for rest).
+    /// The watch's guesses, best first: `(category, name, probability 0-100)`; the first is
+    /// `category`/`name`. Empty for rests.
+    pub guesses: Vec<(&'static str, &'static str, f64)>,
+    /// Repetitions (0 for rest and for timed sets such as a plank).
     pub reps: u32,
     /// Grams.
     pub weight_g: f64,

@@ -1,7 +1,8 @@
 //! The training year: which session happens on which day and how each one is laid out.
 //!
-//! A fixed weekly pattern (strength Monday, intervals Tuesday, easy Wednesday, swim Thursday,
-//! tempo/easy Friday, ride Saturday, long run Sunday) with about one session in ten skipped,
+//! A fixed weekly pattern (strength Monday, intervals Tuesday, easy Wednesday, swim Thursday morning
+//! and a second strength session Thursday evening, tempo/easy Friday, ride Saturday, long run
+//! Sunday) with about one session in ten skipped,
 //! fitness (VO2max) rising slowly over the year, a half-marathon race on the past event's date,
 //! always a run yesterday and nothing yet today. Samples are generated once here to measure the
 //! statistics, then dropped.
@@ -62,9 +63,19 @@ pub fn year(input: &Inputs<'_>) -> Vec<Activity> {
         if yesterday && kind.map(Kind::sport) != Some(Sport::Running) {
             kind = Some(Kind::Easy);
         }
-        let Some(kind) = kind else { continue };
-        let id = FIRST_ACTIVITY_ID + out.len() as u64;
-        out.push(build(input, kind, day, id, i as f64 / span, &mut rng));
+        if let Some(kind) = kind {
+            let id = FIRST_ACTIVITY_ID + out.len() as u64;
+            out.push(build(input, kind, day, id, i as f64 / span, false, &mut rng));
+        }
+        // The week's second strength session, with its own random numbers so every other session
+        // stays as it was; never yesterday, whose last activity is a run.
+        if day.weekday() == Weekday::Thu && !yesterday {
+            let mut rng = Rng::derive(input.seed, 0xB_0000 + i as u64);
+            if !rng.chance(0.1) {
+                let id = FIRST_ACTIVITY_ID + out.len() as u64;
+                out.push(build(input, Kind::Strength, day, id, i as f64 / span, true, &mut rng));
+            }
+        }
     }
     mark_uploads(&mut out, input.today);
     out
@@ -114,7 +125,15 @@ pub fn threshold_pace(vo2: f64) -> f64 {
     290.0 - (vo2 - 41.0) * 4.5
 }
 
-fn build(input: &Inputs<'_>, kind: Kind, day: NaiveDate, id: u64, progress: f64, rng: &mut Rng) -> Activity {
+fn build(
+    input: &Inputs<'_>,
+    kind: Kind,
+    day: NaiveDate,
+    id: u64,
+    progress: f64,
+    session_b: bool,
+    rng: &mut Rng,
+) -> Activity {
     let seed = rng.next_u64();
     let sport = kind.sport();
     let vo2 = vo2max_at(progress);
@@ -130,7 +149,7 @@ fn build(input: &Inputs<'_>, kind: Kind, day: NaiveDate, id: u64, progress: f64,
         + Duration::seconds(
             hour * 3600 + minute * 60 + jitter + rng.int(0, 59) * i64::from(kind != Kind::Race),
         );
-    let (mut laps, sets) = layout(kind, threshold_pace(vo2), progress, rng);
+    let (mut laps, sets) = layout(kind, threshold_pace(vo2), progress, session_b, rng);
     let total_m: f64 = laps.iter().map(|l| l.distance_m).sum();
     let route = Route {
         lat: input.zone.lat + rng.range(-0.012, 0.012),

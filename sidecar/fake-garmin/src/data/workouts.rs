@@ -5,9 +5,32 @@
 //! repeat groups are numbered 1, 2, … in `childStepId` (the group and its direct children);
 //! numbers come back as floats; names longer than 255 characters are cut to 253 + `...`;
 //! unknown ids and malformed bodies are refused (400) instead of stored.
+//!
+//! Exercise-based and multisport bodies (research note `garmin-workouts-strength-multisport.md`),
+//! each behaviour with its source and confidence:
+//!
+//! * a step `category` Garmin does not accept refuses the whole workout with `400 Invalid
+//!   category` (§1.9: Taxuspt PR #213, garminconnect-js; high);
+//! * an `exerciseName` Garmin does not know under its category is stored as `""`, silently
+//!   (§1.9: garminconnect-js `exercises.ts`, AbhimanyuV04/garmin-mcp; high);
+//! * a repeat group ending by `iterations` (id 7) keeps its count; by `time` (id 2) it is the HIIT
+//!   editor's "Repeat Until Time Is", stored without a count (§1.5: garminconnect-js, confirmed live
+//!   2026-09-23; high); with any other end or none it is silently stored with a `heart.rate` end and
+//!   no `numberOfIterations` (§1.5: Taxuspt issue #112; medium — the report shows the symptom, the
+//!   exact trigger is inferred);
+//! * in a multisport workout, repeated `stepOrder`s answer `400 "The workout steps need to have
+//!   unique step orders, …"` (§3.1: garminconnect-js validation doc §7, kaiord §4; high); in a
+//!   one-sport workout Garmin renumbers them depth first (kaiord's recorded strength round trip;
+//!   medium, garminconnect-js reports the 400 without saying which kind of workout);
+//! * a multisport leg laid out other than Garmin keeps it is split (§3.1: kaiord
+//!   MULTISPORT-TRANSITIONS §2, spikes 1562019589/1562037033; high that it splits, low on exactly
+//!   how: here every extra work step or repeat becomes a leg of its own of the same sport, a
+//!   warm-up stays with what follows it and a cool-down with what precedes it);
+//! * weights are stored as sent, in the unit sent (§1.4: a live round trip kept 62.5 kg; high).
 
 use serde_json::{Map, Value};
 
+pub mod exercises;
 mod tables;
 
 pub use tables::{END_CONDITIONS, EQUIPMENT, SPORTS, STEP_TYPES, STROKES, TARGETS, UNITS};
@@ -58,6 +81,16 @@ pub fn normalize(body: &Value, stamp: &Stamp, first_step_id: u64) -> Result<Valu
         .and_then(Value::as_array)
         .filter(|s| !s.is_empty())
         .ok_or("workoutSegments must be a non-empty array")?;
+    if multisport && has_duplicate_orders(segments) {
+        return Err(DUPLICATE_STEP_ORDER.into());
+    }
+    let rewritten;
+    let segments = if multisport {
+        rewritten = rewrite_segments(segments);
+        &rewritten
+    } else {
+        segments
+    };
     let mut c = Counters { order: 0, group: 0, next_step_id: first_step_id };
     let mut out_segments = Vec::new();
     for (i, seg) in segments.iter().enumerate() {
@@ -185,12 +218,29 @@ fn step(v: &Value, group: Option<u64>, c: &mut Counters) -> Result<Value, String
     m.insert("stepOrder".into(), c.order.into());
     match kind {
         "RepeatGroupDTO" => {
-            let iterations = s
+            let count = s
                 .get("numberOfIterations")
                 .and_then(Value::as_u64)
                 .or_else(|| s.get("endConditionValue").and_then(Value::as_f64).map(|v| v as u64))
-                .filter(|n| *n > 0)
-                .ok_or("a repeat group needs numberOfIterations > 0")?;
+                .filter(|n| *n > 0);
+            let end_id = s.get("endCondition").and_then(|e| e.get("conditionTypeId")).and_then(Value::as_u64);
+            let sent_value = s.get("endConditionValue").and_then(Value::as_f64);
+            // (numberOfIterations, end condition, endConditionValue) as Garmin stores them.
+            let (iterations, end, value) = match end_id {
+                Some(7) => {
+                    let n = count.ok_or("a repeat group needs numberOfIterations > 0")?;
+                    (Value::from(n), 7, Value::from(n as f64))
+                }
+                Some(2) => {
+                    let seconds =
+                        sent_value.filter(|v| *v > 0.0).ok_or("a repeat until a time needs its seconds")?;
+                    (Value::Null, 2, Value::from(seconds))
+                }
+                // Taxuspt #112: no iterations end → a heart-rate end and no count, silently.
+                _ => {
+                    (Value::Null, 6, sent_value.or(count.map(|n| n as f64)).map_or(Value::Null, Value::from))
+                }
+            };
             c.group += 1;
             let me = c.group;
             let children = s
@@ -202,12 +252,12 @@ fn step(v: &Value, group: Option<u64>, c: &mut Counters) -> Result<Value, String
             m.insert("type".into(), "RepeatGroupDTO".into());
             m.insert("stepType".into(), step_type);
             m.insert("childStepId".into(), me.into());
-            m.insert("numberOfIterations".into(), iterations.into());
+            m.insert("numberOfIterations".into(), iterations);
             m.insert("workoutSteps".into(), Value::Array(children));
-            m.insert("endConditionValue".into(), (iterations as f64).into());
+            m.insert("endConditionValue".into(), value);
             m.insert("preferredEndConditionUnit".into(), Value::Null);
             m.insert("endConditionCompare".into(), Value::Null);
-            m.insert("endCondition".into(), end_condition(7));
+            m.insert("endCondition".into(), end_condition(end));
             m.insert(
                 "skipLastRestStep".into(),
                 s.get("skipLastRestStep").filter(|v| v.is_boolean()).cloned().unwrap_or(Value::Null),
@@ -269,8 +319,9 @@ fn step(v: &Value, group: Option<u64>, c: &mut Counters) -> Result<Value, String
                 "equipmentType".into(),
                 lenient(s.get("equipmentType"), "equipmentTypeId", "equipmentTypeKey", EQUIPMENT),
             );
-            m.insert("category".into(), text(s.get("category")));
-            m.insert("exerciseName".into(), text(s.get("exerciseName")));
+            let (category, name) = exercise(s)?;
+            m.insert("category".into(), category);
+            m.insert("exerciseName".into(), name);
             m.insert("workoutProvider".into(), Value::Null);
             m.insert("providerExerciseSourceId".into(), Value::Null);
             m.insert("weightValue".into(), float(s.get("weightValue")));
@@ -279,6 +330,87 @@ fn step(v: &Value, group: Option<u64>, c: &mut Counters) -> Result<Value, String
         other => return Err(format!("unknown step type {other:?} (ExecutableStepDTO or RepeatGroupDTO)")),
     }
     Ok(Value::Object(m))
+}
+
+/// Garmin's answer to repeated step orders in a multisport workout.
+pub const DUPLICATE_STEP_ORDER: &str = "The workout steps need to have unique step orders, or all be unset and rely on submission structure order.";
+
+/// A step's `category` and `exerciseName` as Garmin stores them: an unknown category refuses the
+/// workout, an unknown name under a known category becomes `""` (see the module doc).
+fn exercise(s: &Map<String, Value>) -> Result<(Value, Value), String> {
+    let Some(category) = s.get("category").and_then(Value::as_str) else {
+        return Ok((Value::Null, text(s.get("exerciseName"))));
+    };
+    if !exercises::is_category(category) {
+        return Err("Invalid category".into());
+    }
+    let name = match s.get("exerciseName").and_then(Value::as_str) {
+        None => Value::Null,
+        Some(name) if name.is_empty() || exercises::knows(category, name) => Value::from(name),
+        Some(_) => Value::from(""),
+    };
+    Ok((Value::from(category), name))
+}
+
+/// Whether two steps anywhere in the workout (repeat children and every segment included) share a
+/// `stepOrder`.
+fn has_duplicate_orders(segments: &[Value]) -> bool {
+    fn walk(steps: &Value, seen: &mut std::collections::HashSet<i64>) -> bool {
+        steps.as_array().into_iter().flatten().any(|s| {
+            let repeated = s.get("stepOrder").and_then(Value::as_i64).is_some_and(|o| !seen.insert(o));
+            repeated || walk(&s["workoutSteps"], seen)
+        })
+    }
+    let mut seen = std::collections::HashSet::new();
+    segments.iter().any(|seg| walk(&seg["workoutSteps"], &mut seen))
+}
+
+/// Whether a top-level step is a warm-up, a cool-down, or work (anything else, repeats included).
+fn shape(step: &Value) -> &'static str {
+    let key = step["stepType"]["stepTypeKey"].as_str();
+    let id = step["stepType"]["stepTypeId"].as_u64();
+    if step["type"] == "RepeatGroupDTO" {
+        return "work";
+    }
+    match (key, id) {
+        (Some("warmup"), _) | (None, Some(1)) => "warmup",
+        (Some("cooldown"), _) | (None, Some(2)) => "cooldown",
+        _ => "work",
+    }
+}
+
+/// Garmin's segment rewrite (see the module doc): each leg keeps one work step or one repeat, a
+/// warm-up before a repeat on the first leg and a cool-down after a work step on the last; the rest
+/// of a leg's steps become legs of their own, in order, of the same sport.
+fn rewrite_segments(segments: &[Value]) -> Vec<Value> {
+    let mut out = Vec::new();
+    let count = segments.len();
+    for (i, seg) in segments.iter().enumerate() {
+        let steps = seg["workoutSteps"].as_array().cloned().unwrap_or_default();
+        let mut pieces: Vec<Vec<Value>> = Vec::new();
+        for step in steps {
+            let repeat = step["type"] == "RepeatGroupDTO";
+            let joins = match (pieces.last().map(Vec::as_slice), shape(&step)) {
+                // warmup + repeat on the first leg.
+                (Some([w]), "work") => repeat && i == 0 && shape(w) == "warmup",
+                // one work step + cooldown on the last leg.
+                (Some([w]), "cooldown") => {
+                    i + 1 == count && shape(w) == "work" && w["type"] != "RepeatGroupDTO"
+                }
+                _ => false,
+            };
+            match pieces.last_mut() {
+                Some(last) if joins => last.push(step),
+                _ => pieces.push(vec![step]),
+            }
+        }
+        for piece in pieces {
+            let mut leg = seg.clone();
+            leg["workoutSteps"] = Value::Array(piece);
+            out.push(leg);
+        }
+    }
+    out
 }
 
 /// Validates a sport type object against [`SPORTS`] (by id, or by key when the id is missing).

@@ -1,9 +1,19 @@
 //! Per-activity detail endpoints (reference §4.3): the sample series (`/details`, current
 //! unwrapped `metricDescriptors` + `activityDetailMetrics` form, thinned to `maxChartSize`), laps
 //! (`/splits`, `/typedsplits`, `/split_summaries`), time in HR and power zones, weather (°F), and
-//! strength sets.
+//! strength sets, which a `PUT` replaces (research note `garmin-workouts-strength-multisport.md`
+//! §2): weights in grams and durations in seconds (garmin-grafana's reader, Taxuspt's writer;
+//! high), the watch's ranked guesses per set (`exercises` best first, probabilities 0–100;
+//! python-garminconnect PR #368 and synthetic fixtures; medium), replace-all semantics with
+//! `400 "Invalid Sub-Category Passed"` for an exercise name Garmin does not know under its
+//! category (python-garminconnect PR #368, verified live May 2026; high) — names are checked
+//! against Connect's exercise lists here, Garmin uses its FIT enum (medium) — and `setType`
+//! `ACTIVE` or `REST` (Taxuspt's validation; high). An unknown category answers `400 "Invalid
+//! Category Passed"` (by analogy; low). The fake answers a successful `PUT` with `204`
+//! (python-garminconnect does not read the body; low).
 
 use axum::Router;
+use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::response::Response;
 use axum::routing::get;
@@ -11,9 +21,10 @@ use chrono::Duration;
 use serde_json::{Value, json};
 
 use super::activity_facts::split_summaries;
-use super::{Obj, Query, id, int, no_content, not_found, ok, read, round};
+use super::{Obj, Query, bad_request, body_json, id, int, no_content, not_found, ok, read, round, write};
 use crate::data::activity::{Activity, Lap, Sport};
 use crate::data::series::{self, HR_ZONES, RIDE_POWER_ZONES, RUN_POWER_ZONES, Sample};
+use crate::data::workouts::exercises;
 use crate::data::{Dataset, clock};
 use crate::state::AppState;
 
@@ -26,7 +37,7 @@ pub(super) fn router() -> Router<AppState> {
         .route("/activity-service/activity/{id}/hrTimeInZones", get(hr_zones))
         .route("/activity-service/activity/{id}/powerTimeInZones", get(power_zones))
         .route("/activity-service/activity/{id}/weather", get(weather))
-        .route("/activity-service/activity/{id}/exerciseSets", get(exercise_sets))
+        .route("/activity-service/activity/{id}/exerciseSets", get(exercise_sets).put(replace_exercise_sets))
 }
 
 /// Runs `f` on the live activity named by the path, or answers 404.
@@ -344,30 +355,35 @@ async fn weather(State(state): State<AppState>, Path(raw): Path<String>) -> Resp
     })
 }
 
-/// `GET /activity-service/activity/{id}/exerciseSets` (`exerciseSets: null` for non-strength).
+/// `GET /activity-service/activity/{id}/exerciseSets` (`exerciseSets: null` for non-strength; the
+/// sets last `PUT` when there was one).
 async fn exercise_sets(State(state): State<AppState>, Path(raw): Path<String>) -> Response {
-    with_activity(&state, &raw, |_, a| {
+    with_activity(&state, &raw, |d, a| {
         if a.sport() != Sport::Strength {
             return ok(Obj::new().set("activityId", a.id).set("exerciseSets", Value::Null).build());
+        }
+        if let Some(replaced) = d.exercise_sets.get(&a.id) {
+            return ok(Obj::new().set("activityId", a.id).set("exerciseSets", replaced.clone()).build());
         }
         let sets: Vec<Value> = a
             .sets
             .iter()
             .enumerate()
             .map(|(i, s)| {
-                let exercises = if s.set_type == "ACTIVE" {
-                    json!([{"probability": 100.0, "category": s.category, "name": s.name}])
-                } else {
-                    json!([])
-                };
+                let exercises: Vec<Value> = s
+                    .guesses
+                    .iter()
+                    .map(|(category, name, p)| json!({"probability": p, "category": category, "name": name}))
+                    .collect();
+                let active = s.set_type == "ACTIVE";
                 Obj::new()
                     .set("exercises", exercises)
                     .set("duration", s.duration_s)
                     .set(
                         "repetitionCount",
-                        if s.set_type == "ACTIVE" { Value::from(s.reps) } else { Value::Null },
+                        if active && s.reps > 0 { Value::from(s.reps) } else { Value::Null },
                     )
-                    .set("weight", if s.set_type == "ACTIVE" { Value::from(s.weight_g) } else { Value::Null })
+                    .set("weight", if active { Value::from(s.weight_g) } else { Value::Null })
                     .set("setType", s.set_type)
                     .set("startTime", clock::t1(a.start_gmt + Duration::seconds(s.start_s as i64)))
                     .set("wktStepIndex", Value::Null)
@@ -377,4 +393,59 @@ async fn exercise_sets(State(state): State<AppState>, Path(raw): Path<String>) -
             .collect();
         ok(Obj::new().set("activityId", a.id).set("exerciseSets", sets).build())
     })
+}
+
+/// Why Garmin refuses a set of a `PUT`, if it does (see the module doc).
+fn refused_set(set: &Value) -> Option<&'static str> {
+    match set.get("setType").and_then(Value::as_str) {
+        Some("ACTIVE" | "REST") => {}
+        _ => return Some("Invalid Set Type Passed"),
+    }
+    for exercise in set.get("exercises").and_then(Value::as_array).into_iter().flatten() {
+        let Some(category) = exercise.get("category").and_then(Value::as_str) else {
+            return Some("Invalid Category Passed");
+        };
+        if !exercises::is_category(category) {
+            return Some("Invalid Category Passed");
+        }
+        if let Some(name) = exercise.get("name").and_then(Value::as_str)
+            && !exercises::knows(category, name)
+        {
+            return Some("Invalid Sub-Category Passed");
+        }
+    }
+    None
+}
+
+/// `PUT /activity-service/activity/{id}/exerciseSets` `{"activityId", "exerciseSets": [...]}`:
+/// replaces every set of a strength activity (204), or refuses the whole body (400).
+async fn replace_exercise_sets(
+    State(state): State<AppState>,
+    Path(raw): Path<String>,
+    body: Bytes,
+) -> Response {
+    let body = match body_json(&body) {
+        Ok(b) => b,
+        Err(e) => return e.into(),
+    };
+    let mut d = write(&state);
+    let activity = match id(&raw).map(|i| d.activity(i).map(|a| (a.id, a.sport()))) {
+        Ok(Some(found)) => found,
+        Ok(None) => return not_found(),
+        Err(e) => return e.into(),
+    };
+    if activity.1 != Sport::Strength {
+        return bad_request("Exercise sets can only be saved for strength activities");
+    }
+    if body.get("activityId").and_then(Value::as_u64).is_some_and(|b| b != activity.0) {
+        return bad_request("activityId in the body does not match the path");
+    }
+    let Some(sets) = body.get("exerciseSets").and_then(Value::as_array) else {
+        return bad_request("exerciseSets must be an array");
+    };
+    if let Some(why) = sets.iter().find_map(refused_set) {
+        return bad_request(why);
+    }
+    d.exercise_sets.insert(activity.0, Value::Array(sets.clone()));
+    no_content()
 }

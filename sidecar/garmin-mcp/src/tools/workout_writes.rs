@@ -6,7 +6,7 @@
 //! the change to the safety model ([`crate::writes`]), which decides whether it is written.
 
 use garmin::changes::Change;
-use garmin::workout_spec::{SpecSport, SpecStep, parse_spec, preview};
+use garmin::workout_spec::{SpecSegment, SpecSport, SpecStep, parse_spec, preview};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, schemars, tool, tool_router};
@@ -24,7 +24,8 @@ use crate::writes::{Proposed, WriteOutcome};
 pub struct CreateWorkoutArgs {
     /// Workout name shown in Garmin Connect and on the watch (1–255 characters), e.g. "800m x4".
     pub name: String,
-    /// "run", "bike" or "swim".
+    /// "run", "bike", "swim", "strength", "cardio", "hiit", "yoga", "pilates", "mobility" or
+    /// "multisport".
     #[schemars(with = "SpecSport")]
     pub sport: Value,
     /// Notes for the whole workout.
@@ -34,15 +35,29 @@ pub struct CreateWorkoutArgs {
     #[serde(default)]
     #[schemars(range(min = 10, max = 100))]
     pub pool_length_m: Option<f64>,
-    /// The steps in order. Each is an object with `type` (warmup, interval/run, recovery, rest,
-    /// cooldown, or repeat with `times` and `steps`), one end (`distance_m`, `distance_km`,
-    /// `duration_min`, `duration_s`, or none = lap button) and optional targets (`pace` "5:00" per
-    /// km, `pace_range` "4:50-5:10", `hr_zone` 1-5, `hr_range` "150-165", `power_range`,
-    /// `cadence_range`; swims: `stroke`, paces per 100 m). Example: [{"type":"warmup",
-    /// "duration_min":10},{"type":"repeat","times":4,"steps":[{"type":"interval","distance_m":800,
-    /// "pace":"5:00"},{"type":"recovery","duration_min":2}]},{"type":"cooldown","duration_min":10}]
+    /// The steps in order (multisport: [] and see `segments`). Each is an object with `type`
+    /// (warmup, interval/run, recovery, rest, cooldown, or repeat with `times` and `steps`), one end
+    /// (`distance_m`, `distance_km`, `duration_min`, `duration_s`, or none = lap button) and
+    /// optional targets (`pace` "5:00" per km, `pace_range` "4:50-5:10", `hr_zone` 1-5, `hr_range`
+    /// "150-165", `power_range`, `cadence_range`; swims: `stroke`, paces per 100 m). Example:
+    /// [{"type":"warmup","duration_min":10},{"type":"repeat","times":4,"steps":[{"type":"interval",
+    /// "distance_m":800,"pace":"5:00"},{"type":"recovery","duration_min":2}]},{"type":"cooldown",
+    /// "duration_min":10}]. Strength, cardio, hiit, yoga, pilates, mobility: {"type":"exercise",
+    /// "exercise":"barbell bench press","reps":8,"weight_kg":60} (names from Garmin's catalogue:
+    /// get_workouts find_exercise searches it), sets and supersets as repeats; hiit also
+    /// {"type":"emom","minutes":10,"steps":[...]}, {"type":"tabata","steps":[...]},
+    /// {"type":"amrap","duration_min":12,"steps":[...]}, {"type":"repeat","until_min":20,...}.
     #[schemars(with = "Vec<SpecStep>")]
     pub steps: Vec<Value>,
+    /// Multisport only: the legs in order, each {"sport": "run"|"bike"|"swim", "steps": [...]}
+    /// (swim legs may give `pool_length_m`); a leg is one work step or one repeat, the first may
+    /// start with a warmup, the last end with a cooldown.
+    #[serde(default)]
+    #[schemars(with = "Option<Vec<SpecSegment>>")]
+    pub segments: Option<Value>,
+    /// Multisport only: true to have the watch ask for a lap press between legs.
+    #[serde(default)]
+    pub transitions: Option<bool>,
     /// Write now (only honoured when the server allows direct writes; otherwise the person
     /// confirms in the Garmin MCP app or, when this client can ask them, in the chat). Leave false
     /// to get a preview.
@@ -98,8 +113,11 @@ pub struct DeleteWorkoutArgs {
 
 #[tool_router(router = workout_writes_tools, vis = "pub(crate)")]
 impl GarminMcp {
-    /// Create a structured workout (run, bike or swim) in the person's Garmin library from a spec
-    /// of steps, targets and repeats. Answers with a plain-words preview and totals. Nothing is
+    /// Create a structured workout (run, bike, swim, strength, cardio, HIIT, yoga, pilates,
+    /// mobility or multisport) in the person's Garmin library from a spec of steps, targets,
+    /// exercises and repeats. Answers with a plain-words preview and totals (sets, reps and volume
+    /// for exercise workouts); exercise names that are not exact are matched to Garmin's catalogue
+    /// or refused with the closest ones. Nothing is
     /// written until the person confirms (in the Garmin MCP app, in the chat when this client can
     /// ask them, or by the server allowing direct writes with confirm: true); when asked in the
     /// chat they may also pick a day to schedule it and send it to the watch. Otherwise use
@@ -129,7 +147,15 @@ impl GarminMcp {
         if let Some(pool) = args.pool_length_m {
             spec_json.insert("pool_length_m".into(), pool.into());
         }
-        spec_json.insert("steps".into(), Value::Array(args.steps));
+        if !args.steps.is_empty() || args.segments.is_none() {
+            spec_json.insert("steps".into(), Value::Array(args.steps));
+        }
+        if let Some(segments) = args.segments {
+            spec_json.insert("segments".into(), segments);
+        }
+        if let Some(transitions) = args.transitions {
+            spec_json.insert("transitions".into(), transitions.into());
+        }
         let spec_json = Value::Object(spec_json);
         let spec = parse_spec(&spec_json).map_err(|errors| {
             ToolError::invalid(format!("The workout spec has {} problem(s):\n{errors}", errors.0.len()))
@@ -137,7 +163,7 @@ impl GarminMcp {
         let workout = spec.to_garmin();
         let words = preview(&workout);
         let proposed = Proposed {
-            preview: format!("'{}' ({}): {}", spec.name, sport_word(spec.sport), words.text),
+            preview: format!("'{}' ({}): {}", spec.name, spec.sport.as_str(), words.text),
             change: Change::CreateWorkout { workout: Box::new(workout) },
             spec: Some(spec_json),
             undoes: None,
@@ -304,13 +330,5 @@ impl GarminMcp {
             undoes: None,
         };
         self.propose(proposed, args.confirm, &ctx).await
-    }
-}
-
-fn sport_word(sport: SpecSport) -> &'static str {
-    match sport {
-        SpecSport::Run => "run",
-        SpecSport::Bike => "bike",
-        SpecSport::Swim => "swim",
     }
 }

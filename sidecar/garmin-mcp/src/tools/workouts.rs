@@ -1,11 +1,13 @@
-//! The `workouts` toolset: `get_workouts`, the athlete's workout library and training plans, or
-//! one workout's steps in words.
+//! The `workouts` toolset: `get_workouts`, the athlete's workout library and training plans, one
+//! workout's steps in words, or (`find_exercise`) Garmin's exercise catalogue searched by name,
+//! muscle or equipment (`garmin::exercises`, the names `create_workout` takes).
 //!
 //! One workout's steps are worded by `garmin::workout_spec::preview`, the same words the write
 //! tools and the app show (reference §5 for how Garmin stores them); this module lays them out as
 //! the tool's answer and adds the totals of the timed and the distance steps.
 
 use display::words;
+use garmin::exercises::{self, ExerciseHit, ExerciseQuery};
 use garmin::models::training_plans::TrainingPlan;
 use garmin::models::workouts::Workout;
 use garmin::workout_spec::{self, PreviewStep};
@@ -36,6 +38,11 @@ pub struct GetWorkoutsArgs {
     #[serde(default)]
     #[schemars(range(min = 1, max = 100))]
     pub limit: Option<u32>,
+    /// Instead of workouts: search Garmin's exercise catalogue (for create_workout's `exercise`) by
+    /// name, muscle and/or equipment, e.g. {"name": "bench press"}, {"muscle": "glutes",
+    /// "equipment": "kettlebell"}, {"name": "warrior", "sport": "yoga"}.
+    #[serde(default)]
+    pub find_exercise: Option<ExerciseQuery>,
 }
 
 /// The workout library, or one workout.
@@ -56,6 +63,9 @@ pub struct WorkoutsView {
     /// The workout asked for, step by step.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub workout: Option<WorkoutDetail>,
+    /// Exercises found by `find_exercise`, best first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub exercises: Vec<ExerciseHit>,
 }
 
 /// One library workout.
@@ -129,6 +139,9 @@ pub struct WorkoutDetail {
     /// Sum of the distance-based steps, repeats counted (km).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub distance_steps_total_km: Option<f64>,
+    /// Exercise workouts: sets, reps and volume, e.g. `9 sets, 72 reps, 2,880 kg`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sets_reps_volume: Option<String>,
     /// The whole workout on one line, e.g. `Warm-up 10:00 / Repeat 4×: Run 800 m @ 4'55"-5'05"/km ·
     /// Recover 2:00 / Cool-down 10:00`.
     pub outline: String,
@@ -159,9 +172,12 @@ pub struct StepView {
     /// Swim equipment, e.g. `pull buoy`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub equipment: Option<String>,
-    /// Strength exercise, e.g. `barbell back squat`.
+    /// Exercise, e.g. `Barbell back squat`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exercise: Option<String>,
+    /// Weight in the unit Garmin keeps it in, e.g. `60 kg`, `135 lb`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weight: Option<String>,
     /// Note shown on the watch.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
@@ -175,12 +191,17 @@ pub struct StepView {
 
 #[tool_router(router = workouts_tools, vis = "pub(crate)")]
 impl GarminMcp {
-    /// The athlete's Garmin workout library and training plans, or one workout step by step.
+    /// The athlete's Garmin workout library and training plans, one workout step by step, or
+    /// (find_exercise) Garmin's exercise catalogue searched by name, muscle or equipment.
     /// Without workout_id: library workouts (id, name, sport, dates, estimates) and training plans.
     /// With workout_id: the steps in words — warm-up, intervals, recoveries, cool-down, with end
     /// conditions (time, distance, lap button, heart rate), targets (pace per km, HR zone or bpm,
-    /// power, cadence), swim strokes and equipment, and nested repeats. Use it for "what's in my
-    /// Tuesday intervals?" or "which workouts do I have?"; get_calendar shows when they are scheduled.
+    /// power, cadence), swim strokes and equipment, exercises with reps and weights, and nested
+    /// repeats. Use it for "what's in my Tuesday intervals?" or "which workouts do I have?";
+    /// get_calendar shows when they are scheduled. With find_exercise: Garmin's exercise catalogue
+    /// (strength, cardio, HIIT, yoga, pilates, mobility) searched by name (English or Chinese),
+    /// muscle or equipment, each row with the `exercise` value create_workout takes and the muscles
+    /// it works.
     #[tool(
         name = "get_workouts",
         annotations(
@@ -196,6 +217,14 @@ impl GarminMcp {
         &self,
         Parameters(args): Parameters<GetWorkoutsArgs>,
     ) -> Result<Answer<WorkoutsView>, ToolError> {
+        if let Some(query) = &args.find_exercise {
+            if args.workout_id.is_some() {
+                return Err(ToolError::invalid("give either workout_id or find_exercise, not both"));
+            }
+            let found = exercises::search(query).map_err(|e| ToolError::invalid(e.to_string()))?;
+            let summary = exercise_summary(query, &found);
+            return Ok(self.answer(summary, WorkoutsView { exercises: found, ..WorkoutsView::default() }));
+        }
         let limit = args.limit.unwrap_or(30);
         if !(1..=100).contains(&limit) {
             return Err(ToolError::invalid(format!("limit must be 1–100, got {limit}")));
@@ -228,8 +257,14 @@ impl GarminMcp {
             Err(e) => (Vec::new(), Some(format!("Training plans could not be read: {e}"))),
         };
         let library: Vec<WorkoutRow> = list.iter().filter_map(workout_row).collect();
-        let mut view =
-            WorkoutsView { library, more_in_library, training_plans, training_plans_note, workout: None };
+        let mut view = WorkoutsView {
+            library,
+            more_in_library,
+            training_plans,
+            training_plans_note,
+            workout: None,
+            exercises: Vec::new(),
+        };
         // A large `limit` must not blow the budget: list fewer and say there are more.
         while json_len(&view) > DATA_BUDGET && view.library.pop().is_some() {
             view.more_in_library = true;
@@ -273,6 +308,27 @@ fn plan_rows(plans: &[TrainingPlan]) -> Vec<PlanRow> {
             })
         })
         .collect()
+}
+
+/// "3 exercises for name "bench press": Barbell bench press (BENCH_PRESS/BARBELL_BENCH_PRESS), …".
+fn exercise_summary(query: &ExerciseQuery, found: &[ExerciseHit]) -> String {
+    let asked: Vec<String> =
+        [("name", &query.name), ("muscle", &query.muscle), ("equipment", &query.equipment)]
+            .into_iter()
+            .filter_map(|(what, v)| v.as_deref().map(|v| format!("{what} \"{v}\"")))
+            .collect();
+    let asked = if asked.is_empty() { "the whole list".to_owned() } else { asked.join(", ") };
+    if found.is_empty() {
+        return format!("No exercise in Garmin's catalogue matches {asked}; try a shorter name or a muscle.");
+    }
+    let rows: Vec<String> = found.iter().take(8).map(|h| format!("{} ({})", h.name, h.exercise)).collect();
+    let more = if found.len() > 8 { ", …" } else { "" };
+    format!(
+        "{} {} for {asked}: {}{more}. Use the key in parentheses as create_workout's \"exercise\".",
+        found.len(),
+        if found.len() == 1 { "exercise" } else { "exercises" },
+        rows.join(", ")
+    )
 }
 
 fn library_summary(view: &WorkoutsView) -> String {
@@ -328,6 +384,7 @@ fn workout_detail(id: u64, w: &Workout) -> WorkoutDetail {
         estimated_distance_km: w.estimated_distance_in_meters.filter(|m| *m > 0.0).map(display::km),
         timed_steps_total: (totals.seconds > 0.0).then(|| display::duration(totals.seconds)),
         distance_steps_total_km: (totals.meters > 0.0).then(|| display::km(totals.meters)),
+        sets_reps_volume: preview.strength.as_ref().filter(|t| t.reps > 0).map(|_| preview.total.clone()),
         outline: preview.outline(),
         steps: preview.steps.iter().map(step_view).collect(),
     }
@@ -366,6 +423,7 @@ fn step_view(s: &PreviewStep) -> StepView {
         stroke: s.stroke.clone(),
         equipment: s.equipment.clone(),
         exercise: s.exercise.clone(),
+        weight: s.weight.clone(),
         note: s.note.clone(),
         repeat: s.repeat.and_then(|n| i64::try_from(n).ok()),
         steps: s.steps.iter().map(step_view).collect(),
@@ -384,7 +442,9 @@ fn detail_summary(d: &WorkoutDetail) -> String {
     if let Some(km) = d.distance_steps_total_km {
         totals.push(format!("{km} km of distance steps"));
     }
-    if !totals.is_empty() {
+    if let Some(sets) = &d.sets_reps_volume {
+        text.push_str(&format!(" {sets}."));
+    } else if !totals.is_empty() {
         text.push_str(&format!(" About {}.", totals.join(" plus ")));
     }
     text

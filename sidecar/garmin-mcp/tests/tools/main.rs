@@ -27,6 +27,7 @@ mod recordings;
 mod session;
 mod social;
 mod stats;
+mod strength;
 mod training;
 mod workouts;
 mod writes;

@@ -169,7 +169,7 @@ async fn swim_and_strength_workouts_name_strokes_and_exercises() {
     assert_eq!(w["steps"][0]["stroke"], "any stroke");
     let (_, strength) = h.call_ok("get_workouts", json!({"workout_id": 800_000_005})).await;
     let set = &strength["workout"]["steps"][1]["steps"][0];
-    assert_eq!(set["exercise"], "barbell back squat");
+    assert_eq!(set["exercise"], "Barbell back squat", "Garmin's display name from the catalogue");
     assert_eq!(set["end"], "10 reps");
 }
 

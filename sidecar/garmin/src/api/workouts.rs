@@ -55,9 +55,10 @@ impl WorkoutsApi<'_> {
     /// `workoutId` and step ids.
     pub async fn create(&self, workout: &Workout) -> Result<Workout> {
         check_name(workout)?;
+        let body = checked(workout.for_create())?;
         let path = "/workout-service/workout";
         let created: Workout = required(
-            self.client.send_json(Method::POST, path, &workout.for_create()).await?,
+            self.client.send_json(Method::POST, path, &body).await?,
             &format!("POST /gc-api{path}"),
         )?;
         if created.workout_id.is_none() {
@@ -74,7 +75,7 @@ impl WorkoutsApi<'_> {
     /// object: read it, change it, write it back). The body's `workoutId` is set to `workout_id`.
     pub async fn update(&self, workout_id: u64, workout: &Workout) -> Result<()> {
         check_name(workout)?;
-        let mut body = workout.clone();
+        let mut body = checked(workout.clone())?;
         body.workout_id = Some(workout_id);
         let path = format!("/workout-service/workout/{workout_id}");
         self.client.send_json::<_, IgnoredAny>(Method::PUT, &path, &body).await.map(|_| ())
@@ -177,6 +178,18 @@ enum MessagesAnswer {
     List(Vec<DeviceMessage>),
     Page(DeviceMessages),
     Other(IgnoredAny),
+}
+
+/// The body to send: steps numbered with one global `stepOrder` (the form Garmin takes in every
+/// kind of workout), then checked against Garmin's own rules (repeat ends, valid exercise
+/// categories and names, weight units, multisport layouts, caps), which Garmin refuses or silently
+/// corrupts otherwise.
+fn checked(mut workout: Workout) -> Result<Workout> {
+    crate::workout_spec::number_steps(&mut workout);
+    crate::workout_spec::check_garmin_rules(&workout).map_err(|problems| {
+        Error::InvalidInput(format!("Garmin would refuse or corrupt this workout: {}", problems.join("; ")))
+    })?;
+    Ok(workout)
 }
 
 fn check_name(workout: &Workout) -> Result<()> {

@@ -4,7 +4,7 @@
 //! These types are written back to Garmin (create, full-replace update), so they serialise with
 //! Garmin's names, omit absent fields, and keep every field they do not model in `extra` — a
 //! read-modify-write never drops what Garmin sent. Units: end conditions in s / m / kcal / bpm,
-//! pace and speed targets in m/s (faster first), weights in grams.
+//! pace and speed targets in m/s (faster first), weights in their `weightUnit` (kg or lb).
 
 mod schedule;
 mod steps;

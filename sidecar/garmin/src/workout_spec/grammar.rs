@@ -1,14 +1,18 @@
 //! The workout spec's grammar as a step editor needs it: which step types, ends and targets there
 //! are, which keys mean the same thing (aliases, with the factor to the canonical unit), what a
-//! field gets when the person picks it, and a plain template per sport. The desktop app's editor
-//! reads this (command `workout_grammar`) instead of keeping its own lists, so the language has one
-//! home: this module beside the parser, tested against it (every key the parser reads is in one
-//! group, every alias scales to its canonical key, every default and template parses).
+//! field gets when the person picks it, and a plain template per sport; per sport (`sports`), what
+//! its editor offers — exercise sports edit exercises (picked from the catalogue list named here),
+//! reps and weights, HIIT its named forms, multisport its legs. The desktop app's editor reads this
+//! (command `workout_grammar`) instead of keeping its own lists, so the language has one home: this
+//! module beside the parser, tested against it (every key the parser reads is in one group, every
+//! alias scales to its canonical key, every default, new step and template parses in its sport).
 
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::{MAX_REPEAT_TIMES, SpecSport, StepKind};
+#[cfg(test)]
+use super::SpecStep;
+use super::{GRAMS_PER_POUND, MAX_REPEAT_TIMES, SpecSport, StepKind};
 
 /// Highest heart-rate zone a step may aim at (`hr_zone`, 1–5).
 pub const HR_ZONES: u8 = 5;
@@ -37,8 +41,46 @@ pub struct EditorGrammar {
     /// The repeat "add a repeat" appends.
     #[cfg_attr(feature = "ts", ts(type = "Record<string, unknown>"))]
     pub new_repeat: Value,
-    /// A plain workout to start from, one per sport (run, bike, swim), canonical.
+    /// A plain workout to start from, one per sport (every sport of `sports`), canonical.
     pub templates: Vec<Template>,
+    /// What the editor offers per sport, in the order to offer the sports.
+    pub sports: Vec<SportGrammar>,
+    /// The weight of an exercise step: `weight_kg`, then `weight_lb` (factor to kg).
+    pub weight: FieldGroup,
+}
+
+/// What the editor offers in one sport.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct SportGrammar {
+    /// The spec's sport (`run`, `strength`, `multisport`…).
+    pub sport: &'static str,
+    /// `endurance` (run, bike, swim), `exercise` (strength, cardio, hiit, yoga, pilates, mobility)
+    /// or `multisport`.
+    pub family: &'static str,
+    /// The step types to offer (besides repeat), canonical names.
+    pub step_kinds: Vec<&'static str>,
+    /// The end groups to offer (kinds of [`EditorGrammar::ends`]).
+    pub ends: Vec<&'static str>,
+    /// The target groups to offer (kinds of [`EditorGrammar::targets`]); empty in exercise sports.
+    pub targets: Vec<&'static str>,
+    /// What a group's canonical key gets when picked here, by group kind (`reps`, `time`, `weight`…).
+    #[cfg_attr(feature = "ts", ts(type = "Record<string, unknown>"))]
+    pub defaults: Value,
+    /// Exercise sports: the catalogue list to pick from (`strength`, `yoga`, `pilates`, `mobility`),
+    /// the `sport` of an exercise search.
+    pub exercise_list: Option<&'static str>,
+    /// HIIT's named forms (`emom`, `tabata`, `amrap`), empty elsewhere.
+    pub hiit_forms: Vec<&'static str>,
+    /// Multisport: the sports a leg may have.
+    pub legs: Vec<&'static str>,
+    /// The step "add a step" appends in this sport.
+    #[cfg_attr(feature = "ts", ts(type = "Record<string, unknown>"))]
+    pub new_step: Value,
+    /// The repeat (a set, in exercise sports) "add a repeat" appends.
+    #[cfg_attr(feature = "ts", ts(type = "Record<string, unknown>"))]
+    pub new_repeat: Value,
 }
 
 /// Keys of a spec step that say one thing (an end, or a target), in their different units.
@@ -87,12 +129,12 @@ impl PerSport {
         PerSport { run: value.clone(), bike: value.clone(), swim: value }
     }
 
-    /// The value for `sport`.
+    /// The value for `sport` (exercise sports and multisport use the run value).
     pub fn get(&self, sport: SpecSport) -> &Value {
         match sport {
-            SpecSport::Run => &self.run,
             SpecSport::Bike => &self.bike,
             SpecSport::Swim => &self.swim,
+            _ => &self.run,
         }
     }
 }
@@ -101,7 +143,7 @@ impl PerSport {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Template {
-    /// `run`, `bike` or `swim`.
+    /// The spec's sport (`run`, `strength`, `multisport`…).
     pub sport: &'static str,
     /// The spec, canonical (its `name` is English; an editor may show its own).
     #[cfg_attr(feature = "ts", ts(type = "Record<string, unknown>"))]
@@ -137,6 +179,7 @@ pub fn editor_grammar() -> EditorGrammar {
             keys: vec![text("lap_button")],
             default: Some(PerSport::same(json!(true))),
         },
+        FieldGroup { kind: "reps", keys: vec![key("reps", 1.0)], default: Some(PerSport::same(json!(10))) },
         FieldGroup {
             kind: "other",
             keys: vec![key("calories", 1.0), key("until_hr_below", 1.0), key("until_hr_above", 1.0)],
@@ -174,6 +217,86 @@ pub fn editor_grammar() -> EditorGrammar {
             {"type": "interval", "distance_m": 400.0},
             {"type": "recovery", "duration_s": 90.0}]}),
         templates: templates(),
+        sports: SpecSport::ALL.into_iter().map(sport_grammar).collect(),
+        weight: FieldGroup {
+            kind: "weight",
+            keys: vec![key("weight_kg", 1.0), key("weight_lb", GRAMS_PER_POUND / 1000.0)],
+            default: Some(PerSport::same(json!(20))),
+        },
+    }
+}
+
+/// What the editor offers in `sport`.
+fn sport_grammar(sport: SpecSport) -> SportGrammar {
+    let name = sport.as_str();
+    let endurance = |distance: Value, pace: &str| SportGrammar {
+        sport: name,
+        family: "endurance",
+        step_kinds: STEP_KINDS.iter().map(|k| k.as_str()).collect(),
+        ends: vec!["distance", "time", "lap"],
+        targets: vec!["pace", "hr"],
+        defaults: json!({"distance": distance, "time": 300, "lap": true, "pace": pace, "hr": 2}),
+        exercise_list: None,
+        hiit_forms: Vec::new(),
+        legs: Vec::new(),
+        new_step: json!({"type": "interval", "duration_s": 300.0}),
+        new_repeat: json!({"type": "repeat", "times": 4, "steps": [
+            {"type": "interval", "distance_m": 400.0},
+            {"type": "recovery", "duration_s": 90.0}]}),
+    };
+    match sport {
+        SpecSport::Run => endurance(json!(1000), "5:00-5:30"),
+        SpecSport::Bike => endurance(json!(5000), "2:00-2:15"),
+        SpecSport::Swim => SportGrammar {
+            new_repeat: json!({"type": "repeat", "times": 4, "steps": [
+                {"type": "interval", "distance_m": 100.0, "stroke": "any_stroke"},
+                {"type": "rest", "duration_s": 20.0}]}),
+            new_step: json!({"type": "interval", "distance_m": 100.0, "stroke": "any_stroke"}),
+            ..endurance(json!(100), "1:55-2:05")
+        },
+        SpecSport::Multisport => SportGrammar {
+            family: "multisport",
+            legs: vec!["run", "bike", "swim"],
+            ..endurance(json!(1000), "5:00-5:30")
+        },
+        exercise => exercise_grammar(exercise),
+    }
+}
+
+fn exercise_grammar(sport: SpecSport) -> SportGrammar {
+    let list = match sport.exercise_list() {
+        Some(crate::exercises::List::Yoga) => "yoga",
+        Some(crate::exercises::List::Pilates) => "pilates",
+        Some(crate::exercises::List::Mobility) => "mobility",
+        _ => "strength",
+    };
+    let first = template_exercise(sport);
+    SportGrammar {
+        sport: sport.as_str(),
+        family: "exercise",
+        step_kinds: vec!["exercise", "warmup", "rest", "cooldown"],
+        ends: vec!["reps", "time", "lap"],
+        targets: Vec::new(),
+        defaults: json!({"reps": 10, "time": 45, "lap": true, "weight": 20}),
+        exercise_list: Some(list),
+        hiit_forms: if sport == SpecSport::Hiit { vec!["emom", "tabata", "amrap"] } else { Vec::new() },
+        legs: Vec::new(),
+        new_step: json!({"type": "exercise", "exercise": first, "reps": 10}),
+        new_repeat: json!({"type": "repeat", "times": 3, "steps": [
+            {"type": "exercise", "exercise": first, "reps": 10},
+            {"type": "rest", "duration_s": 60.0}]}),
+    }
+}
+
+/// A plain exercise of the sport's list to start a step with.
+fn template_exercise(sport: SpecSport) -> &'static str {
+    match sport {
+        SpecSport::Yoga => "POSE/DOWNWARD_FACING_DOG",
+        SpecSport::Pilates => "CORE/THE_HUNDRED",
+        SpecSport::Mobility => "WARM_UP/ARM_CIRCLES",
+        SpecSport::Cardio => "CARDIO/JUMPING_JACKS",
+        SpecSport::Hiit => "TOTAL_BODY/BURPEE",
+        _ => "SQUAT/GOBLET_SQUAT",
     }
 }
 
@@ -202,6 +325,54 @@ fn templates() -> Vec<Template> {
                     {"type": "rest", "duration_s": 20.0}]},
                 {"type": "cooldown", "distance_m": 100.0, "stroke": "any_stroke"}]}),
         },
+        Template {
+            sport: "strength",
+            spec: json!({"name": "Strength", "sport": "strength", "steps": [
+                {"type": "warmup", "duration_s": 300.0},
+                {"type": "repeat", "times": 3, "steps": [
+                    {"type": "exercise", "exercise": "SQUAT/GOBLET_SQUAT", "reps": 10, "weight_kg": 16.0},
+                    {"type": "rest", "duration_s": 90.0}]},
+                {"type": "exercise", "exercise": "PLANK/PLANK", "duration_s": 45.0}]}),
+        },
+        Template {
+            sport: "cardio",
+            spec: json!({"name": "Cardio", "sport": "cardio", "steps": [
+                {"type": "repeat", "times": 4, "steps": [
+                    {"type": "exercise", "exercise": "CARDIO/JUMPING_JACKS", "duration_s": 60.0},
+                    {"type": "rest", "duration_s": 30.0}]}]}),
+        },
+        Template {
+            sport: "hiit",
+            spec: json!({"name": "HIIT", "sport": "hiit", "steps": [
+                {"type": "repeat", "until_s": 600.0, "steps": [
+                    {"type": "exercise", "exercise": "TOTAL_BODY/BURPEE", "reps": 10},
+                    {"type": "exercise", "exercise": "PLYO/JUMP_SQUAT", "reps": 15}]}]}),
+        },
+        Template {
+            sport: "yoga",
+            spec: json!({"name": "Yoga flow", "sport": "yoga", "steps": [
+                {"type": "exercise", "exercise": "POSE/MOUNTAIN", "duration_s": 60.0},
+                {"type": "exercise", "exercise": "POSE/DOWNWARD_FACING_DOG", "duration_s": 60.0},
+                {"type": "exercise", "exercise": "POSE/CHILDS", "duration_s": 120.0}]}),
+        },
+        Template {
+            sport: "pilates",
+            spec: json!({"name": "Pilates", "sport": "pilates", "steps": [
+                {"type": "exercise", "exercise": "CORE/THE_HUNDRED", "reps": 100},
+                {"type": "exercise", "exercise": "PLANK/PLANK", "duration_s": 45.0}]}),
+        },
+        Template {
+            sport: "mobility",
+            spec: json!({"name": "Mobility", "sport": "mobility", "steps": [
+                {"type": "exercise", "exercise": "WARM_UP/ARM_CIRCLES", "duration_s": 60.0},
+                {"type": "exercise", "exercise": "HIP_STABILITY/DEAD_BUG", "reps": 12}]}),
+        },
+        Template {
+            sport: "multisport",
+            spec: json!({"name": "Brick", "sport": "multisport", "transitions": true, "segments": [
+                {"sport": "bike", "steps": [{"type": "interval", "duration_s": 2400.0}]},
+                {"sport": "run", "steps": [{"type": "interval", "distance_m": 5000.0}]}]}),
+        },
     ]
 }
 
@@ -212,10 +383,20 @@ mod tests {
     use super::*;
 
     fn sport(name: &str) -> SpecSport {
-        match name {
-            "bike" => SpecSport::Bike,
-            "swim" => SpecSport::Swim,
-            _ => SpecSport::Run,
+        SpecSport::ALL.into_iter().find(|s| s.as_str() == name).unwrap()
+    }
+
+    fn group<'a>(groups: &'a [FieldGroup], kind: &str) -> &'a FieldGroup {
+        groups.iter().find(|g| g.kind == kind).unwrap_or_else(|| panic!("no group {kind}"))
+    }
+
+    /// A spec of `sport` with `steps` (multisport: one bike leg holding them).
+    fn spec_of(sport_name: &str, steps: Value) -> Value {
+        if sport_name == "multisport" {
+            json!({"name": "x", "sport": "multisport", "segments": [
+                {"sport": "bike", "steps": steps}, {"sport": "run", "steps": [{"type": "interval"}]}]})
+        } else {
+            json!({"name": "x", "sport": sport_name, "steps": steps})
         }
     }
 
@@ -234,7 +415,8 @@ mod tests {
     fn templates_are_valid_and_already_canonical_one_per_sport() {
         let templates = editor_grammar().templates;
         let sports: Vec<&str> = templates.iter().map(|t| t.sport).collect();
-        assert_eq!(sports, ["run", "bike", "swim"]);
+        let all: Vec<&str> = SpecSport::ALL.iter().map(|s| s.as_str()).collect();
+        assert_eq!(sports, all);
         for template in templates {
             let parsed = parse_spec(&template.spec).unwrap_or_else(|e| panic!("{}: {e}", template.sport));
             assert_eq!(parsed.sport.as_str(), template.sport);
@@ -248,23 +430,37 @@ mod tests {
     }
 
     #[test]
-    fn every_default_and_new_step_parses_in_every_sport_and_aliases_scale_to_the_same_step() {
+    fn every_offered_end_target_weight_and_new_step_parses_in_its_sport() {
         let grammar = editor_grammar();
-        for sport_name in ["run", "bike", "swim"] {
-            let s = sport(sport_name);
-            for group in grammar.ends.iter().chain(&grammar.targets) {
-                let Some(default) = &group.default else { continue };
-                let mut step = json!({"type": "interval"});
-                step[group.keys[0].key] = default.get(s).clone();
-                if group.kind == "hr" || group.kind == "pace" {
+        let names: Vec<&str> = grammar.sports.iter().map(|s| s.sport).collect();
+        assert_eq!(names, SpecSport::ALL.iter().map(|s| s.as_str()).collect::<Vec<_>>());
+        for sg in &grammar.sports {
+            let base = sg.new_step.clone();
+            for kind in sg.ends.iter().chain(&sg.targets) {
+                let g = group(if sg.ends.contains(kind) { &grammar.ends } else { &grammar.targets }, kind);
+                let mut step = base.clone();
+                for ends in &grammar.ends {
+                    for k in &ends.keys {
+                        step.as_object_mut().unwrap().remove(k.key);
+                    }
+                }
+                step[g.keys[0].key] = sg.defaults[*kind].clone();
+                if sg.targets.contains(kind) {
                     step["duration_s"] = json!(60);
                 }
-                let spec = json!({"name": "x", "sport": sport_name, "steps": [step]});
-                parse_spec(&spec).unwrap_or_else(|e| panic!("{sport_name} {}: {e}", group.kind));
+                parse_spec(&spec_of(sg.sport, json!([step])))
+                    .unwrap_or_else(|e| panic!("{} {kind}: {e}", sg.sport));
             }
-            for step in [&grammar.new_step, &grammar.new_repeat] {
-                let spec = json!({"name": "x", "sport": sport_name, "steps": [step]});
-                parse_spec(&spec).unwrap_or_else(|e| panic!("{sport_name} new step: {e}"));
+            if sg.family == "exercise" {
+                let mut step = base.clone();
+                step[grammar.weight.keys[0].key] = sg.defaults["weight"].clone();
+                parse_spec(&spec_of(sg.sport, json!([step])))
+                    .unwrap_or_else(|e| panic!("{} weight: {e}", sg.sport));
+                assert!(sg.exercise_list.is_some() && sg.targets.is_empty(), "{}", sg.sport);
+            }
+            for step in [&sg.new_step, &sg.new_repeat] {
+                parse_spec(&spec_of(sg.sport, json!([step])))
+                    .unwrap_or_else(|e| panic!("{} new step: {e}", sg.sport));
             }
         }
         // An alias times its factor is the canonical key's value.
@@ -279,12 +475,20 @@ mod tests {
                 assert_eq!(with(alias.key, 3.0), with(canonical, 3.0 * factor), "{}", alias.key);
             }
         }
+        let pounds = parse_spec(&json!({"name": "x", "sport": "strength", "steps": [
+            {"type": "exercise", "exercise": "SQUAT/GOBLET_SQUAT", "weight_lb": 100}]}))
+        .unwrap();
+        let SpecStep::Work(step) = &pounds.steps[0] else { panic!() };
+        let kg = step.weight.unwrap().kg();
+        assert!((kg - 100.0 * grammar.weight.keys[1].factor.unwrap()).abs() < 1e-9, "{kg}");
     }
 
     #[test]
     fn step_kinds_are_the_parsers_canonical_names_and_zones_match_its_limits() {
         let grammar = editor_grammar();
         assert_eq!(grammar.step_kinds, ["warmup", "interval", "recovery", "rest", "cooldown"]);
+        let strength = grammar.sports.iter().find(|s| s.sport == sport("strength").as_str()).unwrap();
+        assert_eq!(strength.step_kinds, ["exercise", "warmup", "rest", "cooldown"]);
         let zone = |z: u8| {
             parse_spec(&json!({"name": "x", "sport": "run", "steps": [{"type": "interval", "hr_zone": z}]}))
         };

@@ -3,34 +3,38 @@
 
 use super::{SpecSport, StepKind, SwimEquipment, SwimStroke};
 
-/// `(sportTypeId, sportTypeKey)` of a spec sport: swimming is 4 (5 is strength training).
+/// `(sportTypeId, sportTypeKey)` of a spec sport: swimming is 4 (5 is strength training; 4 saved
+/// strength workouts as swims in another client, reference §1.9), multisport 10.
 pub(crate) fn sport(sport: SpecSport) -> (i64, &'static str) {
     match sport {
         SpecSport::Run => (1, "running"),
         SpecSport::Bike => (2, "cycling"),
         SpecSport::Swim => (4, "swimming"),
+        SpecSport::Strength => (5, "strength_training"),
+        SpecSport::Cardio => (6, "cardio_training"),
+        SpecSport::Yoga => (7, "yoga"),
+        SpecSport::Pilates => (8, "pilates"),
+        SpecSport::Hiit => (9, "hiit"),
+        SpecSport::Multisport => (10, "multi_sport"),
+        SpecSport::Mobility => (11, "mobility"),
     }
 }
 
 /// The spec sport of a Garmin sport key.
 pub(crate) fn sport_from_key(key: &str) -> Option<SpecSport> {
-    match key {
-        "running" => Some(SpecSport::Run),
-        "cycling" => Some(SpecSport::Bike),
-        "swimming" => Some(SpecSport::Swim),
-        _ => None,
-    }
+    SpecSport::ALL.into_iter().find(|s| sport(*s).1 == key)
 }
 
 /// The spec sport of a Garmin sport id.
 pub(crate) fn sport_from_id(id: i64) -> Option<SpecSport> {
-    match id {
-        1 => Some(SpecSport::Run),
-        2 => Some(SpecSport::Bike),
-        4 => Some(SpecSport::Swim),
-        _ => None,
-    }
+    SpecSport::ALL.into_iter().find(|s| sport(*s).0 == id)
 }
+
+/// Weight units `(unitId, unitKey, factor)`: `factor` is grams per unit (metadata; the value is
+/// in the unit itself, reference §1.4).
+pub(crate) const UNIT_KILOGRAM: (i64, &str, f64) = (8, "kilogram", 1000.0);
+/// Pounds.
+pub(crate) const UNIT_POUND: (i64, &str, f64) = (9, "pound", super::GRAMS_PER_POUND);
 
 /// `(stepTypeId, stepTypeKey)` of a step kind.
 pub(crate) fn step_type(kind: StepKind) -> (i64, &'static str) {
@@ -73,6 +77,7 @@ pub(crate) const END_DISTANCE: (i64, &str) = (3, "distance");
 pub(crate) const END_CALORIES: (i64, &str) = (4, "calories");
 pub(crate) const END_HEART_RATE: (i64, &str) = (6, "heart.rate");
 pub(crate) const END_ITERATIONS: (i64, &str) = (7, "iterations");
+pub(crate) const END_REPS: (i64, &str) = (10, "reps");
 
 /// The end-condition key of an id, for steps that carry only the id.
 pub(crate) fn end_key_of_id(id: i64) -> Option<&'static str> {

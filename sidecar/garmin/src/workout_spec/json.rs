@@ -5,7 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{SpecStep, StepEnd, StepTarget, SwimEquipment, SwimStroke};
+use super::{RepeatEnd, SpecStep, StepEnd, StepTarget, SwimEquipment, SwimStroke, WeightUnit};
+use crate::exercises::Resolved;
 use display::PaceStyle;
 
 /// The `type` of a step.
@@ -21,28 +22,47 @@ pub(crate) enum StepTypeName {
     Interval,
     /// Same as "interval".
     Run,
+    /// One exercise of Garmin's catalogue (exercise sports): give `exercise` or `category`.
+    Exercise,
     /// Active recovery (easy jog/spin/swim between intervals).
     Recovery,
     /// Rest (standing still).
     Rest,
     /// Cool-down.
     Cooldown,
-    /// Repeat the `steps` inside `times` times.
+    /// Repeat the `steps` inside `times` times (or, in HIIT, until `until_s` is up).
     Repeat,
+    /// HIIT: every minute on the minute for `minutes` (slots of `every_s`, default 60 s), the steps
+    /// taking turns.
+    Emom,
+    /// HIIT: `rounds` (8) of `work_s` (20) on and `rest_s` (10) off, the exercises taking turns.
+    Tabata,
+    /// HIIT: as many rounds of the steps as possible in `duration_min`.
+    Amrap,
 }
 
 /// One step of a workout. Give `type`; then, for a step to do, at most one end (`distance_m`,
 /// `distance_km`, `duration_min`, `duration_s`, `calories`, `until_hr_below`, `until_hr_above`,
-/// `lap_button`; none = ends at the lap button) and at most two targets of different kinds; for a
-/// repeat, `times` and `steps`. Example: {"type": "interval", "distance_m": 800, "pace": "5:00"}.
+/// `reps`, `lap_button`; none = ends at the lap button) and at most two targets of different kinds;
+/// for a repeat, `times` and `steps`. Exercise sports: `exercise`, `reps` or a duration, `weight_kg`.
+/// Examples: {"type": "interval", "distance_m": 800, "pace": "5:00"}, {"type": "exercise",
+/// "exercise": "barbell bench press", "reps": 8, "weight_kg": 60}.
 #[derive(Debug, Default, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(title = "SpecStep"))]
 pub(crate) struct StepJson {
-    /// warmup, interval (or run), recovery, rest, cooldown, or repeat.
+    /// warmup, interval (or run), recovery, rest, cooldown, repeat; exercise in strength, cardio,
+    /// hiit, yoga, pilates, mobility; emom, tabata, amrap in HIIT.
     #[serde(rename = "type")]
     pub kind: StepTypeName,
-    /// Text shown on the watch during the step (alias "notes").
+    /// The exercise: Garmin key ("BENCH_PRESS/BARBELL_BENCH_PRESS"), English or Chinese name
+    /// ("barbell bench press", "杠铃卧推"); unknown or ambiguous names are refused with the closest.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exercise: Option<String>,
+    /// Instead of `exercise`: a Garmin category ("SHOULDER_PRESS") for "any exercise of it".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    /// Text shown on the watch during the step (aliases "notes", "note").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Same as "description".
@@ -63,6 +83,16 @@ pub(crate) struct StepJson {
     /// true: end when the lap button is pressed (also what a step without an end does).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lap_button: Option<bool>,
+    /// End after this many repetitions (exercise sports), e.g. 8.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(range(min = 1, max = 999)))]
+    pub reps: Option<u32>,
+    /// Weight to use in kilograms (exercise steps), e.g. 60.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weight_kg: Option<f64>,
+    /// Weight to use in pounds (exercise steps), e.g. 135.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weight_lb: Option<f64>,
     /// End after burning this many kilocalories.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(range(min = 1, max = 10000)))]
@@ -112,6 +142,10 @@ pub(crate) struct StepJson {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(range(min = 1, max = 99)))]
     pub times: Option<u32>,
+    /// HIIT repeat only, instead of `times`: repeat until this many seconds are up (or
+    /// `until_min`); `amrap` is the same with `duration_min`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub until_s: Option<f64>,
     /// Repeat only: skip the last rest/recovery step in the last round.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub skip_last_rest: Option<bool>,
@@ -126,7 +160,14 @@ impl StepJson {
         match step {
             SpecStep::Repeat(repeat) => StepJson {
                 kind: StepTypeName::Repeat,
-                times: Some(repeat.times),
+                times: match repeat.end {
+                    RepeatEnd::Times(n) => Some(n),
+                    RepeatEnd::Until { .. } => None,
+                },
+                until_s: match repeat.end {
+                    RepeatEnd::Times(_) => None,
+                    RepeatEnd::Until { seconds } => Some(seconds),
+                },
                 skip_last_rest: repeat.skip_last_rest.then_some(true),
                 steps: Some(repeat.steps.clone()),
                 ..StepJson::default()
@@ -134,6 +175,7 @@ impl StepJson {
             SpecStep::Work(work) => {
                 let kind = match work.kind {
                     super::StepKind::Warmup => StepTypeName::Warmup,
+                    super::StepKind::Interval if work.exercise.is_some() => StepTypeName::Exercise,
                     super::StepKind::Interval => StepTypeName::Interval,
                     super::StepKind::Recovery => StepTypeName::Recovery,
                     super::StepKind::Rest => StepTypeName::Rest,
@@ -146,7 +188,18 @@ impl StepJson {
                     equipment: work.equipment,
                     ..StepJson::default()
                 };
+                match work.exercise {
+                    Some(Resolved::Exercise(e)) => json.exercise = Some(e.garmin_key()),
+                    Some(Resolved::Generic(c)) => json.category = Some(c.key.to_owned()),
+                    None => {}
+                }
+                match work.weight {
+                    Some(w) if w.unit == WeightUnit::Kg => json.weight_kg = Some(w.value),
+                    Some(w) => json.weight_lb = Some(w.value),
+                    None => {}
+                }
                 match work.end {
+                    StepEnd::Reps { count } => json.reps = Some(count),
                     StepEnd::LapButton => json.lap_button = Some(true),
                     StepEnd::Time { seconds } => json.duration_s = Some(seconds),
                     StepEnd::Distance { meters } => json.distance_m = Some(meters),

@@ -6,16 +6,21 @@
 
 use serde_json::{Map, Value};
 
+mod exercise;
+mod hiit;
+mod segments;
+
 use super::errors::{MISSING, SpecErrors, SpecProblem, describe, did_you_mean};
 use super::pace::{PaceUnit, hundredths, parse_pace, split_range, to_sport_unit};
 use super::{
     DEFAULT_POOL_LENGTH_M, MAX_NAME_CHARS, MAX_REPEAT_DEPTH, MAX_REPEAT_TIMES, MAX_STEPS, PACE_WIDENING_S,
-    RepeatStep, SWIM_PACE_WIDENING_S, SpecSport, SpecStep, StepEnd, StepKind, StepTarget, SwimEquipment,
-    SwimStroke, WorkStep, WorkoutSpec,
+    RepeatEnd, RepeatStep, SWIM_PACE_WIDENING_S, SpecSport, SpecStep, StepEnd, StepKind, StepTarget,
+    SwimEquipment, SwimStroke, WorkStep, WorkoutSpec,
 };
 
 /// Fields of the workout object.
-const WORKOUT_FIELDS: &[&str] = &["name", "sport", "description", "notes", "pool_length_m", "steps"];
+const WORKOUT_FIELDS: &[&str] =
+    &["name", "sport", "description", "notes", "pool_length_m", "steps", "segments", "transitions"];
 /// End fields of a step, in the order a conflict is reported.
 pub(super) const END_FIELDS: &[&str] = &[
     "distance_m",
@@ -26,6 +31,7 @@ pub(super) const END_FIELDS: &[&str] = &[
     "calories",
     "until_hr_below",
     "until_hr_above",
+    "reps",
 ];
 /// Target fields of a step.
 pub(super) const TARGET_FIELDS: &[&str] = &[
@@ -39,15 +45,30 @@ pub(super) const TARGET_FIELDS: &[&str] = &[
     "cadence_range",
 ];
 /// Other fields of a step to do.
-const WORK_FIELDS: &[&str] = &["type", "description", "notes", "stroke", "equipment"];
+pub(super) const WORK_FIELDS: &[&str] = &[
+    "type",
+    "description",
+    "notes",
+    "note",
+    "stroke",
+    "equipment",
+    "exercise",
+    "category",
+    "weight_kg",
+    "weight_lb",
+];
 /// Fields of a repeat step.
-const REPEAT_FIELDS: &[&str] = &["type", "times", "steps", "skip_last_rest"];
+pub(super) const REPEAT_FIELDS: &[&str] =
+    &["type", "times", "until_min", "until_s", "steps", "skip_last_rest"];
 /// Every step type name the parser accepts, canonical ones first (for suggestions).
-const STEP_TYPES: &[&str] =
-    &["warmup", "interval", "recovery", "rest", "cooldown", "repeat", "run", "bike", "ride", "swim"];
-const STEP_TYPE_EXPECTED: &str =
-    "the step's type: warmup, interval (or run), recovery, rest, cooldown or repeat";
-const SPORT_EXPECTED: &str = "the sport: \"run\", \"bike\" or \"swim\"";
+const STEP_TYPES: &[&str] = &[
+    "warmup", "interval", "recovery", "rest", "cooldown", "repeat", "exercise", "emom", "tabata", "amrap",
+    "run", "bike", "ride", "swim",
+];
+const STEP_TYPE_EXPECTED: &str = "the step's type: warmup, interval (or run), recovery, rest, cooldown, \
+     repeat, or in exercise sports exercise (and in HIIT emom, tabata, amrap)";
+const SPORT_EXPECTED: &str = "the sport: \"run\", \"bike\", \"swim\", \"strength\", \"cardio\", \"hiit\", \
+     \"yoga\", \"pilates\", \"mobility\" or \"multisport\"";
 
 /// Checks a workout spec and returns it in canonical form, or every problem found in it.
 ///
@@ -98,39 +119,47 @@ impl TargetFamily {
 
 /// What a step's `type` says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum TypeName {
-    Work(StepKind),
+pub(super) enum TypeName {
+    /// A step to do; `true` when written `exercise` (an exercise is then required).
+    Work(StepKind, bool),
     Repeat,
+    /// A HIIT form that expands into a repeat.
+    Hiit(hiit::HiitForm),
 }
 
 #[derive(Default)]
-struct Parser {
+pub(super) struct Parser {
     problems: Vec<SpecProblem>,
     /// Problems found past [`MAX_PROBLEMS`], counted but not listed.
     more_problems: usize,
     /// Steps met so far, repeats and the steps inside them included.
-    steps_seen: usize,
+    pub(super) steps_seen: usize,
 }
 
 /// Most problems listed one by one; a spec with more gets "and N more" so the answer stays small.
 const MAX_PROBLEMS: usize = 20;
 
-fn join(path: &str, key: &str) -> String {
+pub(super) fn join(path: &str, key: &str) -> String {
     if path.is_empty() { key.to_owned() } else { format!("{path}.{key}") }
 }
 
 /// A present, non-null field.
-fn field<'a>(obj: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+pub(super) fn field<'a>(obj: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
     obj.get(key).filter(|v| !v.is_null())
 }
 
 /// Lower case with spaces, dashes and underscores removed, for lenient name matching.
-fn squash(text: &str) -> String {
+pub(super) fn squash(text: &str) -> String {
     text.trim().chars().filter(|c| !matches!(c, ' ' | '-' | '_')).flat_map(char::to_lowercase).collect()
 }
 
 impl Parser {
-    fn push(&mut self, path: impl Into<String>, expected: impl Into<String>, found: impl Into<String>) {
+    pub(super) fn push(
+        &mut self,
+        path: impl Into<String>,
+        expected: impl Into<String>,
+        found: impl Into<String>,
+    ) {
         if self.problems.len() < MAX_PROBLEMS {
             self.problems.push(SpecProblem::new(path, expected, found));
         } else {
@@ -157,7 +186,18 @@ impl Parser {
         }
     }
 
-    fn unknown(&mut self, path: &str, key: &str, known: &[&str], what: &str) {
+    pub(super) fn problems_len(&self) -> usize {
+        self.problems.len() + self.more_problems
+    }
+
+    /// Moves the last problem to `path` (a value read by a shared reader reports its own path).
+    pub(super) fn relocate_last(&mut self, path: &str) {
+        if let Some(last) = self.problems.last_mut() {
+            last.path = path.to_owned();
+        }
+    }
+
+    pub(super) fn unknown(&mut self, path: &str, key: &str, known: &[&str], what: &str) {
         let expected = match did_you_mean(key, known) {
             Some(close) => format!("a known {what} field (did you mean \"{close}\"?)"),
             None => format!("a known {what} field: {}", known.join(", ")),
@@ -180,12 +220,13 @@ impl Parser {
         for key in obj.keys().filter(|k| !WORKOUT_FIELDS.contains(&k.as_str())) {
             let step_field = END_FIELDS.contains(&key.as_str())
                 || TARGET_FIELDS.contains(&key.as_str())
-                || ["type", "times", "stroke", "equipment"].contains(&key.as_str());
+                || ["type", "times", "stroke", "equipment", "exercise", "weight_kg", "weight_lb"]
+                    .contains(&key.as_str());
             if step_field {
                 self.push(
                     key.clone(),
-                    "a workout field (name, sport, description, pool_length_m, steps): step fields \
-                     go on a step inside \"steps\"",
+                    "a workout field (name, sport, description, pool_length_m, steps; segments and \
+                     transitions in multisport): step fields go on a step inside \"steps\"",
                     format!("the step field \"{key}\""),
                 );
             } else {
@@ -195,9 +236,38 @@ impl Parser {
         let name = self.name(obj.get("name"));
         let sport = self.sport(obj.get("sport"));
         let description = self.text_pair(obj, "");
-        let pool = self.pool_length(obj, sport);
+        let pool = self.pool_length(obj, sport, "");
+        if sport == Some(SpecSport::Multisport) {
+            let (segments, transitions) = self.multisport(obj);
+            return Some(WorkoutSpec {
+                name: name?,
+                sport: SpecSport::Multisport,
+                description,
+                pool_length_m: None,
+                steps: Vec::new(),
+                segments: segments?,
+                transitions: Some(transitions),
+            });
+        }
+        for key in ["segments", "transitions"] {
+            if let Some(value) = field(obj, key) {
+                self.push(
+                    key,
+                    "no segments or transitions: they are for sport \"multisport\"",
+                    describe(value),
+                );
+            }
+        }
         let steps = self.steps(obj.get("steps"), "steps", sport, 0);
-        Some(WorkoutSpec { name: name?, sport: sport?, description, pool_length_m: pool, steps: steps? })
+        Some(WorkoutSpec {
+            name: name?,
+            sport: sport?,
+            description,
+            pool_length_m: pool,
+            steps: steps?,
+            segments: Vec::new(),
+            transitions: None,
+        })
     }
 
     fn name(&mut self, value: Option<&Value>) -> Option<String> {
@@ -224,7 +294,7 @@ impl Parser {
         None
     }
 
-    fn sport(&mut self, value: Option<&Value>) -> Option<SpecSport> {
+    pub(super) fn sport(&mut self, value: Option<&Value>) -> Option<SpecSport> {
         let Some(value) = value else {
             self.push("sport", SPORT_EXPECTED, MISSING);
             return None;
@@ -237,31 +307,55 @@ impl Parser {
             "run" | "running" | "jog" | "trailrun" | "trailrunning" => Some(SpecSport::Run),
             "bike" | "cycling" | "cycle" | "ride" | "biking" | "bicycle" => Some(SpecSport::Bike),
             "swim" | "swimming" | "poolswim" | "poolswimming" => Some(SpecSport::Swim),
+            "strength" | "strengthtraining" | "weights" | "weighttraining" | "gym" => {
+                Some(SpecSport::Strength)
+            }
+            "cardio" | "cardiotraining" => Some(SpecSport::Cardio),
+            "hiit" => Some(SpecSport::Hiit),
+            "yoga" => Some(SpecSport::Yoga),
+            "pilates" => Some(SpecSport::Pilates),
+            "mobility" => Some(SpecSport::Mobility),
+            "multisport" | "multi" | "triathlon" | "duathlon" | "brick" => Some(SpecSport::Multisport),
             other => {
-                let expected =
-                    match did_you_mean(other, &["run", "bike", "swim", "running", "cycling", "swimming"]) {
-                        Some(close) => format!("{SPORT_EXPECTED} (did you mean \"{close}\"?)"),
-                        None => format!(
-                            "{SPORT_EXPECTED}; other Garmin sports (strength, multisport…) are not supported"
-                        ),
-                    };
+                let known = [
+                    "run",
+                    "bike",
+                    "swim",
+                    "running",
+                    "cycling",
+                    "swimming",
+                    "strength",
+                    "cardio",
+                    "hiit",
+                    "yoga",
+                    "pilates",
+                    "mobility",
+                    "multisport",
+                    "triathlon",
+                ];
+                let expected = match did_you_mean(other, &known) {
+                    Some(close) => format!("{SPORT_EXPECTED} (did you mean \"{close}\"?)"),
+                    None => format!(
+                        "{SPORT_EXPECTED}; Garmin has no other workout sports (walks are \"run\" steps)"
+                    ),
+                };
                 self.push("sport", expected, describe(value));
                 None
             }
         }
     }
 
-    /// `description` or its alias `notes` (not both); blank text counts as absent.
-    fn text_pair(&mut self, obj: &Map<String, Value>, path: &str) -> Option<String> {
+    /// `description` or its aliases `notes`, `note` (one of them); blank text counts as absent.
+    pub(super) fn text_pair(&mut self, obj: &Map<String, Value>, path: &str) -> Option<String> {
         let mut seen = false;
         let mut text = None;
-        for key in ["description", "notes"] {
+        for key in ["description", "notes", "note"] {
             let Some(value) = field(obj, key) else { continue };
             let here = join(path, key);
             match value.as_str() {
                 Some(_) if seen => self.push(
                     here,
-                    "either \"description\" or \"notes\" (they are the same field), not both",
+                    "one of \"description\", \"notes\" or \"note\" (they are the same field), not several",
                     describe(value),
                 ),
                 Some(given) => {
@@ -274,25 +368,35 @@ impl Parser {
         text
     }
 
-    fn pool_length(&mut self, obj: &Map<String, Value>, sport: Option<SpecSport>) -> Option<f64> {
+    pub(super) fn pool_length(
+        &mut self,
+        obj: &Map<String, Value>,
+        sport: Option<SpecSport>,
+        path: &str,
+    ) -> Option<f64> {
+        let here = join(path, "pool_length_m");
         let given = match field(obj, "pool_length_m") {
             None => None,
-            Some(value) if sport.is_some_and(|s| s != SpecSport::Swim) => {
-                self.push("pool_length_m", "no pool length: it is for swim workouts only", describe(value));
+            Some(value) if sport == Some(SpecSport::Multisport) => {
+                self.push(
+                    here,
+                    "the pool length on the swim segment, not on the multisport workout",
+                    describe(value),
+                );
                 None
             }
-            Some(value) => self.number(
-                value,
-                "pool_length_m",
-                "the pool length in metres, 10-200, e.g. 25 or 50",
-                10.0,
-                200.0,
-            ),
+            Some(value) if sport.is_some_and(|s| s != SpecSport::Swim) => {
+                self.push(here, "no pool length: it is for swim workouts only", describe(value));
+                None
+            }
+            Some(value) => {
+                self.number(value, &here, "the pool length in metres, 10-200, e.g. 25 or 50", 10.0, 200.0)
+            }
         };
         (sport == Some(SpecSport::Swim)).then(|| given.map_or(DEFAULT_POOL_LENGTH_M, hundredths))
     }
 
-    fn steps(
+    pub(super) fn steps(
         &mut self,
         value: Option<&Value>,
         path: &str,
@@ -334,7 +438,7 @@ impl Parser {
 
     // ------------------------------------------------------------------ steps
 
-    fn step(
+    pub(super) fn step(
         &mut self,
         value: &Value,
         path: &str,
@@ -353,14 +457,18 @@ impl Parser {
         let type_name = self.type_name(obj.get("type"), &join(path, "type"));
         let repeat = match type_name {
             Some(TypeName::Repeat) => true,
-            Some(TypeName::Work(_)) => false,
+            Some(TypeName::Work(..)) => false,
+            Some(TypeName::Hiit(form)) => {
+                let step = self.hiit(form, obj, path, sport, depth).map(SpecStep::Repeat);
+                return if self.problems.len() > before { None } else { step };
+            }
             None => obj.contains_key("times") || obj.contains_key("steps"),
         };
         let step = if repeat {
             self.repeat(obj, path, sport, depth).map(SpecStep::Repeat)
         } else {
             let kind = match type_name {
-                Some(TypeName::Work(kind)) => Some(kind),
+                Some(TypeName::Work(kind, exercise)) => Some((kind, exercise)),
                 _ => None,
             };
             self.work(obj, path, sport, kind).map(SpecStep::Work)
@@ -380,10 +488,14 @@ impl Parser {
         let kind = match squash(text).as_str() {
             "warmup" => StepKind::Warmup,
             "interval" | "run" | "bike" | "ride" | "swim" | "work" => StepKind::Interval,
+            "exercise" | "set" | "pose" | "move" => return Some(TypeName::Work(StepKind::Interval, true)),
             "recovery" | "recover" => StepKind::Recovery,
             "rest" => StepKind::Rest,
             "cooldown" => StepKind::Cooldown,
-            "repeat" => return Some(TypeName::Repeat),
+            "repeat" | "sets" | "superset" | "circuit" => return Some(TypeName::Repeat),
+            "emom" => return Some(TypeName::Hiit(hiit::HiitForm::Emom)),
+            "tabata" => return Some(TypeName::Hiit(hiit::HiitForm::Tabata)),
+            "amrap" => return Some(TypeName::Hiit(hiit::HiitForm::Amrap)),
             other => {
                 let expected = match did_you_mean(other, STEP_TYPES) {
                     Some(close) => format!("{STEP_TYPE_EXPECTED} (did you mean \"{close}\"?)"),
@@ -393,10 +505,10 @@ impl Parser {
                 return None;
             }
         };
-        Some(TypeName::Work(kind))
+        Some(TypeName::Work(kind, false))
     }
 
-    fn repeat(
+    pub(super) fn repeat(
         &mut self,
         obj: &Map<String, Value>,
         path: &str,
@@ -412,29 +524,15 @@ impl Parser {
             if all_step_fields.contains(&key.as_str()) {
                 self.push(
                     join(path, key),
-                    "only type, times, steps and skip_last_rest on a repeat: put ends, targets and \
-                     descriptions on the steps inside it",
+                    "only type, times (or until_min / until_s), steps and skip_last_rest on a repeat: put \
+                     ends, targets, exercises and descriptions on the steps inside it",
                     describe(value),
                 );
             } else {
                 self.unknown(&join(path, key), key, REPEAT_FIELDS, "repeat");
             }
         }
-        let times = match obj.get("times") {
-            None => {
-                self.push(join(path, "times"), "how many times to repeat, 1-99", MISSING);
-                None
-            }
-            Some(value) => self
-                .whole(
-                    value,
-                    &join(path, "times"),
-                    "how many times to repeat, a whole number 1-99",
-                    1,
-                    MAX_REPEAT_TIMES.into(),
-                )
-                .and_then(|n| u32::try_from(n).ok()),
-        };
+        let end = self.repeat_end(obj, path, sport);
         let skip_last_rest = match field(obj, "skip_last_rest") {
             None => false,
             Some(Value::Bool(b)) => *b,
@@ -453,7 +551,74 @@ impl Parser {
             return None;
         }
         let steps = self.steps(obj.get("steps"), &join(path, "steps"), sport, depth + 1);
-        Some(RepeatStep { times: times?, steps: steps?, skip_last_rest })
+        Some(RepeatStep { end: end?, steps: steps?, skip_last_rest })
+    }
+
+    /// `times`, or (HIIT) `until_min` / `until_s`: exactly one.
+    fn repeat_end(
+        &mut self,
+        obj: &Map<String, Value>,
+        path: &str,
+        sport: Option<SpecSport>,
+    ) -> Option<RepeatEnd> {
+        let until: Vec<(&str, &Value)> =
+            ["until_min", "until_s"].into_iter().filter_map(|k| field(obj, k).map(|v| (k, v))).collect();
+        match (field(obj, "times"), until.as_slice()) {
+            (None, []) => {
+                let expected = if sport == Some(SpecSport::Hiit) {
+                    "how many times to repeat, 1-99 (or until_min: repeat until a time is up)"
+                } else {
+                    "how many times to repeat, 1-99"
+                };
+                self.push(join(path, "times"), expected, MISSING);
+                None
+            }
+            (Some(value), []) => self
+                .whole(
+                    value,
+                    &join(path, "times"),
+                    "how many times to repeat, a whole number 1-99",
+                    1,
+                    MAX_REPEAT_TIMES.into(),
+                )
+                .and_then(|n| u32::try_from(n).ok())
+                .map(RepeatEnd::Times),
+            (None, [(key, value)]) => self.repeat_until(key, value, path, sport),
+            (_, [.., (key, value)]) => {
+                self.push(
+                    join(path, key),
+                    "one of times, until_min or until_s: a repeat ends after a number of rounds or when a time is up",
+                    describe(value),
+                );
+                None
+            }
+        }
+    }
+
+    /// `until_min` / `until_s`: Garmin's time-bounded repeat, which only its HIIT editor makes.
+    pub(super) fn repeat_until(
+        &mut self,
+        key: &str,
+        value: &Value,
+        path: &str,
+        sport: Option<SpecSport>,
+    ) -> Option<RepeatEnd> {
+        let here = join(path, key);
+        if sport.is_some_and(|s| s != SpecSport::Hiit) {
+            self.push(
+                here,
+                "times (a repeat until a time is up is Garmin's HIIT form: use sport \"hiit\")",
+                describe(value),
+            );
+            return None;
+        }
+        let seconds = if key == "until_min" {
+            self.number(value, &here, "minutes to keep repeating, 1 s to 4 h, e.g. 20", 1.0 / 60.0, 240.0)?
+                * 60.0
+        } else {
+            self.number(value, &here, "seconds to keep repeating, 1-14400, e.g. 1200", 1.0, 14_400.0)?
+        };
+        Some(RepeatEnd::Until { seconds: hundredths(seconds) })
     }
 
     fn work(
@@ -461,7 +626,7 @@ impl Parser {
         obj: &Map<String, Value>,
         path: &str,
         sport: Option<SpecSport>,
-        kind: Option<StepKind>,
+        kind: Option<(StepKind, bool)>,
     ) -> Option<WorkStep> {
         for (key, value) in obj.iter() {
             let key = key.as_str();
@@ -480,8 +645,11 @@ impl Parser {
             }
         }
         let description = self.text_pair(obj, path);
-        let end = self.end(obj, path);
+        let end = self.end(obj, path, sport);
         let (target, secondary_target) = self.targets(obj, path, sport);
+        let exercise = self.exercise(obj, path, sport, kind);
+        let named = field(obj, "exercise").is_some() || field(obj, "category").is_some();
+        let weight = self.weight(obj, path, sport, named);
         let stroke = self.swim_choice(obj, path, sport, "stroke", parse_stroke, STROKE_NAMES, STROKE_WORDS);
         let equipment = self.swim_choice(
             obj,
@@ -492,7 +660,7 @@ impl Parser {
             EQUIPMENT_NAMES,
             EQUIPMENT_WORDS,
         );
-        let kind = kind?;
+        let (kind, _) = kind?;
         let stroke = match stroke {
             None if sport == Some(SpecSport::Swim) && kind != StepKind::Rest => Some(SwimStroke::AnyStroke),
             other => other,
@@ -505,11 +673,13 @@ impl Parser {
             stroke,
             equipment,
             description,
+            exercise: exercise?,
+            weight: weight?,
         })
     }
 
     /// The step's one end; a step without one ends at the lap button.
-    fn end(&mut self, obj: &Map<String, Value>, path: &str) -> Option<StepEnd> {
+    fn end(&mut self, obj: &Map<String, Value>, path: &str, sport: Option<SpecSport>) -> Option<StepEnd> {
         let mut chosen: Option<(&str, Option<StepEnd>)> = None;
         let mut lap_button_false = false;
         for &key in END_FIELDS {
@@ -526,7 +696,11 @@ impl Parser {
                 );
                 continue;
             }
-            let end = self.end_value(key, value, &join(path, key));
+            let end = if self.end_fits_sport(key, value, &join(path, key), sport) {
+                self.end_value(key, value, &join(path, key))
+            } else {
+                None
+            };
             chosen = Some((key, end));
         }
         match chosen {
@@ -544,8 +718,40 @@ impl Parser {
         }
     }
 
+    /// Reps only in exercise sports; calories and heart-rate ends not there (Garmin's exercise
+    /// editors offer reps, time, distance and the lap button).
+    fn end_fits_sport(&mut self, key: &str, value: &Value, path: &str, sport: Option<SpecSport>) -> bool {
+        let Some(sport) = sport else { return true };
+        let exercise = sport.is_exercise_sport();
+        if key == "reps" && !exercise {
+            self.push(
+                path,
+                "a distance, a duration or the lap button (reps are for exercise steps in strength, cardio, \
+                 hiit, yoga, pilates and mobility workouts)",
+                describe(value),
+            );
+            return false;
+        }
+        if exercise && matches!(key, "calories" | "until_hr_below" | "until_hr_above") {
+            self.push(
+                path,
+                format!(
+                    "reps, a duration, a distance or the lap button (a {} step does not end by {key})",
+                    sport.as_str()
+                ),
+                describe(value),
+            );
+            return false;
+        }
+        true
+    }
+
     fn end_value(&mut self, key: &str, value: &Value, path: &str) -> Option<StepEnd> {
         match key {
+            "reps" => self
+                .whole(value, path, "repetitions, a whole number 1-999, e.g. 8", 1, super::MAX_REPS.into())
+                .and_then(|n| u32::try_from(n).ok())
+                .map(|count| StepEnd::Reps { count }),
             "distance_m" => self
                 .number(value, path, "a distance in metres, 1-1000000, e.g. 800", 1.0, 1_000_000.0)
                 .map(|meters| StepEnd::Distance { meters: hundredths(meters) }),
@@ -594,6 +800,9 @@ impl Parser {
         path: &str,
         sport: Option<SpecSport>,
     ) -> (Option<Option<StepTarget>>, Option<Option<StepTarget>>) {
+        if let Some(sport) = sport.filter(|s| s.is_exercise_sport()) {
+            return self.no_targets(obj, path, sport);
+        }
         let mut found: Vec<(TargetFamily, &str, StepTarget)> = Vec::new();
         let mut first_of_family: Vec<(TargetFamily, &str)> = Vec::new();
         let mut ok = true;
@@ -650,6 +859,32 @@ impl Parser {
         found.sort_by_key(|(family, _, _)| *family);
         let mut targets = found.into_iter().map(|(_, _, t)| t);
         (Some(targets.next()), Some(targets.next()))
+    }
+
+    /// Exercise sports take no targets: each one given is a problem.
+    #[allow(clippy::type_complexity)]
+    fn no_targets(
+        &mut self,
+        obj: &Map<String, Value>,
+        path: &str,
+        sport: SpecSport,
+    ) -> (Option<Option<StepTarget>>, Option<Option<StepTarget>>) {
+        let mut ok = true;
+        for &key in TARGET_FIELDS {
+            if let Some(value) = field(obj, key) {
+                self.push(
+                    join(path, key),
+                    format!(
+                        "no pace, power, cadence or heart-rate target on a {} step (Garmin keeps none: its \
+                         exercise steps have \"no target\"); put the intent in \"note\"",
+                        sport.as_str()
+                    ),
+                    describe(value),
+                );
+                ok = false;
+            }
+        }
+        if ok { (Some(None), Some(None)) } else { (None, None) }
     }
 
     fn target_value(
@@ -781,7 +1016,14 @@ impl Parser {
 
     // ------------------------------------------------------------------ values
 
-    fn number(&mut self, value: &Value, path: &str, expected: &str, min: f64, max: f64) -> Option<f64> {
+    pub(super) fn number(
+        &mut self,
+        value: &Value,
+        path: &str,
+        expected: &str,
+        min: f64,
+        max: f64,
+    ) -> Option<f64> {
         match value.as_f64().filter(|n| n.is_finite() && (min..=max).contains(n)) {
             Some(n) => Some(n),
             None => {
@@ -791,7 +1033,14 @@ impl Parser {
         }
     }
 
-    fn whole(&mut self, value: &Value, path: &str, expected: &str, min: u64, max: u64) -> Option<u64> {
+    pub(super) fn whole(
+        &mut self,
+        value: &Value,
+        path: &str,
+        expected: &str,
+        min: u64,
+        max: u64,
+    ) -> Option<u64> {
         let n = value.as_f64().filter(|n| n.fract() == 0.0 && *n >= min as f64 && *n <= max as f64);
         match n {
             Some(n) => Some(n as u64),

@@ -17,12 +17,46 @@
 //! min, interval 5 min, recovery 2 min, rest 1 min); steps without a pace move at the workout's
 //! `avgTrainingSpeed`, or at an easy pace for the sport (run 7:00/km, ride 25 km/h, swim 2:00/100 m);
 //! rests (by time) cover no distance.
+//!
+//! Exercise sports (strength, cardio, HIIT, yoga, pilates, mobility) read as sets: a step is its
+//! exercise by Garmin's display name with its reps or time and weight in the unit Garmin stored
+//! (`Barbell bench press 8 reps @ 60 kg`), a repeat `3×` before its steps, and the totals are the
+//! sets, reps and volume (reps × weight, in kg unless every weight is in pounds):
+//! `3× Barbell bench press 8 reps @ 60 kg · rest 1:30 — 3 sets, 24 reps, 1,440 kg`. A HIIT repeat
+//! until a time is up reads `Repeat until 20:00`. [`preview_in`] words the same in Chinese.
 
 use display::{capitalise, words};
 use serde::{Deserialize, Serialize};
 
-use super::ids;
+use super::{ids, preview_zh};
+use crate::exercises;
 use crate::models::workouts::{Workout, WorkoutStep};
+
+/// The language a preview is worded in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum Language {
+    /// English.
+    #[default]
+    En,
+    /// Simplified Chinese.
+    Zh,
+}
+
+/// Sets, reps and volume of an exercise workout.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct StrengthTotals {
+    /// Exercise steps done, repeats counted.
+    pub sets: u64,
+    /// Repetitions, repeats counted.
+    pub reps: u64,
+    /// Reps × weight, kg (0 without weights).
+    pub volume_kg: f64,
+    /// Whether every weight was given in pounds (the words then say lb).
+    pub pounds: bool,
+}
 
 /// A workout in plain words with its steps and estimated totals.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -45,6 +79,9 @@ pub struct Preview {
     /// Whether the totals lean on assumptions (an easy pace, a typical length for an open step)
     /// rather than only on the steps' own distances, times and pace targets.
     pub estimated: bool,
+    /// Exercise workouts: sets, reps and volume (what `total` says for them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strength: Option<StrengthTotals>,
 }
 
 impl Preview {
@@ -75,10 +112,13 @@ pub struct PreviewStep {
     pub stroke: Option<String>,
     /// Swim equipment in words (`pull buoy`).
     pub equipment: Option<String>,
-    /// Strength exercise in words (`barbell back squat`).
+    /// Exercise in words (`Barbell back squat`, `杠铃后蹲`).
     pub exercise: Option<String>,
     /// Weight to lift, kg.
     pub weight_kg: Option<f64>,
+    /// Weight in the unit Garmin stored it in (`60 kg`, `135 lb`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight: Option<String>,
     /// The note shown on the watch.
     pub note: Option<String>,
     /// Times to repeat (repeat groups; `None` when Garmin gave no count).
@@ -126,8 +166,13 @@ pub(crate) fn default_speed(sport_key: &str) -> f64 {
     }
 }
 
-/// Describes `workout` in plain words and estimates its distance and time.
+/// Describes `workout` in plain English words and estimates its distance and time.
 pub fn preview(workout: &Workout) -> Preview {
+    preview_in(workout, Language::En)
+}
+
+/// Describes `workout` in plain words in `lang` and estimates its distance and time.
+pub fn preview_in(workout: &Workout, lang: Language) -> Preview {
     let workout_sport = workout.sport_key().unwrap_or("other");
     let multisport = workout.workout_segments.len() > 1;
     let mut lines = Vec::new();
@@ -148,6 +193,7 @@ pub fn preview(workout: &Workout) -> Preview {
             sport,
             easy_speed: training_speed.unwrap_or_else(|| default_speed(sport)),
             distance_sport: is_distance_sport(sport),
+            lang,
         };
         any_distance_sport |= context.distance_sport;
         for step in &segment.workout_steps {
@@ -155,24 +201,50 @@ pub fn preview(workout: &Workout) -> Preview {
             let (shown, totals) = step_preview(step, &context);
             total.add(&totals);
             let line = outline_of(&shown, 0);
-            lines.push(if multisport { format!("{}: {line}", sport_name(sport)) } else { line });
+            lines.push(if multisport { format!("{}: {line}", sport_name(sport, lang)) } else { line });
             steps.push(shown);
         }
     }
     if !any_step {
         return Preview {
-            text: "No steps".to_owned(),
+            text: preview_zh::phrase(lang, "No steps"),
             total: String::new(),
             lines,
             steps,
             distance_m: None,
             duration_s: None,
             estimated: false,
+            strength: None,
         };
     }
     let distance_m = (any_distance_sport && total.distance.is_finite()).then_some(total.distance);
     let duration_s = total.time.is_finite().then_some(total.time);
-    let swim_only = workout_sport == "swimming";
+    let strength = (!any_distance_sport).then(|| strength_totals(&steps)).filter(|t| t.sets > 0);
+    let (text, total_words) = match strength.as_ref().filter(|t| t.reps > 0) {
+        Some(sets) => {
+            let words = preview_zh::sets_words(lang, sets);
+            (format!("{} — {words}", lines.join(" / ")), words)
+        }
+        None => {
+            let words = totals_words(&total, distance_m, duration_s, workout_sport == "swimming");
+            (format!("{} — {} {words}", lines.join(" / "), preview_zh::phrase(lang, "total")), words)
+        }
+    };
+    Preview {
+        text,
+        total: total_words,
+        lines,
+        steps,
+        distance_m,
+        duration_s,
+        estimated: total.assumed,
+        strength,
+    }
+}
+
+/// The totals in words: `≈ 7.2 km · ≈ 0:44:00` (metres in swims and under 1 km; `≈` only where a
+/// total leans on an estimate).
+fn totals_words(total: &Totals, distance_m: Option<f64>, duration_s: Option<f64>, swim_only: bool) -> String {
     let mut totals = Vec::new();
     if let Some(meters) = distance_m {
         let shown = display::distance_rounded(meters, swim_only);
@@ -181,16 +253,44 @@ pub fn preview(workout: &Workout) -> Preview {
     if let Some(seconds) = duration_s {
         totals.push(format!("{}{}", approx(total.time_exact), display::duration_hms(seconds)));
     }
-    let total_words = totals.join(" · ");
-    let text = format!("{} — total {total_words}", lines.join(" / "));
-    Preview { text, total: total_words, lines, steps, distance_m, duration_s, estimated: total.assumed }
+    totals.join(" · ")
 }
 
-/// What a segment's steps are estimated with.
+/// Sets, reps and volume of exercise steps, repeats counted (time-bounded repeats count once).
+fn strength_totals(steps: &[PreviewStep]) -> StrengthTotals {
+    fn walk(steps: &[PreviewStep], times: f64, out: &mut StrengthTotals, units: &mut (bool, bool)) {
+        for s in steps {
+            if s.kind == "repeat" {
+                walk(&s.steps, times * s.repeat.map_or(1.0, |n| n as f64), out, units);
+                continue;
+            }
+            if s.exercise.is_none() {
+                continue;
+            }
+            out.sets += times as u64;
+            let reps = s.end.as_ref().filter(|e| e.kind == "reps").and_then(|e| e.value).unwrap_or(0.0);
+            out.reps += (reps * times) as u64;
+            if let Some(kg) = s.weight_kg {
+                out.volume_kg += kg * reps * times;
+                let pounds = s.weight.as_deref().is_some_and(|w| w.ends_with("lb"));
+                units.0 |= pounds;
+                units.1 |= !pounds;
+            }
+        }
+    }
+    let mut out = StrengthTotals::default();
+    let mut units = (false, false);
+    walk(steps, 1.0, &mut out, &mut units);
+    out.pounds = units.0 && !units.1;
+    out
+}
+
+/// What a segment's steps are estimated and worded with.
 struct Context<'a> {
     sport: &'a str,
     easy_speed: f64,
     distance_sport: bool,
+    lang: Language,
 }
 
 /// Distance and time of a step (or a sum of steps), and how sure they are.
@@ -237,7 +337,10 @@ fn is_distance_sport(sport: &str) -> bool {
     )
 }
 
-fn sport_name(sport: &str) -> String {
+fn sport_name(sport: &str, lang: Language) -> String {
+    if lang == Language::Zh {
+        return preview_zh::sport(sport);
+    }
     let words = sport.replace('_', " ");
     let mut chars = words.chars();
     match chars.next() {
@@ -259,13 +362,23 @@ fn step_preview(step: &WorkoutStep, context: &Context<'_>) -> (PreviewStep, Tota
     if step.is_repeat() { repeat_preview(step, context) } else { executable_preview(step, context) }
 }
 
-/// One step on a line: a repeat reads `Repeat 4×: a · b` with its steps, bracketed when nested.
+/// One step on a line: a repeat reads `Repeat 4×: a · b` with its steps (`3× a · b` in exercise
+/// sports, where a rest inside reads `rest 1:30`), bracketed when nested.
 fn outline_of(step: &PreviewStep, depth: usize) -> String {
+    let sets = !is_distance_sport(&step.sport);
     if step.kind != "repeat" {
+        if sets && depth > 0 && matches!(step.kind.as_str(), "rest" | "recovery") {
+            let mut chars = step.text.chars();
+            return chars.next().map_or_else(String::new, |c| c.to_lowercase().chain(chars).collect());
+        }
         return step.text.clone();
     }
     let inner = step.steps.iter().map(|c| outline_of(c, depth + 1)).collect::<Vec<_>>().join(" · ");
-    let group = format!("{}: {inner}", step.text);
+    let group = if sets && step.repeat.is_some() {
+        format!("{} {inner}", step.text)
+    } else {
+        format!("{}: {inner}", step.text)
+    };
     if depth == 0 { group } else { format!("({group})") }
 }
 
@@ -274,11 +387,14 @@ fn note_of(step: &WorkoutStep) -> Option<String> {
 }
 
 fn repeat_preview(step: &WorkoutStep, context: &Context<'_>) -> (PreviewStep, Totals) {
+    let timed = step.end_condition_key() == Some("time")
+        || step.end_condition.as_ref().and_then(|e| e.condition_type_id) == Some(ids::END_TIME.0);
+    let until = amount(step.end_condition_value).filter(|_| timed && step.number_of_iterations.is_none());
     let count = step
         .number_of_iterations
         .map(|n| n as f64)
         .or(step.end_condition_value)
-        .filter(|n| n.is_finite() && *n >= 0.0)
+        .filter(|n| n.is_finite() && *n >= 0.0 && until.is_none())
         .map(|n| n.round().min(10_000.0));
     let mut round = Totals::default();
     let mut children = Vec::new();
@@ -292,7 +408,14 @@ fn repeat_preview(step: &WorkoutStep, context: &Context<'_>) -> (PreviewStep, To
     }
     let n = count.unwrap_or(1.0);
     let mut totals = round.times(n);
-    if count.is_none() {
+    if let Some(seconds) = until {
+        // Rounds go on until the time is up: the time is known, the distance scales with it.
+        if round.time > 0.0 {
+            totals = round.times(seconds / round.time);
+        }
+        totals.time = seconds;
+        totals.time_exact = true;
+    } else if count.is_none() {
         totals.assumed = true;
     }
     if step.skip_last_rest_step == Some(true)
@@ -302,10 +425,15 @@ fn repeat_preview(step: &WorkoutStep, context: &Context<'_>) -> (PreviewStep, To
         totals.subtract(&rest_totals);
     }
     let shown = count.map_or_else(|| "?".to_owned(), display::number);
+    let text = match until {
+        Some(seconds) => preview_zh::repeat_until(context.lang, &display::duration(seconds)),
+        None if !context.distance_sport && count.is_some() => format!("{shown}×"),
+        None => preview_zh::repeat_times(context.lang, &shown),
+    };
     let preview = PreviewStep {
         kind: "repeat".to_owned(),
         sport: context.sport.to_owned(),
-        text: format!("Repeat {shown}×"),
+        text,
         end: None,
         target: None,
         secondary_target: None,
@@ -313,6 +441,7 @@ fn repeat_preview(step: &WorkoutStep, context: &Context<'_>) -> (PreviewStep, To
         equipment: None,
         exercise: None,
         weight_kg: None,
+        weight: None,
         note: note_of(step),
         repeat: count.map(|n| n as u64),
         steps: children,
@@ -334,22 +463,44 @@ fn executable_preview(step: &WorkoutStep, context: &Context<'_>) -> (PreviewStep
             .map(str::to_owned)
     });
     let totals = estimate(step, type_key.as_deref(), end_key.as_deref(), context);
+    let lang = context.lang;
     let end = end_key.as_deref().and_then(|key| {
         let text = end_words(key, step, context.sport)?;
+        let text = if lang == Language::Zh { preview_zh::end(&text) } else { text };
         Some(PreviewEnd { kind: key.to_owned(), value: amount(step.end_condition_value), text })
     });
-    let target = target_of(step, false, context.sport);
-    let secondary_target = target_of(step, true, context.sport);
+    let in_lang =
+        |t: Option<PreviewTarget>| {
+            t.map(|t| {
+                if lang == Language::Zh {
+                    PreviewTarget { text: preview_zh::target(&t.text), ..t }
+                } else {
+                    t
+                }
+            })
+        };
+    let target = in_lang(target_of(step, false, context.sport));
+    let secondary_target = in_lang(target_of(step, true, context.sport));
     let (stroke_key, stroke, equipment) = swim_kit(step);
-    let exercise = step.exercise_name.as_deref().or(step.category.as_deref()).map(words);
-    let weight_kg =
-        step.weight_value.filter(|w| w.is_finite() && *w > 0.0).map(|g| (g / 100.0).round() / 10.0);
+    let (stroke, equipment) = if lang == Language::Zh {
+        (stroke.map(|s| preview_zh::swim(&s)), equipment.map(|e| preview_zh::swim(&e)))
+    } else {
+        (stroke, equipment)
+    };
+    let exercise = exercise_words(step, lang);
+    let (weight_kg, weight) = weight_of(step);
     let kind = type_key.as_deref().map_or_else(|| "step".to_owned(), words);
 
     // "Run 800 m @ 4'55"-5'05"/km", "Warm-up until lap button", "Barbell back squat 10 reps @ 60 kg".
+    let named = if lang == Language::Zh {
+        preview_zh::label(&kind, context.sport)
+    } else {
+        label(&kind, context.sport)
+    };
     let mut text = match (kind.as_str(), &exercise) {
         ("interval", Some(exercise)) => capitalise(exercise),
-        _ => label(&kind, context.sport),
+        (_, Some(exercise)) => format!("{named}: {exercise}"),
+        _ => named,
     };
     let shown_stroke =
         stroke.as_deref().filter(|_| !matches!(stroke_key.as_deref(), Some("any_stroke" | "mixed")));
@@ -358,9 +509,8 @@ fn executable_preview(step: &WorkoutStep, context: &Context<'_>) -> (PreviewStep
         text.push_str(piece);
     }
     if let Some(equipment) = &equipment {
-        text.push_str(&format!(" with {equipment}"));
+        text.push_str(&preview_zh::with_equipment(lang, equipment));
     }
-    let weight = weight_kg.map(|kg| format!("{} kg", display::number(kg)));
     let targets: Vec<&str> = [
         target.as_ref().map(|t| t.text.as_str()),
         secondary_target.as_ref().map(|t| t.text.as_str()),
@@ -383,11 +533,45 @@ fn executable_preview(step: &WorkoutStep, context: &Context<'_>) -> (PreviewStep
         equipment,
         exercise,
         weight_kg,
+        weight,
         note: note_of(step),
         repeat: None,
         steps: Vec::new(),
     };
     (preview, totals)
+}
+
+/// The step's exercise in words: Garmin's display name from the catalogue (`Barbell bench press`,
+/// `Shoulder press (any)` for a category's generic form), or the key in words when unknown.
+fn exercise_words(step: &WorkoutStep, lang: Language) -> Option<String> {
+    let zh = lang == Language::Zh;
+    let category = step.category.as_deref().filter(|c| !c.is_empty());
+    let name = step.exercise_name.as_deref().filter(|n| !n.is_empty());
+    match (category, name) {
+        (Some(c), Some(n)) => {
+            Some(exercises::find(c, n).map_or_else(|| capitalise(&words(n)), |e| e.display(zh)))
+        }
+        (Some(c), None) => Some(
+            exercises::category(c)
+                .map_or_else(|| capitalise(&words(c)), |cat| exercises::Resolved::Generic(cat).display(zh)),
+        ),
+        (None, Some(n)) => Some(capitalise(&words(n))),
+        (None, None) => None,
+    }
+}
+
+/// The weight in kg and in words in its own unit (`60 kg`, `135 lb`): Garmin's `weightValue` is in
+/// the unit of `weightUnit` (pounds by id 9 or key `pound`; kilograms otherwise).
+fn weight_of(step: &WorkoutStep) -> (Option<f64>, Option<String>) {
+    let Some(value) = step.weight_value.filter(|w| w.is_finite() && *w > 0.0) else { return (None, None) };
+    let unit = step.weight_unit.as_ref();
+    let pounds =
+        unit.is_some_and(|u| u.unit_key.as_deref() == Some("pound") || u.unit_id == Some(ids::UNIT_POUND.0));
+    if pounds {
+        (Some(value * ids::UNIT_POUND.2 / 1000.0), Some(format!("{} lb", display::number(value))))
+    } else {
+        (Some(value), Some(format!("{} kg", display::number(value))))
+    }
 }
 
 /// The distance and time one executable step adds, and how sure they are.

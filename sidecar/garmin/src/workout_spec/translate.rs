@@ -2,15 +2,27 @@
 //! `sportType` ids (swimming is 4), one segment, `ExecutableStepDTO`s with `stepType`,
 //! `endCondition` + `endConditionValue`, targets on the step (pace in m/s with the faster bound in
 //! `targetValueOne`), and `RepeatGroupDTO`s whose count is on both `numberOfIterations` and
-//! `endConditionValue`. `stepOrder` is one depth-first counter through every repeat; `stepId` and
-//! `childStepId` are left for Garmin to assign. The estimate fields come from [`super::preview`].
+//! `endConditionValue`. `stepOrder` is one depth-first counter through every repeat (and across
+//! every segment); `stepId` and `childStepId` are left for Garmin to assign. The estimate fields
+//! come from [`super::preview`].
+//!
+//! Exercise sports (reference §1): the exercise is `category` + `exerciseName` (`""` for a
+//! category's generic form), reps are end condition 10 with the count as a float, the target is
+//! `no.target`, and a weight goes in `weightValue` **in the unit of `weightUnit`** (kilogram 8 or
+//! pound 9; Garmin's GET bodies show 6 kg stored as `6.0`, so not grams). A HIIT repeat until a
+//! time is up has `endCondition: time`, the seconds in `endConditionValue` and no iteration count.
+//! Multisport (reference §3): sport 10 `multi_sport`, one segment per leg with its own sport (swim
+//! legs with their pool, also on the workout), `isSessionTransitionEnabled` on the workout.
 
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
 use super::preview::{default_speed, preview};
-use super::{RepeatStep, SpecSport, SpecStep, StepEnd, StepTarget, WorkStep, WorkoutSpec, ids};
+use super::{
+    RepeatEnd, RepeatStep, SpecSegment, SpecSport, SpecStep, StepEnd, StepTarget, WeightUnit, WorkStep,
+    WorkoutSpec, ids,
+};
 use crate::models::workouts::{
     EXECUTABLE_STEP, EndCondition, EquipmentType, REPEAT_GROUP, SportType, StepType, StrokeType, TargetType,
     Workout, WorkoutSegment, WorkoutStep, WorkoutUnit,
@@ -21,6 +33,9 @@ impl WorkoutSpec {
     /// `translate` for the rules), with Garmin's estimate fields filled from [`preview`] and
     /// `avgTrainingSpeed` set to the easy speed the estimate assumes for open steps.
     pub fn to_garmin(&self) -> Workout {
+        if self.sport == SpecSport::Multisport {
+            return multisport(self);
+        }
         let (sport_id, sport_key) = ids::sport(self.sport);
         let sport_type = SportType::new(sport_id, sport_key);
         let mut order = 0;
@@ -38,7 +53,7 @@ impl WorkoutSpec {
             workout_name: Some(self.name.clone()),
             description: self.description.clone(),
             sport_type: Some(sport_type.clone()),
-            avg_training_speed: Some(default_speed(sport_key)),
+            avg_training_speed: (!self.sport.is_exercise_sport()).then(|| default_speed(sport_key)),
             pool_length,
             pool_length_unit: swim.then(|| WorkoutUnit {
                 unit_id: Some(unit_id),
@@ -61,6 +76,56 @@ impl WorkoutSpec {
     }
 }
 
+/// A multisport workout: one segment per leg, the step order running on across them.
+fn multisport(spec: &WorkoutSpec) -> Workout {
+    let (sport_id, sport_key) = ids::sport(SpecSport::Multisport);
+    let mut order = 0;
+    let segments: Vec<WorkoutSegment> =
+        spec.segments.iter().enumerate().map(|(i, leg)| segment(leg, i, &mut order)).collect();
+    let pool = segments.iter().find_map(|s| s.pool_length.map(|p| (p, s.pool_length_unit.clone())));
+    let mut extra = BTreeMap::new();
+    extra.insert("subSportType".to_owned(), Value::Null);
+    extra.insert("estimateType".to_owned(), Value::Null);
+    extra.insert("estimatedDistanceUnit".to_owned(), json!({ "unitKey": null }));
+    extra.insert("isWheelchair".to_owned(), Value::Bool(false));
+    extra.insert("isSessionTransitionEnabled".to_owned(), Value::Bool(spec.transitions.unwrap_or(false)));
+    let mut workout = Workout {
+        workout_name: Some(spec.name.clone()),
+        description: spec.description.clone(),
+        sport_type: Some(SportType::new(sport_id, sport_key)),
+        pool_length: pool.as_ref().map(|(p, _)| *p),
+        pool_length_unit: pool.and_then(|(_, unit)| unit),
+        workout_segments: segments,
+        extra,
+        ..Workout::default()
+    };
+    let estimate = preview(&workout);
+    workout.estimated_duration_in_secs = Some(estimate.duration_s.unwrap_or(0.0).round());
+    workout.estimated_distance_in_meters = Some(estimate.distance_m.unwrap_or(0.0).round());
+    workout
+}
+
+fn segment(leg: &SpecSegment, index: usize, order: &mut i64) -> WorkoutSegment {
+    let (id, key) = ids::sport(leg.sport);
+    let swim = leg.sport == SpecSport::Swim;
+    let (unit_id, unit_key, factor) = ids::UNIT_METER;
+    let mut extra = BTreeMap::new();
+    // Each leg's own training speed, which the estimate of its open steps assumes (reference §3.1).
+    extra.insert("avgTrainingSpeed".to_owned(), json!(default_speed(key)));
+    WorkoutSegment {
+        segment_order: Some(index as i64 + 1),
+        sport_type: Some(SportType::new(id, key)),
+        pool_length: swim.then(|| leg.pool_length_m.unwrap_or(super::DEFAULT_POOL_LENGTH_M)),
+        pool_length_unit: swim.then(|| WorkoutUnit {
+            unit_id: Some(unit_id),
+            unit_key: Some(unit_key.to_owned()),
+            factor: Some(factor),
+        }),
+        workout_steps: leg.steps.iter().map(|step| translate_step(step, leg.sport, order)).collect(),
+        extra,
+    }
+}
+
 fn translate_step(step: &SpecStep, sport: SpecSport, order: &mut i64) -> WorkoutStep {
     *order += 1;
     match step {
@@ -73,14 +138,24 @@ fn repeat_group(repeat: &RepeatStep, sport: SpecSport, order: &mut i64) -> Worko
     let own_order = *order;
     let children = repeat.steps.iter().map(|child| translate_step(child, sport, order)).collect();
     let (type_id, type_key) = ids::REPEAT_STEP_TYPE;
-    let (end_id, end_key) = ids::END_ITERATIONS;
+    let (iterations, end, value) = match repeat.end {
+        RepeatEnd::Times(n) => (
+            Some(i64::from(n)),
+            end_condition(ids::END_ITERATIONS.0, ids::END_ITERATIONS.1, false),
+            f64::from(n),
+        ),
+        // Garmin's HIIT editor: no count, a time end (reference §1.5).
+        RepeatEnd::Until { seconds } => {
+            (None, end_condition(ids::END_TIME.0, ids::END_TIME.1, true), seconds)
+        }
+    };
     WorkoutStep {
         step_class: Some(REPEAT_GROUP.to_owned()),
         step_order: Some(own_order),
         step_type: Some(step_type(type_id, type_key)),
-        number_of_iterations: Some(i64::from(repeat.times)),
-        end_condition: Some(end_condition(end_id, end_key, false)),
-        end_condition_value: Some(f64::from(repeat.times)),
+        number_of_iterations: iterations,
+        end_condition: Some(end),
+        end_condition_value: Some(value),
         smart_repeat: Some(false),
         skip_last_rest_step: Some(repeat.skip_last_rest),
         workout_steps: children,
@@ -93,6 +168,7 @@ fn executable(work: &WorkStep, sport: SpecSport, order: i64) -> WorkoutStep {
     let (end, value, compare) = match work.end {
         // The value of a lap-button end is ignored by Garmin; none is sent.
         StepEnd::LapButton => (ids::END_LAP_BUTTON, None, None),
+        StepEnd::Reps { count } => (ids::END_REPS, Some(f64::from(count)), None),
         StepEnd::Time { seconds } => (ids::END_TIME, Some(seconds), None),
         StepEnd::Distance { meters } => (ids::END_DISTANCE, Some(meters), None),
         StepEnd::Calories { kcal } => (ids::END_CALORIES, Some(f64::from(kcal)), None),
@@ -120,6 +196,20 @@ fn executable(work: &WorkStep, sport: SpecSport, order: i64) -> WorkoutStep {
         step.secondary_target_value_one = secondary.one;
         step.secondary_target_value_two = secondary.two;
         step.secondary_zone_number = secondary.zone;
+    }
+    if let Some(exercise) = work.exercise {
+        step.category = Some(exercise.category().key.to_owned());
+        step.exercise_name = Some(exercise.exercise_name().to_owned());
+    }
+    if let Some(weight) = work.weight {
+        let (unit_id, unit_key, factor) =
+            if weight.unit == WeightUnit::Kg { ids::UNIT_KILOGRAM } else { ids::UNIT_POUND };
+        step.weight_value = Some(weight.value);
+        step.weight_unit = Some(WorkoutUnit {
+            unit_id: Some(unit_id),
+            unit_key: Some(unit_key.to_owned()),
+            factor: Some(factor),
+        });
     }
     if sport == SpecSport::Swim {
         step.stroke_type = work.stroke.map(|stroke| StrokeType {

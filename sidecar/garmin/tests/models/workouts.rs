@@ -26,7 +26,27 @@ const RESPONSES: &[&str] = &[
     "workout_create_response_strength_reps.json",
     "workout_create_response_swimming_all_strokes.json",
     "workout_get.json",
+    "workout_get_strength_supersets.json",
 ];
+
+#[test]
+fn a_strength_workout_keeps_exercises_and_weights_in_their_unit() {
+    let w: Workout = fixture("workout_get_strength_supersets.json");
+    assert_eq!(w.sport_key(), Some("strength_training"));
+    let bench = &w.workout_segments[0].workout_steps[0].workout_steps[0];
+    assert_eq!(bench.category.as_deref(), Some("BENCH_PRESS"));
+    assert_eq!(bench.exercise_name.as_deref(), Some("INCLINE_DUMBBELL_BENCH_PRESS"));
+    assert_eq!(bench.end_condition_key(), Some("reps"));
+    close(bench.end_condition_value, 6.0);
+    // 70 lb as Garmin stores it: a metric value converted back to the step's unit.
+    close(bench.weight_value, 69.99676824369863);
+    assert_eq!(bench.weight_unit.as_ref().and_then(|u| u.unit_key.as_deref()), Some("pound"));
+    let landmine = &w.workout_segments[0].workout_steps[2].workout_steps[0];
+    assert_eq!(
+        (landmine.category.as_deref(), landmine.exercise_name.as_deref()),
+        (Some("SHOULDER_PRESS"), Some(""))
+    );
+}
 
 #[test]
 fn garmins_2018_workout_with_repeat_groups() {

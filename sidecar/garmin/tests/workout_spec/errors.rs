@@ -58,14 +58,14 @@ fn workout_level_problems() {
     one_problem(
         json!({"name": "x", "steps": [{"type": "warmup"}]}),
         "sport",
-        "\"run\", \"bike\" or \"swim\"",
+        "\"run\", \"bike\", \"swim\", \"strength\"",
         "nothing (the field is missing)",
     );
     one_problem(
-        json!({"name": "x", "sport": "strength", "steps": [{"type": "warmup"}]}),
+        json!({"name": "x", "sport": "walking", "steps": [{"type": "warmup"}]}),
         "sport",
-        "not supported",
-        "\"strength\"",
+        "Garmin has no other workout sports",
+        "\"walking\"",
     );
     one_problem(
         json!({"name": "x", "sport": "swimm", "steps": [{"type": "warmup"}]}),
@@ -118,7 +118,7 @@ fn workout_level_problems() {
     one_problem(
         json!({"name": "x", "sport": "run", "steps": [{"type": "warmup"}], "description": "a", "notes": "b"}),
         "notes",
-        "not both",
+        "not several",
         "\"b\"",
     );
 }
@@ -138,7 +138,7 @@ fn step_type_problems() {
         "did you mean \"warmup\"",
         "\"warmpu\"",
     );
-    one_problem(run_with(json!({"type": "sprint"})), "steps[0].type", "cooldown or repeat", "\"sprint\"");
+    one_problem(run_with(json!({"type": "sprint"})), "steps[0].type", "cooldown, repeat", "\"sprint\"");
     one_problem(run_with(json!({"type": 3})), "steps[0].type", "the step's type", "3");
 }
 
@@ -298,7 +298,7 @@ fn repeat_problems() {
     one_problem(
         repeat(json!({"distance_m": 400})),
         "steps[0].distance_m",
-        "put ends, targets and descriptions on the steps inside",
+        "put ends, targets, exercises and descriptions on the steps inside",
         "400",
     );
     one_problem(

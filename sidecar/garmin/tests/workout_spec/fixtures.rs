@@ -11,8 +11,9 @@
 //! Fields a spec does not express, and so are not compared: `stepId` (Garmin assigns ids),
 //! `avgTrainingSpeed` (the editor sends the athlete's own training speed; we send the easy speed
 //! the estimate assumes), the lap-button `endConditionValue` (ignored by Garmin; the editor sends
-//! 1000 or 1200), and `displayOrder`. Whole fixtures the spec cannot express are checked to be
-//! refused: strength reps (`…strength_reps.json`) and multisport (`…multisport_triathlon.json`).
+//! 1000 or 1200), and `displayOrder`. kaiord's strength body names no exercises and is checked to
+//! be refused; its triathlon reads back as a multisport spec (the golden tests in `golden.rs`
+//! compare our strength, HIIT, yoga and multisport bodies field by field).
 
 use garmin::workout_spec::{parse_spec, spec_from_garmin};
 use serde_json::{Value, json};
@@ -103,7 +104,7 @@ fn edge_cases_spec(name: &str) -> Value {
 
 // ---------------------------------------------------------------- comparison
 
-fn number(value: &Value) -> Option<f64> {
+pub(super) fn number(value: &Value) -> Option<f64> {
     match value {
         Value::Number(n) => n.as_f64(),
         Value::String(s) => s.trim().parse().ok(),
@@ -130,7 +131,7 @@ fn id_of(step: &Value, object: &str, id: &str) -> i64 {
 }
 
 /// Compares one level of our steps with the fixture's, recursing into repeats.
-fn compare_steps(ours: &Value, theirs: &Value, path: &str) {
+pub(super) fn compare_steps(ours: &Value, theirs: &Value, path: &str) {
     let (ours, theirs) = (ours.as_array().unwrap(), theirs.as_array().unwrap());
     assert_eq!(ours.len(), theirs.len(), "{path}: number of steps");
     for (i, (o, t)) in ours.iter().zip(theirs).enumerate() {
@@ -233,7 +234,7 @@ fn compare_steps(ours: &Value, theirs: &Value, path: &str) {
 }
 
 /// `stepOrder` of every step, depth first.
-fn step_orders(steps: &Value) -> Vec<i64> {
+pub(super) fn step_orders(steps: &Value) -> Vec<i64> {
     let mut out = Vec::new();
     for step in steps.as_array().into_iter().flatten() {
         out.push(number(&step["stepOrder"]).unwrap() as i64);
@@ -367,22 +368,30 @@ fn edge_case_name_is_refused_before_garmin_cuts_it() {
 }
 
 #[test]
-fn strength_and_multisport_fixtures_are_refused_with_the_reason() {
-    // Strength workouts (sport 5, `reps` ends) and multisport workouts (several segments) are
-    // outside the spec: reading them for the editor fails and says why.
+fn a_strength_fixture_without_exercises_is_refused_and_the_triathlon_reads_back() {
+    // kaiord's strength body (sport 5, `reps` ends) names no exercise on its work steps: Garmin's
+    // editor would show "An exercise is required", so the editor cannot open it as a spec.
     for name in ["workout_create_request_strength_reps.json", "workout_create_response_strength_reps.json"] {
         let why = spec_from_garmin(&fixture_workout(name)).unwrap_err();
         assert!(
-            why.contains("strength_training") && why.contains("running, cycling and swimming"),
+            why.contains("steps[1].steps[0].exercise") && why.contains("An exercise is required"),
             "{name}: {why}"
         );
     }
+    // The recorded triathlon reads back as a multisport spec: bike 10:00, run 1 km, swim 500 m.
     for name in [
         "workout_create_request_multisport_triathlon.json",
         "workout_create_response_multisport_triathlon.json",
     ] {
-        let why = spec_from_garmin(&fixture_workout(name)).unwrap_err();
-        assert!(why.contains("multi_sport"), "{name}: {why}");
+        let read = spec_from_garmin(&fixture_workout(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let canonical = serde_json::to_value(&read).unwrap();
+        assert_eq!(canonical["sport"], "multisport", "{name}");
+        assert_eq!(canonical["transitions"], true, "{name}");
+        let legs: Vec<&str> =
+            canonical["segments"].as_array().unwrap().iter().map(|s| s["sport"].as_str().unwrap()).collect();
+        assert_eq!(legs, ["bike", "run", "swim"], "{name}");
+        assert_eq!(canonical["segments"][2]["pool_length_m"], 25.0, "{name}");
+        assert_eq!(canonical["segments"][2]["steps"][0]["distance_m"], 500.0, "{name}");
     }
     // A running workout with a reps step names the step that cannot be expressed.
     let mut workout = fixture_workout("workout_create_request_strength_reps.json");
@@ -391,8 +400,8 @@ fn strength_and_multisport_fixtures_are_refused_with_the_reason() {
         segment.sport_type = workout.sport_type.clone();
     }
     let why = spec_from_garmin(&workout).unwrap_err();
-    assert!(why.contains("steps[1].steps[0]: the end condition \"reps\""), "{why}");
-    assert!(why.contains("steps[1].steps[2]: the end condition \"reps\""), "{why}");
+    assert!(why.contains("steps[1].steps[0].reps") && why.contains("reps are for exercise steps"), "{why}");
+    assert!(why.contains("steps[1].steps[2].reps"), "{why}");
 }
 
 #[test]

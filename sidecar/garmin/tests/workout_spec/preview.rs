@@ -135,7 +135,8 @@ fn multisport_segments_use_their_own_training_speeds_like_garmin() {
 #[test]
 fn strength_workouts_have_time_but_no_distance() {
     let shown = preview(&fixture_workout("workout_create_response_strength_reps.json"));
-    contains_all(&shown, &["Repeat 3×: Interval 10 reps · Rest 1:00 · Interval 15 reps · Rest 1:30"]);
+    // Sets read "3× …" with the rests inside in lower case (the recorded steps name no exercise).
+    contains_all(&shown, &["3× Interval 10 reps · rest 1:00 · Interval 15 reps · rest 1:30"]);
     assert_eq!(shown.distance_m, None);
     // 5 + 5 min plus 3 × (1:00 + 1:30) are timed; 75 reps are estimated.
     let duration = shown.duration_s.unwrap();

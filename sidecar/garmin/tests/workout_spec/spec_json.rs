@@ -46,6 +46,8 @@ fn aliases_and_units_normalise_to_one_form() {
             stroke: None,
             equipment: None,
             description: None,
+            exercise: None,
+            weight: None,
         })
     );
     let SpecStep::Work(cooldown) = &written.steps[1] else { panic!("a work step") };

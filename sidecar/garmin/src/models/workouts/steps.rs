@@ -78,13 +78,15 @@ pub struct WorkoutStep {
     /// Swim equipment.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub equipment_type: Option<EquipmentType>,
-    /// Strength exercise category.
+    /// Exercise category (`BENCH_PRESS`; `null` on rests).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub category: Option<String>,
-    /// Strength exercise name.
+    /// Exercise name within the category (`BARBELL_BENCH_PRESS`; `""` for the category's generic
+    /// form, which is also what Garmin stores for a name it does not know).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exercise_name: Option<String>,
-    /// Strength weight (g).
+    /// Weight to lift, in the unit of `weight_unit` (kg or lb; reference §1.4: 6 kg is `6.0`, 70 lb
+    /// comes back as `69.99676…`).
     #[serde(deserialize_with = "de::num", skip_serializing_if = "Option::is_none")]
     pub weight_value: Option<f64>,
     /// Weight unit.
