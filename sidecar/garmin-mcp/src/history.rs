@@ -20,7 +20,7 @@ use std::sync::Mutex;
 use std::time::{Duration as StdDuration, Instant};
 
 use ::history::History;
-use chrono::{DateTime, Duration, NaiveDate, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use rmcp::schemars;
 use serde::Serialize;
 

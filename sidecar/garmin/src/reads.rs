@@ -87,7 +87,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use futures::future::BoxFuture;
 use serde::Serialize;
 
-pub use activity::{ActivityParts, FitMiss, Recording, Wanted, parts_family};
+pub use activity::{ActivityParts, FitMiss, Recording, Wanted, parts_family, records_sets};
 pub use hook::RequestHook;
 pub use kept::Raw;
 

@@ -461,8 +461,13 @@ async fn period_activities(
     let cached = match (query.kind, search.start_date) {
         (Kind::All, _) | (_, None) => None,
         (_, Some(from)) => {
-            crate::domain::reading::activities_cache_first(reading, from, span.end, search.activity_type.as_deref())
-                .await?
+            crate::domain::reading::activities_cache_first(
+                reading,
+                from,
+                span.end,
+                search.activity_type.as_deref(),
+            )
+            .await?
         }
     };
     let (mut items, source) = match cached {

@@ -6,11 +6,15 @@
 //!   type ([`HrZones::floors_for_type`]); Garmin's JSON (`splits`, `hrTimeInZones`, `details`)
 //!   through the web session without a key, or when the file cannot answer (none, an upload that
 //!   is no FIT);
-//! * the summary as any typed read; the weather only through the web session.
+//! * the summary as any typed read; the weather only through the web session;
+//! * a strength activity's sets (`exerciseSets`, with the person's corrections) through the web
+//!   session, asked only once the summary says the activity is strength training.
 //!
 //! One activity's FIT file is downloaded at most once per gathering.
 
-use crate::models::activities::{Activity, ActivityDetails, ActivitySplits, ActivityWeather, TimeInZone};
+use crate::models::activities::{
+    Activity, ActivityDetails, ActivitySplits, ActivityWeather, ExerciseSets, TimeInZone,
+};
 use crate::models::downloads::OriginalFormat;
 use crate::models::metrics::HrZones;
 
@@ -49,6 +53,8 @@ pub struct Wanted {
     pub weather: bool,
     /// Its recorded series, with this many rows asked of Garmin's chart.
     pub series_rows: Option<u32>,
+    /// Its strength sets, when it is a strength activity (see [`records_sets`]).
+    pub strength_sets: bool,
 }
 
 /// An activity's recorded samples as the reader found them.
@@ -84,6 +90,14 @@ pub struct ActivityParts {
     pub weather: Option<Result<Option<ActivityWeather>>>,
     /// Its recorded samples, when wanted.
     pub recording: Option<Result<Served<Recording>>>,
+    /// Its strength sets, when wanted and the activity is strength training (`Ok(None)`: Garmin
+    /// keeps none for it).
+    pub strength_sets: Option<Result<Option<ExerciseSets>>>,
+}
+
+/// Whether Garmin keeps sets for `activity` (`exerciseSets`): strength training, by its type key.
+pub fn records_sets(activity: &Activity) -> bool {
+    activity.type_key() == Some("strength_training")
 }
 
 /// The activity type ids of a summary (for its zone set): its type id and parent type id.
@@ -185,14 +199,24 @@ impl Garmin {
                 None => None,
             }
         };
-        let (activity, weather, splits, zones, recording) = futures::join!(
+        let strength_sets = async {
+            match one.summary().await {
+                Ok(activity) if wanted.strength_sets && records_sets(activity) => {
+                    Some(self.exercise_sets(id).await.value())
+                }
+                _ => None,
+            }
+        };
+        let (activity, weather, splits, zones, recording, strength_sets) = futures::join!(
             async { one.summary().await.cloned() },
             weather,
             self.laps_of(&one),
             self.zones_of(&one),
-            recording
+            recording,
+            strength_sets
         );
-        ActivityParts { activity, splits: splits.value(), zones: zones.value(), weather, recording }
+        let (splits, zones) = (splits.value(), zones.value());
+        ActivityParts { activity, splits, zones, weather, recording, strength_sets }
     }
 
     /// An activity's time in heart-rate zones (the `hr_zones` chart of one activity).

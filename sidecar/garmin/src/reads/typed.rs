@@ -8,7 +8,7 @@ use chrono::NaiveDate;
 use super::{Garmin, Read, Served};
 use crate::Result;
 use crate::api::ActivitySearch;
-use crate::models::activities::{Activity, ActivitySummary, ActivityWeather};
+use crate::models::activities::{Activity, ActivitySummary, ActivityWeather, ExerciseSets};
 use crate::models::common::DatedValue;
 use crate::models::downloads::{DownloadedFile, ExportFormat, OriginalFile};
 use crate::models::metrics::{FitnessAge, HrZones};
@@ -97,6 +97,16 @@ impl Garmin {
         self.serve(
             Read::new("the weather of an activity")
                 .web(move |w| Box::pin(async move { w.activities().weather(id).await })),
+        )
+        .await
+    }
+
+    /// A strength activity's sets as Garmin keeps them, with the person's corrections (web session
+    /// only: the Personal API serves the original FIT file, whose sets keep the watch's raw guesses).
+    pub async fn exercise_sets(&self, id: u64) -> Result<Served<Option<ExerciseSets>>> {
+        self.serve(
+            Read::new("the sets of a strength activity")
+                .web(move |w| Box::pin(async move { w.activities().exercise_sets(id).await })),
         )
         .await
     }

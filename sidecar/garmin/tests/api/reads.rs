@@ -187,7 +187,9 @@ async fn with_only_a_key_an_activitys_laps_zones_and_series_come_from_one_fit_do
     let runs = reader.activities_between(day(2026, 11, 1), day(2026, 11, 14), Some("running")).await.unwrap();
     let id = runs.value.iter().find_map(|a| a.activity_id).expect("a run in November");
     rig.fake.clear_requests();
-    let parts = reader.activity_parts(id, Wanted { weather: false, series_rows: Some(2000) }).await;
+    let parts = reader
+        .activity_parts(id, Wanted { weather: false, series_rows: Some(2000), strength_sets: false })
+        .await;
     assert!(parts.splits.as_ref().is_ok_and(|s| !s.laps.is_empty()), "{:?}", parts.splits.as_ref().err());
     assert!(parts.zones.as_ref().is_ok_and(|z| !z.is_empty()), "{:?}", parts.zones.as_ref().err());
     let recording = parts.recording.unwrap().unwrap();
@@ -197,4 +199,27 @@ async fn with_only_a_key_an_activitys_laps_zones_and_series_come_from_one_fit_do
     assert!(web.is_empty());
     let downloads = personal.iter().filter(|p| p.starts_with("/download-service/files/activity/")).count();
     assert_eq!(downloads, 1, "{personal:?}");
+}
+
+#[tokio::test]
+async fn a_strength_activitys_sets_are_read_through_the_web_once_its_summary_says_strength() {
+    let rig = Rig::start(true, true, Untracked::default()).await;
+    let reader = rig.reader();
+    let wanted = Wanted { weather: false, series_rows: None, strength_sets: true };
+    let month = reader.activities_between(day(2026, 10, 15), day(2026, 11, 14), None).await.unwrap().value;
+    let id_of = |key: &str| month.iter().find(|a| a.type_key() == Some(key)).and_then(|a| a.activity_id);
+    let strength = id_of("strength_training").expect("a strength session in a month");
+    rig.fake.clear_requests();
+    let parts = reader.activity_parts(strength, wanted).await;
+    let sets = parts.strength_sets.expect("asked of a strength activity").unwrap().expect("sets");
+    assert!(sets.exercise_sets.iter().any(|s| s.set_type.as_deref() == Some("ACTIVE")), "{sets:?}");
+    let (web, _) = rig.paths();
+    assert_eq!(web.iter().filter(|p| p.ends_with("/exerciseSets")).count(), 1, "{web:?}");
+    assert!(reader.served().contains(&Source::WebSession));
+
+    let run = id_of("running").expect("a run in a month");
+    rig.fake.clear_requests();
+    let parts = reader.activity_parts(run, wanted).await;
+    assert!(parts.strength_sets.is_none());
+    assert!(!rig.paths().0.iter().any(|p| p.ends_with("/exerciseSets")), "{:?}", rig.paths().0);
 }

@@ -181,7 +181,12 @@ impl GarminMcp {
         options: ChartOptions,
     ) -> Result<Drawn, ToolError> {
         let (id, reads) = self.chart_activity(id).await?;
-        let parts = reads.activity_parts(id, Wanted { weather: false, series_rows: Some(DETAIL_ROWS) }).await;
+        let parts = reads
+            .activity_parts(
+                id,
+                Wanted { weather: false, series_rows: Some(DETAIL_ROWS), strength_sets: false },
+            )
+            .await;
         let facts = facts_of(id, parts.activity)?;
         let recording = parts.recording.unwrap_or_else(|| {
             Ok(Served { value: Recording::Details(None), source: garmin::Source::WebSession })
