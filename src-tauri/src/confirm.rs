@@ -129,11 +129,6 @@ pub fn editable_spec(proposal: &Proposal) -> Option<Value> {
     serde_json::to_value(spec).ok()
 }
 
-/// Checks and previews `spec` with the `garmin` crate, in English.
-pub fn preview_spec(spec: &Value) -> WorkoutPreview {
-    preview_spec_in(spec, Language::En)
-}
-
 /// Checks and previews `spec` with the `garmin` crate, in `language`.
 pub fn preview_spec_in(spec: &Value, language: Language) -> WorkoutPreview {
     let words = match language {
@@ -215,6 +210,11 @@ pub fn change_from_spec(spec: &Value) -> Result<Change> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Checks and previews `spec` in English.
+    fn preview_spec(spec: &Value) -> WorkoutPreview {
+        preview_spec_in(spec, Language::En)
+    }
 
     fn intervals() -> Value {
         json!({"name": "800m x4", "sport": "run", "steps": [
