@@ -164,12 +164,18 @@ impl<T> ServedValue<T> for Result<Served<T>> {
     }
 }
 
+/// Keeps a served read's value, dropping its source.
+type KeepValue<T> = fn(Result<Served<T>>) -> Result<T>;
+
+/// A served read's future mapped to its value alone ([`ServedFuture::value`]).
+pub type ValueFuture<F, T> = futures::future::Map<F, KeepValue<T>>;
+
 /// `future.value()` on a served read: a future of its value alone (the source is in the reader's
 /// log), for code that joins several reads and keeps only what they answered.
 pub trait ServedFuture<T>: Future<Output = Result<Served<T>>> + Sized {
     /// The read's value.
-    fn value(self) -> futures::future::Map<Self, fn(Result<Served<T>>) -> Result<T>> {
-        futures::FutureExt::map(self, value_of::<T> as fn(Result<Served<T>>) -> Result<T>)
+    fn value(self) -> ValueFuture<Self, T> {
+        futures::FutureExt::map(self, value_of::<T> as KeepValue<T>)
     }
 }
 

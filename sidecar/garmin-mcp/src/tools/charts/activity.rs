@@ -188,9 +188,8 @@ impl GarminMcp {
             )
             .await;
         let facts = facts_of(id, parts.activity)?;
-        let recording = parts.recording.unwrap_or_else(|| {
-            Ok(Served { value: Recording::Details(None), source: garmin::Source::WebSession })
-        });
+        let none = Served { value: Recording::Details(None), source: garmin::Source::WebSession };
+        let recording = parts.recording.unwrap_or(Ok(none));
         let series = chart_series(&reads, id, facts.family, (parts.splits, parts.zones, recording)).await?;
         let (chart, told) = series.into_chart(&facts);
         let png =
@@ -284,7 +283,7 @@ struct ChartSeries {
 
 impl ChartSeries {
     /// The FIT file's samples and totals instead of the details'.
-    fn from_fit(mut self, fit: &FitSeries) -> ChartSeries {
+    fn with_fit(mut self, fit: &FitSeries) -> ChartSeries {
         self.fit_totals = (fit.distance_m, fit.timer_s, fit.avg_hr);
         self.samples = fit
             .samples
@@ -326,7 +325,7 @@ async fn chart_series(
         fit_totals: (None, None, None),
     };
     let details = match recording.map(|r| r.value) {
-        Ok(Recording::Fit(fit)) if !fit.samples.is_empty() => return Ok(series.from_fit(&fit)),
+        Ok(Recording::Fit(fit)) if !fit.samples.is_empty() => return Ok(series.with_fit(&fit)),
         Ok(Recording::Fit(_)) => {
             return Err(ToolError::NoData(format!("Activity {id} recorded no samples to draw.")));
         }
@@ -340,7 +339,7 @@ async fn chart_series(
         return Ok(series);
     }
     match original_fit_series(reads, id).await {
-        Ok(fit) if !fit.samples.is_empty() => Ok(series.from_fit(&fit)),
+        Ok(fit) if !fit.samples.is_empty() => Ok(series.with_fit(&fit)),
         Ok(_) | Err(_) if !series.samples.is_empty() => Ok(series),
         Ok(_) => Err(ToolError::NoData(format!("Activity {id} recorded no samples to draw."))),
         // Report the details failure when there was one: it is the first cause.
