@@ -319,7 +319,8 @@ fn test() -> Result<(), String> {
     stages.run("clippy and workspace tests", || {
         // `cargo test` builds every target but the benchmarks: build (and so lint) those too.
         run(&mut cargo_no_sidecar(&["test", "--workspace", "--benches", "--no-run"]))?;
-        run(&mut cargo_no_sidecar(&["test", "--workspace"]))
+        // Every failing test binary in one run, not only the first.
+        run(&mut cargo_no_sidecar(&["test", "--workspace", "--no-fail-fast"]))
     })?;
     stages.run("no control API in shipped builds", || no_control_feature_in_shipped_builds(&root))?;
     stages.run("MCP conformance", || conformance(&root))?;
