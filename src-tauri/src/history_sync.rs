@@ -239,14 +239,14 @@ impl HistorySync {
         view(&self.lock(), dir, demo)
     }
 
-    /// Starts syncing the history in `dir` through `transport` in the background and returns at once.
+    /// Starts syncing the history in `dir` through the reader `garmin` in the background and returns at once.
     /// While a sync of `dir` runs, it only reports where that one is. Progress and the end go to
     /// `emit`. Fails (one error shape) only when the history file cannot be opened.
     pub fn start(
         &self,
         dir: &Path,
         demo: bool,
-        transport: history::Transport,
+        garmin: garmin::Garmin,
         options: SyncOptions,
         emit: Emit,
     ) -> Result<SyncView> {
@@ -278,7 +278,7 @@ impl HistorySync {
                     emit(shown);
                 }
             };
-            let outcome = sync::sync(&history, &transport, &options, &tell).await;
+            let outcome = sync::sync(&history, &garmin, &options, &tell).await;
             let ended = {
                 let mut jobs = all.lock().unwrap_or_else(PoisonError::into_inner);
                 let job = jobs.entry(dir.clone()).or_default();
@@ -326,11 +326,11 @@ pub async fn start_history_sync<R: Runtime>(
     if first_only.unwrap_or(false) && history_view(store.dir())?.last_synced_at.is_some() {
         return Ok(syncs.view(store.dir(), demo));
     }
-    // The same transport the sidecar builds from the shared session file: the web session and/or
-    // the Personal API key (`history::transport`).
-    let transport = history::Transport::from_store(&store)?;
+    // The same reader the sidecar builds from the shared session file: the web session and/or
+    // the Personal API key (`garmin::reads`).
+    let garmin = garmin::Garmin::from_store(&store)?;
     let emit: Emit = Arc::new(move |view: SyncView| {
         let _ = app.emit_to(crate::MAIN_WINDOW, SYNC_EVENT, view);
     });
-    syncs.start(store.dir(), demo, transport, SyncOptions::new(today()), emit)
+    syncs.start(store.dir(), demo, garmin, SyncOptions::new(today()), emit)
 }

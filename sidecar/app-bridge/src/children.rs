@@ -37,7 +37,7 @@ pub fn no_console_window(command: &mut tokio::process::Command) -> &mut tokio::p
 
 #[cfg(windows)]
 mod job {
-    #![allow(unsafe_code)]
+    #![allow(unsafe_code, reason = "job objects have no safe wrapper in windows-sys")]
     //! The job object: one `unsafe` call per Windows function, each with its handle owned by Rust.
 
     use std::os::windows::io::{AsRawHandle as _, FromRawHandle as _, OwnedHandle};

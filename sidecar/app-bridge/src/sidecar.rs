@@ -1,5 +1,5 @@
 //! The contract between the desktop app and the `garmin-mcp` program it bundles, in one typed home:
-//! the program's name, the command lines the app starts it with, the start-up line an HTTP server
+//! the two programs' names, the command lines the app starts it with, the start-up line an HTTP server
 //! announces itself with (written by the server, read by the app, the benchmarks and the tests),
 //! and the tool check's report (`garmin-mcp check --json` writes it, the app reads it).
 //!
@@ -14,6 +14,10 @@ use serde::{Deserialize, Serialize};
 
 /// The sidecar program's name (without `.exe`), as bundled beside the app and put on `PATH`.
 pub const PROGRAM: &str = "garmin-mcp";
+
+/// The desktop app's program name (without `.exe`), which `garmin-mcp` looks for beside itself to
+/// start the app when a write needs the person's confirmation there.
+pub const APP_PROGRAM: &str = "garmin-desktop";
 
 /// How the start-up line of `garmin-mcp --http` begins; the served URL follows, then ` — ` and the
 /// rest in plain words. The line never holds the token.
@@ -119,7 +123,7 @@ pub struct ToolCheckRow {
     /// The first sentence of its answer, or why it failed or was skipped.
     pub summary: String,
     /// Which credentials served its answer (`personal_api`, `web_session`), as the answer's
-    /// `_meta["garmin_mcp/source"]` says; empty when it made no Garmin read or failed.
+    /// `_meta["dev.garminmcp/source"]` says; empty when it made no Garmin read or failed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sources: Vec<String>,
 }

@@ -88,7 +88,7 @@ impl AppLink {
 /// its window, or the first could only flash its taskbar button.
 fn let_app_take_the_foreground(pid: u32) {
     // SAFETY: a plain call with a process id; it only changes who may set the foreground window.
-    #[allow(unsafe_code)]
+    #[allow(unsafe_code, reason = "Windows has no safe wrapper for AllowSetForegroundWindow")]
     let allowed = unsafe { windows_sys::Win32::UI::WindowsAndMessaging::AllowSetForegroundWindow(pid) };
     if allowed == 0 {
         tracing::debug!("could not let the app take the foreground: {}", io::Error::last_os_error());

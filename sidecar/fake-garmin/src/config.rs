@@ -37,6 +37,36 @@ pub struct FakeConfig {
     pub profile_id: u64,
     /// The account's full name.
     pub full_name: String,
+    /// What the account's devices do not record (default: nothing missing; the fake athlete's
+    /// watch records everything). See [`Untracked`] for how Garmin answers then.
+    pub untracked: Untracked,
+}
+
+/// The kinds of data an account's devices do not record — a bike computer or a watch without sleep
+/// tracking, no HRV sensor, no scale — and how Garmin answers for them (the data set is drawn as
+/// usual, then holds no HRV or weigh-ins; the daily summary keeps its own figures):
+///
+/// * **sleep:** the range endpoints (web `sleep-service/stats/sleep/daily`, Personal API E11)
+///   answer 404 `NotFoundException` (issue #25: a real account whose device tracks no sleep, `[1]`
+///   for the web range; the Personal API's the same service, `[S]`); a night answers the no-data
+///   form (`sleep_sleep_service_no_data.json` `[L]`), the score range `[]`;
+/// * **HRV:** the night and the range answer 204 (the night's 204 without readings is `[L]`; the
+///   range answering the same when the account has none is `[S]`);
+/// * **weight:** the range answers 204 (`[S]`, as `weight/latest` does before any weigh-in),
+///   the day view and date range hold no weigh-ins, the latest is 204.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Untracked {
+    /// No sleep is recorded.
+    pub sleep: bool,
+    /// No HRV is recorded.
+    pub hrv: bool,
+    /// No weigh-ins are recorded.
+    pub weight: bool,
+}
+
+impl Untracked {
+    /// A bike computer alone: no sleep, no HRV, no weigh-ins.
+    pub const BIKE_COMPUTER: Untracked = Untracked { sleep: true, hrv: true, weight: true };
 }
 
 impl Default for FakeConfig {
@@ -52,6 +82,7 @@ impl Default for FakeConfig {
             display_name: "fake-athlete-1".to_owned(),
             profile_id: 1_000_001,
             full_name: "Alex Example".to_owned(),
+            untracked: Untracked::default(),
         }
     }
 }

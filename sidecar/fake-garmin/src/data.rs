@@ -189,6 +189,16 @@ impl Dataset {
         });
         let mut days = health::year(seed, &zone, first, today, &activities);
         fitness::fill(&mut days, &activities);
+        // What the account's devices do not record is not there (drawn all the same, so every other
+        // figure of the data set stays as it is).
+        for day in &mut days {
+            if config.untracked.hrv {
+                day.hrv = None;
+            }
+            if config.untracked.weight {
+                day.weight = None;
+            }
+        }
         let mut rng = rng::Rng::derive(seed, 0xE7E7);
         let race_activity = activities.iter().find(|a| a.kind == activity::Kind::Race).map(|a| a.id);
         let events = events::seeded(

@@ -49,7 +49,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 pub use auth::{BrowserOptions, IssuedSession, RefreshAnswer, SessionOptions};
-pub use config::{FakeConfig, FakeSite};
+pub use config::{FakeConfig, FakeSite, Untracked};
 pub use personal::{MintedKey, PersonalOptions};
 
 use crate::state::{AppState, lock};

@@ -66,7 +66,7 @@ pub(crate) fn open_desktop_app() -> bool {
 fn desktop_app_path() -> Option<PathBuf> {
     let exe = std::env::current_exe().ok()?;
     let dir = exe.parent()?;
-    let name = format!("garmin-desktop{}", std::env::consts::EXE_SUFFIX);
+    let name = format!("{}{}", app_bridge::sidecar::APP_PROGRAM, std::env::consts::EXE_SUFFIX);
     let candidate = dir.join(name);
     candidate.is_file().then_some(candidate)
 }

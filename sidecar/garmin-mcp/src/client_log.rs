@@ -9,7 +9,7 @@
 //! unknown tool's) are quoted cleaned and cut short (`crate::output::echo`), and every message is
 //! one cleaned text of at most [`MAX_MESSAGE_CHARS`] characters. MCP logging is deprecated
 //! for the 2026-07-28 protocol (SEP-2577) but part of 2025-11-25, which clients speak today.
-#![allow(deprecated)]
+#![allow(deprecated, reason = "MCP logging is deprecated for 2026-07-28 (SEP-2577) but part of 2025-11-25")]
 
 use std::sync::{Arc, Mutex};
 

@@ -4,7 +4,7 @@
 
 use chrono::NaiveDate;
 use fake_garmin::{FakeConfig, FakeGarmin, IssuedSession};
-use garmin::{Origins, Session, SessionStore, Site};
+use garmin::SessionStore;
 
 /// The label put in front of every demo answer.
 pub const DEMO_LABEL: &str = "[Demo data: a fake athlete, not your Garmin account]";
@@ -39,20 +39,8 @@ impl Demo {
 }
 
 /// Signs into `fake` as a browser with `user_agent` would and saves the session in `store`, the way
-/// the desktop app hands a session over. Used by the demo, the tests and the benchmarks.
+/// the desktop app hands a session over (`garmin::fake::sign_in`). Used by the demo, the tests and
+/// the benchmarks.
 pub fn sign_in(fake: &FakeGarmin, user_agent: &str, store: &SessionStore) -> std::io::Result<IssuedSession> {
-    let issued = fake.issue_session(user_agent);
-    let origins = Origins { connect: fake.base_url(), sso: fake.base_url() };
-    let mut session = Session::from_cookie_header(
-        Site::Global,
-        origins,
-        &issued.cookie_header(),
-        &issued.csrf_token,
-        user_agent,
-    )
-    .map_err(std::io::Error::other)?;
-    session.display_name = Some(issued.display_name.clone());
-    session.profile_id = Some(issued.profile_id);
-    store.save(&session).map_err(std::io::Error::other)?;
-    Ok(issued)
+    garmin::fake::sign_in(fake, user_agent, store)
 }

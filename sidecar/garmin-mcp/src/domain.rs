@@ -5,8 +5,6 @@
 //! another tool module: what two tools share lives here.
 //!
 //! - [`activity`]: sport families and filters, activity rows and titles, the list's page size.
-//! - [`activity_parts`]: one activity's summary, laps, zones, weather and series from whichever
-//!   source serves each (the Personal API's through the original FIT file).
 //! - [`best_efforts`]: a range's best curve, best times and their sources from the history's
 //!   per-activity curves, in the sport's units.
 //! - [`dates`]: the date argument types ([`dates::Day`]) and ranges, with their friendly message.
@@ -21,6 +19,8 @@
 //! - [`session_load`]: the athlete's load profile and each stored session's loads (TSS, hrTSS,
 //!   Garmin's), for the fitness trend and the analyses.
 //! - [`plan`]: scheduled workouts against the activities done (plan vs actual).
+//! - `reading`: what a domain computation reads from (the call's Garmin reader, the local history,
+//!   today), handed over by the server instead of the domain reaching into it.
 //! - [`sleep`]: a night's sleep stages as merged spans.
 //! - [`parts`]: one failing part of an answer never sinks the rest.
 //! - [`words`]: Garmin's keys, counts and whole numbers as people write them.
@@ -30,7 +30,6 @@
 
 pub mod account;
 pub mod activity;
-pub mod activity_parts;
 pub mod best_efforts;
 pub mod dates;
 pub mod fitness;
@@ -38,6 +37,7 @@ pub mod goal_race;
 pub mod load;
 pub mod parts;
 pub mod plan;
+pub(crate) mod reading;
 pub mod session_load;
 pub mod sleep;
 pub mod words;

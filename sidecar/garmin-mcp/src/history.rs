@@ -1,5 +1,6 @@
-//! The server's use of the local history (`history.sqlite3`, the `history` crate): cache-first
-//! reads for tools and the label every such answer carries saying where its numbers came from.
+//! The server's hold on the local history (`history.sqlite3`, the `history` crate): opening it for
+//! reads and for a sync, the background sync, and the label every answer carries saying where its
+//! numbers came from. The cache-first reads themselves take it through `crate::domain::reading`.
 //!
 //! Rules: past days the history covers are answered from it; today, and any day after the
 //! history's last finished sync, are read live from Garmin (one range request); `--no-cache`
@@ -14,17 +15,15 @@
 //! live at once and the failure is remembered for [`RETRY_AFTER`], so later calls skip the history
 //! instead of paying the timeout again. A sync uses a connection of its own, with the usual wait.
 
+use std::path::Path;
 use std::sync::Mutex;
 use std::time::{Duration as StdDuration, Instant};
 
 use ::history::History;
-use chrono::{DateTime, Duration, NaiveDate, Utc};
-use garmin::api::ActivitySearch;
-use garmin::models::activities::ActivitySummary;
+use chrono::{DateTime, NaiveDate, Utc};
 use rmcp::schemars;
 use serde::Serialize;
 
-use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
 
 /// After a read of the history failed, how long tools answer live without trying it again.
@@ -60,6 +59,64 @@ impl Slot {
     pub(crate) fn failed(&self) {
         *self.reads() = Reads::Failed(Instant::now());
     }
+
+    /// The history for reads (the caller has checked `--no-cache`): `None` when there is no file
+    /// yet, when it cannot be opened or read now (logged; the tool answers live), and for
+    /// [`RETRY_AFTER`] after that. Opening and a trivial read to check it answers run on the
+    /// blocking pool, each waiting at most [`::history::READ_BUSY_TIMEOUT`].
+    pub(crate) async fn for_reads(&self, dir: &Path) -> Option<History> {
+        let known = match &*self.reads() {
+            Reads::Failed(at) if at.elapsed() < RETRY_AFTER => return None,
+            Reads::Open(history) => Some(history.clone()),
+            _ => None,
+        };
+        let dir = dir.to_path_buf();
+        let checked = tokio::task::spawn_blocking(move || {
+            let history = match known {
+                Some(history) => history,
+                None => match History::open_for_reads(&dir)? {
+                    Some(history) => history,
+                    None => return Ok(None),
+                },
+            };
+            history.probe()?;
+            Ok::<_, ::history::HistoryError>(Some(history))
+        })
+        .await;
+        let mut reads = self.reads();
+        match checked {
+            Ok(Ok(Some(history))) => {
+                *reads = Reads::Open(history.clone());
+                Some(history)
+            }
+            Ok(Ok(None)) => {
+                *reads = Reads::Unopened;
+                None
+            }
+            Ok(Err(e)) => {
+                tracing::warn!(
+                    "the local history is not usable now, answering live for the next {} s: {e}",
+                    RETRY_AFTER.as_secs()
+                );
+                *reads = Reads::Failed(Instant::now());
+                None
+            }
+            Err(e) => {
+                tracing::warn!("opening the local history stopped: {e}");
+                None
+            }
+        }
+    }
+}
+
+/// The history for a sync: a connection of its own, with the usual wait for other processes
+/// (created when absent, a broken file moved aside). Blocking work runs on the blocking pool.
+pub(crate) async fn open_for_sync(dir: &Path) -> Result<History, ToolError> {
+    let dir = dir.to_path_buf();
+    tokio::task::spawn_blocking(move || History::open(&dir))
+        .await
+        .map_err(|e| ToolError::Local(format!("opening the local history stopped: {e}")))?
+        .map_err(|e| ToolError::Local(e.to_string()))
 }
 
 /// A sync running (or finished) in the background of this server: `sync_history` starts it, waits
@@ -123,112 +180,5 @@ impl DataSource {
             ),
             _ => "Source: Garmin, live.".to_owned(),
         }
-    }
-}
-
-impl GarminMcp {
-    /// The history for reads: `None` with `--no-cache`, when there is no file yet, when it cannot
-    /// be opened or read now (logged; the tool answers live), and for [`RETRY_AFTER`] after that.
-    /// Opening and a trivial read to check it answers run on the blocking pool, each waiting at
-    /// most [`::history::READ_BUSY_TIMEOUT`].
-    pub(crate) async fn history_for_reads(&self) -> Option<History> {
-        if self.no_cache() {
-            return None;
-        }
-        let known = match &*self.history_slot().reads() {
-            Reads::Failed(at) if at.elapsed() < RETRY_AFTER => return None,
-            Reads::Open(history) => Some(history.clone()),
-            _ => None,
-        };
-        let dir = self.store().dir().to_path_buf();
-        let checked = tokio::task::spawn_blocking(move || {
-            let history = match known {
-                Some(history) => history,
-                None => match History::open_for_reads(&dir)? {
-                    Some(history) => history,
-                    None => return Ok(None),
-                },
-            };
-            history.probe()?;
-            Ok::<_, ::history::HistoryError>(Some(history))
-        })
-        .await;
-        let mut reads = self.history_slot().reads();
-        match checked {
-            Ok(Ok(Some(history))) => {
-                *reads = Reads::Open(history.clone());
-                Some(history)
-            }
-            Ok(Ok(None)) => {
-                *reads = Reads::Unopened;
-                None
-            }
-            Ok(Err(e)) => {
-                tracing::warn!(
-                    "the local history is not usable now, answering live for the next {} s: {e}",
-                    RETRY_AFTER.as_secs()
-                );
-                *reads = Reads::Failed(Instant::now());
-                None
-            }
-            Err(e) => {
-                tracing::warn!("opening the local history stopped: {e}");
-                None
-            }
-        }
-    }
-
-    /// The history for a sync: a connection of its own, with the usual wait for other processes
-    /// (created when absent, a broken file moved aside). Blocking work runs on the blocking pool.
-    pub(crate) async fn history_for_sync(&self) -> Result<History, ToolError> {
-        let dir = self.store().dir().to_path_buf();
-        tokio::task::spawn_blocking(move || History::open(&dir))
-            .await
-            .map_err(|e| ToolError::Local(format!("opening the local history stopped: {e}")))?
-            .map_err(|e| ToolError::Local(e.to_string()))
-    }
-
-    /// The activities of `from..=to` (newest first, optionally of one type and its children) from
-    /// the history where it covers the range, the days after it live; `None` when the history
-    /// covers none of the range (the caller reads Garmin as it always did).
-    pub(crate) async fn activities_cache_first(
-        &self,
-        client: &crate::sources::Reads,
-        from: NaiveDate,
-        to: NaiveDate,
-        type_key: Option<&str>,
-    ) -> Result<Option<(Vec<ActivitySummary>, DataSource)>, ToolError> {
-        // Today is always live: its activities may still come.
-        let yesterday = self.today() - Duration::days(1);
-        if from > yesterday {
-            return Ok(None);
-        }
-        let Some(history) = self.history_for_reads().await else { return Ok(None) };
-        let key = type_key.map(str::to_owned);
-        let stored = tokio::task::spawn_blocking(move || {
-            let coverage = history.coverage(from, to.min(yesterday))?;
-            let Some(covered_to) = coverage.covered_to else { return Ok(None) };
-            Ok(Some((history.activities(from, covered_to, key.as_deref())?, covered_to, coverage.synced_at)))
-        })
-        .await
-        .unwrap_or_else(|e| Err(::history::HistoryError::Interrupted(format!("reading the history ({e})"))));
-        let (mut rows, covered_to, synced_at) = match stored {
-            Ok(Some(found)) => found,
-            Ok(None) => return Ok(None),
-            Err(e) => {
-                tracing::warn!("reading the local history failed, answering live: {e}");
-                self.history_slot().failed();
-                return Ok(None);
-            }
-        };
-        let live_after = covered_to < to;
-        if live_after {
-            let mut search = ActivitySearch::new().limit(100).between(covered_to + Duration::days(1), to);
-            search.activity_type = type_key.map(str::to_owned);
-            let mut newer = client.search_all(&search).await?;
-            newer.append(&mut rows);
-            rows = newer;
-        }
-        Ok(Some((rows, DataSource::history(covered_to, synced_at, live_after))))
     }
 }

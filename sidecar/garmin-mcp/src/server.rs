@@ -1,6 +1,9 @@
-//! The MCP server: [`GarminMcp`] holds the shared state every tool uses (a Garmin client built on
-//! demand from the shared session), assembles the tool routers of every toolset, applies
+//! The MCP server: [`GarminMcp`] holds the shared state every tool uses (the Garmin clients, built
+//! on demand from the shared session), assembles the tool routers of every toolset, applies
 //! `--toolsets` and `--readonly`, and answers `initialize` as `garmin-mcp` with this crate's version.
+//! Each tool call runs on its own view of the server ([`GarminMcp::for_call`]) whose one door to
+//! Garmin is a reader of its own ([`GarminMcp::reads`], `garmin::reads`): the sources that reader
+//! used are the answer's `_meta` (`crate::sources`).
 //! Beside tools it serves prompts (`crate::prompts`), resources (`crate::resources`), argument
 //! completion for both, and log notifications at the level each session sets (`crate::client_log`).
 //! The instructions it answers `initialize` with end with the athlete memory in a line, from its
@@ -16,7 +19,7 @@
 use std::sync::Arc;
 
 use chrono::NaiveDate;
-use garmin::{Client, RetryPolicy, SessionStore};
+use garmin::{Client, Garmin, RetryPolicy, SessionStore};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
@@ -107,22 +110,60 @@ impl ServerOptions {
 #[derive(Clone, Debug)]
 pub struct GarminMcp {
     ctx: Arc<Context>,
-    tool_router: ToolRouter<Self>,
-    /// This session's log level (a clone, i.e. a new session, starts quiet).
+    tool_router: Arc<ToolRouter<Self>>,
+    /// This session's log level, subscriptions and questions (a clone is a new session).
+    session: SessionScope,
+    /// The tool call this view serves (a clone starts a new one): its Garmin reader.
+    call: CallScope,
+}
+
+/// One tool call's reader of Garmin, built on first use; a clone is a new, empty scope.
+#[derive(Debug, Default)]
+struct CallScope(Arc<tokio::sync::OnceCell<Garmin>>);
+
+impl Clone for CallScope {
+    fn clone(&self) -> Self {
+        CallScope::default()
+    }
+}
+
+impl CallScope {
+    /// The sources this call's reads were served by.
+    fn served(&self) -> std::collections::BTreeSet<garmin::Source> {
+        self.0.get().map(Garmin::served).unwrap_or_default()
+    }
+}
+
+/// What belongs to one session: a clone of the server is a new session (each part starts anew),
+/// while a tool call's view of it ([`GarminMcp::for_call`]) shares the session's own.
+#[derive(Debug)]
+struct SessionScope(Arc<Session>);
+
+#[derive(Debug)]
+struct Session {
+    /// This session's log level (a new session starts quiet).
     log: ClientLog,
-    /// This session, for its resource subscriptions (a clone is a new session).
-    session: crate::resources::SessionTag,
+    /// This session, for its resource subscriptions.
+    tag: crate::resources::SessionTag,
     /// Places for confirmation questions waiting in the chat: this session's and the server's.
     questions: crate::elicit::Questions,
+}
+
+impl Clone for SessionScope {
+    /// A new session of the same server.
+    fn clone(&self) -> Self {
+        let Session { log, tag, questions } = &*self.0;
+        SessionScope(Arc::new(Session { log: log.clone(), tag: tag.clone(), questions: questions.clone() }))
+    }
 }
 
 #[derive(Debug)]
 struct Context {
     options: ServerOptions,
     client: tokio::sync::Mutex<Option<Client>>,
-    /// The Personal API client, when a key is saved (see [`crate::sources`]).
+    /// The Personal API client, when a key is saved (`garmin::reads` chooses between the two).
     personal: tokio::sync::Mutex<Option<garmin::PersonalClient>>,
-    history: crate::history::Slot,
+    history: Arc<crate::history::Slot>,
     /// Ids completions offer, kept a little while (see [`crate::prompts::Completions`]).
     completions: crate::prompts::Completions,
 }
@@ -152,14 +193,28 @@ impl GarminMcp {
                 options,
                 client: tokio::sync::Mutex::new(None),
                 personal: tokio::sync::Mutex::new(None),
-                history: crate::history::Slot::default(),
+                history: Arc::default(),
                 completions: crate::prompts::Completions::default(),
             }),
-            tool_router: router,
-            log: ClientLog::default(),
-            session: crate::resources::SessionTag::new(Default::default()),
-            questions: crate::elicit::Questions::new(),
+            tool_router: Arc::new(router),
+            session: SessionScope(Arc::new(Session {
+                log: ClientLog::default(),
+                tag: crate::resources::SessionTag::new(Default::default()),
+                questions: crate::elicit::Questions::new(),
+            })),
+            call: CallScope::default(),
         })
+    }
+
+    /// This server's view for one tool call: the same state, tools and session, with a reader of
+    /// its own (see [`Self::reads`]).
+    fn for_call(&self) -> GarminMcp {
+        GarminMcp {
+            ctx: self.ctx.clone(),
+            tool_router: self.tool_router.clone(),
+            session: SessionScope(self.session.0.clone()),
+            call: CallScope::default(),
+        }
     }
 
     /// Every tool of every toolset, before filtering, as clients see them (see [`crate::schema`]).
@@ -197,16 +252,59 @@ impl GarminMcp {
             + Self::best_effort_tools()
     }
 
-    /// The Garmin client, built from the shared session on first use (and again after a sign-in).
-    /// A tool that asks for it is served by the web session, and its answer says so.
-    pub(crate) async fn garmin(&self) -> Result<Client, ToolError> {
-        let client = self.web_client().await?;
-        crate::sources::note_web_session();
-        Ok(client)
+    /// This tool call's reader: the one door to Garmin (`garmin::reads`), through the Personal API
+    /// key and/or the web session of the shared session file, choosing per read. Without a key it
+    /// is the web session exactly as before keys existed, failing as that does when signed out.
+    pub(crate) async fn reads(&self) -> Result<Garmin, ToolError> {
+        let reader = self
+            .call
+            .0
+            .get_or_try_init(|| async {
+                let personal = self.personal().await;
+                let web = match personal {
+                    Some(_) => self.web_client().await.ok(),
+                    None => Some(self.web_client().await?),
+                };
+                Ok::<_, ToolError>(Garmin::new(web, personal)?)
+            })
+            .await?;
+        Ok(reader.clone())
     }
 
-    /// [`Self::garmin`] without noting the web session as a source ([`Self::reads`] notes each
-    /// read's real source).
+    /// What this call's domain computations read: its reader, the local history when it may answer,
+    /// and the athlete's today (`crate::domain::reading`).
+    pub(crate) async fn reading(&self) -> Result<crate::domain::reading::Reading, ToolError> {
+        Ok(crate::domain::reading::Reading {
+            reads: self.reads().await?,
+            history: self.history_for_reads().await,
+            today: self.today(),
+            history_slot: self.ctx.history.clone(),
+        })
+    }
+
+    /// The history for reads: `None` with `--no-cache`, when there is no file yet, or when it
+    /// cannot be opened or read now (logged; the tool answers live; see [`crate::history::Slot`]).
+    pub(crate) async fn history_for_reads(&self) -> Option<::history::History> {
+        if self.no_cache() {
+            return None;
+        }
+        self.ctx.history.for_reads(self.store().dir()).await
+    }
+
+    /// The history for a sync: a connection of its own (created when absent, a broken file moved
+    /// aside).
+    pub(crate) async fn history_for_sync(&self) -> Result<::history::History, ToolError> {
+        crate::history::open_for_sync(self.store().dir()).await
+    }
+
+    /// The web session, through this call's reader, for a tool whose reads only it serves and for
+    /// writes (which are not reads); the answer names the web session as its source. With only a
+    /// key: [`garmin::Error::WebSignInNeeded`].
+    pub(crate) async fn web_session(&self) -> Result<Client, ToolError> {
+        Ok(self.reads().await?.web("this tool's data")?.clone())
+    }
+
+    /// The web client of the shared session, built on first use (and again after a sign-in).
     async fn web_client(&self) -> Result<Client, ToolError> {
         let mut slot = self.ctx.client.lock().await;
         if let Some(client) = slot.as_ref() {
@@ -227,7 +325,7 @@ impl GarminMcp {
     }
 
     /// The Personal API client when a key is saved (and the account is not on the China site).
-    pub(crate) async fn personal(&self) -> Option<garmin::PersonalClient> {
+    async fn personal(&self) -> Option<garmin::PersonalClient> {
         if self.is_demo() {
             return None;
         }
@@ -239,24 +337,6 @@ impl GarminMcp {
             });
         }
         slot.clone()
-    }
-
-    /// The reads of a tool from whichever source serves each (see [`crate::sources`]). Without a
-    /// key this is the web session exactly as before, failing as [`Self::garmin`] does.
-    pub(crate) async fn reads(&self) -> Result<crate::sources::Reads, ToolError> {
-        match self.personal().await {
-            Some(personal) => Ok(crate::sources::Reads::new(Some(personal), self.web_client().await.ok())),
-            None => Ok(crate::sources::Reads::new(None, Some(self.web_client().await?))),
-        }
-    }
-
-    /// What the history sync reads through: the Personal API key first when one is saved, with the
-    /// web session when there is one (`history::transport` holds the policy).
-    pub(crate) async fn sync_transport(&self) -> Result<::history::Transport, ToolError> {
-        match self.personal().await {
-            Some(personal) => Ok(::history::Transport::new(self.web_client().await.ok(), Some(personal))?),
-            None => Ok(::history::Transport::from(self.web_client().await?)),
-        }
     }
 
     /// Forgets the cached clients (after the person signed out or in again).
@@ -293,12 +373,12 @@ impl GarminMcp {
     /// Subscriptions held by all sessions of this server (for tests).
     #[doc(hidden)]
     pub fn subscriptions_held(&self) -> usize {
-        self.session.subscriptions().count()
+        self.session.0.tag.subscriptions().count()
     }
 
     /// The places for confirmation questions (see [`crate::elicit::GarminMcp::ask`]).
     pub(crate) fn questions(&self) -> &crate::elicit::Questions {
-        &self.questions
+        &self.session.0.questions
     }
 
     /// This server's opened local history (see [`crate::history`]).
@@ -397,10 +477,10 @@ impl GarminMcp {
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
         let arguments = request.arguments.clone();
-        let call = self.tool_router.call(ToolCallContext::new(self, request, context));
-        let (answer, sources) =
-            crate::sources::recording(crate::domain::dates::with_today(self.today(), call)).await;
-        let answer = self.with_source(answer?, &sources).await;
+        let view = self.for_call();
+        let call = view.tool_router.call(ToolCallContext::new(&view, request, context));
+        let answer = crate::domain::dates::with_today(self.today(), call).await;
+        let answer = view.with_source(answer?).await;
         let CallToolResponse::Complete(result) = &answer else { return Ok(answer) };
         let decode_error = (result.is_error == Some(true))
             .then(|| result.content.first().and_then(|c| c.as_text()))
@@ -416,19 +496,16 @@ impl GarminMcp {
         }
     }
 
-    /// Names the sources that served a successful answer in its `_meta`, and the key's expiry
-    /// warning when due: in `_meta`, as a last text line, and as `notice` in the structured result
-    /// (Claude Code and Codex show the model only the structured result when there is one).
-    async fn with_source(
-        &self,
-        mut answer: CallToolResponse,
-        sources: &std::collections::BTreeSet<crate::sources::Source>,
-    ) -> CallToolResponse {
+    /// Names the sources this call's reader used in a successful answer's `_meta`, and the key's
+    /// expiry warning when due: in `_meta`, as a last text line, and as `notice` in the structured
+    /// result (Claude Code and Codex show the model only the structured result when there is one).
+    async fn with_source(&self, mut answer: CallToolResponse) -> CallToolResponse {
         let CallToolResponse::Complete(result) = &mut answer else { return answer };
         if result.is_error == Some(true) {
             return answer;
         }
-        let warning = if sources.contains(&crate::sources::Source::PersonalApi) {
+        let sources = self.call.served();
+        let warning = if sources.contains(&garmin::Source::PersonalApi) {
             self.personal()
                 .await
                 .and_then(|p| p.key().ok().flatten())
@@ -436,7 +513,7 @@ impl GarminMcp {
         } else {
             None
         };
-        let Some(meta) = crate::sources::meta(sources, warning.as_deref()) else { return answer };
+        let Some(meta) = crate::sources::meta(&sources, warning.as_deref()) else { return answer };
         result
             .meta
             .get_or_insert_with(rmcp::model::MetaObject::new)
@@ -616,7 +693,7 @@ impl ServerHandler for GarminMcp {
         let peer = context.peer.clone();
         let started = std::time::Instant::now();
         let renders_apps = crate::apps::client_renders(context.client_capabilities().as_ref());
-        self.log.send(&peer, LoggingLevel::Debug, format!("calling `{shown}`")).await;
+        self.session.0.log.send(&peer, LoggingLevel::Debug, format!("calling `{shown}`")).await;
         // A cancelled call (the client said so, or its HTTP request went away) stops here: what it
         // was waiting for — Garmin, the person's answer in the chat — is dropped with it.
         let cancelled = context.ct.clone();
@@ -648,7 +725,7 @@ impl ServerHandler for GarminMcp {
             Ok(_) => (LoggingLevel::Info, format!("`{shown}` answered in {took} ms")),
             Err(error) => (LoggingLevel::Error, format!("`{shown}` was refused: {}", error.message)),
         };
-        self.log.send(&peer, level, message).await;
+        self.session.0.log.send(&peer, level, message).await;
         if let Ok(CallToolResponse::Complete(result)) = &answer
             && result.is_error != Some(true)
             && result
@@ -659,7 +736,7 @@ impl ServerHandler for GarminMcp {
                 .is_some_and(|changes| !changes.is_empty())
         {
             for uri in crate::resources::changed_by(&name) {
-                self.session.subscriptions().updated(uri).await;
+                self.session.0.tag.subscriptions().updated(uri).await;
             }
         }
         if let Ok(CallToolResponse::Complete(result)) = &answer
@@ -667,10 +744,10 @@ impl ServerHandler for GarminMcp {
             && let Some(change) = crate::resources::athlete_change(&name, result.structured_content.as_ref())
         {
             for uri in &change.updated {
-                self.session.subscriptions().updated(uri).await;
+                self.session.0.tag.subscriptions().updated(uri).await;
             }
             if change.list_changed {
-                self.session.subscriptions().list_changed(self.session.id, &peer).await;
+                self.session.0.tag.subscriptions().list_changed(self.session.0.tag.id, &peer).await;
             }
         }
         answer
@@ -684,8 +761,10 @@ impl ServerHandler for GarminMcp {
         self.check_subscribable(&request.uri)?;
         let client = crate::http::client_of_call(&context);
         self.session
+            .0
+            .tag
             .subscriptions()
-            .add(self.session.id, &client, &request.uri, context.peer.clone())
+            .add(self.session.0.tag.id, &client, &request.uri, context.peer.clone())
             .map_err(|refused| ErrorData::invalid_request(refused.message(), None))
     }
 
@@ -694,7 +773,7 @@ impl ServerHandler for GarminMcp {
         request: UnsubscribeRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.session.subscriptions().remove(self.session.id, &request.uri);
+        self.session.0.tag.subscriptions().remove(self.session.0.tag.id, &request.uri);
         Ok(())
     }
 
@@ -703,7 +782,7 @@ impl ServerHandler for GarminMcp {
         request: SetLevelRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.log.set_level(request.level);
+        self.session.0.log.set_level(request.level);
         Ok(())
     }
 

@@ -24,7 +24,7 @@ use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 use serde_json::Value;
 
 /// The `_meta` key of a failed result that names its kind (see the module docs).
-pub const ERROR_KIND_META: &str = "dev.garminmcp/error";
+pub use crate::sources::ERROR_KIND_META;
 
 /// A failed result: `text` for the model, `kind` in `_meta` for programs.
 fn failed(kind: &str, text: String) -> CallToolResponse {

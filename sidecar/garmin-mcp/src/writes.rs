@@ -290,7 +290,7 @@ impl GarminMcp {
         follow_ups: FollowUps,
         confirmed_by: ConfirmedBy,
     ) -> Result<Vec<DoneChange>, ToolError> {
-        let client = self.garmin().await?;
+        let client = self.web_session().await?;
         let journal = Journal::in_dir(self.store().dir());
         let made_by = MadeBy::Assistant(confirmed_by);
         let done = apply_and_journal(&client, &journal, made_by, &change, undoes, &follow_ups).await?;

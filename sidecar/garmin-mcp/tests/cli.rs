@@ -353,6 +353,30 @@ async fn sync_fills_a_private_history_stops_politely_on_a_budget_and_continues()
     assert!(stderr.contains("after today"), "{stderr}");
 }
 
+/// Issue #25's report: an account whose sleep range answers 404 (a bike computer, no HRV or
+/// weigh-ins either) made `sync` end with exit code 3 and "Garmin has no such item" per block.
+#[tokio::test(flavor = "multi_thread")]
+async fn sync_of_an_account_without_sleep_hrv_or_weight_exits_0_and_says_so_in_one_sentence() {
+    let fake = FakeGarmin::start(FakeConfig {
+        today: NaiveDate::from_ymd_opt(2026, 11, 15).unwrap(),
+        untracked: fake_garmin::Untracked::BIKE_COMPUTER,
+        ..FakeConfig::default()
+    })
+    .await
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    signed_in(&fake, dir.path()).await;
+    let (output, stdout, stderr) =
+        run(command(dir.path(), &["--today", "2026-11-15", "sync", "--since", "2026-08-01"])).await;
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    assert_eq!(
+        stdout.matches("Garmin keeps no sleep, HRV or weight records for this account").count(),
+        1,
+        "{stdout}"
+    );
+    assert!(!stdout.contains("check the id or date") && !stdout.contains("could not be read"), "{stdout}");
+}
+
 /// Activity ids whose series (`/details`) the fake was asked for, in order.
 fn details_requested(fake: &FakeGarmin) -> Vec<i64> {
     fake.requests()

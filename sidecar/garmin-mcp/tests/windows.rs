@@ -413,7 +413,7 @@ async fn ctrl_break_stops_the_http_server_cleanly() {
     // Console events travel through a console: a test run from a pipe has none, so it makes one
     // (a no-op when it has one) before starting the server, which shares it.
     // SAFETY: a plain call without arguments.
-    #[allow(unsafe_code)]
+    #[allow(unsafe_code, reason = "a console for the server's Ctrl-Break; Windows has no safe wrapper")]
     unsafe {
         windows_sys::Win32::System::Console::AllocConsole();
     }
@@ -435,7 +435,7 @@ async fn ctrl_break_stops_the_http_server_cleanly() {
     .expect("the start-up line");
     let group = child.id().unwrap();
     // SAFETY: a plain call with a process group id; no memory is shared.
-    #[allow(unsafe_code)]
+    #[allow(unsafe_code, reason = "Ctrl-Break to the server's group; Windows has no safe wrapper")]
     let sent = unsafe {
         windows_sys::Win32::System::Console::GenerateConsoleCtrlEvent(
             windows_sys::Win32::System::Console::CTRL_BREAK_EVENT,

@@ -1140,7 +1140,7 @@ mod tests {
     fn decode_errors_name_the_failing_field() {
         #[derive(Debug, serde::Deserialize)]
         struct T {
-            #[allow(dead_code)]
+            #[allow(dead_code, reason = "only decoded, to see where decoding fails")]
             a: Vec<u32>,
         }
         let err =

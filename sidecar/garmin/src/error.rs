@@ -77,6 +77,15 @@ pub enum Error {
         endpoint: String,
     },
 
+    /// 204, an empty body or `null` where a read needs an answer: Garmin has nothing of this kind
+    /// for the date or range (the reader's range reads, [`crate::reads`], say so with this; the
+    /// typed API answers `None` instead).
+    #[error("Garmin has nothing of this kind for the dates asked ({endpoint} answered with no content)")]
+    NoContent {
+        /// Method and path that answered with no content.
+        endpoint: String,
+    },
+
     /// 429, or a 200 whose body says `"status-code": "429"`.
     #[error("Garmin is rate limiting requests{}; wait and try again", retry_hint(*retry_after))]
     RateLimited {
@@ -144,6 +153,14 @@ pub enum Error {
     )]
     ApiKeyRejected {
         /// What was observed (never the key).
+        reason: String,
+    },
+
+    /// The caller's request hook ([`crate::reads::RequestHook`]) held the request back, so nothing
+    /// was sent (the history's request budget is spent, for example).
+    #[error("the request to Garmin was not sent: {reason}")]
+    HeldBack {
+        /// The hook's words.
         reason: String,
     },
 
@@ -236,6 +253,8 @@ pub enum ErrorKind {
     Forbidden,
     /// 404.
     NotFound,
+    /// 204 (or an empty answer) where a read needed one.
+    NoContent,
     /// 429.
     RateLimited,
     /// 5xx.
@@ -252,6 +271,8 @@ pub enum ErrorKind {
     InvalidInput,
     /// The Personal API key was refused (wrong, expired or deleted): make a new key.
     ApiKeyRejected,
+    /// The caller's request hook held the request back; nothing was sent.
+    HeldBack,
 }
 
 impl Error {
@@ -263,6 +284,7 @@ impl Error {
             Error::OtherFrontEnd { .. } => ErrorKind::OtherFrontEnd,
             Error::Forbidden { .. } => ErrorKind::Forbidden,
             Error::NotFound { .. } => ErrorKind::NotFound,
+            Error::NoContent { .. } => ErrorKind::NoContent,
             Error::RateLimited { .. } => ErrorKind::RateLimited,
             Error::Server { .. } => ErrorKind::Server,
             Error::Rejected { .. } => ErrorKind::Rejected,
@@ -272,12 +294,24 @@ impl Error {
             Error::InvalidInput(_) => ErrorKind::InvalidInput,
             Error::ApiKeyRejected { .. } => ErrorKind::ApiKeyRejected,
             Error::WebSignInNeeded { .. } => ErrorKind::NotSignedIn,
+            Error::HeldBack { .. } => ErrorKind::HeldBack,
         }
     }
 
     /// True when the person must sign in (again) before anything else works.
     pub fn needs_sign_in(&self) -> bool {
         matches!(self.kind(), ErrorKind::NotSignedIn | ErrorKind::SessionExpired | ErrorKind::OtherFrontEnd)
+    }
+
+    /// True when Garmin answered that it has nothing here for this account: 404, no content, or a
+    /// 403 from Garmin itself (the account or its devices lack it, or it is another athlete's) —
+    /// not Cloudflare's edge, which never reached Garmin. An answer, not a failure.
+    pub fn means_nothing_there(&self) -> bool {
+        match self {
+            Error::NotFound { .. } | Error::NoContent { .. } => true,
+            Error::Forbidden { kind, .. } => *kind != ForbiddenKind::CloudflareEdge,
+            _ => false,
+        }
     }
 
     /// Which kind of 403 this is, for a [`Error::Forbidden`].

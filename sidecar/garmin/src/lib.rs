@@ -11,6 +11,11 @@
 //!   a cross-process lock; see its module doc for the rules every writer follows.
 //! * [`athlete`] is the athlete memory (`athlete.json`: goal races, injuries, constraints,
 //!   preferences), kept with the same lock and atomic-write routines.
+//! * [`reads`] is the one way to read Garmin for the MCP tools, the history sync and the app: a
+//!   [`Garmin`] reader built from the session store chooses per read between the Personal API, the
+//!   web session and the activity's original FIT file (one policy), owns every path, page size and
+//!   page walk, answers with the source as a value ([`Served`]) and keeps failures typed; its
+//!   module doc says how to add a read.
 //! * [`api`] holds one module per Garmin API area (activities, wellness, metrics, profile, devices,
 //!   gear, challenges, social, events, calendar, workouts, downloads), each method naming its HTTP
 //!   verb and path; [`models`] mirrors the same areas with types that tolerate what Garmin really
@@ -49,6 +54,8 @@ mod cookie_export;
 mod cookies;
 mod error;
 pub mod exercises;
+#[cfg(feature = "fake")]
+pub mod fake;
 pub mod fit_series;
 mod html;
 pub mod journal;
@@ -56,6 +63,7 @@ pub mod models;
 mod paths;
 pub mod personal;
 pub mod private_files;
+pub mod reads;
 mod refresh;
 mod retry;
 mod session;
@@ -69,6 +77,7 @@ pub use client::{Client, ClientBuilder};
 pub use error::{Error, ErrorKind, ForbiddenKind, Result};
 pub use paths::{APP_IDENTIFIER, DATA_DIR_ENV, default_data_dir, resolve_data_dir};
 pub use personal::{PersonalApiKey, PersonalClient};
+pub use reads::{Garmin, Served, Source};
 pub use retry::RetryPolicy;
 pub use session::{Session, SessionInfo, StoredCookie};
 pub use site::{CONNECT_URL_ENV, CONNECTUS_ORIGIN, Origins, SSO_URL_ENV, Site, describe_front_end};

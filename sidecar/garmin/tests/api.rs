@@ -1,5 +1,6 @@
 //! The typed API end to end against the fake Garmin Connect (`fake-garmin`), one module per area,
-//! plus the request-log checks that every call looks like the Garmin web app's.
+//! plus the request-log checks that every call looks like the Garmin web app's, and the one reader
+//! (`garmin::reads`) choosing between the sources.
 //!
 //! Run with `cargo test -p garmin --test api`. Each test starts its own fake (port 0) whose data
 //! set ends on [`support::TODAY`].
@@ -20,6 +21,8 @@ mod people;
 mod profile;
 #[path = "api/races.rs"]
 mod races;
+#[path = "api/reads.rs"]
+mod reads;
 #[path = "api/requests.rs"]
 mod requests;
 #[path = "api/support.rs"]

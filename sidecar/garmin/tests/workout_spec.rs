@@ -28,5 +28,5 @@ mod properties;
 #[path = "workout_spec/spec_json.rs"]
 mod spec_json;
 #[path = "api/support.rs"]
-#[allow(dead_code)]
+#[allow(dead_code, reason = "shared with the api tests; this binary uses only part of it")]
 mod support;

@@ -13,6 +13,7 @@ use analytics::mean_max::{
     resample_1hz,
 };
 use garmin::models::activities::ActivityDetails;
+#[cfg(test)]
 use serde_json::Value;
 
 /// Longest series reduced, s (a day).
@@ -58,7 +59,9 @@ pub(crate) struct Reduced {
     pub best: Option<BestTimes>,
 }
 
-/// Reduces Garmin's `details` body (either form) to curves and best times.
+/// Reduces Garmin's `details` body (either form) as JSON to curves and best times (the sync gets
+/// the rows typed from the reader; the tests write bodies as JSON).
+#[cfg(test)]
 pub(crate) fn reduce(raw: &Value) -> Reduced {
     match <ActivityDetails as serde::Deserialize>::deserialize(raw) {
         Ok(details) => reduce_details(&details),

@@ -10,8 +10,8 @@
 //! * [`read`] answers tools: activities of a range, how far the history covers a range and how
 //!   fresh it is, and the per-activity loads the analytics work from; [`read_curves`] the
 //!   per-activity mean-max curves and best times the sync computes from each activity's series.
-//!   fresh it is, and the per-activity loads the analytics work from.
-//! * [`transport`] is where the sync reads from: the web session, the Personal API key, or both.
+//! * The sync reads Garmin only through a [`garmin::Garmin`] reader (`garmin::reads`), which
+//!   chooses between the web session, the Personal API key and the activities' FIT files.
 //! * [`profile`] keeps the athlete's heart-rate profile and FTP (read at sync, at most daily by tools).
 //! * [`sync_once`] lets one sync run at a time per data folder across processes, and keeps what the
 //!   last one did for the next caller to report.
@@ -30,10 +30,8 @@ mod store;
 pub mod summary;
 pub mod sync;
 pub mod sync_once;
-pub mod transport;
 mod write_gate;
 
 pub use curves::Metric;
 pub use db::{FILE_NAME, History, READ_BUSY_TIMEOUT, create_v1_for_tests};
 pub use error::{HistoryError, Result};
-pub use transport::{Served, Transport};

@@ -4,30 +4,30 @@
 //! activity twice never makes a second row.
 
 use chrono::NaiveDate;
-use garmin::models::activities::{ActivitySplits, ActivitySummary, TimeInZone};
+use garmin::models::activities::{ActivitySplits, ActivitySummary, ActivityType, TimeInZone};
 use garmin::models::metrics::TrainingStatus;
 use garmin::models::wellness::{DailySummary, DailyWeightSummary, HrvSummary, SleepStatsDay};
+use garmin::reads::Raw;
 use rusqlite::{Connection, OptionalExtension as _, params};
 use serde_json::Value;
 
 use crate::Result;
 use crate::curves::Reduced;
-use crate::transport::Served;
 
-/// Which source gave a kept record (the `*_source` columns of migration 4).
+/// How a kept record came to be (the `*_source` columns of migration 4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Source {
+pub(crate) enum Origin {
     /// Garmin's JSON as this source sent it.
-    Served(Served),
+    Served(garmin::Source),
     /// Derived from the activity's original FIT file (Personal API).
     FitFile,
 }
 
-impl Source {
+impl Origin {
     fn key(self) -> &'static str {
         match self {
-            Source::Served(served) => served.key(),
-            Source::FitFile => "fit_file",
+            Origin::Served(source) => source.key(),
+            Origin::FitFile => "fit_file",
         }
     }
 }
@@ -42,10 +42,6 @@ pub(crate) fn parse_ymd(text: &str) -> Option<NaiveDate> {
     NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()
 }
 
-fn decode<T: serde::de::DeserializeOwned + Default>(raw: &Value) -> T {
-    serde_json::from_value(raw.clone()).unwrap_or_default()
-}
-
 fn finite(v: Option<f64>) -> Option<f64> {
     v.filter(|x| x.is_finite())
 }
@@ -54,11 +50,11 @@ fn finite(v: Option<f64>) -> Option<f64> {
 /// and a local start), with `true` when it was not in the history before.
 pub(crate) fn upsert_activity(
     conn: &Connection,
-    raw: &Value,
-    source: Source,
+    row: &Raw<ActivitySummary>,
+    origin: Origin,
     now: i64,
 ) -> Result<Option<(u64, bool)>> {
-    let a: ActivitySummary = decode(raw);
+    let (a, raw) = (&row.value, &row.json);
     let (Some(id), Some(start)) = (a.activity_id, a.start_time_local) else { return Ok(None) };
     let Ok(key) = i64::try_from(id) else { return Ok(None) };
     let existed: bool = conn
@@ -90,7 +86,7 @@ pub(crate) fn upsert_activity(
             kind.and_then(|k| k.type_id),
             kind.and_then(|k| k.parent_type_id),
             raw.get("sportTypeId").and_then(Value::as_i64),
-            a.activity_name,
+            a.activity_name.clone(),
             finite(a.distance),
             finite(a.duration),
             finite(a.moving_duration),
@@ -104,7 +100,7 @@ pub(crate) fn upsert_activity(
             finite(a.aerobic_training_effect),
             raw.to_string(),
             now,
-            source.key(),
+            origin.key(),
         ],
     )?;
     Ok(Some((id, !existed)))
@@ -114,16 +110,15 @@ pub(crate) fn upsert_activity(
 pub(crate) fn set_activity_details(
     conn: &Connection,
     id: u64,
-    splits: Option<&Value>,
-    zones: Option<&Value>,
-    source: Source,
+    splits: Option<&Raw<ActivitySplits>>,
+    zones: Option<&Raw<Vec<TimeInZone>>>,
+    origin: Origin,
     now: i64,
 ) -> Result<()> {
     let Ok(key) = i64::try_from(id) else { return Ok(()) };
     conn.execute("DELETE FROM activity_laps WHERE activity_id = ?1", [key])?;
     conn.execute("DELETE FROM activity_hr_zones WHERE activity_id = ?1", [key])?;
-    if let Some(raw) = splits {
-        let laps: ActivitySplits = decode(raw);
+    if let Some(laps) = splits.map(|s| &s.value) {
         for (n, lap) in laps.laps.iter().enumerate() {
             let index = lap.lap_index.unwrap_or(i64::try_from(n).unwrap_or(0) + 1);
             conn.execute(
@@ -144,8 +139,7 @@ pub(crate) fn set_activity_details(
             )?;
         }
     }
-    if let Some(raw) = zones {
-        let zones: Vec<TimeInZone> = serde_json::from_value(raw.clone()).unwrap_or_default();
+    if let Some(zones) = zones.map(|z| &z.value) {
         for zone in zones {
             let (Some(n), Some(seconds)) = (zone.zone_number, finite(zone.secs_in_zone)) else { continue };
             conn.execute(
@@ -157,7 +151,13 @@ pub(crate) fn set_activity_details(
     conn.execute(
         "UPDATE activities SET splits_json = ?2, hr_zones_json = ?3, details_at = ?4, details_source = ?5
          WHERE activity_id = ?1",
-        params![key, splits.map(Value::to_string), zones.map(Value::to_string), now, source.key()],
+        params![
+            key,
+            splits.map(|s| s.json.to_string()),
+            zones.map(|z| z.json.to_string()),
+            now,
+            origin.key()
+        ],
     )?;
     Ok(())
 }
@@ -200,12 +200,12 @@ pub(crate) fn activities_without_details(
 pub(crate) fn upsert_day_summary(
     conn: &Connection,
     date: NaiveDate,
-    raw: Option<&Value>,
-    source: Source,
+    row: Option<&Raw<DailySummary>>,
+    origin: Origin,
     now: i64,
     today: NaiveDate,
 ) -> Result<()> {
-    let s: DailySummary = raw.map(decode).unwrap_or_default();
+    let s = row.map(|r| r.value.clone()).unwrap_or_default();
     let minutes = match (finite(s.moderate_intensity_minutes), finite(s.vigorous_intensity_minutes)) {
         (None, None) => None,
         (m, v) => Some(m.unwrap_or(0.0) + 2.0 * v.unwrap_or(0.0)),
@@ -229,10 +229,10 @@ pub(crate) fn upsert_day_summary(
             finite(s.body_battery_highest_value),
             finite(s.body_battery_lowest_value),
             minutes,
-            raw.map(Value::to_string),
+            row.map(|r| r.json.to_string()),
             now,
             ymd(today),
-            source.key(),
+            origin.key(),
         ],
     )?;
     Ok(())
@@ -250,25 +250,22 @@ pub(crate) fn day_summary_read_on(conn: &Connection, date: NaiveDate) -> Result<
     Ok(on.flatten().as_deref().and_then(parse_ymd))
 }
 
-/// Per-night sleep (each night's raw JSON with its figures, from `source`), HRV and weigh-in rows
-/// of one block's range answers, stored per day.
+/// One block's nights of sleep (each with its JSON as `sleep_origin` sent it), nights of HRV and
+/// days of weigh-ins, stored per day.
 pub(crate) fn store_ranges(
     conn: &Connection,
-    sleep: &[(Value, SleepStatsDay)],
-    sleep_source: Source,
-    hrv: Option<&Value>,
-    weight: Option<&Value>,
+    sleep: &[Raw<SleepStatsDay>],
+    sleep_origin: Origin,
+    hrv: &[Raw<HrvSummary>],
+    weight: &[Raw<DailyWeightSummary>],
     now: i64,
 ) -> Result<()> {
-    let rows = |answer: Option<&Value>, key: &str| -> Vec<Value> {
-        answer.and_then(|a| a.get(key)).and_then(Value::as_array).cloned().unwrap_or_default()
-    };
     let ensure = |date: NaiveDate| -> rusqlite::Result<usize> {
         conn.execute("INSERT OR IGNORE INTO days (date) VALUES (?1)", [ymd(date)])
     };
-    for (raw, day) in sleep {
-        let Some(date) = day.calendar_date else { continue };
-        let values = day.values.clone().unwrap_or_default();
+    for night in sleep {
+        let Some(date) = night.value.calendar_date else { continue };
+        let values = night.value.values.clone().unwrap_or_default();
         ensure(date)?;
         conn.execute(
             "UPDATE days SET sleep_s = ?2, sleep_score = ?3, sleep_json = ?4, ranges_at = ?5, sleep_source = ?6
@@ -277,14 +274,14 @@ pub(crate) fn store_ranges(
                 ymd(date),
                 finite(values.total_sleep_time_in_seconds),
                 finite(values.sleep_score),
-                raw.to_string(),
+                night.json.to_string(),
                 now,
-                sleep_source.key()
+                sleep_origin.key()
             ],
         )?;
     }
-    for raw in rows(hrv, "hrvSummaries") {
-        let night: HrvSummary = decode(&raw);
+    for row in hrv {
+        let night = &row.value;
         let Some(date) = night.calendar_date else { continue };
         ensure(date)?;
         conn.execute(
@@ -295,13 +292,13 @@ pub(crate) fn store_ranges(
                 finite(night.last_night_avg),
                 finite(night.weekly_avg),
                 night.status,
-                raw.to_string(),
+                row.json.to_string(),
                 now
             ],
         )?;
     }
-    for raw in rows(weight, "dailyWeightSummaries") {
-        let day: DailyWeightSummary = decode(&raw);
+    for row in weight {
+        let day = &row.value;
         let Some(date) = day.summary_date else { continue };
         ensure(date)?;
         conn.execute(
@@ -309,7 +306,7 @@ pub(crate) fn store_ranges(
             params![
                 ymd(date),
                 day.latest_weight.as_ref().and_then(|w| finite(w.weight)),
-                raw.to_string(),
+                row.json.to_string(),
                 now
             ],
         )?;
@@ -321,10 +318,10 @@ pub(crate) fn store_ranges(
 pub(crate) fn upsert_training_status(
     conn: &Connection,
     date: NaiveDate,
-    raw: &Value,
+    snapshot: &Raw<TrainingStatus>,
     now: i64,
 ) -> Result<()> {
-    let status: TrainingStatus = decode(raw);
+    let status = &snapshot.value;
     let primary = status.primary_status();
     let acute = primary.and_then(|p| p.acute_training_load.as_ref());
     conn.execute(
@@ -337,7 +334,7 @@ pub(crate) fn upsert_training_status(
             acute.and_then(|a| finite(a.daily_training_load_acute)),
             acute.and_then(|a| finite(a.daily_training_load_chronic)),
             acute.and_then(|a| finite(a.daily_acute_chronic_workload_ratio)),
-            raw.to_string(),
+            snapshot.json.to_string(),
             now,
         ],
     )?;
@@ -345,18 +342,16 @@ pub(crate) fn upsert_training_status(
 }
 
 /// Replaces the table of activity types (for "running includes trail runs" from the history).
-pub(crate) fn replace_activity_types(conn: &Connection, raw: &Value) -> Result<()> {
-    let Some(types) = raw.as_array() else { return Ok(()) };
+pub(crate) fn replace_activity_types(conn: &Connection, types: &[Raw<ActivityType>]) -> Result<()> {
+    if types.is_empty() {
+        return Ok(());
+    }
     conn.execute("DELETE FROM activity_types", [])?;
-    for t in types {
-        let (Some(id), Some(key)) =
-            (t.get("typeId").and_then(Value::as_i64), t.get("typeKey").and_then(Value::as_str))
-        else {
-            continue;
-        };
+    for t in types.iter().map(|t| &t.value) {
+        let (Some(id), Some(key)) = (t.type_id, t.type_key.as_deref()) else { continue };
         conn.execute(
             "INSERT OR REPLACE INTO activity_types (type_id, type_key, parent_type_id) VALUES (?1, ?2, ?3)",
-            params![id, key, t.get("parentTypeId").and_then(Value::as_i64)],
+            params![id, key, t.parent_type_id],
         )?;
     }
     Ok(())
@@ -442,5 +437,26 @@ pub(crate) fn set_activity_curves(conn: &Connection, id: u64, reduced: &Reduced,
         best.execute(params![key, t.meters, t.label, t.seconds, t.start_second])?;
     }
     conn.execute("UPDATE activities SET curves_at = ?2 WHERE activity_id = ?1", params![key, now])?;
+    Ok(())
+}
+
+/// Whether any day holds `column` (a kind's JSON column of `days`).
+pub(crate) fn any_day_has(conn: &Connection, column: &str) -> Result<bool> {
+    Ok(conn.query_row(
+        &format!("SELECT EXISTS (SELECT 1 FROM days WHERE {column} IS NOT NULL)"),
+        [],
+        |r| r.get(0),
+    )?)
+}
+
+/// Marks the days of `from..=to` as having had their sleep, HRV and weight read at `now`, with or
+/// without anything in them (a kind Garmin has none of for the account leaves them empty).
+pub(crate) fn mark_ranges_read(conn: &Connection, from: NaiveDate, to: NaiveDate, now: i64) -> Result<()> {
+    for day in from.iter_days().take_while(|d| *d <= to) {
+        conn.execute(
+            "INSERT INTO days (date, ranges_at) VALUES (?1, ?2) ON CONFLICT(date) DO UPDATE SET ranges_at = ?2",
+            params![ymd(day), now],
+        )?;
+    }
     Ok(())
 }

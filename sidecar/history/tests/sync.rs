@@ -1,17 +1,21 @@
 //! The sync against the fake Garmin (pinned to 2026-11-15, its deterministic year of data): a year
 //! synced, a sync killed half-way and resumed, a 429 in the middle, two syncs at once (threads and
-//! processes), Garmin revising a recent day, a broken database file, and the request counts that
-//! prove finished work is never read twice (the fake's request log).
+//! processes), Garmin revising a recent day, a broken database file, an account whose devices record
+//! no sleep, HRV or weight, and the request counts that prove finished work is never read twice
+//! (the fake's request log).
+//!
+//! Run: `cargo test -p history --test sync`
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::NaiveDate;
 use fake_garmin::faults::{Fault, FaultRule};
-use fake_garmin::{FakeConfig, FakeGarmin};
-use garmin::{Client, Origins, RetryPolicy, Session, SessionStore, Site};
-use history::sync::{Stopped, SyncOptions, SyncReport, sync};
-use history::{History, Served, Transport};
+use fake_garmin::{FakeConfig, FakeGarmin, Untracked};
+use garmin::{Client, RetryPolicy, SessionStore};
+use garmin::{Garmin, Source};
+use history::History;
+use history::sync::{ProblemKind, Stopped, SyncOptions, SyncReport, sync};
 
 const USER_AGENT: &str = "Mozilla/5.0 (X11; Linux x86_64) GarminMcpHistoryTests/1.0";
 
@@ -66,19 +70,7 @@ impl Rig {
 }
 
 fn save_session(fake: &FakeGarmin, dir: &std::path::Path) {
-    let issued = fake.issue_session(USER_AGENT);
-    let origins = Origins { connect: fake.base_url(), sso: fake.base_url() };
-    let mut session = Session::from_cookie_header(
-        Site::Global,
-        origins,
-        &issued.cookie_header(),
-        &issued.csrf_token,
-        USER_AGENT,
-    )
-    .unwrap();
-    session.display_name = Some(issued.display_name.clone());
-    session.profile_id = Some(issued.profile_id);
-    SessionStore::new(dir).save(&session).unwrap();
+    garmin::fake::sign_in(fake, USER_AGENT, &SessionStore::new(dir)).unwrap();
 }
 
 fn client_in(dir: &std::path::Path) -> Client {
@@ -607,14 +599,14 @@ async fn key_rig(web: bool) -> Rig {
 }
 
 impl Rig {
-    /// The transport of this data folder: the key (fast retries), and the web session if saved.
-    fn transport(&self) -> Transport {
+    /// The reader of this data folder: the key (fast retries), and the web session if saved.
+    fn transport(&self) -> Garmin {
         let personal = garmin::PersonalClient::new(SessionStore::new(self.dir.path()), self.fake.base_url())
             .unwrap()
             .with_retry(fast_retry());
         let web =
             Client::builder().store(SessionStore::new(self.dir.path())).retry(fast_retry()).build().ok();
-        Transport::new(web, Some(personal)).unwrap()
+        Garmin::new(web, Some(personal)).unwrap()
     }
 
     async fn key_sync(&self, options: &SyncOptions) -> SyncReport {
@@ -708,7 +700,7 @@ async fn a_key_only_year_sync_asks_only_the_personal_api_within_its_caps_and_kee
     let report = keyed.key_sync(&SyncOptions::new(today())).await;
     let took = started.elapsed();
     assert!(report.complete(), "{}", report.summary());
-    assert_eq!(report.served_by.iter().copied().collect::<Vec<_>>(), [Served::PersonalApi]);
+    assert_eq!(report.served_by.iter().copied().collect::<Vec<_>>(), [Source::PersonalApi]);
     // One plain note on what only the web serves; nothing failed.
     assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
     assert!(report.problems[0].starts_with("Only a Personal API key is saved"), "{:?}", report.problems);
@@ -789,7 +781,7 @@ async fn with_both_credentials_the_personal_api_serves_what_it_has_and_the_web_s
     assert!(report.problems.is_empty(), "{:?}", report.problems);
     assert_eq!(
         report.served_by.iter().copied().collect::<Vec<_>>(),
-        [Served::PersonalApi, Served::WebSession]
+        [Source::PersonalApi, Source::WebSession]
     );
     let all: Vec<(String, String)> =
         rig.fake.requests().into_iter().map(|r| (r.path, r.query.unwrap_or_default())).collect();
@@ -936,4 +928,71 @@ async fn a_key_only_sync_meeting_a_429_burst_stops_politely_and_the_next_run_fin
             "finished days read again by {path}?{query}"
         );
     }
+}
+
+// ---- An account whose devices record no sleep, HRV or weight (issue #25) ----
+
+/// A fake Garmin playing an account with only a bike computer (no sleep, HRV or weigh-ins: Garmin
+/// answers their ranges 404 and 204) and a data folder signed in to it.
+async fn bike_computer_rig() -> Rig {
+    let config = FakeConfig { today: today(), untracked: Untracked::BIKE_COMPUTER, ..FakeConfig::default() };
+    let fake = FakeGarmin::start(config).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    save_session(&fake, dir.path());
+    Rig { fake, dir }
+}
+
+#[tokio::test]
+async fn a_sync_of_an_account_without_sleep_hrv_or_weight_finishes_says_so_once_and_reads_no_block_twice() {
+    let rig = bike_computer_rig().await;
+    let report = rig.sync(&SyncOptions::new(today())).await;
+    assert!(report.complete(), "{}", report.summary());
+    assert_eq!(report.blocks_synced, report.blocks, "every block is finished");
+    // One plain note, no failure.
+    assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
+    assert_eq!(report.problems[0].kind, ProblemKind::Note);
+    let note = report.problems[0].text.clone();
+    assert!(note.starts_with("Garmin keeps no sleep, HRV or weight records for this account"), "{note}");
+    let summary = report.summary();
+    assert_eq!(summary.matches("Garmin keeps no").count(), 1, "said once: {summary}");
+    assert!(!summary.contains("could not be read") && !summary.contains("check the id or date"), "{summary}");
+    // The rest of the history is there, and the days are kept as read with no sleep, HRV or weight.
+    let counts = rig.history().counts().unwrap();
+    assert!(counts.activities > 100 && counts.days > 300, "{counts:?}");
+    let kept = figures(
+        rig.dir.path(),
+        "SELECT count(*), count(sleep_json), count(hrv_json), count(weight_json), count(ranges_at) FROM days \
+         WHERE summary_at IS NOT NULL",
+    );
+    let cells: Vec<&str> = kept[0].split(' ').collect();
+    assert_eq!(&cells[1..4], ["0", "0", "0"], "{kept:?}");
+    assert_eq!(cells[0], cells[4], "every day's ranges are marked read: {kept:?}");
+
+    // The next sync reads only the recent blocks Garmin may still revise, as for any account.
+    rig.fake.clear_requests();
+    let again = rig.sync(&SyncOptions::new(today())).await;
+    assert!(again.complete(), "{}", again.summary());
+    assert!(again.blocks_skipped >= again.blocks - 2, "{}", again.summary());
+    let sleep_ranges =
+        rig.api_requests().iter().filter(|(p, _)| p.contains("/sleep-service/stats/sleep/daily/")).count();
+    assert!(sleep_ranges <= 2, "{sleep_ranges} sleep ranges asked again");
+    assert!(again.requests < 40, "{}", again.summary());
+}
+
+#[tokio::test]
+async fn the_same_account_through_the_personal_api_finishes_and_says_so_too() {
+    let config = FakeConfig { today: today(), untracked: Untracked::BIKE_COMPUTER, ..FakeConfig::default() };
+    let fake = FakeGarmin::start(config).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    save_key(&fake, dir.path());
+    let rig = Rig { fake, dir };
+    let mut options = SyncOptions::new(today());
+    options.since = Some(today() - chrono::Duration::days(60));
+    let report = rig.key_sync(&options).await;
+    assert!(report.complete(), "{}", report.summary());
+    let notes: Vec<&str> = report.problems.iter().map(|p| p.text.as_str()).collect();
+    assert_eq!(notes.len(), 2, "the key-only note and the one on what the account lacks: {notes:?}");
+    assert!(notes[0].starts_with("Only a Personal API key is saved"), "{notes:?}");
+    assert!(notes[1].starts_with("Garmin keeps no sleep, HRV or weight records"), "{notes:?}");
+    assert!(report.problems.iter().all(|p| p.kind == ProblemKind::Note));
 }

@@ -257,7 +257,7 @@ millis: number,
 summary: string,
 /**
  * Which credentials served its answer (`personal_api`, `web_session`), as the answer's
- * `_meta["garmin_mcp/source"]` says; empty when it made no Garmin read or failed.
+ * `_meta["dev.garminmcp/source"]` says; empty when it made no Garmin read or failed.
  */
 sources?: Array<string>, };
 

@@ -155,8 +155,9 @@ async fn daily_sleep(State(state): State<AppState>, q: Query) -> Response {
         Ok(x) => x,
         Err(e) => return e.into(),
     };
+    let untracked = state.config().untracked.sleep;
     let d = read(&state);
-    ok(match d.day(day) {
+    ok(match d.day(day).filter(|_| !untracked) {
         Some(rec) => sleep::sleep_dto(&d, day, &rec.sleep),
         None => sleep::no_sleep(&d, day).get("dailySleepDTO").cloned().unwrap_or_default(),
     })
@@ -169,6 +170,9 @@ async fn sleep_summaries(State(state): State<AppState>, q: Query) -> Response {
         Ok(r) => r,
         Err(res) => return res.into(),
     };
+    if state.config().untracked.sleep {
+        return not_found();
+    }
     let d = read(&state);
     let rows: Vec<Value> = clock::days(start, end)
         .filter_map(|day| d.day(day).map(|rec| sleep::sleep_dto(&d, day, &rec.sleep)))

@@ -184,8 +184,9 @@ async fn sleep_service(State(state): State<AppState>, q: Query) -> Response {
         Ok(x) => x,
         Err(e) => return e.into(),
     };
+    let untracked = state.config().untracked.sleep;
     let d = read(&state);
-    ok(match d.day(day) {
+    ok(match d.day(day).filter(|_| !untracked) {
         Some(rec) => sleep_body(&d, day, rec),
         None => no_sleep(&d, day),
     })
@@ -197,8 +198,10 @@ async fn score_stats(State(state): State<AppState>, Path((s, e)): Path<(String, 
         Ok(r) => r,
         Err(e) => return e.into(),
     };
+    let untracked = state.config().untracked.sleep;
     let d = read(&state);
     let rows: Vec<Value> = clock::days(start, end)
+        .filter(|_| !untracked)
         .filter_map(|day| {
             d.day(day).map(|r| json!({"calendarDate": clock::date(day), "value": r.sleep.score}))
         })
@@ -214,6 +217,9 @@ async fn sleep_stats(State(state): State<AppState>, Path((s, e)): Path<(String, 
     };
     if (end - start).num_days() >= 28 {
         return super::bad_request("Date range must not exceed 28 days");
+    }
+    if state.config().untracked.sleep {
+        return super::not_found();
     }
     let d = read(&state);
     let rows: Vec<Value> = clock::days(start, end)
@@ -294,6 +300,7 @@ pub(super) async fn hrv_range(
     Path((s, e)): Path<(String, String)>,
 ) -> Response {
     match range(&s, &e) {
+        Ok(_) if state.config().untracked.hrv => no_content(),
         Ok((start, end)) => ok(hrv_summaries(&read(&state), start, end)),
         Err(e) => e.into(),
     }

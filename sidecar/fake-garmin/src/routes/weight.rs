@@ -163,6 +163,7 @@ pub(super) async fn weight_range(
     Path((s, e)): Path<(String, String)>,
 ) -> Response {
     match range(&s, &e) {
+        Ok(_) if state.config().untracked.weight => super::no_content(),
         Ok((start, end)) => ok(range_body(&read(&state), start, end)),
         Err(e) => e.into(),
     }

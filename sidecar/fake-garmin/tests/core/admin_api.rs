@@ -1,3 +1,5 @@
+//! Run: `cargo test -p fake-garmin --test core admin_api::`.
+//!
 //! The `/__fake/` control API does over HTTP what `FakeGarmin`'s methods do in-process.
 
 use fake_garmin::IssuedSession;

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p fake-garmin --test core binary::`.
+//!
 //! The standalone `fake-garmin` binary: announces its URL on stderr, prints an issued session on
 //! stdout only when asked, serves, and exits cleanly on SIGTERM.
 

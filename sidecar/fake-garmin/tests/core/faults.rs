@@ -1,3 +1,5 @@
+//! Run: `cargo test -p fake-garmin --test core faults::`.
+//!
 //! Each fault kind answers as documented, rules apply after auth, in order, and use up `times`.
 
 use std::time::{Duration, Instant};

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p fake-garmin --test core gc_api_auth::`.
+//!
 //! The `/gc-api` gate: what a request must carry (reference §2.5) and which status each lack
 //! earns (§2.6: expired access → 401, everything else → 403). Statuses come before routing, so
 //! these tests do not depend on the data endpoints.

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p fake-garmin --test core pages::`.
+//!
 //! The browser-facing side: the FAKE SSO sign-in page and form, the `/app/` shell a client scrapes
 //! for CSRF and profile (reference §2.2–2.4), the Cloudflare cookie, and the loud catch-all.
 

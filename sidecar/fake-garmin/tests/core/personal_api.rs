@@ -1,3 +1,5 @@
+//! Run: `cargo test -p fake-garmin --test core personal_api::`.
+//!
 //! The fake's Personal API (docs/garmin-personal-api.md): the key-for-token exchange, refused keys,
 //! range caps, the 429 on bursts, and the same athlete's numbers as the web API.
 

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p fake-garmin --test core real_garmin::`.
+//!
 //! Behaviours the fake learned from independent clients and real recorded answers
 //! (docs/garmin-web-api.md §0, "Sign-in, renewal and 403s"): the connectus front end, the kinds of
 //! 403, cookie-only refresh answers, sign-ins without a `session` cookie, and the SSO's `CASTGC`.

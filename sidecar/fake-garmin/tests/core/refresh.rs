@@ -1,3 +1,5 @@
+//! Run: `cargo test -p fake-garmin --test core refresh::`.
+//!
 //! The refresh call (reference §2.7): one-time, rotating credentials, and what happens when a
 //! client presents one twice.
 

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p fake-garmin --test core request_log::`.
+//!
 //! The request log records what clients sent, explains refusals, and never holds a secret.
 
 use reqwest::StatusCode;

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p fake-garmin --test core robustness::`.
+//!
 //! Hostile input never panics the fake (it answers 4xx), many clients at once with short-lived
 //! access cookies all get through when they refresh correctly, and shutdown frees the port.
 

@@ -1,3 +1,5 @@
+//! Shared by the tests of `cargo test -p fake-garmin --test core`.
+//!
 //! Test helpers: starting a fake, and a minimal "browser" that keeps a cookie jar, merges every
 //! `Set-Cookie`, and sends the headers Garmin insists on (reference §2.5).
 

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p fake-garmin --test endpoints activities::`.
+//!
 //! Activity endpoints: list filters and 0-based paging, count, details thinned to
 //! `maxChartSize`, laps that add up, per-sport extras, weather in °F, records that follow the
 //! activities, and rename/delete showing up in later reads.

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p fake-garmin --test endpoints calendar::`.
+//!
 //! The calendar month feed (0-based month, neighbouring weeks included so items repeat across
 //! months) and calendar events (list, upcoming, create, read-modify-write update, delete).
 

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p fake-garmin --test endpoints determinism::`.
+//!
 //! The data set is a pure function of seed and "today", and has the promised make-up: a year of
 //! days, about four runs a week plus a ride, a swim and two strength sessions, a run yesterday.
 

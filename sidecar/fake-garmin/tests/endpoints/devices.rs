@@ -1,3 +1,5 @@
+//! Run: `cargo test -p fake-garmin --test endpoints devices::`.
+//!
 //! Devices and the device message queue a workout push uses (reference §4.12).
 
 use reqwest::StatusCode;

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p fake-garmin --test endpoints downloads::`.
+//!
 //! Downloads: the activity zip holds a FIT file written from the activity's own samples, laps and
 //! totals (checked with `fitparser` and, when `.ci/.venv` has it, Garmin's FIT SDK, against the
 //! web endpoints), and the oldest run's holds the real recorded fēnix 5 FIT byte for byte;

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p fake-garmin --test endpoints no_data::`.
+//!
 //! Garmin's "no data" forms (reference §3.3) and error bodies (§3.1): 204 for HRV, endurance and
 //! hill score; `[]` for readiness; null-filled objects for sleep and blood pressure; 404 with
 //! `NotFoundException` for unknown ids; 400 for malformed dates.

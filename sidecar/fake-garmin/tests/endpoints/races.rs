@@ -1,3 +1,5 @@
+//! Run: `cargo test -p fake-garmin --test endpoints races::`.
+//!
 //! The race search (reference §4.10): the same catalogue at `/gc-api/race-search/events` and at
 //! the bare `/race-search/events` (open question 12), both behind the auth gate; every filter
 //! checked against the catalogue filtered here independently; bad parameters are 400s; the

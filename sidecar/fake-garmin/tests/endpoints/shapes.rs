@@ -1,3 +1,5 @@
+//! Run: `cargo test -p fake-garmin --test endpoints shapes::`.
+//!
 //! Every fixture-backed endpoint answers with the recorded body's key set (recursively; extra
 //! keys allowed), so a client decoding real Garmin JSON decodes the fake's too.
 

@@ -1,3 +1,5 @@
+//! Shared by the tests of `cargo test -p fake-garmin --test endpoints`.
+//!
 //! Helpers of the endpoint suite: a fake anchored at a fixed "today", a client that sends the
 //! headers a real web client sends (reference §2.5), the recorded fixtures, and
 //! [`assert_same_shape`], which checks a body against a fixture's key set.

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p fake-garmin --test endpoints workouts::`.
+//!
 //! Workout writes as Garmin does them (reference §5): nested `stepOrder` renumbered depth first,
 //! new 10–11 digit step ids, `childStepId` per repeat group, floats, long names cut, invalid
 //! bodies refused; full-replace updates; schedules by `workoutScheduleId` that show in the month

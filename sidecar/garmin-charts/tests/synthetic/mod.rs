@@ -2,7 +2,7 @@
 //! and the benchmark (`#[path]`-included there). A tiny linear congruential generator stands in
 //! for randomness so every run draws exactly the same pixels.
 
-#![allow(dead_code)]
+#![allow(dead_code, reason = "shared by the golden tests and the benchmark; each uses part of it")]
 
 use garmin_charts::{
     ActivityChart, ActivitySample, BestEffortsChart, CurveMetric, CurveSeries, FitnessChart, FitnessDay,

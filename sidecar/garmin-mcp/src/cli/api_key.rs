@@ -13,23 +13,34 @@ use chrono::{DateTime, NaiveDate, Utc};
 use garmin::personal::{CHINA_NOT_OFFERED, KEY_PAGE_URL, PERSONAL_API_KEY_ENV, origin_from_env};
 use garmin::{Error, SessionStore, Site};
 
-use super::login::LoginArgs;
 use super::output::fail;
 
 /// Largest key file read: a key is well under a kilobyte.
 const KEY_FILE_MAX_BYTES: u64 = 64 * 1024;
 
+/// What `login --api-key` was given: the site asked for (`--site`), the key's file
+/// (`--api-key-file`) and when it expires (`--key-expires`).
+#[derive(Debug)]
+pub struct KeyArgs<'a> {
+    /// `--site`, when given.
+    pub site: Option<Site>,
+    /// `--api-key-file`, when given.
+    pub api_key_file: Option<&'a Path>,
+    /// `--key-expires`, when given.
+    pub key_expires: Option<&'a str>,
+}
+
 /// Runs `login --api-key`.
-pub async fn run(args: &LoginArgs, store: &SessionStore) -> ExitCode {
+pub async fn run(args: &KeyArgs<'_>, store: &SessionStore) -> ExitCode {
     let web_site = store.load().ok().flatten().map(|s| s.site);
     if args.site == Some(Site::Cn) || web_site == Some(Site::Cn) {
         return fail(&Error::InvalidInput(format!("{CHINA_NOT_OFFERED}.")));
     }
-    let key_expires_at = match args.key_expires.as_deref().map(parse_expiry).transpose() {
+    let key_expires_at = match args.key_expires.map(parse_expiry).transpose() {
         Ok(at) => at,
         Err(message) => return fail(&Error::InvalidInput(message)),
     };
-    let key = match read_key(args.api_key_file.as_deref()).await {
+    let key = match read_key(args.api_key_file).await {
         Ok(key) => key,
         Err(message) => return fail(&Error::InvalidInput(message)),
     };

@@ -61,7 +61,12 @@ pub struct LoginArgs {
 /// Runs `login --manual` or `login --api-key`.
 pub async fn run(args: LoginArgs, store: &SessionStore) -> ExitCode {
     if args.api_key {
-        return super::api_key::run(&args, store).await;
+        let key = super::api_key::KeyArgs {
+            site: args.site,
+            api_key_file: args.api_key_file.as_deref(),
+            key_expires: args.key_expires.as_deref(),
+        };
+        return super::api_key::run(&key, store).await;
     }
     let Some(site) = args.site else {
         return fail(&Error::InvalidInput("--manual needs --site global|cn".into()));

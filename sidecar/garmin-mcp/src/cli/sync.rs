@@ -36,9 +36,9 @@ pub async fn run(args: SyncArgs, store: &SessionStore, today: Option<chrono::Nai
         eprintln!("garmin-mcp: --since {since} is after today ({today}); give a day in the past");
         return ExitCode::from(2);
     }
-    // The web session and/or the Personal API key of the session file (`history::transport`).
-    let transport = match history::Transport::from_store(store) {
-        Ok(transport) => transport,
+    // The web session and/or the Personal API key of the session file (`garmin::reads`).
+    let garmin = match garmin::Garmin::from_store(store) {
+        Ok(garmin) => garmin,
         Err(e) => return super::output::fail(&e),
     };
     let history = match History::open(store.dir()) {
@@ -83,7 +83,7 @@ pub async fn run(args: SyncArgs, store: &SessionStore, today: Option<chrono::Nai
             bar.set_message(format!("{} · {} requests", p.message, p.requests));
         }
     };
-    let report = sync::sync(&history, &transport, &options, &tell).await;
+    let report = sync::sync(&history, &garmin, &options, &tell).await;
     lock.finish(history::sync_once::Finished::of(&options, &report));
     bar.finish_and_clear();
     match report {

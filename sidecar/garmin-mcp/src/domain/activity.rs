@@ -48,6 +48,19 @@ impl Family {
         }
     }
 
+    /// Garmin's activity type id of the family's parent type (running 1, cycling 2, swimming 26;
+    /// `activity_types.json`), which names its heart-rate zone set ([`HrZones::sport_of_type`]).
+    ///
+    /// [`HrZones::sport_of_type`]: garmin::models::metrics::HrZones::sport_of_type
+    pub fn garmin_type_id(self) -> Option<i64> {
+        match self {
+            Family::Run => Some(1),
+            Family::Ride => Some(2),
+            Family::Swim => Some(26),
+            Family::Walk | Family::Other => None,
+        }
+    }
+
     /// The family of a list row.
     pub fn of_summary(a: &ActivitySummary) -> Family {
         let parent = a.activity_type.as_ref().and_then(|t| t.parent_type_id);

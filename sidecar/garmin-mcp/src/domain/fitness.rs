@@ -1,7 +1,7 @@
 //! The fitness trend (the performance management chart): fitness (CTL), fatigue (ATL) and form
 //! (TSB) day by day from each session's load, read from the local history with the days since
 //! its last sync read live (or everything live without a history). `get_fitness_trend` answers
-//! with it and `render_chart` kind `fitness` draws it: both call [`GarminMcp::fitness_trend`].
+//! with it and `render_chart` kind `fitness` draws it: both call [`fitness_trend`].
 
 use ::history::read::ActivityLoad;
 use analytics::load::{LoadChoice, LoadScale, daily_loads};
@@ -11,9 +11,9 @@ use rmcp::schemars;
 use serde::Serialize;
 
 use crate::domain::dates::DateRange;
-use crate::domain::session_load::{load_choice, round1, session_loads};
+use crate::domain::reading::Reading;
+use crate::domain::session_load::{athlete, load_choice, round1, session_loads};
 use crate::history::DataSource;
-use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
 
 /// Default span of `get_fitness_trend` (days before the end date).
@@ -188,123 +188,118 @@ struct TrendSessions {
     notes: Vec<String>,
 }
 
-impl GarminMcp {
-    /// The fitness trend over `range` on the `load` asked (`auto`, `garmin`, `hr`, `power`).
-    pub(crate) async fn fitness_trend(
-        &self,
-        range: DateRange,
-        load: Option<&str>,
-    ) -> Result<FitnessTrend, ToolError> {
-        let (load_word, choice) = load_choice(load)?;
-        let client = self.garmin().await?;
-        let TrendSessions { activities, source, mut notes } = self.trend_sessions(&client, range).await?;
-        let need_hr = matches!(choice, LoadChoice::Auto | LoadChoice::HeartRate);
-        let need_power = matches!(choice, LoadChoice::Auto | LoadChoice::Power);
-        let athlete = self.athlete(&client, need_hr, need_power).await;
-        let sessions = session_loads(&activities, &athlete);
-        let loads = daily_loads(&sessions, choice);
-        let pmc = performance_management_until(&loads.days, &PmcConstants::default(), range.end)
-            .map_err(|e| ToolError::Local(e.to_string()))?;
-        let shown = pmc.between(range.start, range.end);
-        notes.extend(athlete.notes);
-        if loads.scale == Some(LoadScale::Garmin) && choice == LoadChoice::Auto {
-            notes.push("no session had power TSS or hrTSS, so Garmin's training load is used (its own scale, not TSS)".to_owned());
-        }
-        Ok(FitnessTrend {
-            start_date: range.start.to_string(),
-            end_date: range.end.to_string(),
-            reading: reading(shown, range.end, &load_word),
-            load: load_word,
-            load_scale: scale_word(loads.scale).to_owned(),
-            load_convention: loads.convention.clone(),
-            convention: pmc.convention.clone(),
-            sessions: SessionCounts {
-                power: loads.sessions.power,
-                heart_rate: loads.sessions.heart_rate,
-                garmin: loads.sessions.garmin,
-            },
-            sessions_without_load: loads.sessions_without_load,
-            days: shown.iter().map(trend_day).collect(),
-            notes,
-            source,
-        })
+/// The fitness trend over `range` on the `load` asked (`auto`, `garmin`, `hr`, `power`).
+pub(crate) async fn fitness_trend(
+    inputs: &Reading,
+    range: DateRange,
+    load: Option<&str>,
+) -> Result<FitnessTrend, ToolError> {
+    let (load_word, choice) = load_choice(load)?;
+    let TrendSessions { activities, source, mut notes } = trend_sessions(inputs, range).await?;
+    let need_hr = matches!(choice, LoadChoice::Auto | LoadChoice::HeartRate);
+    let need_power = matches!(choice, LoadChoice::Auto | LoadChoice::Power);
+    let athlete = athlete(inputs, need_hr, need_power).await;
+    let sessions = session_loads(&activities, &athlete);
+    let loads = daily_loads(&sessions, choice);
+    let pmc = performance_management_until(&loads.days, &PmcConstants::default(), range.end)
+        .map_err(|e| ToolError::Local(e.to_string()))?;
+    let shown = pmc.between(range.start, range.end);
+    notes.extend(athlete.notes);
+    if loads.scale == Some(LoadScale::Garmin) && choice == LoadChoice::Auto {
+        notes.push(
+            "no session had power TSS or hrTSS, so Garmin's training load is used (its own scale, not TSS)"
+                .to_owned(),
+        );
     }
+    Ok(FitnessTrend {
+        start_date: range.start.to_string(),
+        end_date: range.end.to_string(),
+        reading: reading(shown, range.end, &load_word),
+        load: load_word,
+        load_scale: scale_word(loads.scale).to_owned(),
+        load_convention: loads.convention.clone(),
+        convention: pmc.convention.clone(),
+        sessions: SessionCounts {
+            power: loads.sessions.power,
+            heart_rate: loads.sessions.heart_rate,
+            garmin: loads.sessions.garmin,
+        },
+        sessions_without_load: loads.sessions_without_load,
+        days: shown.iter().map(trend_day).collect(),
+        notes,
+        source,
+    })
+}
 
-    /// The sessions of a trend: from the history when it covers the range (the days after its
-    /// last sync live); otherwise everything live, the sessions of the range and the weeks before.
-    async fn trend_sessions(
-        &self,
-        client: &garmin::Client,
-        range: DateRange,
-    ) -> Result<TrendSessions, ToolError> {
-        let (start, end) = (range.start, range.end);
-        let (mut activities, live_from, source, notes) = match self.trend_history(range).await {
-            Some((loads, covered_to, synced_at)) => {
-                let live_after = covered_to < end;
-                let source = DataSource::history(covered_to.min(end), synced_at, live_after);
-                (loads, live_after.then(|| covered_to + Duration::days(1)), source, Vec::new())
-            }
-            None => {
-                let from = start - Duration::days(TREND_LIVE_LEAD_DAYS);
-                let note = format!(
-                    "the local history does not cover {start} to {end}, so Garmin was read live from {from} (hrTSS from each session's average heart rate): run sync_history for zone-based hrTSS and an instant answer"
-                );
-                (Vec::new(), Some(from), DataSource::live(), vec![note])
-            }
-        };
-        if let Some(from) = live_from {
-            // Zone times only for the few days after the history (one request per session).
-            activities.extend(live_loads(client, from, end, source.from != "garmin").await?);
+/// The sessions of a trend: from the history when it covers the range (the days after its last
+/// sync live); otherwise everything live, the sessions of the range and the weeks before.
+async fn trend_sessions(reading: &Reading, range: DateRange) -> Result<TrendSessions, ToolError> {
+    let (start, end) = (range.start, range.end);
+    let (mut activities, live_from, source, notes) = match trend_history(reading, range) {
+        Some((loads, covered_to, synced_at)) => {
+            let live_after = covered_to < end;
+            let source = DataSource::history(covered_to.min(end), synced_at, live_after);
+            (loads, live_after.then(|| covered_to + Duration::days(1)), source, Vec::new())
         }
-        Ok(TrendSessions { activities, source, notes })
+        None => {
+            let from = start - Duration::days(TREND_LIVE_LEAD_DAYS);
+            let note = format!(
+                "the local history does not cover {start} to {end}, so Garmin was read live from {from} (hrTSS from each session's average heart rate): run sync_history for zone-based hrTSS and an instant answer"
+            );
+            (Vec::new(), Some(from), DataSource::live(), vec![note])
+        }
+    };
+    if let Some(from) = live_from {
+        // Zone times only for the few days after the history (one request per session).
+        activities.extend(live_loads(&reading.reads, from, end, source.from != "garmin").await?);
     }
+    Ok(TrendSessions { activities, source, notes })
+}
 
-    /// The history's sessions up to its last covered day, when it covers the range to within
-    /// [`TREND_LIVE_DAYS`] of its end: (sessions, last covered day, when it was synced).
-    async fn trend_history(
-        &self,
-        range: DateRange,
-    ) -> Option<(Vec<ActivityLoad>, NaiveDate, Option<chrono::DateTime<chrono::Utc>>)> {
-        let history = self.history_for_reads().await?;
-        let yesterday = self.today() - Duration::days(1);
-        let covered = if range.start <= yesterday {
+/// The history's sessions up to its last covered day, when it covers the range to within
+/// [`TREND_LIVE_DAYS`] of its end: (sessions, last covered day, when it was synced).
+fn trend_history(
+    reading: &Reading,
+    range: DateRange,
+) -> Option<(Vec<ActivityLoad>, NaiveDate, Option<chrono::DateTime<chrono::Utc>>)> {
+    let history = reading.history.as_ref()?;
+    let yesterday = reading.yesterday();
+    let covered = if range.start <= yesterday {
+        history
+            .coverage(range.start, range.end.min(yesterday))
+            .map(|c| c.covered_to.map(|to| (to, c.synced_at)))
+    } else {
+        Ok(Some((yesterday, None)))
+    };
+    let read = match covered {
+        Ok(Some((covered_to, synced_at))) if (range.end - covered_to).num_days() <= TREND_LIVE_DAYS => {
             history
-                .coverage(range.start, range.end.min(yesterday))
-                .map(|c| c.covered_to.map(|to| (to, c.synced_at)))
-        } else {
-            Ok(Some((yesterday, None)))
-        };
-        let read = match covered {
-            Ok(Some((covered_to, synced_at))) if (range.end - covered_to).num_days() <= TREND_LIVE_DAYS => {
-                history
-                    .activity_loads(NaiveDate::MIN, covered_to.min(range.end))
-                    .map(|loads| Some((loads, covered_to, synced_at)))
-            }
-            Ok(_) => Ok(None),
-            Err(e) => Err(e),
-        };
-        read.unwrap_or_else(|e| {
-            tracing::warn!("reading the local history failed, answering live: {e}");
-            None
-        })
-    }
+                .activity_loads(NaiveDate::MIN, covered_to.min(range.end))
+                .map(|loads| Some((loads, covered_to, synced_at)))
+        }
+        Ok(_) => Ok(None),
+        Err(e) => Err(e),
+    };
+    read.unwrap_or_else(|e| {
+        tracing::warn!("reading the local history failed, answering live: {e}");
+        None
+    })
 }
 
 /// Garmin's sessions from `from` to `end`, read live as the history would keep them, with their
 /// time in zones when `with_zones` (one request per session).
 async fn live_loads(
-    client: &garmin::Client,
+    reads: &garmin::Garmin,
     from: NaiveDate,
     end: NaiveDate,
     with_zones: bool,
 ) -> Result<Vec<ActivityLoad>, ToolError> {
-    let newer = client.activities().between(from, end, None).await?;
+    let newer = reads.activities_between(from, end, None).await?.value;
     let zones = futures::future::join_all(newer.iter().map(|a| {
-        let client = client.clone();
         let id = a.activity_id.filter(|_| with_zones);
         async move {
             match id {
-                Some(id) => client.activities().hr_time_in_zones(id).await.unwrap_or_default(),
+                Some(id) => reads.time_in_zones(id).await.map(|z| z.value).unwrap_or_default(),
                 None => Vec::new(),
             }
         }

@@ -1,14 +1,16 @@
-//! Training load as a coach reads it: the acute:chronic workload ratio (ACWR) and its bands, for
-//! the training answer and the load chart, and the load chart's rolling acute and chronic lines.
+//! Training load as a coach reads it. The acute:chronic workload ratio's bands are computed in one
+//! place, `analytics::acwr::AcwrBand` (< 0.8, 0.8–1.3, 1.3–1.5, > 1.5); here each band has its words
+//! once ([`band_words`]), for the training answer, the load balance and the load chart. The load
+//! chart's rolling acute and chronic lines are analytics' rolling series ([`rolling_loads`]).
 
-use std::collections::BTreeMap;
-
+use analytics::acwr::{AcwrBand, acute_chronic};
+use analytics::daily::DailyLoad;
 use chrono::{Duration, NaiveDate};
 
 /// Days of the acute load.
-pub const ACUTE_DAYS: i64 = 7;
+pub const ACUTE_DAYS: i64 = analytics::acwr::ACUTE_DAYS as i64;
 /// Days of the chronic load (the acute week included).
-pub const CHRONIC_DAYS: i64 = 28;
+pub const CHRONIC_DAYS: i64 = analytics::acwr::CHRONIC_DAYS as i64;
 
 /// One day's load with the rolling lines ending on it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -24,31 +26,38 @@ pub struct RollingLoad {
 }
 
 /// Each day from `start` to `end` with its load and the rolling acute and chronic loads (Gabbett's
-/// coupled sums, rest days 0), from `(day, load)` pairs; loads that are not finite and positive
-/// count as 0. Pairs before `start` warm the lines up: give [`CHRONIC_DAYS`] − 1 days of them.
+/// coupled sums, rest days 0: `analytics::acwr`), from `(day, load)` pairs; loads that are not
+/// finite and positive count as 0. Pairs before `start` warm the lines up: give [`CHRONIC_DAYS`]
+/// − 1 days of them.
 pub fn rolling_loads(
     loads: impl IntoIterator<Item = (NaiveDate, f64)>,
     start: NaiveDate,
     end: NaiveDate,
 ) -> Vec<RollingLoad> {
-    let mut by_day: BTreeMap<NaiveDate, f64> = BTreeMap::new();
-    for (day, load) in loads {
-        *by_day.entry(day).or_default() += if load.is_finite() && load > 0.0 { load } else { 0.0 };
-    }
-    let load_on = |d: NaiveDate| by_day.get(&d).copied().unwrap_or(0.0);
-    let sum_back = |d: NaiveDate, n: i64| (0..n).map(|i| load_on(d - Duration::days(i))).sum::<f64>();
-    let mut days = Vec::new();
-    let mut day = start;
-    while day <= end {
-        days.push(RollingLoad {
-            date: day,
-            load: load_on(day),
-            acute: sum_back(day, ACUTE_DAYS),
-            chronic: sum_back(day, CHRONIC_DAYS) / (CHRONIC_DAYS / ACUTE_DAYS) as f64,
-        });
-        day += Duration::days(1);
-    }
-    days
+    // The series starts a chronic window before `start`, so every shown day has its rolling lines.
+    let anchor = start - Duration::days(CHRONIC_DAYS - 1);
+    let mut daily: Vec<DailyLoad> = loads
+        .into_iter()
+        .filter(|(day, _)| (anchor..=end).contains(day))
+        .map(|(date, load)| DailyLoad { date, load: if load > 0.0 { load } else { 0.0 } })
+        .collect();
+    daily.push(DailyLoad { date: anchor, load: 0.0 });
+    let series = match acute_chronic(&daily, Some(end)) {
+        Ok(series) => series,
+        Err(e) => {
+            tracing::warn!("the rolling loads could not be computed: {e}");
+            return Vec::new();
+        }
+    };
+    series
+        .days
+        .iter()
+        .filter(|d| d.date >= start)
+        .filter_map(|d| {
+            let rolling = d.rolling?;
+            Some(RollingLoad { date: d.date, load: d.load, acute: rolling.acute, chronic: rolling.chronic })
+        })
+        .collect()
 }
 
 /// Acute ÷ chronic load, two decimals.
@@ -56,20 +65,47 @@ pub fn acwr(acute: f64, chronic: f64) -> f64 {
     (acute / chronic * 100.0).round() / 100.0
 }
 
-/// The ACWR band and what it means.
-pub fn acwr_band(ratio: f64) -> (&'static str, &'static str) {
-    if ratio < 0.8 {
-        ("low", "load below your usual: fine for recovery or tapering, fitness fades if it lasts")
-    } else if ratio <= 1.3 {
-        ("optimal", "load in the optimal range for your fitness: not overtraining")
-    } else if ratio <= 1.5 {
-        ("high", "load rising faster than your fitness: watch recovery, don't add more")
-    } else {
-        (
+/// How an ACWR band reads in answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BandWords {
+    /// Its key (`get_load_balance`'s `rolling_band` and `ewma_band`): `under`, `productive`,
+    /// `caution`, `high_risk`.
+    pub key: &'static str,
+    /// Its word in the training status (`acwr_band`) and the load chart: `low`, `optimal`,
+    /// `high`, `very high`.
+    pub word: &'static str,
+    /// What it means for the athlete.
+    pub meaning: &'static str,
+}
+
+/// The words of an ACWR band: the one table every answer reads them from.
+pub fn band_words(band: AcwrBand) -> BandWords {
+    let (key, word, meaning) = match band {
+        AcwrBand::Under => (
+            "under",
+            "low",
+            "load below your usual: fine for recovery or tapering, fitness fades if it lasts",
+        ),
+        AcwrBand::Productive => {
+            ("productive", "optimal", "load in the optimal range for your fitness: not overtraining")
+        }
+        AcwrBand::Caution => {
+            ("caution", "high", "load rising faster than your fitness: watch recovery, don't add more")
+        }
+        AcwrBand::HighRisk => (
+            "high_risk",
             "very high",
             "load far above what you are used to: overreaching, high injury and overtraining risk; ease off",
-        )
-    }
+        ),
+    };
+    BandWords { key, word, meaning }
+}
+
+/// The ACWR band of `ratio` (`analytics`' thresholds) and what it means; a ratio no band holds (not
+/// a number, below 0) reads as the lowest.
+pub fn acwr_band(ratio: f64) -> (&'static str, &'static str) {
+    let words = band_words(AcwrBand::of(ratio).unwrap_or(AcwrBand::Under));
+    (words.word, words.meaning)
 }
 
 #[cfg(test)]
@@ -85,6 +121,21 @@ mod tests {
         assert_eq!(acwr_band(1.5).0, "high");
         assert_eq!(acwr_band(1.51).0, "very high");
         assert_eq!(acwr(612.0, 540.0), 1.13);
+    }
+
+    #[test]
+    fn each_band_has_its_key_word_and_meaning_once() {
+        use analytics::acwr::AcwrBand;
+        let all = [AcwrBand::Under, AcwrBand::Productive, AcwrBand::Caution, AcwrBand::HighRisk];
+        let keys: Vec<&str> = all.iter().map(|b| band_words(*b).key).collect();
+        assert_eq!(keys, ["under", "productive", "caution", "high_risk"]);
+        let words: Vec<&str> = all.iter().map(|b| band_words(*b).word).collect();
+        assert_eq!(words, ["low", "optimal", "high", "very high"]);
+        // The training answer's words follow analytics' thresholds through the same table.
+        for ratio in [0.5, 0.8, 1.3, 1.31, 1.5, 1.51, 3.0] {
+            let band = AcwrBand::of(ratio).unwrap();
+            assert_eq!(acwr_band(ratio), (band_words(band).word, band_words(band).meaning), "{ratio}");
+        }
     }
 
     #[test]

@@ -13,6 +13,7 @@ use analytics::compare::{Compliance, PlanCheck, plan_vs_actual};
 use chrono::NaiveDate;
 
 use crate::domain::activity::Family;
+use crate::domain::reading::Reading;
 
 /// A workout on the calendar, with its planned totals (from the workout preview).
 #[derive(Clone, Debug, PartialEq)]
@@ -188,67 +189,58 @@ pub(crate) struct PlanInputs {
     pub missing: Vec<String>,
 }
 
-impl crate::server::GarminMcp {
-    /// The scheduled workouts of `start..=end` from Garmin's calendar (one request per month),
-    /// their planned totals from each library workout's preview (one request per distinct
-    /// workout, concurrently; a failed read leaves that workout without totals), and the
-    /// activities of the range from the local history where it covers it, live otherwise.
-    pub(crate) async fn plan_inputs(
-        &self,
-        start: NaiveDate,
-        end: NaiveDate,
-    ) -> Result<PlanInputs, crate::tool_error::ToolError> {
-        let client = self.garmin().await?;
-        let reads = self.reads().await?;
-        let calendar = async {
-            Ok::<_, crate::tool_error::ToolError>(client.calendar().items_between(start, end).await?)
-        };
-        let activities = async {
-            match self.activities_cache_first(&reads, start, end, None).await? {
-                Some(found) => Ok(found),
-                None => {
-                    let search = garmin::api::ActivitySearch::new().limit(100).between(start, end);
-                    Ok::<_, crate::tool_error::ToolError>((
-                        reads.search_all(&search).await?,
-                        crate::history::DataSource::live(),
-                    ))
-                }
-            }
-        };
-        let (items, (summaries, source)) = tokio::try_join!(calendar, activities)?;
-        let items: Vec<_> = items.into_iter().filter(|i| i.item_type.as_deref() == Some("workout")).collect();
-        let mut ids: Vec<u64> = items.iter().filter_map(|i| i.workout_id).collect();
-        ids.sort_unstable();
-        ids.dedup();
-        let mut missing = Vec::new();
-        if ids.len() > MAX_WORKOUTS_READ {
-            missing.push(format!(
+/// The scheduled workouts of `start..=end` from Garmin's calendar (one request per month, web
+/// session only), their planned totals from each library workout's preview (one request per
+/// distinct workout, concurrently; a failed read leaves that workout without totals), and the
+/// activities of the range from the local history where it covers it, live otherwise.
+pub(crate) async fn plan_inputs(
+    reading: &Reading,
+    start: NaiveDate,
+    end: NaiveDate,
+) -> Result<PlanInputs, crate::tool_error::ToolError> {
+    let client = reading.reads.web("this tool's data")?.clone();
+    let calendar =
+        async { Ok::<_, crate::tool_error::ToolError>(client.calendar().items_between(start, end).await?) };
+    let activities = async {
+        match crate::domain::reading::activities_cache_first(reading, start, end, None).await? {
+            Some(found) => Ok(found),
+            None => Ok::<_, crate::tool_error::ToolError>((
+                reading.reads.activities_between(start, end, None).await?.value,
+                crate::history::DataSource::live(),
+            )),
+        }
+    };
+    let (items, (summaries, source)) = tokio::try_join!(calendar, activities)?;
+    let items: Vec<_> = items.into_iter().filter(|i| i.item_type.as_deref() == Some("workout")).collect();
+    let mut ids: Vec<u64> = items.iter().filter_map(|i| i.workout_id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let mut missing = Vec::new();
+    if ids.len() > MAX_WORKOUTS_READ {
+        missing.push(format!(
                 "planned totals: only the first {MAX_WORKOUTS_READ} of {} workouts were read; ask for a shorter range",
                 ids.len()
             ));
-            ids.truncate(MAX_WORKOUTS_READ);
-        }
-        let read = futures::future::join_all(ids.iter().map(|&id| {
-            let client = client.clone();
-            async move { (id, client.workouts().get(id).await) }
-        }))
-        .await;
-        let mut workouts = std::collections::HashMap::new();
-        for (id, result) in read {
-            match result {
-                Ok(w) => {
-                    workouts.insert(id, w);
-                }
-                Err(e) => missing.push(format!("workout {id}: {e}")),
-            }
-        }
-        let planned = items
-            .iter()
-            .filter_map(|i| planned_of(i, i.workout_id.and_then(|id| workouts.get(&id))))
-            .collect();
-        let done = summaries.iter().filter_map(done_of).collect();
-        Ok(PlanInputs { planned, done, source, missing })
+        ids.truncate(MAX_WORKOUTS_READ);
     }
+    let read = futures::future::join_all(ids.iter().map(|&id| {
+        let client = client.clone();
+        async move { (id, client.workouts().get(id).await) }
+    }))
+    .await;
+    let mut workouts = std::collections::HashMap::new();
+    for (id, result) in read {
+        match result {
+            Ok(w) => {
+                workouts.insert(id, w);
+            }
+            Err(e) => missing.push(format!("workout {id}: {e}")),
+        }
+    }
+    let planned =
+        items.iter().filter_map(|i| planned_of(i, i.workout_id.and_then(|id| workouts.get(&id)))).collect();
+    let done = summaries.iter().filter_map(done_of).collect();
+    Ok(PlanInputs { planned, done, source, missing })
 }
 
 /// A calendar item as a planned workout (its totals from the library workout when read).

@@ -6,7 +6,7 @@
 
 use ::history::profile::AthleteProfile;
 
-use crate::server::GarminMcp;
+use crate::domain::reading::Reading;
 
 /// What the athlete's heart-rate and power loads are computed against (from Garmin's profile).
 #[derive(Debug, Default)]
@@ -20,42 +20,43 @@ pub(crate) fn round1(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }
 
-impl GarminMcp {
-    /// The athlete's heart-rate profile (zones' max, resting and threshold heart rate, sex) and
-    /// FTP; what is missing is said in `notes`. Nothing is read when neither is needed.
-    pub(crate) async fn athlete(&self, client: &garmin::Client, need_hr: bool, need_power: bool) -> Athlete {
-        if !need_hr && !need_power {
-            return Athlete::default();
-        }
-        Athlete::of(self.athlete_profile(client).await.as_ref(), need_hr, need_power)
+/// The athlete's heart-rate profile (zones' max, resting and threshold heart rate, sex) and FTP;
+/// what is missing is said in `notes`. Nothing is read when neither is needed.
+pub(crate) async fn athlete(reading: &Reading, need_hr: bool, need_power: bool) -> Athlete {
+    if !need_hr && !need_power {
+        return Athlete::default();
     }
+    Athlete::of(athlete_profile(reading).await.as_ref(), need_hr, need_power)
+}
 
-    /// The profile kept in the local history when it was read today (at a sync or by an earlier
-    /// tool); otherwise read live (three requests) and kept for the rest of the day. With
-    /// `--no-cache` or without a history, always live.
-    async fn athlete_profile(&self, client: &garmin::Client) -> Option<AthleteProfile> {
-        let today = self.today();
-        let history = self.history_for_reads().await;
-        if let Some(history) = &history {
-            match history.athlete_profile() {
-                Ok(Some(stored)) if stored.read_on >= today => return Some(stored),
-                Ok(_) => {}
-                Err(e) => tracing::warn!("reading the stored athlete profile failed, reading Garmin: {e}"),
-            }
+/// The profile kept in the local history when it was read today (at a sync or by an earlier tool);
+/// otherwise read live through the web session (three requests) and kept for the rest of the day.
+/// With `--no-cache` or without a history, always live.
+async fn athlete_profile(reading: &Reading) -> Option<AthleteProfile> {
+    let today = reading.today;
+    if let Some(history) = &reading.history {
+        match history.athlete_profile() {
+            Ok(Some(stored)) if stored.read_on >= today => return Some(stored),
+            Ok(_) => {}
+            Err(e) => tracing::warn!("reading the stored athlete profile failed, reading Garmin: {e}"),
         }
-        match ::history::profile::read_athlete_profile(client, today).await {
-            Ok(read) => {
-                if let Some(history) = &history
-                    && let Err(e) = history.save_athlete_profile(&read)
-                {
-                    tracing::warn!("could not keep the athlete profile in the local history: {e}");
-                }
-                Some(read.profile)
+    }
+    let read = match reading.reads.web("the athlete's heart-rate profile and FTP") {
+        Ok(web) => ::history::profile::read_athlete_profile(web, today).await,
+        Err(e) => Err(e),
+    };
+    match read {
+        Ok(read) => {
+            if let Some(history) = &reading.history
+                && let Err(e) = history.save_athlete_profile(&read)
+            {
+                tracing::warn!("could not keep the athlete profile in the local history: {e}");
             }
-            Err(e) => {
-                tracing::warn!("reading the athlete profile from Garmin failed: {e}");
-                None
-            }
+            Some(read.profile)
+        }
+        Err(e) => {
+            tracing::warn!("reading the athlete profile from Garmin failed: {e}");
+            None
         }
     }
 }

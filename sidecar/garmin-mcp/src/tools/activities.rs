@@ -10,6 +10,7 @@ mod answer;
 mod overview;
 mod series;
 mod splits;
+mod strength;
 
 use std::collections::BTreeMap;
 
@@ -24,14 +25,16 @@ pub use self::answer::*;
 use self::overview::{describe, overview, weather_row, zone_rows};
 use self::series::build_series;
 use self::splits::build_splits;
+pub use self::strength::{BestSet, StrengthExercise, StrengthLog, StrengthSet};
+use self::strength::{strength_part, strength_sentence};
 use crate::domain::activity::{ActivityRow, Family, SportFilter, activity_title, count_noun, distance_m};
-use crate::domain::activity_parts::{ActivityParts, gather};
 use crate::domain::dates::{DateRange, Day, arg, day_of};
 use crate::domain::parts::shaped_part;
 use crate::domain::words::whole_u32;
 use crate::output::Answer;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
+use garmin::reads::{ActivityParts, Wanted};
 
 /// Default `limit` of `list_activities`.
 const DEFAULT_LIMIT: u32 = 20;
@@ -113,8 +116,8 @@ impl GarminMcp {
         Parameters(args): Parameters<ListActivitiesArgs>,
     ) -> Result<Answer<ActivityList>, ToolError> {
         let query = ListQuery::parse(args, self.today())?;
-        let reads = self.reads().await?;
-        let (found, more_available, source) = list_matching(self, &reads, &query).await?;
+        let reading = self.reading().await?;
+        let (found, more_available, source) = list_matching(&reading, &query).await?;
         let DateRange { start, end } = query.range;
         if found.is_empty() {
             let what = query.filter.as_ref().map_or("activities".to_owned(), |f| f.many.clone());
@@ -144,9 +147,10 @@ impl GarminMcp {
     /// Analyse one activity in depth: distance, time, pace or speed, heart rate, cadence, running
     /// dynamics, power, training effect and load, elevation, calories; splits (per km for runs, per
     /// lap for workouts, swims and rides) with a note on how steady the pace was; time in heart-rate
-    /// zones; and the weather. Use it for "analyse yesterday's run", "was my pace steady?", "how
-    /// hard was Saturday's ride?". Set `include_series` for the second-by-second curve (downsampled,
-    /// peaks kept). Get the id from `list_activities`.
+    /// zones; the weather; and for strength sessions the sets per exercise (reps, weight, volume,
+    /// best set, estimated 1RM). Use it for "analyse yesterday's run", "was my pace steady?", "how
+    /// hard was Saturday's ride?", "what did I lift on Monday?". Set `include_series` for the
+    /// second-by-second curve (downsampled, peaks kept). Get the id from `list_activities`.
     #[tool(
         name = "get_activity",
         annotations(
@@ -171,7 +175,16 @@ impl GarminMcp {
             )));
         }
         let reads = self.reads().await?;
-        let parts = gather(&reads, id, include_series.then_some(CHART_ROWS)).await;
+        let parts = reads
+            .activity_parts(
+                id,
+                Wanted {
+                    weather: true,
+                    series_rows: include_series.then_some(CHART_ROWS),
+                    strength_sets: true,
+                },
+            )
+            .await;
         let (summary, in_depth) = in_depth(id, parts, max_points)?;
         Ok(self.answer(summary, in_depth))
     }
@@ -183,7 +196,9 @@ impl GarminMcp {
 /// `get_activity`'s answer from the gathered parts: the summary is required (a missing activity is
 /// said plainly), every other part is shaped on its own and named in `missing` when it failed.
 fn in_depth(id: u64, parts: ActivityParts, max_points: u32) -> Result<(String, ActivityInDepth), ToolError> {
-    let ActivityParts { activity, splits, zones, weather, details } = parts;
+    let ActivityParts { activity, splits, zones, weather, recording, strength_sets } = parts;
+    let weather = weather.unwrap_or(Ok(None));
+    let details = recording.map(|r| r.map(|served| served.value.into_details()));
     let activity = match activity {
         Ok(a) => a,
         Err(garmin::Error::NotFound { .. }) => {
@@ -213,8 +228,9 @@ fn in_depth(id: u64, parts: ActivityParts, max_points: u32) -> Result<(String, A
             d.and_then(|d| build_series(&d, family, max_points as usize))
         })
     });
-
-    let summary = describe(&activity, &overview, splits.as_ref(), &hr_zones, weather.as_ref());
+    let strength = strength_part(&mut missing, strength_sets);
+    let mut summary = describe(&activity, &overview, splits.as_ref(), &hr_zones, weather.as_ref());
+    summary.extend(strength.as_ref().map(strength_sentence));
     let start = figures.start_time_local.map(|t| t.format("%Y-%m-%d %H:%M").to_string()).unwrap_or_default();
     Ok((
         summary,
@@ -233,6 +249,7 @@ fn in_depth(id: u64, parts: ActivityParts, max_points: u32) -> Result<(String, A
             hr_zones,
             weather,
             series,
+            strength,
             missing,
         },
     ))
@@ -279,15 +296,15 @@ impl ListQuery {
 /// The newest `limit` activities of the query, and whether there are more. With a keyword, pages
 /// through the range (at most [`KEYWORD_MAX_PAGES`]) keeping the names that contain it.
 async fn list_matching(
-    server: &GarminMcp,
-    api: &crate::sources::Reads,
+    reading: &crate::domain::reading::Reading,
     query: &ListQuery,
 ) -> Result<(Vec<ActivitySummary>, bool, crate::history::DataSource), ToolError> {
     let limit_rows = query.limit as usize;
     // Past days come from the local history when it covers them (today is always live).
     let type_key = query.filter.as_ref().map(|f| f.type_key.as_str());
     if let Some((rows, source)) =
-        server.activities_cache_first(api, query.range.start, query.range.end, type_key).await?
+        crate::domain::reading::activities_cache_first(reading, query.range.start, query.range.end, type_key)
+            .await?
     {
         let needle = query.keyword.as_deref().map(str::to_lowercase);
         let mut found: Vec<ActivitySummary> = rows
@@ -308,13 +325,13 @@ async fn list_matching(
     let mut found: Vec<ActivitySummary> = Vec::new();
     match &query.keyword {
         None => {
-            found = api.search(&search.limit(query.limit + 1)).await?;
+            found = reading.reads.search(&search.limit(query.limit + 1)).await?.value;
         }
         Some(word) => {
             let needle = word.to_lowercase();
             let mut page = search.limit(KEYWORD_PAGE);
             for _ in 0..KEYWORD_MAX_PAGES {
-                let items = api.search(&page).await?;
+                let items = reading.reads.search(&page).await?.value;
                 let got = u32::try_from(items.len()).unwrap_or(u32::MAX);
                 found.extend(items.into_iter().filter(|a| {
                     a.activity_name.as_deref().is_some_and(|n| n.to_lowercase().contains(&needle))

@@ -112,8 +112,7 @@ async fn daily_loads_of(
     let need_hr = matches!(choice, LoadChoice::Auto | LoadChoice::HeartRate);
     let need_power = matches!(choice, LoadChoice::Auto | LoadChoice::Power);
     let athlete = if need_hr || need_power {
-        let client = server.garmin().await?;
-        server.athlete(&client, need_hr, need_power).await
+        crate::domain::session_load::athlete(&server.reading().await?, need_hr, need_power).await
     } else {
         Athlete::default()
     };

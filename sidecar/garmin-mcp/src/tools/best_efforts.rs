@@ -253,7 +253,7 @@ fn conventions(metric: Metric) -> String {
     text
 }
 
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, reason = "the answer's parts, each from a different read")]
 fn shape(
     start: NaiveDate,
     end: NaiveDate,

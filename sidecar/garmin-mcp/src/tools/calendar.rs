@@ -203,7 +203,7 @@ impl GarminMcp {
         let today = self.today();
         let (first, last) =
             month_bounds(args.year.unwrap_or(today.year()), args.month.unwrap_or(today.month()))?;
-        let client = self.garmin().await?;
+        let client = self.web_session().await?;
         // The calendar feed is the answer; the activity and event lists only complete it, so
         // either failing is named in `missing` and the month is still shown.
         let (feed, activities, events) = futures::join!(

@@ -163,7 +163,7 @@ impl GarminMcp {
         Parameters(args): Parameters<RemoveEventArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<Answer<WriteOutcome>, ToolError> {
-        let client = self.garmin().await?;
+        let client = self.web_session().await?;
         let event = client.events().get(args.event_id).await?;
         let proposed = Proposed {
             preview: format!(

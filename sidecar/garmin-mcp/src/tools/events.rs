@@ -218,7 +218,7 @@ impl GarminMcp {
         if let Some(p) = phrase {
             search = search.phrase(p);
         }
-        let client = self.garmin().await?;
+        let client = self.web_session().await?;
         let api = client.events();
         let (found, calendar) = futures::try_join!(
             api.search_races(&search),

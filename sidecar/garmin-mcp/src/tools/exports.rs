@@ -28,8 +28,9 @@ use serde::{Deserialize, Serialize};
 use crate::files::{self, Saved};
 use crate::output::Answer;
 use crate::server::GarminMcp;
-use crate::sources::Reads;
 use crate::tool_error::ToolError;
+use garmin::Garmin;
+use garmin::reads::ServedFuture;
 
 /// File formats of `export_activity`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, schemars::JsonSchema)]
@@ -213,7 +214,7 @@ impl GarminMcp {
         let dir = export_folder(args.folder.as_deref())?;
         let id = args.activity_id;
         let reads = self.reads().await?;
-        let (file, summary) = futures::join!(download(&reads, id, format), reads.activity(id));
+        let (file, summary) = futures::join!(download(&reads, id, format), reads.activity(id).value());
         let mut original = Original::checked(id, format, file, summary)?;
         let file_name = files::safe_file_name(
             &[original.date.as_deref().unwrap_or_default(), &original.name, &id.to_string()],
@@ -249,7 +250,7 @@ impl GarminMcp {
     ) -> Result<Answer<WorkoutExport>, ToolError> {
         let dir = export_folder(args.folder.as_deref())?;
         let id = args.workout_id;
-        let client = self.garmin().await?;
+        let client = self.web_session().await?;
         let workout = client.workouts().get(id).await.map_err(|e| match e {
             garmin::Error::NotFound { .. } => {
                 ToolError::NoData(format!("No workout {id} in your Garmin library; get_workouts lists them."))
@@ -400,16 +401,16 @@ const NOT_CSV: &[u8] = b"<{";
 
 /// The activity file: the original (unpacked by the client; a FIT, or the GPX/TCX an uploaded
 /// activity came as) or Garmin's export, which must look like what was asked for.
-async fn download(reads: &Reads, id: u64, format: ActivityFileFormat) -> Result<Fetched, garmin::Error> {
+async fn download(reads: &Garmin, id: u64, format: ActivityFileFormat) -> Result<Fetched, garmin::Error> {
     let Some(export) = format.garmin_export() else {
-        let original = reads.original_file(id).await?;
+        let original = reads.original_file(id).await?.value;
         let format = ActivityFileFormat::of_original(original.format);
         return Ok(Fetched::File { bytes: original.file.bytes, format });
     };
-    let Some(file) = reads.export(id, export).await? else { return Ok(Fetched::Nothing) };
+    let Some(file) = reads.export(id, export).await?.value else { return Ok(Fetched::Nothing) };
     if !plausible(export, &file.bytes) {
         return Err(garmin::Error::Decode {
-            endpoint: format!("GET /gc-api/download-service/export/{}/activity/{id}", export.as_str()),
+            endpoint: garmin::api::export_endpoint(id, export),
             field: ".".into(),
             message: format!("the answer is not a {} file", format.label()),
         });

@@ -18,7 +18,7 @@ use rmcp::{RoleServer, schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::dates::{Day, arg, day_of, parse_opt_date};
-use crate::domain::fitness::{FitnessTrend, trend_range};
+use crate::domain::fitness::{FitnessTrend, fitness_trend, trend_range};
 use crate::history::{JobState, SyncJob};
 use crate::output::Answer;
 use crate::server::GarminMcp;
@@ -171,7 +171,7 @@ impl SyncAnswer {
         self.seconds = Some((report.elapsed.as_secs_f64() * 10.0).round() / 10.0);
         self.stopped = stopped;
         self.resume_after = resume_after;
-        self.problems = report.problems.iter().take(10).cloned().collect();
+        self.problems = report.problems.iter().take(10).map(|p| p.text.clone()).collect();
         self
     }
 }
@@ -227,8 +227,8 @@ impl GarminMcp {
                     },
                     Err(e) => return Err(sync_error(e)),
                 };
-                let transport = self.sync_transport().await?;
-                self.join_or_start(&history, transport, options, lock)
+                let reads = self.reads().await?;
+                self.join_or_start(&history, &reads, options, lock)
             }
         };
         self.report_job(job, joined, &history, &ctx).await
@@ -254,7 +254,10 @@ impl GarminMcp {
         // (`report_recent`) until a new sync is due.
         self.release_job(&job);
         let report = outcome.map_err(sync_error)?;
-        crate::sources::note_sync_sources(&report.served_by);
+        // The sources the sync read from are this answer's (`_meta`).
+        if let Ok(reads) = self.reads().await {
+            report.served_by.iter().for_each(|source| reads.note(*source));
+        }
         let summary = finished_summary(joined, &job.asked, &report, history);
         Ok(self.answer(summary, answer.finished(&report)))
     }
@@ -269,7 +272,7 @@ impl GarminMcp {
     fn join_or_start(
         &self,
         history: &::history::History,
-        transport: ::history::Transport,
+        reads: &garmin::Garmin,
         options: SyncOptions,
         lock: SyncLock,
     ) -> (std::sync::Arc<SyncJob>, bool) {
@@ -277,7 +280,7 @@ impl GarminMcp {
         match slot.as_ref() {
             Some(job) => (job.clone(), true),
             None => {
-                let job = start_job(history.clone(), transport, options, lock);
+                let job = start_job(history.clone(), reads.fresh(), options, lock);
                 *slot = Some(job.clone());
                 (job, false)
             }
@@ -408,7 +411,7 @@ fn finished_summary(joined: bool, asked: &str, report: &SyncReport, history: &::
 /// and recording there what it did.
 fn start_job(
     history: ::history::History,
-    transport: ::history::Transport,
+    reads: garmin::Garmin,
     options: SyncOptions,
     lock: SyncLock,
 ) -> std::sync::Arc<SyncJob> {
@@ -426,7 +429,7 @@ fn start_job(
             let running = running.clone();
             move |p: &Progress| running.state.send_modify(|s| s.progress = Some(p.clone()))
         };
-        let outcome = sync::sync(&history, &transport, &options, &tell).await;
+        let outcome = sync::sync(&history, &reads, &options, &tell).await;
         lock.finish(Finished::of(&options, &outcome));
         running.state.send_modify(|s| s.outcome = Some(outcome));
     });
@@ -514,7 +517,7 @@ impl GarminMcp {
         Parameters(args): Parameters<FitnessTrendArgs>,
     ) -> Result<Answer<FitnessTrend>, ToolError> {
         let range = trend_range(self.today(), day_of(args.start_date), day_of(args.end_date))?;
-        let trend = self.fitness_trend(range, args.load.as_deref()).await?;
+        let trend = fitness_trend(&self.reading().await?, range, args.load.as_deref()).await?;
         let scale = match trend.load_scale.as_str() {
             "tss" => "TSS per session",
             "garmin" => "Garmin's training load",

@@ -248,7 +248,7 @@ pub struct GearView {
 
 /// The profile from Garmin's answers: the settings first, the other reads completing them (a
 /// value Garmin stores in two places is taken from the first that has it).
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, reason = "one argument per Garmin answer the profile is made of")]
 fn profile_view(
     (display_name, full_name): (String, Option<String>),
     settings: garmin::models::profile::UserSettings,
@@ -320,7 +320,7 @@ impl GarminMcp {
         &self,
         Parameters(_args): Parameters<GetProfileArgs>,
     ) -> Result<Answer<ProfileView>, ToolError> {
-        let client = self.garmin().await?;
+        let client = self.web_session().await?;
         // Learning the displayName reads the social profile already; reuse it instead of asking twice.
         let account = if client.display_name().is_empty() { Some(client.verify().await?) } else { None };
         // The settings are the profile; every other request only completes it, so one that fails
@@ -389,7 +389,7 @@ impl GarminMcp {
         &self,
         Parameters(_args): Parameters<GetDevicesArgs>,
     ) -> Result<Answer<DeviceList>, ToolError> {
-        let client = self.garmin().await?;
+        let client = self.web_session().await?;
         let api = client.devices();
         let (devices, last) = futures::join!(api.list(), api.last_used());
         let devices = devices?;
@@ -428,7 +428,7 @@ impl GarminMcp {
         Parameters(args): Parameters<GetGearArgs>,
     ) -> Result<Answer<GearList>, ToolError> {
         let include_retired = args.include_retired.unwrap_or(false);
-        let client = self.garmin().await?;
+        let client = self.web_session().await?;
         let all = client.gear().list().await?;
         if all.is_empty() {
             return Err(ToolError::NoData("No gear (shoes, bikes) is set up on your Garmin account.".into()));

@@ -50,7 +50,7 @@ impl GarminMcp {
     )]
     async fn login(&self, Parameters(args): Parameters<LoginArgs>) -> Result<Answer<LoginState>, ToolError> {
         self.reset_client().await;
-        let problem = match self.garmin().await {
+        let problem = match self.web_session().await {
             Ok(client) => match client.verify().await {
                 Ok(account) => {
                     let site = client.site();

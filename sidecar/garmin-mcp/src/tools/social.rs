@@ -313,7 +313,7 @@ impl GarminMcp {
         Parameters(args): Parameters<GetAchievementsArgs>,
     ) -> Result<Answer<Achievements>, ToolError> {
         let limit = check_limit(args.limit)?;
-        let client = self.garmin().await?;
+        let client = self.web_session().await?;
         // The badges are the answer; level, points and goals complete it (named in `missing`
         // with why when they fail).
         let (badges, profile, goals) = futures::join!(
@@ -375,7 +375,7 @@ impl GarminMcp {
         Parameters(args): Parameters<GetChallengesArgs>,
     ) -> Result<Answer<Challenges>, ToolError> {
         let limit = check_limit(args.limit)?;
-        let client = self.garmin().await?;
+        let client = self.web_session().await?;
         // The joined badge challenges are the answer; the other lists complete it (named in
         // `missing` with why when they fail).
         let (joined, open, virtuals, adhoc) = futures::join!(
@@ -443,7 +443,7 @@ impl GarminMcp {
         Parameters(args): Parameters<GetSocialArgs>,
     ) -> Result<Answer<SocialView>, ToolError> {
         let limit = check_limit(args.limit)?;
-        let client = self.garmin().await?;
+        let client = self.web_session().await?;
         know_account(&client).await?;
         // The connections are the answer; groups and pending requests complete it (named in
         // `missing` with why when they fail).

@@ -352,9 +352,9 @@ impl GarminMcp {
     ) -> Result<Answer<PeriodStats>, ToolError> {
         let today = self.today();
         let query = Period::parse(&args)?;
-        let reads = self.reads().await?;
+        let reading = self.reading().await?;
         let mut span = span(query.kind, query.date.unwrap_or(today), query.custom, today);
-        let (items, source) = period_activities(self, &reads, &query, &span).await?;
+        let (items, source) = period_activities(&reading, &query, &span).await?;
         let what = query.filter.as_ref().map_or("activities".to_owned(), |f| f.many.clone());
         let mut nothing_note =
             (query.kind == Kind::All).then(|| all_time(&mut span, &items, today, &what)).flatten();
@@ -447,8 +447,7 @@ impl Period {
 /// The activities of the period and the one before it (all of them for `period=all`), oldest
 /// first, each with a local date.
 async fn period_activities(
-    server: &GarminMcp,
-    reads: &crate::sources::Reads,
+    reading: &crate::domain::reading::Reading,
     query: &Period,
     span: &Span,
 ) -> Result<(Vec<ActivitySummary>, crate::history::DataSource), ToolError> {
@@ -462,12 +461,18 @@ async fn period_activities(
     let cached = match (query.kind, search.start_date) {
         (Kind::All, _) | (_, None) => None,
         (_, Some(from)) => {
-            server.activities_cache_first(reads, from, span.end, search.activity_type.as_deref()).await?
+            crate::domain::reading::activities_cache_first(
+                reading,
+                from,
+                span.end,
+                search.activity_type.as_deref(),
+            )
+            .await?
         }
     };
     let (mut items, source) = match cached {
         Some(found) => found,
-        None => (reads.search_all(&search).await?, crate::history::DataSource::live()),
+        None => (reading.reads.search_all(&search).await?.value, crate::history::DataSource::live()),
     };
     items.retain(|a| local_date(a).is_some());
     items.sort_by_key(|a| a.start_time_local);

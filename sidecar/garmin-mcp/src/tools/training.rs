@@ -125,7 +125,7 @@ impl GarminMcp {
         Parameters(args): Parameters<TrainingStatusArgs>,
     ) -> Result<Answer<TrainingStatusReport>, ToolError> {
         let (date, trend_days) = training_args(&args, self.today())?;
-        let client = self.garmin().await?;
+        let client = self.web_session().await?;
         let m = client.metrics();
         let w = client.wellness();
         let first = date - Duration::days(i64::from(trend_days.max(1)) - 1);
@@ -200,7 +200,7 @@ impl GarminMcp {
         &self,
         Parameters(args): Parameters<PersonalRecordsArgs>,
     ) -> Result<Answer<PersonalRecords>, ToolError> {
-        let client = self.garmin().await?;
+        let client = self.web_session().await?;
         let records = client.records().personal_records().await?;
         let mut rows: Vec<RecordRow> = records.iter().filter_map(record_row).collect();
         if let Some(sport) = args.sport {

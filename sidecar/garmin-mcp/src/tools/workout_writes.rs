@@ -190,7 +190,7 @@ impl GarminMcp {
         ctx: RequestContext<RoleServer>,
     ) -> Result<Answer<WriteOutcome>, ToolError> {
         let date = parse_date("date", &args.date, self.today())?;
-        let client = self.garmin().await?;
+        let client = self.web_session().await?;
         let workout = client.workouts().get(args.workout_id).await?;
         let name = workout.workout_name.as_deref().unwrap_or("workout");
         let proposed = Proposed {
@@ -225,7 +225,7 @@ impl GarminMcp {
         Parameters(args): Parameters<UnscheduleWorkoutArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<Answer<WriteOutcome>, ToolError> {
-        let client = self.garmin().await?;
+        let client = self.web_session().await?;
         let entry = client.workouts().get_schedule(args.schedule_id).await?;
         let name = entry.workout.as_ref().and_then(|w| w.workout_name.clone());
         let proposed = Proposed {
@@ -264,7 +264,7 @@ impl GarminMcp {
         Parameters(args): Parameters<PushWorkoutArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<Answer<WriteOutcome>, ToolError> {
-        let client = self.garmin().await?;
+        let client = self.web_session().await?;
         let workouts = client.workouts();
         let (workout, device) = tokio::join!(workouts.get(args.workout_id), async {
             match args.device_id {
@@ -316,7 +316,7 @@ impl GarminMcp {
         Parameters(args): Parameters<DeleteWorkoutArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<Answer<WriteOutcome>, ToolError> {
-        let client = self.garmin().await?;
+        let client = self.web_session().await?;
         let workout = client.workouts().get(args.workout_id).await?;
         let proposed = Proposed {
             preview: format!(

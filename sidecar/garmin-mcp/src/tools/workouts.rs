@@ -229,7 +229,7 @@ impl GarminMcp {
         if !(1..=100).contains(&limit) {
             return Err(ToolError::invalid(format!("limit must be 1–100, got {limit}")));
         }
-        let client = self.garmin().await?;
+        let client = self.web_session().await?;
         if let Some(id) = args.workout_id {
             let workout = match client.workouts().get(id).await {
                 Ok(w) => w,

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin-mcp --test tools activities::`.
+//!
 //! `list_activities` and `get_activity` against the fake's data set: filters, limits, splits,
 //! zones, weather, the series, concurrency, failures and the budget. Expectations are computed from
 //! the fake's generated activities (`h.fake.state()`), never by re-running the tools' code.
@@ -523,4 +525,80 @@ async fn an_activity_renamed_with_bidi_and_invisible_characters_reaches_every_an
     let stored = h.call("list_activities", october).await;
     assert_eq!(stored.structured_content.as_ref().unwrap()["source"]["from"], "history");
     assert_clean("list_activities from the history", &stored);
+}
+
+// ---------- get_activity: strength sessions ----------
+
+/// Epley's estimated one-rep max, computed here independently: `kg × (1 + reps/30)`, the weight
+/// itself for a single, over sets of 1–12 reps with a weight.
+fn epley(kg: f64, reps: u32) -> Option<f64> {
+    match reps {
+        1 if kg > 0.0 => Some(kg),
+        2..=12 if kg > 0.0 => Some(kg * (1.0 + f64::from(reps) / 30.0)),
+        _ => None,
+    }
+}
+
+#[tokio::test]
+async fn get_activity_of_a_strength_session_logs_its_sets_per_exercise_with_volume_best_set_and_1rm() {
+    let h = Harness::start().await;
+    let a = latest(&h, Kind::Strength);
+    h.fake.clear_requests();
+    let (text, data) = h.call_ok("get_activity", json!({"activity_id": a.id})).await;
+    let active: Vec<_> = a.sets.iter().filter(|s| s.set_type == "ACTIVE").collect();
+    assert!(active.len() >= 6, "the fake's session has sets: {}", active.len());
+    let log = &data["strength"];
+    assert_eq!(log["total_sets"], active.len(), "{log}");
+    assert_eq!(log["total_reps"], active.iter().map(|s| s.reps).sum::<u32>(), "{log}");
+    let volume: f64 = active.iter().map(|s| s.weight_g / 1000.0 * f64::from(s.reps)).sum();
+    assert!(close(&log["total_volume_kg"], volume, 0.06), "{} against {volume}", log["total_volume_kg"]);
+    assert_eq!(log["sets"].as_array().unwrap().len(), active.len());
+
+    // One row per exercise, in the order first done, with its own sets' figures.
+    let key = |s: &fake_garmin::data::activity::ExerciseSet| format!("{}/{}", s.category, s.name);
+    let mut keys: Vec<String> = Vec::new();
+    for set in &active {
+        if !keys.contains(&key(set)) {
+            keys.push(key(set));
+        }
+    }
+    let exercises = log["exercises"].as_array().unwrap();
+    let listed: Vec<&str> = exercises.iter().map(|e| e["exercise_key"].as_str().unwrap()).collect();
+    assert_eq!(listed, keys);
+    let mut weighed = 0;
+    for row in exercises {
+        let sets: Vec<_> = active.iter().filter(|s| key(s) == row["exercise_key"]).collect();
+        assert_eq!(row["sets"], sets.len(), "{row}");
+        assert_eq!(row["reps"], sets.iter().map(|s| s.reps).sum::<u32>(), "{row}");
+        let heaviest = sets
+            .iter()
+            .filter(|s| s.weight_g > 0.0)
+            .max_by(|x, y| x.weight_g.total_cmp(&y.weight_g).then(x.reps.cmp(&y.reps)));
+        let Some(heaviest) = heaviest else {
+            assert!(row.get("best_set").is_none() && row.get("estimated_1rm_kg").is_none(), "{row}");
+            continue;
+        };
+        weighed += 1;
+        assert!(close(&row["best_set"]["weight_kg"], heaviest.weight_g / 1000.0, 0.051), "{row}");
+        assert_eq!(row["best_set"]["reps"], heaviest.reps, "{row}");
+        // Sets of more than 12 reps give no estimate.
+        match sets.iter().filter_map(|s| epley(s.weight_g / 1000.0, s.reps)).reduce(f64::max) {
+            Some(e1rm) => assert!(close(&row["estimated_1rm_kg"], e1rm, 0.051), "{row} against {e1rm}"),
+            None => assert!(row.get("estimated_1rm_kg").is_none(), "{row}"),
+        }
+        assert!(!row["exercise"].as_str().unwrap().contains('_'), "in words: {row}");
+    }
+    assert!(weighed >= 1, "{exercises:?}");
+    assert!(exercises.iter().any(|e| e["estimated_1rm_kg"].is_f64()), "{exercises:?}");
+    assert!(text.contains(" Strength: ") && text.contains("kg lifted"), "{text}");
+
+    // Read once, through the reader; a run asks no sets and answers none.
+    let sets_read =
+        |h: &Harness| api_requests(h).iter().filter(|(p, _)| p.ends_with("/exerciseSets")).count();
+    assert_eq!(sets_read(&h), 1, "{:?}", api_requests(&h));
+    h.fake.clear_requests();
+    let run = latest(&h, Kind::Easy);
+    let (_, run_data) = h.call_ok("get_activity", json!({"activity_id": run.id})).await;
+    assert!(run_data.get("strength").is_none(), "{run_data}");
+    assert_eq!(sets_read(&h), 0, "{:?}", api_requests(&h));
 }

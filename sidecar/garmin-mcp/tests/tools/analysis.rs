@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin-mcp --test tools analysis::`.
+//!
 //! The `analysis` toolset against a history synced from the fake (2026-08-01 to 2026-11-14, today
 //! pinned to 2026-11-15): each tool's numbers equal the analytics crate's on the same stored rows
 //! (recomputed here from the history file), no Garmin request for Garmin's own load, the

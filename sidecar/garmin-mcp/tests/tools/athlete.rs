@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin-mcp --test tools athlete::`.
+//!
 //! The `athlete` toolset over MCP: facts remembered, changed, listed and forgotten; the
 //! `garmin://athlete` resources and the server's instructions following every change; the client
 //! each fact came from; refusals that name the argument; `--readonly`; and the analyses (training
@@ -5,7 +7,7 @@
 //! `tests/cli.rs`.
 
 // `resources/subscribe` is legacy for 2026-07-28 but part of 2025-11-25, which we serve.
-#![allow(deprecated)]
+#![allow(deprecated, reason = "resources/subscribe is legacy for 2026-07-28 but part of 2025-11-25")]
 
 use std::time::Duration;
 

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin-mcp --test tools best_efforts::`.
+//!
 //! `get_best_efforts` against a history synced from the fake (2026-08-01 to 2026-11-14, today
 //! pinned to 2026-11-15): the curve equals the element-wise maximum of per-activity curves computed
 //! here from the fake's own series (not from the history), every point names the ride that set it,

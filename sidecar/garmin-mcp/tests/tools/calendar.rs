@@ -263,12 +263,3 @@ async fn every_month_of_the_data_set_fits_the_budget() {
     }
     eprintln!("get_calendar: biggest month {biggest} bytes");
 }
-
-#[tokio::test]
-async fn zz_print() {
-    let h = Harness::start().await;
-    for args in [json!({}), json!({"year": 2027, "month": 2})] {
-        let r = h.call("get_calendar", args).await;
-        println!("{}\n", all_text(&r));
-    }
-}

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin-mcp --test tools catalogue::`.
+//!
 //! The catalogue as a whole: server identity, annotations on every tool, schema snapshots,
 //! toolset and read-only filtering.
 

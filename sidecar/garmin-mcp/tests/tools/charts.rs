@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin-mcp --test tools charts::`.
+//!
 //! `render_chart` against the fake: every kind answers with a summary, an inline `image/png` that
 //! decodes to the requested size and is far from blank, and the same PNG saved in the given folder;
 //! the summaries' numbers match the fake's data set (read straight from the fake, not through the

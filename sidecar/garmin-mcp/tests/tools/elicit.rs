@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin-mcp --test tools elicit::`.
+//!
 //! In-chat confirmation by MCP elicitation, end to end: rmcp test clients that declare (or not) the
 //! `elicitation` capability and answer the server's question (accept with a changed day and watch
 //! choice, decline, cancel, a bad day, an error), against the fake Garmin. The fake's request log

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin-mcp --test tools exports::`.
+//!
 //! `export_activity` and `export_workout_fit` against the fake Garmin, writing into temporary
 //! folders: every format saved as Garmin serves it (FIT unpacked from its zip and parsed; the text
 //! exports byte for byte), names made safe, no clobbering, nothing left behind by a failed download,

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin-mcp --test tools health::`.
+//!
 //! `get_daily_health`: every part of a day against the fake's data set (read straight from the
 //! fake's generated days, not through the tool), nights without HRV, days before the data set,
 //! the range form and its length limit, `detail=full`, budgets, one request per endpoint, and

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin-mcp --test tools history::`.
+//!
 //! The `history` toolset and cache-first reads: `sync_history` fills the local history with
 //! progress notifications; after it, past ranges of `get_period_stats` and `list_activities` are
 //! answered without a Garmin request (the fake's request log) and say so, today is always read
@@ -442,6 +444,35 @@ async fn no_cache_reads_the_athlete_profile_live_at_every_call() {
         h.call_ok("get_fitness_trend", json!({"end_date": "2026-11-14", "load": "hr"})).await;
     }
     assert_eq!(profile_requests(&h), 6, "{:?}", api_requests(&h));
+}
+
+/// Issue #25: an account whose devices record no sleep, HRV or weight (Garmin answers their ranges
+/// 404 and 204). Its sync completes and says so once; afterwards the past is answered from the
+/// history with no Garmin request, the fitness trend included.
+#[tokio::test]
+async fn after_syncing_an_account_without_sleep_hrv_or_weight_the_tools_answer_from_the_history() {
+    let config = fake_garmin::FakeConfig {
+        today: today(),
+        untracked: fake_garmin::Untracked::BIKE_COMPUTER,
+        ..fake_garmin::FakeConfig::default()
+    };
+    let h = Harness::with_fake(config).await;
+    let (text, data) = synced(&h).await;
+    assert_eq!(data["status"], "complete", "{text}");
+    assert_eq!(
+        text.matches("Garmin keeps no sleep, HRV or weight records for this account").count(),
+        1,
+        "{text}"
+    );
+    h.fake.clear_requests();
+    let (stats_text, stats) =
+        h.call_ok("get_period_stats", json!({"period": "month", "date": "2026-10-10"})).await;
+    assert_eq!(stats["source"]["from"], "history", "{stats_text}");
+    assert!(stats["totals"]["count"].as_u64().unwrap() > 5, "{}", stats["totals"]);
+    let (trend_text, trend) =
+        h.call_ok("get_fitness_trend", json!({"start_date": "2026-09-01", "end_date": "2026-10-31"})).await;
+    assert_eq!(trend["source"]["from"], "history", "{trend_text}");
+    assert_eq!(api_requests(&h), Vec::<(String, String)>::new(), "no Garmin request");
 }
 
 // ---- Hostile callers of the history (issue 24) ----

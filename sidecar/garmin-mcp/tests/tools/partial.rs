@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin-mcp --test tools partial::`.
+//!
 //! One failing part must not sink a whole answer: every tool that makes several requests is called
 //! with each of its secondary requests failing the ways a faithful but sparser Garmin fails — 404
 //! (`NotFoundException`), 204 (no data), 500 (`WebApplicationException`) and 403 (Garmin's JSON

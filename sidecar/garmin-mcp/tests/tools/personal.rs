@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin-mcp --test tools personal::`.
+//!
 //! The tools with Garmin's official Personal API key (docs/garmin-personal-api.md): which source
 //! answers (the fake's request log and the answer's `_meta`), the same figures through both
 //! sources, a key-only server refusing a web-only tool with one sentence, a refused key, and the

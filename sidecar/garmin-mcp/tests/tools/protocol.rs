@@ -1,10 +1,12 @@
+//! Run: `cargo test -p garmin-mcp --test tools protocol::`.
+//!
 //! The MCP surface beyond tools, through rmcp's real client: prompts listed and rendered in English
 //! and Chinese, argument completion (closed sets and ids looked up in the account), resources and
 //! templates read through the same tools (one activity as JSON, a chart as a PNG blob), log
 //! notifications at the level the session chose, and wrong arguments answered as `isError` results
 //! while an unknown tool stays a protocol error.
 // MCP logging is deprecated for 2026-07-28 (SEP-2577) but part of 2025-11-25, which we serve.
-#![allow(deprecated)]
+#![allow(deprecated, reason = "MCP logging is deprecated for 2026-07-28 but part of 2025-11-25")]
 
 use std::time::Duration;
 

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin-mcp --test tools recordings::`.
+//!
 //! What real recordings look like and the tools used to drop or misread: sparse days and nights
 //! (no daily summary, no total sleep time, a null sleep block), unnamed activities, laps of sports
 //! outside run/ride/swim/walk, and 2018 details in their own units. Each is made on the fake from

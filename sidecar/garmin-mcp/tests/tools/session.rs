@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin-mcp --test tools session::`.
+//!
 //! `login`: reports the session and guides sign-in.
 
 use serde_json::json;

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin-mcp --test tools stats::`.
+//!
 //! `get_period_stats` against the fake's data set: totals of a month, the change against the
 //! previous period, running periods, weeks, custom ranges, the sport filter, paging, failures and
 //! the budget. Expectations are summed from the fake's generated activities (`h.fake.state()`).

@@ -1,7 +1,9 @@
+//! Shared by the tests of `cargo test -p garmin-mcp --test tools`.
+//!
 //! The harness: a fake Garmin with a signed-in session in a temporary data folder, the
 //! `garmin-mcp` server built in-process, and rmcp's client connected to it over a duplex pipe.
 
-#![allow(dead_code)]
+#![allow(dead_code, reason = "the harness of every tools test; each file uses part of it")]
 
 use std::time::Duration;
 
@@ -54,6 +56,20 @@ impl Harness {
         Harness::connect(fake, dir, store, move |mut o| {
             o.today = Some(day);
             tweak(o)
+        })
+        .await
+    }
+
+    /// Signed in to a fake started with `config` (its `today` is the server's too).
+    pub async fn with_fake(config: FakeConfig) -> Harness {
+        let day = config.today;
+        let fake = FakeGarmin::start(config).await.unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let store = SessionStore::new(dir.path());
+        garmin_mcp::demo::sign_in(&fake, USER_AGENT, &store).unwrap();
+        Harness::connect(fake, dir, store, move |mut o| {
+            o.today = Some(day);
+            o
         })
         .await
     }

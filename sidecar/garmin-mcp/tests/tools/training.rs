@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin-mcp --test tools training::`.
+//!
 //! `get_training_status` and `get_personal_records`: status, load and ACWR, readiness, VO2max,
 //! race predictions and the trend against the fake's generated fitness (read from the fake's data
 //! set or through `garmin::Client`, never through the tool), records with their activities, "no

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin-mcp --test tools writes::`.
+//!
 //! The write tools and the safety model, end to end against the fake Garmin: no write reaches
 //! Garmin without confirmation in any mode (the fake's request log proves it), direct writes with
 //! `confirm: true`, the desktop app's decision over the real bridge socket (approve with edits,

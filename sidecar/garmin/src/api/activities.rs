@@ -20,6 +20,9 @@ const MAX_PAGE: u32 = 1000;
 /// Safety stop for [`ActivitySearch::walk_pages`]: never walk more pages than this.
 const MAX_PAGES: u32 = 1000;
 
+/// Rows asked of `details` for a whole series: a day at 1 Hz, so Garmin sends it unthinned.
+pub const SERIES_ROWS: u32 = 86_400;
+
 /// Order of the activity search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SortOrder {
@@ -149,11 +152,7 @@ impl ActivitiesApi<'_> {
     /// — one page of activities, newest first unless sorted otherwise.
     pub async fn search(&self, search: &ActivitySearch) -> Result<Vec<ActivitySummary>> {
         let query = search.query();
-        Ok(self
-            .client
-            .get_json("/activitylist-service/activities/search/activities", &query)
-            .await?
-            .unwrap_or_default())
+        Ok(self.client.get_json(super::paths::ACTIVITY_SEARCH, &query).await?.unwrap_or_default())
     }
 
     /// Walks every page of `search` (from its `start`, `limit` per page) until a short page — the
@@ -193,22 +192,33 @@ impl ActivitiesApi<'_> {
     /// `GET /gc-api/activity-service/activity/{id}/details?maxChartSize&maxPolylineSize` — the
     /// recorded time series (at most `max_chart_size` rows; Garmin's web uses 2000) and the track.
     pub async fn details(&self, activity_id: u64, max_chart_size: u32) -> Result<Option<ActivityDetails>> {
+        self.series(activity_id, max_chart_size, true).await
+    }
+
+    /// [`ActivitiesApi::details`], with the GPS track (4000 points, as Garmin's web asks) or
+    /// without it (`track: false`, one point: the history's curves need only the rows). Garmin
+    /// thins the rows to `max_chart_size`; a day at 1 Hz ([`SERIES_ROWS`]) keeps every row.
+    pub async fn series(
+        &self,
+        activity_id: u64,
+        max_chart_size: u32,
+        track: bool,
+    ) -> Result<Option<ActivityDetails>> {
         let path = format!("/activity-service/activity/{activity_id}/details");
+        let polyline = if track { "4000" } else { "1" };
         let query =
-            [("maxChartSize", max_chart_size.max(1).to_string()), ("maxPolylineSize", "4000".to_owned())];
+            [("maxChartSize", max_chart_size.max(1).to_string()), ("maxPolylineSize", polyline.to_owned())];
         self.client.get_json(&path, &query).await
     }
 
     /// `GET /gc-api/activity-service/activity/{id}/splits` — the laps.
     pub async fn splits(&self, activity_id: u64) -> Result<ActivitySplits> {
-        let path = format!("/activity-service/activity/{activity_id}/splits");
-        Ok(self.client.get_json(&path, &[]).await?.unwrap_or_default())
+        Ok(self.client.get_json(&super::paths::splits(activity_id), &[]).await?.unwrap_or_default())
     }
 
     /// `GET /gc-api/activity-service/activity/{id}/hrTimeInZones` — seconds per heart-rate zone.
     pub async fn hr_time_in_zones(&self, activity_id: u64) -> Result<Vec<TimeInZone>> {
-        let path = format!("/activity-service/activity/{activity_id}/hrTimeInZones");
-        Ok(self.client.get_json(&path, &[]).await?.unwrap_or_default())
+        Ok(self.client.get_json(&super::paths::hr_time_in_zones(activity_id), &[]).await?.unwrap_or_default())
     }
 
     /// `GET /gc-api/activity-service/activity/{id}/powerTimeInZones` — seconds per power zone.
@@ -233,7 +243,7 @@ impl ActivitiesApi<'_> {
 
     /// `GET /gc-api/activity-service/activity/activityTypes` — every activity type.
     pub async fn activity_types(&self) -> Result<Vec<ActivityType>> {
-        Ok(self.client.get_json("/activity-service/activity/activityTypes", &[]).await?.unwrap_or_default())
+        Ok(self.client.get_json(super::paths::ACTIVITY_TYPES, &[]).await?.unwrap_or_default())
     }
 
     /// `PUT /gc-api/activity-service/activity/{id}` `{activityId, activityName}` — renames it.

@@ -44,7 +44,7 @@ impl DownloadsApi<'_> {
     /// of an activity without GPS. Another athlete's activity is [`Error::Forbidden`]; a TCX of a
     /// GPX upload is [`Error::Server`] with status 500, asked once.
     pub async fn export(&self, activity_id: u64, format: ExportFormat) -> Result<Option<DownloadedFile>> {
-        let path = format!("/download-service/export/{}/activity/{activity_id}", format.as_str());
+        let path = export_path(activity_id, format);
         let (status, bytes) = self.client.get_file(&path, &[]).await?;
         if status == 204 {
             return Ok(None);
@@ -86,6 +86,17 @@ impl DownloadsApi<'_> {
     async fn fetch(&self, path: &str, endpoint: &str) -> Result<Vec<u8>> {
         self.client.get_bytes(path, &[]).await?.ok_or_else(|| decode(endpoint, "empty file"))
     }
+}
+
+/// `/download-service/export/{format}/activity/{id}`.
+fn export_path(activity_id: u64, format: ExportFormat) -> String {
+    format!("/download-service/export/{}/activity/{activity_id}", format.as_str())
+}
+
+/// The method and path of an activity's export, as errors name it (`GET /gc-api/…`): for a caller
+/// that finds the file unlike what was asked for.
+pub fn export_endpoint(activity_id: u64, format: ExportFormat) -> String {
+    format!("GET /gc-api{}", export_path(activity_id, format))
 }
 
 fn decode(endpoint: &str, message: impl Into<String>) -> Error {

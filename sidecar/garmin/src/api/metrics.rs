@@ -20,7 +20,7 @@ impl MetricsApi<'_> {
     /// `GET /gc-api/metrics-service/metrics/trainingstatus/aggregated/{date}` — training status,
     /// acute/chronic load and load balance per device, latest VO2max; `None` without any.
     pub async fn training_status(&self, date: NaiveDate) -> Result<Option<TrainingStatus>> {
-        let path = format!("/metrics-service/metrics/trainingstatus/aggregated/{}", ymd(date));
+        let path = super::paths::training_status(date);
         let status: Option<TrainingStatus> = self.client.get_json(&path, &[]).await?;
         Ok(status.filter(TrainingStatus::has_data))
     }

@@ -38,7 +38,7 @@ impl WellnessApi<'_> {
     /// `GET /gc-api/usersummary-service/usersummary/daily/{displayName}?calendarDate={date}` — the
     /// day in numbers; `None` when nothing was recorded.
     pub async fn daily_summary(&self, date: NaiveDate) -> Result<Option<DailySummary>> {
-        let path = format!("/usersummary-service/usersummary/daily/{}", display_name(self.client).await?);
+        let path = super::paths::daily_summary(&display_name(self.client).await?);
         let summary: Option<DailySummary> =
             self.client.get_json(&path, &[("calendarDate", ymd(date))]).await?;
         Ok(summary.filter(DailySummary::has_data))

@@ -272,15 +272,50 @@ pub struct HrZones {
     pub lactate_threshold_heart_rate_used: Option<f64>,
 }
 
+/// Garmin's activity type ids that have a heart-rate zone set of their own (`activity_types.json`:
+/// the parent types running 1, cycling 2 and swimming 26; their children name them as
+/// `parentTypeId`).
+const ZONE_SET_TYPES: [(i64, &str); 3] = [(1, "RUNNING"), (2, "CYCLING"), (26, "SWIMMING")];
+
 impl HrZones {
-    /// The zone floors (zone 1 first, bpm) for `sport` (`RUNNING`, `CYCLING`, `SWIMMING`…): its
-    /// own set, else `DEFAULT`, else the first complete one.
-    pub fn floors_for(sets: &[HrZones], sport: &str) -> Option<[f64; 5]> {
-        let floors = |z: &HrZones| -> Option<[f64; 5]> {
-            Some([z.zone1_floor?, z.zone2_floor?, z.zone3_floor?, z.zone4_floor?, z.zone5_floor?])
+    /// The zone-set sport of an activity type (`RUNNING`, `CYCLING`, `SWIMMING`, else `DEFAULT`):
+    /// the type's own id when it is one of those parents, else its parent type id. Garmin's ids,
+    /// never a substring of the type key.
+    pub fn sport_of_type(type_id: Option<i64>, parent_type_id: Option<i64>) -> &'static str {
+        [type_id, parent_type_id]
+            .into_iter()
+            .flatten()
+            .find_map(|id| ZONE_SET_TYPES.iter().find(|(t, _)| *t == id).map(|(_, sport)| *sport))
+            .unwrap_or("DEFAULT")
+    }
+
+    /// The five floors (zone 1 first, bpm), when all are set.
+    pub fn floors(&self) -> Option<[f64; 5]> {
+        Some([self.zone1_floor?, self.zone2_floor?, self.zone3_floor?, self.zone4_floor?, self.zone5_floor?])
+    }
+
+    /// The set for `sport` (`RUNNING`, `CYCLING`, `SWIMMING`…, any case): its own, else `DEFAULT`,
+    /// else the first. The one choice of a zone set, for counting zone times and for drawing bands.
+    pub fn set_for<'a>(sets: &'a [HrZones], sport: &str) -> Option<&'a HrZones> {
+        let by = |name: &str| {
+            sets.iter().find(|z| z.sport.as_deref().is_some_and(|s| s.eq_ignore_ascii_case(name)))
         };
-        let by = |name: &str| sets.iter().find(|z| z.sport.as_deref() == Some(name)).and_then(floors);
-        by(sport).or_else(|| by("DEFAULT")).or_else(|| sets.iter().find_map(floors))
+        by(sport).or_else(|| by("DEFAULT")).or_else(|| sets.first())
+    }
+
+    /// The zone floors (zone 1 first, bpm) of the set for `sport` ([`HrZones::set_for`]), when all
+    /// five are set.
+    pub fn floors_for(sets: &[HrZones], sport: &str) -> Option<[f64; 5]> {
+        Self::set_for(sets, sport).and_then(HrZones::floors)
+    }
+
+    /// The zone floors for an activity of Garmin's type `type_id` (child of `parent_type_id`).
+    pub fn floors_for_type(
+        sets: &[HrZones],
+        type_id: Option<i64>,
+        parent_type_id: Option<i64>,
+    ) -> Option<[f64; 5]> {
+        Self::floors_for(sets, Self::sport_of_type(type_id, parent_type_id))
     }
 }
 

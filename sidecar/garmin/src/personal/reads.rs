@@ -10,7 +10,7 @@ use super::PersonalClient;
 use crate::Result;
 use crate::api::downloads::original_from_download;
 use crate::api::paging::fetch_chunked;
-use crate::api::{ActivitySearch, check_range, required, ymd};
+use crate::api::{ActivitySearch, check_range, paths, required, ymd};
 use crate::models::activities::{Activity, ActivitySummary};
 use crate::models::challenges::Goal;
 use crate::models::common::DatedValue;
@@ -76,7 +76,7 @@ impl PersonalClient {
     /// activities (same parameters as the web search).
     pub async fn search_activities(&self, search: &ActivitySearch) -> Result<Vec<ActivitySummary>> {
         let query = search.query();
-        self.list("/activitylist-service/activities/search/activities".to_owned(), query).await
+        self.list(paths::ACTIVITY_SEARCH.to_owned(), query).await
     }
 
     /// Every page of `search` (from its `start`, `limit` per page) until a short page, one after
@@ -105,8 +105,7 @@ impl PersonalClient {
         check_range(start, end)?;
         fetch_chunked(start, end, caps::DAILY_SUMMARIES, |from, to| async move {
             let query = [("startDate", ymd(from)), ("endDate", ymd(to))];
-            let page: Option<Summaries> =
-                self.get_json("/usersummary-service/v2/dailysummaries", &query).await?;
+            let page: Option<Summaries> = self.get_json(paths::DAILY_SUMMARIES, &query).await?;
             Ok(page.unwrap_or_default().data)
         })
         .await
@@ -142,10 +141,7 @@ impl PersonalClient {
     pub async fn sleep_nights(&self, start: NaiveDate, end: NaiveDate) -> Result<Vec<DailySleep>> {
         check_range(start, end)?;
         fetch_chunked(start, end, caps::SLEEP, |from, to| {
-            self.list(
-                "/sleep-service/sleep/dailySleepSummariesByDate".to_owned(),
-                vec![("startDate", ymd(from)), ("endDate", ymd(to))],
-            )
+            self.list(paths::SLEEP_NIGHTS.to_owned(), vec![("startDate", ymd(from)), ("endDate", ymd(to))])
         })
         .await
     }
@@ -167,8 +163,7 @@ impl PersonalClient {
     pub async fn hrv_range(&self, start: NaiveDate, end: NaiveDate) -> Result<Vec<HrvSummary>> {
         check_range(start, end)?;
         fetch_chunked(start, end, caps::HRV, |from, to| async move {
-            let path = format!("/hrv-service/hrv/daily/{}/{}", ymd(from), ymd(to));
-            let range: Option<HrvRange> = self.get_json(&path, &[]).await?;
+            let range: Option<HrvRange> = self.get_json(&paths::hrv_range(from, to), &[]).await?;
             Ok(range.map(|r| r.hrv_summaries).unwrap_or_default())
         })
         .await
@@ -228,7 +223,7 @@ impl PersonalClient {
     pub async fn weight_range(&self, start: NaiveDate, end: NaiveDate) -> Result<WeightRange> {
         check_range(start, end)?;
         let windows: Vec<WeightRange> = fetch_chunked(start, end, caps::WEIGHT, |from, to| async move {
-            let path = format!("/weight-service/weight/range/{}/{}", ymd(from), ymd(to));
+            let path = paths::weight_range(from, to);
             let range: Option<WeightRange> =
                 self.get_json(&path, &[("includeAll", "true".to_owned())]).await?;
             Ok(vec![range.unwrap_or_default()])

@@ -6,7 +6,7 @@
 //! The one home of `unsafe` for Windows security in the workspace: no maintained crate wraps SIDs,
 //! tokens and SDDL safely (the `windows-sys` bindings are raw), so each call is wrapped here in a
 //! small safe function whose buffers and handles are owned by Rust values that free them on drop.
-#![allow(unsafe_code)]
+#![allow(unsafe_code, reason = "the one home of unsafe Windows security calls (see above)")]
 
 use std::ffi::{OsStr, c_void};
 use std::io;

@@ -13,7 +13,7 @@ use display::PaceStyle;
 #[derive(Clone, Copy, Debug, Default, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
-#[allow(dead_code)] // `Run` only appears in the schema: serialising writes "interval".
+#[allow(dead_code, reason = "`Run` only appears in the schema: serialising writes \"interval\"")]
 pub(crate) enum StepTypeName {
     /// Warm-up.
     Warmup,

@@ -790,7 +790,10 @@ impl Parser {
     }
 
     /// Primary and secondary target. The outer `Option` is `None` when a target was invalid.
-    #[allow(clippy::type_complexity)]
+    #[allow(
+        clippy::type_complexity,
+        reason = "primary and secondary, each absent or invalid: a named type would hide the two layers"
+    )]
     fn targets(
         &mut self,
         obj: &Map<String, Value>,
@@ -979,7 +982,10 @@ impl Parser {
 
     /// `stroke` or `equipment`: swims only, one of the known `names` (or an alias; `words` are
     /// every accepted spelling, for suggestions).
-    #[allow(clippy::too_many_arguments)]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one parser for both swim choices: the key, its names and their spellings differ"
+    )]
     fn swim_choice<T>(
         &mut self,
         obj: &Map<String, Value>,

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin --test api activities::`.
+//!
 //! Activities: search, paging through a date range, one activity and its charts, rename, delete.
 
 use garmin::Error;

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin --test api calendar::`.
+//!
 //! Calendar feed (1–12 months in, 0-based on the wire, deduplicated) and calendar events.
 
 use std::collections::HashSet;

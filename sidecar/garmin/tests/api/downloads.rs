@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin --test api downloads::`.
+//!
 //! Downloads: the original FIT unzipped, exports, a workout's FIT and the wellness zip; and the
 //! real service's odd answers (docs/garmin-web-api.md §0, garmin-connect-export) as the fake
 //! reproduces them: a GPX/TCX upload's original is that file, a GPX without GPS is 204 (`None`),

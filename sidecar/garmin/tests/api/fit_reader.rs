@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin --test api fit_reader::`.
+//!
 //! The one FIT reader (`garmin::fit_series`, decoding with rustyfit) against an independent decoder,
 //! `fitparser`: the two real recordings of the fake's fixtures (the fēnix 5 run and garth's yoga
 //! session) and the fake's generated original of the newest session of each kind (easy, long,

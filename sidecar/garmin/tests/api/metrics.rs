@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin --test api metrics::`.
+//!
 //! Training status, readiness, VO2max, predictions, scores, zones, fitness age, records.
 
 use chrono::Days;

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin --test api people::`.
+//!
 //! Gear, badges, challenges, goals, connections and groups.
 
 use garmin::api::{ActivitySearch, BadgeChallengeStatus, GoalStatus};

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin --test api profile::`.
+//!
 //! The account and its devices.
 
 use super::support::start;

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin --test api races::`.
+//!
 //! Garmin's race search (`EventsApi::search_races`, reference §4.10): the query the web app sends,
 //! answers equal to the fake's catalogue filtered here, the fallback from `/gc-api` to the bare
 //! path on a 404 (open question 12) with the same session headers and renewal, input checks, and

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin --test api requests::`.
+//!
 //! Every request looks like the Garmin web app's: CSRF header, `Sec-Fetch-Site: same-origin`,
 //! the session's User-Agent; `Accept: */*` on downloads and the API `Accept` elsewhere.
 

@@ -1,3 +1,5 @@
+//! Shared by the tests of `cargo test -p garmin --test api`.
+//!
 //! Starting a fake Garmin and a client signed in to it, and small helpers.
 
 use chrono::NaiveDate;

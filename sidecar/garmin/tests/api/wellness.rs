@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin --test api wellness::`.
+//!
 //! Daily health: summary, heart rate, sleep, stress, Body Battery, HRV, steps, weight; the
 //! chunked ranges and the "no data" forms.
 

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin --test api workouts::`.
+//!
 //! Workouts: the library, and the create → schedule → calendar → unschedule → delete round trip,
 //! plus sending a workout to the watch.
 

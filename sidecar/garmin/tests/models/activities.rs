@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin --test models activities::`.
+//!
 //! Activity fixtures: list rows (current and legacy), one activity (current, 2018, multisport),
 //! chart details, zones, types, fitness stats, uploads and Garmin's error bodies.
 

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin --test models graphql::`.
+//!
 //! The `response` parts of the GraphQL fixtures whose shapes the REST models share (GraphQL
 //! answers reuse the REST bodies; placeholders such as `"user_id: int"` read as absent ids).
 

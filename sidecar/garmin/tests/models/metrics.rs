@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin --test models metrics::`.
+//!
 //! Metrics fixtures: training status (aggregated and mobile gateway), readiness, VO2max,
 //! endurance and hill scores, HR zones.
 
@@ -81,4 +83,35 @@ fn vo2max_endurance_hill_and_zones() {
     assert_eq!(zones[0].training_method.as_deref(), Some("HR_RESERVE"));
     close(zones[0].zone1_floor, 130.0);
     close(zones[0].max_heart_rate_used, 185.0);
+}
+
+#[test]
+fn an_activity_types_zone_set_follows_garmins_type_and_parent_type_ids() {
+    // The parents themselves, their children (parentTypeId), and a type of no zone sport.
+    assert_eq!(HrZones::sport_of_type(Some(1), Some(17)), "RUNNING");
+    assert_eq!(HrZones::sport_of_type(Some(6), Some(1)), "RUNNING", "trail running");
+    assert_eq!(HrZones::sport_of_type(Some(25), Some(2)), "CYCLING", "indoor cycling");
+    assert_eq!(HrZones::sport_of_type(Some(27), Some(26)), "SWIMMING", "lap swimming");
+    assert_eq!(HrZones::sport_of_type(Some(9), Some(17)), "DEFAULT", "walking");
+    assert_eq!(HrZones::sport_of_type(None, None), "DEFAULT");
+    let set = |sport: &str, floor: f64| HrZones {
+        sport: Some(sport.to_owned()),
+        zone1_floor: Some(floor),
+        zone2_floor: Some(floor + 10.0),
+        zone3_floor: Some(floor + 20.0),
+        zone4_floor: Some(floor + 30.0),
+        zone5_floor: Some(floor + 40.0),
+        ..HrZones::default()
+    };
+    let incomplete = HrZones { sport: Some("CYCLING".into()), zone1_floor: Some(90.0), ..HrZones::default() };
+    let sets = [set("DEFAULT", 100.0), set("running", 110.0), incomplete];
+    assert_eq!(HrZones::floors_for_type(&sets, Some(6), Some(1)).map(|f| f[0]), Some(110.0), "any case");
+    assert_eq!(
+        HrZones::set_for(&sets, HrZones::sport_of_type(Some(2), Some(17))).and_then(|z| z.zone1_floor),
+        Some(90.0),
+        "the sport's own set"
+    );
+    assert_eq!(HrZones::floors_for_type(&sets, Some(2), Some(17)), None, "its floors are not all set: none");
+    assert_eq!(HrZones::floors_for_type(&sets, Some(9), Some(17)).map(|f| f[0]), Some(100.0), "DEFAULT");
+    assert_eq!(HrZones::floors_for(&[], "RUNNING"), None);
 }

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin --test models no_data::`.
+//!
 //! "No data" must never fail to decode: `{}`, `[]`, `null` members and all-null objects read as
 //! empty models that say they have no data.
 

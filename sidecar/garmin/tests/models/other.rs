@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin --test models other::`.
+//!
 //! Profile, device and personal-record fixtures.
 
 use chrono::{TimeZone, Utc};

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin --test models wellness::`.
+//!
 //! Wellness fixtures: daily summary, heart rate, sleep, stress, Body Battery, HRV, steps,
 //! hydration, weight and blood pressure.
 

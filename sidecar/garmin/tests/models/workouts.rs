@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin --test models workouts::`.
+//!
 //! Workout fixtures: Garmin's 2018 workout, the kaiord create requests and responses, the web
 //! editor's own request; round trips keep every field.
 

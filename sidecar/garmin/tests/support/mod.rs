@@ -1,7 +1,7 @@
 //! Shared set-up for the garmin crate's integration tests: a fake Garmin, a signed-in session saved
 //! in a temporary data folder, and clients on it.
 
-#![allow(dead_code)]
+#![allow(dead_code, reason = "shared by several test binaries; each uses part of it")]
 
 use std::time::Duration;
 

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin --test workout_spec common::`.
+//!
 //! Helpers shared by the workout-spec tests: reading Garmin fixtures and parsing specs that must
 //! be valid.
 

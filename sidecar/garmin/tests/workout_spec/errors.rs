@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin --test workout_spec errors::`.
+//!
 //! Every kind of invalid spec gets one problem with the right path, a useful "expected" and an
 //! exact "found"; several problems give several errors, in document order.
 

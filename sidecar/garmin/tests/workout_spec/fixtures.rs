@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin --test workout_spec fixtures::`.
+//!
 //! Spec → Garmin JSON compared field by field with the recorded create bodies
 //! (`workout_create_request_*.json`): for each fixture, the spec that says the same thing is
 //! translated and every field the spec controls is compared — step classes, step type ids and

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin --test workout_spec preview::`.
+//!
 //! The plain-words preview on the example and on real workouts read back from Garmin,
 //! with totals checked against Garmin's own estimates where the fixtures carry them.
 

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin --test workout_spec properties::`.
+//!
 //! Property tests. (a) Any generated valid spec — every sport, step type, end, target, alias,
 //! nesting — parses, serialises back to itself, and its Garmin body is accepted by the fake Garmin,
 //! whose answer reads back as the same spec (64 cases: each is an HTTP round trip). (b) Mutated

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p garmin --test workout_spec spec_json::`.
+//!
 //! The spec's own JSON: the canonical form a parsed spec serialises to (what the desktop editor
 //! receives), aliases and normalisation, the lap-button default, and (with `--features schema`)
 //! the JSON schema MCP clients see for one step.

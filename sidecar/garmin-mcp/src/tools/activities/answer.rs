@@ -294,6 +294,9 @@ pub struct ActivityInDepth {
     /// The time series (with `include_series`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub series: Option<Series>,
+    /// A strength session's sets: per exercise and in order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strength: Option<super::StrengthLog>,
     /// Parts Garmin does not have (or could not send) for this activity.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub missing: Vec<String>,

@@ -2,17 +2,9 @@
 
 use super::*;
 
+/// A band's key, from the one table of band words (`crate::domain::load::band_words`).
 fn band_word(band: Option<analytics::acwr::AcwrBand>) -> Option<String> {
-    use analytics::acwr::AcwrBand;
-    band.map(|b| {
-        match b {
-            AcwrBand::Under => "under",
-            AcwrBand::Productive => "productive",
-            AcwrBand::Caution => "caution",
-            AcwrBand::HighRisk => "high_risk",
-        }
-        .to_owned()
-    })
+    band.map(|b| crate::domain::load::band_words(b).key.to_owned())
 }
 
 fn monotony_word(level: Option<analytics::acwr::MonotonyLevel>) -> Option<String> {

@@ -218,7 +218,7 @@ impl GarminMcp {
             PLAN_DEFAULT_DAYS,
             PLAN_MAX_DAYS,
         )?;
-        let inputs = self.plan_inputs(start, end).await?;
+        let inputs = crate::domain::plan::plan_inputs(&self.reading().await?, start, end).await?;
         let compared = compare_plan(inputs.planned, inputs.done, today);
         let (green, yellow, red) = compared.colours();
         let counts = PlanCounts {

@@ -1,13 +1,14 @@
-//! The data of the one-activity charts: the activity's figures, its samples from Garmin's details
-//! endpoint — or from the original FIT file when the details lack the series the chart needs (an
-//! original that is a GPX/TCX upload is said to be one, not read as FIT) — and
-//! its time in heart-rate zones (whose floors are the zone bands of the activity chart).
+//! The data of the one-activity charts: the activity's figures, laps, time in heart-rate zones and
+//! recorded samples as the reader serves them (`garmin::reads`: the FIT file with a key, Garmin's
+//! details otherwise) — and, when Garmin's details lack the series the chart needs, the activity's
+//! original FIT file (an original that is a GPX/TCX upload is said to be one, not read as FIT).
 
 use garmin::api::ActivitySearch;
 use garmin::fit_series::{self, FitSeries};
 use garmin::models::activities::{Activity, ActivityDetails, ActivitySplits, Lap, TimeInZone};
 use garmin::models::downloads::OriginalFormat;
-use garmin::models::metrics::HrZones;
+use garmin::reads::{Recording, ServedValue, Wanted};
+use garmin::{Garmin, Served};
 use garmin_charts::{
     ActivityChart, ActivityLap, ActivitySample, ChartOptions, HrZoneFloor, HrZonesChart, SpeedUnit, ZoneTime,
 };
@@ -15,9 +16,7 @@ use garmin_charts::{
 use super::{Drawn, draw_off_thread};
 use crate::apps::view::ExtraChannels;
 use crate::domain::activity::{Family, activity_title};
-use crate::domain::activity_parts::{time_in_zones, zone_floors};
 use crate::server::GarminMcp;
-use crate::sources::Reads;
 use crate::tool_error::ToolError;
 
 /// Rows asked of Garmin's details endpoint: enough for a smooth 1200-px line, small to transfer.
@@ -178,28 +177,17 @@ impl Facts {
 
 impl GarminMcp {
     /// Which activity a chart is of (`id`, or the newest one) and the reads to fetch it with.
-    async fn chart_activity(&self, id: Option<u64>) -> Result<(u64, Reads), ToolError> {
+    async fn chart_activity(&self, id: Option<u64>) -> Result<(u64, Garmin), ToolError> {
         let reads = self.reads().await?;
         if let Some(id) = id {
             return Ok((id, reads));
         }
-        let newest = reads.search(&ActivitySearch::new().limit(1)).await?;
+        let newest = reads.search(&ActivitySearch::new().limit(1)).await?.value;
         let id = newest
             .first()
             .and_then(|a| a.activity_id)
             .ok_or_else(|| ToolError::NoData("No activities in your Garmin account yet.".to_owned()))?;
         Ok((id, reads))
-    }
-
-    /// The activity itself, or "no such activity".
-    async fn activity_facts(&self, id: u64) -> Result<Facts, ToolError> {
-        match self.reads().await?.activity(id).await {
-            Ok(a) => Ok(Facts::of(&a, id)),
-            Err(garmin::Error::NotFound { .. }) => {
-                Err(ToolError::NoData(format!("No activity {id} in your Garmin account.")))
-            }
-            Err(e) => Err(e.into()),
-        }
     }
 
     /// The `activity` chart: gather the activity's figures and series, draw them, say what the
@@ -210,9 +198,16 @@ impl GarminMcp {
         options: ChartOptions,
     ) -> Result<Drawn, ToolError> {
         let (id, reads) = self.chart_activity(id).await?;
-        let (facts, web) = futures::join!(self.activity_facts(id), web_parts(&reads, id));
-        let facts = facts?;
-        let series = chart_series(&reads, id, facts.family, web).await?;
+        let parts = reads
+            .activity_parts(
+                id,
+                Wanted { weather: false, series_rows: Some(DETAIL_ROWS), strength_sets: false },
+            )
+            .await;
+        let facts = facts_of(id, parts.activity)?;
+        let none = Served { value: Recording::Details(None), source: garmin::Source::WebSession };
+        let recording = parts.recording.unwrap_or(Ok(none));
+        let series = chart_series(&reads, id, facts.family, (parts.splits, parts.zones, recording)).await?;
         let (chart, told, extra) = series.into_chart(&facts);
         let view = crate::apps::view::tagged(
             "activity",
@@ -241,10 +236,10 @@ impl GarminMcp {
         options: ChartOptions,
     ) -> Result<Drawn, ToolError> {
         let (id, reads) = self.chart_activity(id).await?;
-        // With a key, counted from the original FIT file (domain `activity_parts::time_in_zones`).
-        let (facts, zones) = futures::join!(self.activity_facts(id), time_in_zones(&reads, id));
-        let facts = facts?;
-        let rows = zone_rows(&zones?);
+        // Garmin's own zone times, or (key only) counted from the original FIT file.
+        let (activity, zones) = futures::join!(reads.activity(id), reads.time_in_zones(id));
+        let facts = facts_of(id, activity.value())?;
+        let rows = zone_rows(&zones?.value);
         let total: f64 = rows.iter().map(|z| z.seconds).sum();
         if total <= 0.0 {
             return Err(ToolError::NoData(format!(
@@ -273,30 +268,15 @@ impl GarminMcp {
     }
 }
 
-/// Garmin's JSON for the activity chart through the web session; with a Personal API key, none of
-/// it (the API has no chart rows, laps or zone times as JSON; docs/garmin-personal-api.md §5) but
-/// the zone floors that count the FIT file's time in zones.
-struct WebParts {
-    details: Result<Option<ActivityDetails>, garmin::Error>,
-    zones: Result<Vec<TimeInZone>, garmin::Error>,
-    laps: Vec<ActivityLap>,
-    floors: Option<Vec<HrZones>>,
-}
-
-/// Reads [`WebParts`]: with a key only the zone floors, else details, zones and laps at once.
-async fn web_parts(reads: &Reads, id: u64) -> WebParts {
-    if reads.has_key() {
-        return WebParts {
-            details: Ok(None),
-            zones: Ok(Vec::new()),
-            laps: Vec::new(),
-            floors: reads.hr_zones().await.ok(),
-        };
+/// The activity's figures from its summary, or "no such activity".
+fn facts_of(id: u64, activity: Result<Activity, garmin::Error>) -> Result<Facts, ToolError> {
+    match activity {
+        Ok(a) => Ok(Facts::of(&a, id)),
+        Err(garmin::Error::NotFound { .. }) => {
+            Err(ToolError::NoData(format!("No activity {id} in your Garmin account.")))
+        }
+        Err(e) => Err(e.into()),
     }
-    let (details, zones, splits) =
-        futures::join!(reads.details(id, DETAIL_ROWS), reads.hr_time_in_zones(id), reads.splits(id));
-    let laps = splits.map(|s: ActivitySplits| lap_bars(&s.laps)).unwrap_or_default();
-    WebParts { details, zones, laps, floors: None }
 }
 
 /// Laps as the chart's split bars (and a pool swim's pace); without them the samples are split.
@@ -326,57 +306,69 @@ struct ChartSeries {
     extra: ExtraChannels,
 }
 
-/// Decides the chart's samples: Garmin's details when they carry what the `family` needs, else
-/// the original FIT file's (with a key also its laps and time in zones), else whatever details
-/// there were; with neither, the first cause of failure.
+impl ChartSeries {
+    /// The FIT file's samples and totals instead of the details'.
+    fn with_fit(mut self, fit: &FitSeries) -> ChartSeries {
+        self.fit_totals = (fit.distance_m, fit.timer_s, fit.avg_hr);
+        self.extra.power_w = fit.samples.iter().map(|s| s.power_w).collect();
+        self.extra.elevation_m = fit.altitude.clone();
+        self.samples = fit
+            .samples
+            .iter()
+            .map(|s| ActivitySample {
+                elapsed_s: s.elapsed_s,
+                distance_m: s.distance_m,
+                speed_mps: s.speed_mps,
+                heart_rate: s.heart_rate,
+            })
+            .collect();
+        self.source = Source::Fit;
+        self
+    }
+}
+
+/// An activity's laps, zone times and recorded samples as the reader served them.
+type ChartParts = (
+    Result<ActivitySplits, garmin::Error>,
+    Result<Vec<TimeInZone>, garmin::Error>,
+    Result<Served<Recording>, garmin::Error>,
+);
+
+/// Decides the chart's samples: the recording the reader served (the FIT file with a key), or
+/// Garmin's details when they carry what the `family` needs, else the original FIT file's, else
+/// whatever details there were; with neither, the first cause of failure.
 async fn chart_series(
-    reads: &Reads,
+    reads: &Garmin,
     id: u64,
     family: Family,
-    web: WebParts,
+    parts: ChartParts,
 ) -> Result<ChartSeries, ToolError> {
-    let WebParts { details, zones, laps, floors } = web;
-    let from_details = match &details {
-        Ok(Some(d)) => samples_from_details(d),
-        _ => Vec::new(),
-    };
+    let (splits, zones, recording) = parts;
     let mut series = ChartSeries {
-        samples: from_details,
+        samples: Vec::new(),
         source: Source::Details,
-        laps,
+        laps: splits.map(|s| lap_bars(&s.laps)).unwrap_or_default(),
         zones: zones.as_deref().map(zone_rows).unwrap_or_default(),
         fit_totals: (None, None, None),
         extra: ExtraChannels::default(),
     };
+    let details = match recording.map(|r| r.value) {
+        Ok(Recording::Fit(fit)) if !fit.samples.is_empty() => return Ok(series.with_fit(&fit)),
+        Ok(Recording::Fit(_)) => {
+            return Err(ToolError::NoData(format!("Activity {id} recorded no samples to draw.")));
+        }
+        Ok(Recording::Details(details)) => Ok(details),
+        Err(e) => Err(e),
+    };
     if let Ok(Some(d)) = &details {
+        series.samples = samples_from_details(d);
         (series.extra.power_w, series.extra.elevation_m) = channels_from_details(d);
     }
     if enough(&series.samples, family) {
         return Ok(series);
     }
     match original_fit_series(reads, id).await {
-        Ok(fit) if !fit.samples.is_empty() => {
-            if reads.has_key() {
-                series.laps = lap_bars(&fit.laps);
-                let floors = floors.as_deref().and_then(|f| zone_floors(f, family));
-                series.zones = zone_rows(&floors.map(|f| fit.time_in_zones(f)).unwrap_or_default());
-            }
-            series.fit_totals = (fit.distance_m, fit.timer_s, fit.avg_hr);
-            series.extra.power_w = fit.samples.iter().map(|s| s.power_w).collect();
-            series.extra.elevation_m = fit.altitude.clone();
-            series.samples = fit
-                .samples
-                .iter()
-                .map(|s| ActivitySample {
-                    elapsed_s: s.elapsed_s,
-                    distance_m: s.distance_m,
-                    speed_mps: s.speed_mps,
-                    heart_rate: s.heart_rate,
-                })
-                .collect();
-            series.source = Source::Fit;
-            Ok(series)
-        }
+        Ok(fit) if !fit.samples.is_empty() => Ok(series.with_fit(&fit)),
         Ok(_) | Err(_) if !series.samples.is_empty() => Ok(series),
         Ok(_) => Err(ToolError::NoData(format!("Activity {id} recorded no samples to draw."))),
         // Report the details failure when there was one: it is the first cause.
@@ -390,8 +382,8 @@ async fn chart_series(
 /// The original FIT file's series, for when Garmin's details lack it. An activity uploaded as GPX
 /// or TCX has that file as its original, not a FIT (docs/garmin-web-api.md §0): say so rather than
 /// read it as one.
-async fn original_fit_series(reads: &Reads, id: u64) -> Result<FitSeries, ToolError> {
-    let original = reads.original_file(id).await?;
+async fn original_fit_series(reads: &Garmin, id: u64) -> Result<FitSeries, ToolError> {
+    let original = reads.original_file(id).await?.value;
     if original.format != OriginalFormat::Fit {
         return Err(ToolError::NoData(format!(
             "Activity {id} has no samples to draw in Garmin's activity details, and its \

@@ -10,7 +10,8 @@ use crate::tool_error::ToolError;
 
 impl GarminMcp {
     /// `render_chart` kind `fitness`: the `weeks` weeks ending on `end` of `get_fitness_trend`
-    /// (the best available load), from the domain layer's [`GarminMcp::fitness_trend`], drawn as fitness and fatigue lines over form bars.
+    /// (the best available load), from the domain layer's
+    /// [`crate::domain::fitness::fitness_trend`], drawn as fitness and fatigue lines over form bars.
     pub(crate) async fn fitness_chart(
         &self,
         end: NaiveDate,
@@ -19,7 +20,7 @@ impl GarminMcp {
     ) -> Result<Drawn, ToolError> {
         let start = end - Duration::days(i64::from(weeks) * 7 - 1);
         let range = trend_range(self.today(), Some(start), Some(end))?;
-        let trend = self.fitness_trend(range, None).await?;
+        let trend = crate::domain::fitness::fitness_trend(&self.reading().await?, range, None).await?;
         let load_label = match trend.load_scale.as_str() {
             "tss" => "TSS",
             "garmin" => "Garmin load",

@@ -43,7 +43,7 @@ impl GarminMcp {
         date: NaiveDate,
         options: ChartOptions,
     ) -> Result<Drawn, ToolError> {
-        let client = self.garmin().await?;
+        let client = self.web_session().await?;
         let Some(sleep) = client.wellness().sleep(date).await? else {
             return Err(ToolError::NoData(format!("No sleep recorded for the night to {date}.")));
         };
@@ -129,7 +129,7 @@ impl GarminMcp {
         start: NaiveDate,
         end: NaiveDate,
     ) -> Result<(Vec<TrendDay>, Option<(f64, f64)>), ToolError> {
-        let client = self.garmin().await?;
+        let client = self.web_session().await?;
         let w = client.wellness();
         let days = (end - start).num_days() + 1;
         let dates: Vec<NaiveDate> = (0..days).map(|i| start + Duration::days(i)).collect();

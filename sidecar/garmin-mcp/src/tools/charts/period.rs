@@ -65,7 +65,7 @@ impl GarminMcp {
         end: NaiveDate,
         filter: Option<&SportFilter>,
     ) -> Result<Vec<ActivitySummary>, ToolError> {
-        let client = self.garmin().await?;
+        let client = self.web_session().await?;
         let mut search = ActivitySearch::new().limit(PAGE).between(start, end);
         search.activity_type = filter.map(|f| f.type_key.clone());
         let mut items = client.activities().search_all(&search).await?;
@@ -75,7 +75,7 @@ impl GarminMcp {
     }
 
     /// The `volume` chart: the activities of the buckets summed per sport, drawn, and described.
-    #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments, reason = "the volume chart's arguments as the tool takes them")]
     pub(super) async fn volume_chart(
         &self,
         end: NaiveDate,
@@ -147,7 +147,7 @@ impl GarminMcp {
     ) -> Result<Drawn, ToolError> {
         let filter = sport_filter(sport)?;
         let start = end - Duration::days(i64::from(days) - 1);
-        let client = self.garmin().await?;
+        let client = self.web_session().await?;
         let metrics = client.metrics();
         let (items, zones) =
             futures::join!(self.activities_between(start, end, filter.as_ref()), metrics.hr_zones());
@@ -427,15 +427,8 @@ fn load_sentence(days: &[LoadDay], total: f64, in_range: usize, end: NaiveDate) 
 /// Zone floors 1–5 plus the top (max HR) from the athlete's zone sets: the set of `family`'s sport
 /// when there is one, else `DEFAULT`, else the first.
 fn pick_zone_set(sets: &[HrZones], family: Option<Family>) -> Option<[Option<f64>; 6]> {
-    let wanted = match family {
-        Some(Family::Run) => "RUNNING",
-        Some(Family::Ride) => "CYCLING",
-        Some(Family::Swim) => "SWIMMING",
-        _ => "DEFAULT",
-    };
-    let by_sport =
-        |name: &str| sets.iter().find(|s| s.sport.as_deref().is_some_and(|x| x.eq_ignore_ascii_case(name)));
-    let set = by_sport(wanted).or_else(|| by_sport("DEFAULT")).or_else(|| sets.first())?;
+    let sport = HrZones::sport_of_type(family.and_then(Family::garmin_type_id), None);
+    let set = HrZones::set_for(sets, sport)?;
     let f = |v: Option<f64>| v.filter(|x| x.is_finite() && *x > 0.0);
     Some([
         f(set.zone1_floor),

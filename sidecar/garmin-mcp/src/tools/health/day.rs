@@ -6,6 +6,7 @@ use garmin::models::wellness::{
     BloodPressureRange, DailySleep, DailyStress, DailySummary, Hrv, Hydration, IntensityMinutesDay, Sleep,
     Spo2, StressDay, WeightEntry, WeightRange,
 };
+use garmin::reads::ServedFuture;
 
 use super::Detail;
 use super::answer::*;
@@ -30,17 +31,17 @@ impl GarminMcp {
     ) -> Result<(String, DailyHealth), ToolError> {
         let w = self.reads().await?;
         let full = detail == Detail::Full;
-        let series = async { if full { Some(w.stress(date).await) } else { None } };
-        let spo2 = async { if full { Some(w.spo2(date).await) } else { None } };
+        let series = async { if full { Some(w.stress(date).value().await) } else { None } };
+        let spo2 = async { if full { Some(w.spo2(date).value().await) } else { None } };
         let (summary, sleep, hrv, im, weight, bp, hydration, stress_day, series, spo2) = tokio::join!(
-            w.daily_summary(date),
-            w.sleep(date, full),
-            w.hrv(date),
-            w.intensity_minutes(date),
-            w.weight_range(date - Duration::days(WEIGHT_LOOKBACK_DAYS), date),
-            w.blood_pressure(date, date),
-            w.hydration(date),
-            w.stress_daily(date, date),
+            w.daily_summary(date).value(),
+            w.sleep(date, full).value(),
+            w.hrv(date).value(),
+            w.intensity_minutes(date).value(),
+            w.weight_range(date - Duration::days(WEIGHT_LOOKBACK_DAYS), date).value(),
+            w.blood_pressure(date, date).value(),
+            w.hydration(date).value(),
+            w.stress_daily(date, date).value(),
             series,
             spo2,
         );
@@ -62,7 +63,9 @@ impl GarminMcp {
         // (docs/garmin-web-api.md, "Sparse answers and real recordings"): read them instead.
         let series = match series {
             Some(result) => failures.take(Request::StressSeries, result).flatten(),
-            None if summary.is_none() => failures.take(Request::StressSeries, w.stress(date).await).flatten(),
+            None if summary.is_none() => {
+                failures.take(Request::StressSeries, w.stress(date).value().await).flatten()
+            }
             None => None,
         };
         let stress_day = stress_day.into_iter().find(|d| d.calendar_date == Some(date));

@@ -6,6 +6,7 @@ use garmin::models::common::DatedValue;
 use garmin::models::wellness::{
     BodyBatteryReport, HrvSummary, SleepStatsDay, StepsDay, StressDay, WeightRange,
 };
+use garmin::reads::ServedFuture;
 
 use super::answer::{DailyHealth, HealthAverages, HealthRow};
 use super::day::weight_on;
@@ -69,13 +70,13 @@ impl GarminMcp {
     ) -> Result<(Columns, Vec<(&'static str, ToolError)>), ToolError> {
         let w = self.reads().await?;
         let (steps, rhr, sleep, stress, battery, hrv, weight) = tokio::join!(
-            w.steps_daily(start, end),
-            w.resting_heart_rate(start, end),
-            w.sleep_stats(start, end),
-            w.stress_daily(start, end),
-            w.body_battery(start, end),
-            w.hrv_range(start, end),
-            w.weight_range(start, end),
+            w.steps_daily(start, end).value(),
+            w.resting_heart_rate(start, end).value(),
+            w.sleep_stats(start, end).value(),
+            w.stress_daily(start, end).value(),
+            w.body_battery(start, end).value(),
+            w.hrv_range(start, end).value(),
+            w.weight_range(start, end).value(),
         );
         let mut failed: Vec<(&'static str, ToolError)> = Vec::new();
         let columns = Columns {

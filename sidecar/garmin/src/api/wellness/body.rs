@@ -41,7 +41,7 @@ impl WellnessApi<'_> {
     pub async fn sleep_stats(&self, start: NaiveDate, end: NaiveDate) -> Result<Vec<SleepStatsDay>> {
         check_range(start, end)?;
         fetch_chunked(start, end, MAX_RANGE_DAYS, |from, to| async move {
-            let path = format!("/sleep-service/stats/sleep/daily/{}/{}", ymd(from), ymd(to));
+            let path = crate::api::paths::sleep_stats(from, to);
             let stats: Option<SleepStats> = self.client.get_json(&path, &[]).await?;
             Ok(stats.map(|s| s.individual_stats).unwrap_or_default())
         })
@@ -60,7 +60,7 @@ impl WellnessApi<'_> {
     pub async fn hrv_range(&self, start: NaiveDate, end: NaiveDate) -> Result<Vec<HrvSummary>> {
         check_range(start, end)?;
         fetch_chunked(start, end, MAX_RANGE_DAYS, |from, to| async move {
-            let path = format!("/hrv-service/hrv/daily/{}/{}", ymd(from), ymd(to));
+            let path = crate::api::paths::hrv_range(from, to);
             let range: Option<HrvRange> = self.client.get_json(&path, &[]).await?;
             Ok(range.map(|r| r.hrv_summaries).unwrap_or_default())
         })
@@ -71,7 +71,7 @@ impl WellnessApi<'_> {
     /// and averages (grams).
     pub async fn weight_range(&self, start: NaiveDate, end: NaiveDate) -> Result<WeightRange> {
         check_range(start, end)?;
-        let path = format!("/weight-service/weight/range/{}/{}", ymd(start), ymd(end));
+        let path = crate::api::paths::weight_range(start, end);
         Ok(self.client.get_json(&path, &[("includeAll", "true".to_owned())]).await?.unwrap_or_default())
     }
 

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p analytics --test analytics pmc::`.
+//!
 //! Golden tests of the performance management chart: hand-computed first days, rest days, a gap of
 //! weeks, the closed form of a constant load, and a series recomputed independently here with the
 //! stated constants. Bad input never panics.

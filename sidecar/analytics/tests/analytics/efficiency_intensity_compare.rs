@@ -1,3 +1,5 @@
+//! Run: `cargo test -p analytics --test analytics efficiency_intensity_compare::`.
+//!
 //! Golden tests of efficiency and decoupling (with the steadiness test), speed at a heart rate,
 //! intensity distribution and the polarization index's edge cases, plan-vs-actual colours and the
 //! period comparison.

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p analytics --test analytics load::`.
+//!
 //! Golden tests of the per-session loads (power TSS, hrTSS from TRIMP, Garmin's load) and of the
 //! daily series that never mixes Garmin's scale with TSS.
 

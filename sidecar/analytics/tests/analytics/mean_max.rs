@@ -1,3 +1,5 @@
+//! Run: `cargo test -p analytics --test analytics mean_max::`.
+//!
 //! Golden tests of mean-max curves, their merge, best times over standard distances, and the
 //! critical-power fit with its refusals.
 

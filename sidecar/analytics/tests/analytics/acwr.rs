@@ -1,3 +1,5 @@
+//! Run: `cargo test -p analytics --test analytics acwr::`.
+//!
 //! Golden tests of the acute:chronic workload ratio (rolling and EWMA), its bands, and Foster's
 //! monotony and strain, on hand-computed weeks.
 

@@ -1,3 +1,5 @@
+//! Run: `cargo test -p analytics --test analytics robustness::`.
+//!
 //! Nothing in the crate panics on what a watch or a user sends: every public function is fed
 //! empty input, NaN, infinities, negatives and extreme values, in many random mixes.
 
