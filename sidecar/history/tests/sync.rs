@@ -462,12 +462,16 @@ async fn a_sync_cancelled_while_reading_series_writes_nothing_more_and_resumes_w
     // The sync's own runtime, so that dropping it below waits for its blocking pool to drain.
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let task = runtime.spawn(async move {
-        let _ = sync(&history, &client.clone().into(), &SyncOptions::new(today()), &|_| {}).await;
+        sync(&history, &client.clone().into(), &SyncOptions::new(today()), &|_| {}).await.map(|r| r.summary())
     });
     loop {
         tokio::time::sleep(Duration::from_millis(10)).await;
         if details_ids(&rig.api_requests()).len() > 40 {
             break;
+        }
+        if task.is_finished() {
+            let ended = task.await;
+            panic!("the sync ended before it had read 40 series: {ended:?}");
         }
     }
     task.abort();
