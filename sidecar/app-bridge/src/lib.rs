@@ -1,4 +1,9 @@
-//! The local channel between `garmin-mcp` processes and the desktop app.
+//! The desktop app's Tauri-free core, shared with `garmin-mcp` and testable without a webview: the
+//! local channel between sidecars and the app (this file), the contract both ends compile in
+//! ([`sidecar`]), the app's preferences as data ([`preferences`]), the remote-access server the
+//! app supervises ([`remote`]) and the children that end with the app ([`children`]).
+//!
+//! # The channel
 //!
 //! A sidecar that needs the person — to confirm a write to their Garmin account, or to sign in —
 //! connects to the app's socket, sends one [`Request`] and waits for one [`Reply`]; the app shows

@@ -164,16 +164,31 @@ fn open_file_waiting(path: &Path, busy: Duration, migrate_tries: u32) -> Result<
     drop(file);
     let mut conn = Connection::open(path)?;
     conn.busy_timeout(busy)?;
-    // WAL: readers see the last commit while a sync writes; NORMAL is durable at each checkpoint,
-    // and a lost last transaction is just re-read from Garmin.
+    // SQLite answers "busy" at once, without its busy handler, when another process is switching
+    // the same new file to WAL or recovering its log: try again until the busy timeout is spent.
+    let deadline = std::time::Instant::now() + busy;
+    loop {
+        match tune_and_check(&conn) {
+            Err(e) if History::is_busy(&e) && std::time::Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            outcome => break outcome?,
+        }
+    }
+    migrate(&mut conn, migrate_tries)?;
+    Ok(conn)
+}
+
+/// WAL (readers see the last commit while a sync writes; NORMAL is durable at each checkpoint,
+/// and a lost last transaction is just re-read from Garmin), foreign keys, and a quick check.
+fn tune_and_check(conn: &Connection) -> Result<()> {
     let _mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
     conn.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")?;
     let check: String = conn.query_row("PRAGMA quick_check(1)", [], |r| r.get(0))?;
     if check != "ok" {
         return Err(HistoryError::Corrupt(check));
     }
-    migrate(&mut conn, migrate_tries)?;
-    Ok(conn)
+    Ok(())
 }
 
 /// Migrates to the latest schema; when another process migrates at the same moment, waits for it.
