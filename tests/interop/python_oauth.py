@@ -171,7 +171,13 @@ async def connect(args: argparse.Namespace, ssl_context: ssl.SSLContext, label: 
                 problems.append(f"[{label}] tools/list has no get_profile")
             if tools & {"create_workout", "delete_workout"}:
                 problems.append(f"[{label}] a read-only grant lists write tools")
-            result = await client.call_tool("get_profile", {})
+            # A call whose answer never comes (its stream cut between the proxy and the server)
+            # fails the check in a minute instead of hanging CI.
+            try:
+                result = await asyncio.wait_for(client.call_tool("get_profile", {}), 60)
+            except asyncio.TimeoutError:
+                problems.append(f"[{label}] get_profile through the proxy got no answer in 60 s")
+                return problems
             if result.is_error:
                 problems.append(f"[{label}] get_profile failed")
     client_id = dance.storage.client.client_id if dance.storage.client else ""
