@@ -4,7 +4,8 @@
 //! Keeping writes as values lets one code path serve the MCP write tools, the desktop app's
 //! confirmation window and `undo_change`: a proposal is a `Change` shown to the person; once
 //! approved it is applied, and the journal ([`crate::journal`]) keeps the change, Garmin's answer
-//! and the inverse. Before a delete the thing is read, so its inverse can re-create it.
+//! and the inverse. Before a delete the thing is read, so its inverse can re-create it; before a
+//! strength session's sets are replaced, the sets Garmin holds are read, so the inverse restores them.
 //! A device message cannot be recalled (the watch may already have it): it has no inverse.
 
 use std::collections::BTreeMap;
@@ -15,6 +16,7 @@ use serde_json::Value;
 
 use crate::models::events::Event;
 use crate::models::workouts::Workout;
+use crate::strength_edit::{self, SavedSet};
 use crate::{Client, Error, Result};
 
 /// One write to the Garmin account.
@@ -60,6 +62,13 @@ pub enum Change {
         /// The event.
         event_id: u64,
     },
+    /// Replace every set of a finished strength activity (corrected exercises, reps, weights).
+    CorrectStrengthSets {
+        /// The strength activity.
+        activity_id: u64,
+        /// Every set, in order, as Garmin's `PUT` takes them ([`crate::strength_edit`]).
+        sets: Vec<SavedSet>,
+    },
 }
 
 /// What [`Change::apply`] did.
@@ -86,6 +95,7 @@ impl Change {
             Change::SendToDevice { .. } => "push_workout_to_device",
             Change::AddEvent { .. } => "add_calendar_event",
             Change::RemoveEvent { .. } => "remove_calendar_event",
+            Change::CorrectStrengthSets { .. } => "correct_strength_sets",
         }
     }
 
@@ -125,6 +135,10 @@ impl Change {
                 event.date.map_or_else(|| "?".to_owned(), |d| d.to_string())
             ),
             Change::RemoveEvent { event_id } => format!("Delete event {event_id} from your Garmin calendar"),
+            Change::CorrectStrengthSets { activity_id, sets } => format!(
+                "Replace the sets of strength activity {activity_id} ({} sets, rests included)",
+                sets.len()
+            ),
         }
     }
 
@@ -220,8 +234,41 @@ impl Change {
                     inverse: Some(Change::AddEvent { event: Box::new(again) }),
                 })
             }
+            Change::CorrectStrengthSets { activity_id, sets } => replace_sets(client, *activity_id, sets).await,
         }
     }
+}
+
+/// Replaces the sets of strength activity `activity_id` with `sets`, reading the sets Garmin holds
+/// first: the inverse puts them back.
+async fn replace_sets(client: &Client, activity_id: u64, sets: &[SavedSet]) -> Result<Applied> {
+    let previous = client.activities().exercise_sets(activity_id).await?;
+    let previous = previous.map(|p| strength_edit::saved_sets(&p)).unwrap_or_default();
+    if previous.is_empty() {
+        return Err(Error::InvalidInput(format!(
+            "activity {activity_id} has no strength sets in Garmin Connect to replace (is it a strength activity?)"
+        )));
+    }
+    client.activities().replace_exercise_sets(activity_id, sets).await.map_err(|e| match e {
+        Error::Rejected { status: 400, endpoint, message } => Error::Rejected {
+            status: 400,
+            endpoint,
+            message: format!(
+                "{message} — Garmin did not take the sets (an exercise, category or set it does not accept); nothing was changed"
+            ),
+        },
+        other => other,
+    })?;
+    Ok(Applied {
+        summary: format!(
+            "Replaced the sets of strength activity {activity_id}: {} of {} changed",
+            strength_edit::sets_changed(&previous, sets),
+            sets.len()
+        ),
+        ids: ids(&[("activity_id", activity_id)]),
+        answer: serde_json::json!({"previous_sets": previous.len(), "sets": sets.len()}),
+        inverse: Some(Change::CorrectStrengthSets { activity_id, sets: previous }),
+    })
 }
 
 /// The device to send to and its name: the given id (named from the device list), or the last

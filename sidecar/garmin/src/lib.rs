@@ -36,7 +36,8 @@
 //! * [`exercises`] is Garmin's exercise catalogue compiled in (strength, yoga, pilates, mobility:
 //!   names, muscles, equipment), which the workout spec checks every exercise against;
 //!   [`strength_log`] reads a strength activity's sets with it (kg, rests, per-exercise volume and
-//!   estimated one-rep max).
+//!   estimated one-rep max), and [`strength_edit`] corrects them (the sets in the shape Garmin's
+//!   `PUT` takes, the corrections checked against the catalogue, the change in words).
 //!
 //! In one sentence: everything about *Garmin the service* — reading it, writing to it, and the
 //! credentials that reach it — and nothing about MCP, the desktop window or analysis.
@@ -69,6 +70,7 @@ mod retry;
 mod session;
 mod site;
 mod store;
+pub mod strength_edit;
 pub mod strength_log;
 pub mod workout_fit;
 pub mod workout_spec;

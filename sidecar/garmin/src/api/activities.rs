@@ -1,5 +1,6 @@
 //! `activitylist-service` and `activity-service` (reference §4.3): find activities, page through a
-//! date range, read one activity and what it recorded, rename or delete it.
+//! date range, read one activity and what it recorded, rename or delete it, correct a strength
+//! session's sets.
 
 use std::future::Future;
 
@@ -13,6 +14,7 @@ use crate::models::activities::{
     Activity, ActivityCount, ActivityDetails, ActivitySplits, ActivitySummary, ActivityType, ActivityWeather,
     ExerciseSets, TimeInZone,
 };
+use crate::strength_edit::{ExerciseSetsBody, SavedSet};
 use crate::{Client, Error, Result};
 
 /// Garmin's largest page for the activity search.
@@ -239,6 +241,16 @@ impl ActivitiesApi<'_> {
     pub async fn exercise_sets(&self, activity_id: u64) -> Result<Option<ExerciseSets>> {
         let path = format!("/activity-service/activity/{activity_id}/exerciseSets");
         self.client.get_json(&path, &[]).await
+    }
+
+    /// `PUT /gc-api/activity-service/activity/{id}/exerciseSets` `{activityId, exerciseSets}` —
+    /// replaces every set of a strength activity with `sets` (weights in grams, durations in
+    /// seconds; [`crate::strength_edit`] builds them). Garmin refuses the whole body (`400 "Invalid
+    /// Sub-Category Passed"`) for an exercise name it does not know.
+    pub async fn replace_exercise_sets(&self, activity_id: u64, sets: &[SavedSet]) -> Result<()> {
+        let path = format!("/activity-service/activity/{activity_id}/exerciseSets");
+        let body = ExerciseSetsBody { activity_id, exercise_sets: sets };
+        self.client.send_json::<_, IgnoredAny>(Method::PUT, &path, &body).await.map(|_| ())
     }
 
     /// `GET /gc-api/activity-service/activity/activityTypes` — every activity type.

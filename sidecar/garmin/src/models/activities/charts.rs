@@ -367,6 +367,12 @@ pub struct ExerciseSet {
     /// Recognised exercises, most likely first.
     #[serde(deserialize_with = "de::vec")]
     pub exercises: Vec<Exercise>,
+    /// Index of the workout step it was done under (`None` when free-form).
+    #[serde(deserialize_with = "de::int")]
+    pub wkt_step_index: Option<i64>,
+    /// Its index in the activity's FIT file (`set` message index).
+    #[serde(deserialize_with = "de::int")]
+    pub message_index: Option<i64>,
 }
 
 /// An exercise of a set.
