@@ -234,7 +234,9 @@ impl Change {
                     inverse: Some(Change::AddEvent { event: Box::new(again) }),
                 })
             }
-            Change::CorrectStrengthSets { activity_id, sets } => replace_sets(client, *activity_id, sets).await,
+            Change::CorrectStrengthSets { activity_id, sets } => {
+                replace_sets(client, *activity_id, sets).await
+            }
         }
     }
 }

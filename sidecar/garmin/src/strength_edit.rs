@@ -71,9 +71,9 @@ pub struct ExerciseSetsBody<'a> {
 impl SavedSet {
     /// `set` as Garmin answered it, ready to be sent back.
     pub fn from_read(set: &ExerciseSet) -> SavedSet {
-        let start_time = set.start_time.map(|t| {
-            format!("{}.{}", t.format("%Y-%m-%dT%H:%M:%S"), t.timestamp_subsec_millis() / 100)
-        });
+        let start_time = set
+            .start_time
+            .map(|t| format!("{}.{}", t.format("%Y-%m-%dT%H:%M:%S"), t.timestamp_subsec_millis() / 100));
         SavedSet {
             exercises: set
                 .exercises
@@ -105,7 +105,9 @@ impl SavedSet {
 
     /// The most probable guess.
     fn best(&self) -> Option<&SavedExercise> {
-        self.exercises.iter().max_by(|a, b| a.probability.unwrap_or(0.0).total_cmp(&b.probability.unwrap_or(0.0)))
+        self.exercises
+            .iter()
+            .max_by(|a, b| a.probability.unwrap_or(0.0).total_cmp(&b.probability.unwrap_or(0.0)))
     }
 }
 
@@ -165,12 +167,15 @@ pub fn check(corrections: &[SetCorrection]) -> Result<Vec<CheckedCorrection>, St
     let mut problems = Vec::new();
     let mut checked = Vec::new();
     if corrections.is_empty() {
-        problems.push("sets: give at least one correction, e.g. {\"set\": 3, \"exercise\": \"barbell row\"}".to_owned());
+        problems.push(
+            "sets: give at least one correction, e.g. {\"set\": 3, \"exercise\": \"barbell row\"}".to_owned(),
+        );
     }
     for (i, c) in corrections.iter().enumerate() {
         let at = format!("sets[{i}] (set {})", c.set);
         if corrections[..i].iter().any(|earlier| earlier.set == c.set) {
-            problems.push(format!("{at}: set {} is corrected twice; put all its changes in one entry", c.set));
+            problems
+                .push(format!("{at}: set {} is corrected twice; put all its changes in one entry", c.set));
         }
         match check_one(c) {
             Ok(one) => checked.push(one),
@@ -185,7 +190,12 @@ fn check_one(c: &SetCorrection) -> Result<CheckedCorrection, Vec<String>> {
     if c.set == 0 {
         why.push("sets are numbered from 1, as get_activity lists them".to_owned());
     }
-    if c.exercise.is_none() && c.reps.is_none() && c.weight_kg.is_none() && c.weight_lb.is_none() && c.duration_s.is_none() {
+    if c.exercise.is_none()
+        && c.reps.is_none()
+        && c.weight_kg.is_none()
+        && c.weight_lb.is_none()
+        && c.duration_s.is_none()
+    {
         why.push("say what to change: exercise, reps, weight_kg (or weight_lb) or duration_s".to_owned());
     }
     let exercise = c.exercise.as_deref().and_then(|text| match resolve(text) {
@@ -207,9 +217,13 @@ fn check_one(c: &SetCorrection) -> Result<CheckedCorrection, Vec<String>> {
             None
         }
         (Some(kg), None) => grams(kg, 1000.0, MAX_WEIGHT_KG, "weight_kg", &mut why),
-        (None, Some(lb)) => {
-            grams(lb, GRAMS_PER_POUND, (MAX_WEIGHT_KG * 1000.0 / GRAMS_PER_POUND).floor(), "weight_lb", &mut why)
-        }
+        (None, Some(lb)) => grams(
+            lb,
+            GRAMS_PER_POUND,
+            (MAX_WEIGHT_KG * 1000.0 / GRAMS_PER_POUND).floor(),
+            "weight_lb",
+            &mut why,
+        ),
         (None, None) => None,
     };
     if !why.is_empty() {
@@ -233,9 +247,10 @@ fn resolve(text: &str) -> Result<Resolved, String> {
     let closest = |near: &[Resolved]| near.iter().map(Resolved::suggestion).collect::<Vec<_>>().join(", ");
     match exercises::resolve(text, List::Strength) {
         Lookup::Exact(r) | Lookup::Fuzzy(r) => Ok(r),
-        Lookup::Unsure(near) => {
-            Err(format!("\"{text}\" matches several exercises about as well: did you mean {}?", closest(&near)))
-        }
+        Lookup::Unsure(near) => Err(format!(
+            "\"{text}\" matches several exercises about as well: did you mean {}?",
+            closest(&near)
+        )),
         Lookup::Unknown(near) if near.is_empty() => Err(format!(
             "\"{text}\" is not in Garmin's exercise catalogue (Garmin refuses names it does not know); search it with get_workouts find_exercise"
         )),
@@ -303,7 +318,12 @@ pub fn apply(current: &[SavedSet], corrections: &[CheckedCorrection]) -> Result<
         return Err(problems.join("\n"));
     }
     changed.sort_by_key(|c| c.set);
-    Ok(Corrected { volume_kg: (volume_kg(current), volume_kg(&sets)), sets, changed, active_sets: positions.len() })
+    Ok(Corrected {
+        volume_kg: (volume_kg(current), volume_kg(&sets)),
+        sets,
+        changed,
+        active_sets: positions.len(),
+    })
 }
 
 fn corrected(set: &SavedSet, c: &CheckedCorrection) -> SavedSet {
@@ -329,7 +349,9 @@ fn corrected(set: &SavedSet, c: &CheckedCorrection) -> SavedSet {
 fn volume_kg(sets: &[SavedSet]) -> f64 {
     sets.iter()
         .filter(|s| !s.is_rest())
-        .map(|s| f64::from(s.repetition_count.unwrap_or(0)) * s.weight.filter(|g| *g > 0.0).unwrap_or(0.0) / 1000.0)
+        .map(|s| {
+            f64::from(s.repetition_count.unwrap_or(0)) * s.weight.filter(|g| *g > 0.0).unwrap_or(0.0) / 1000.0
+        })
         .sum()
 }
 
@@ -438,23 +460,40 @@ mod tests {
         let first = &body["exerciseSets"][0];
         assert_eq!(first["startTime"], "2026-11-30T07:05:00.0");
         assert_eq!((first["weight"].as_f64(), first["repetitionCount"].as_u64()), (Some(20000.0), Some(10)));
-        assert_eq!(first["exercises"][1], json!({"category": "ROW", "name": "BARBELL_ROW", "probability": 37.5}));
+        assert_eq!(
+            first["exercises"][1],
+            json!({"category": "ROW", "name": "BARBELL_ROW", "probability": 37.5})
+        );
         assert_eq!(body["exerciseSets"][1]["exercises"], json!([]));
         assert_eq!(body["exerciseSets"][1]["repetitionCount"], serde_json::Value::Null);
-        assert_eq!((body["exerciseSets"][2]["wktStepIndex"].as_i64(), body["exerciseSets"][2]["messageIndex"].as_i64()), (Some(2), Some(2)));
+        assert_eq!(
+            (
+                body["exerciseSets"][2]["wktStepIndex"].as_i64(),
+                body["exerciseSets"][2]["messageIndex"].as_i64()
+            ),
+            (Some(2), Some(2))
+        );
     }
 
     #[test]
     fn a_corrected_exercise_is_one_guess_at_100_and_pounds_are_sent_in_grams() {
         let current = session();
-        let done = apply(&current, &fix(json!({"set": 1, "exercise": "barbell row", "weight_lb": 135}))).unwrap();
+        let done =
+            apply(&current, &fix(json!({"set": 1, "exercise": "barbell row", "weight_lb": 135}))).unwrap();
         let first = &done.sets[0];
         assert_eq!(
             first.exercises,
-            [SavedExercise { category: "ROW".into(), name: Some("BARBELL_ROW".into()), probability: Some(100.0) }]
+            [SavedExercise {
+                category: "ROW".into(),
+                name: Some("BARBELL_ROW".into()),
+                probability: Some(100.0)
+            }]
         );
         assert_eq!(first.weight, Some(61235.0), "135 lb = 61,234.97 g");
-        assert_eq!((first.repetition_count, first.start_time.as_deref()), (Some(10), Some("2026-11-30T07:05:00.0")));
+        assert_eq!(
+            (first.repetition_count, first.start_time.as_deref()),
+            (Some(10), Some("2026-11-30T07:05:00.0"))
+        );
         assert_eq!(done.sets[1..], current[1..], "the other sets and rests go back as they were");
         assert_eq!(done.changed.len(), 1);
         assert!((done.volume_kg.0 - 200.0).abs() < 1e-9 && (done.volume_kg.1 - 612.35).abs() < 1e-9);
@@ -466,14 +505,21 @@ mod tests {
         assert_eq!((done.sets[2].duration, done.sets[2].weight), (Some(60.0), Some(10000.0)));
         assert_eq!(done.sets[2].exercises[0].name.as_deref(), Some("PLANK"), "the exercise is kept");
         let en = preview(&done, "'Lift' (activity 7)", Language::En);
-        assert_eq!(en, "Correct 1 of 2 sets of 'Lift' (activity 7): set 2 Plank 0:45 → Plank 1:00 @ 10 kg — volume 200 kg → 200 kg");
+        assert_eq!(
+            en,
+            "Correct 1 of 2 sets of 'Lift' (activity 7): set 2 Plank 0:45 → Plank 1:00 @ 10 kg — volume 200 kg → 200 kg"
+        );
     }
 
     #[test]
     fn the_preview_says_old_to_new_per_set_in_english_and_chinese() {
-        let done = apply(&session(), &fix(json!({"set": 1, "exercise": "ROW/BARBELL_ROW", "reps": 8}))).unwrap();
+        let done =
+            apply(&session(), &fix(json!({"set": 1, "exercise": "ROW/BARBELL_ROW", "reps": 8}))).unwrap();
         let en = preview(&done, "'Lift' (activity 7)", Language::En);
-        assert!(en.contains("set 1 Dumbbell biceps curl 10 reps @ 20 kg → Barbell row 8 reps @ 20 kg"), "{en}");
+        assert!(
+            en.contains("set 1 Dumbbell biceps curl 10 reps @ 20 kg → Barbell row 8 reps @ 20 kg"),
+            "{en}"
+        );
         assert!(en.ends_with("volume 200 kg → 160 kg"), "{en}");
         let zh = preview(&done, "「Lift」（活动 7）", Language::Zh);
         assert!(zh.starts_with("更正「Lift」（活动 7）的1组（共2组）：第1组 "), "{zh}");
@@ -491,12 +537,29 @@ mod tests {
             {"set": 4}]))
         .unwrap();
         let why = check(&bad).unwrap_err();
-        assert!(why.contains("sets[0] (set 1): \"underwater squat\" is not in Garmin's exercise catalogue") && why.contains("closest: "), "{why}");
+        assert!(
+            why.contains("sets[0] (set 1): \"underwater squat\" is not in Garmin's exercise catalogue")
+                && why.contains("closest: "),
+            "{why}"
+        );
         assert!(why.contains("SQUAT/"), "{why}");
-        assert!(why.contains("sets[1] (set 2): \"dumbbell press\" matches several") && why.contains("did you mean"), "{why}");
-        assert!(why.contains("not both") && why.contains("corrected twice") && why.contains("reps must be 1-1000"), "{why}");
+        assert!(
+            why.contains("sets[1] (set 2): \"dumbbell press\" matches several")
+                && why.contains("did you mean"),
+            "{why}"
+        );
+        assert!(
+            why.contains("not both")
+                && why.contains("corrected twice")
+                && why.contains("reps must be 1-1000"),
+            "{why}"
+        );
         assert!(why.contains("sets[4] (set 4): say what to change"), "{why}");
-        let yoga = check(&[SetCorrection { set: 1, exercise: Some("downward facing dog".into()), ..Default::default() }]);
+        let yoga = check(&[SetCorrection {
+            set: 1,
+            exercise: Some("downward facing dog".into()),
+            ..Default::default()
+        }]);
         assert!(yoga.unwrap_err().contains("yoga"));
         let far = apply(&session(), &fix(json!({"set": 3, "reps": 5}))).unwrap_err();
         assert!(far.contains("this session has 2 sets (numbered 1-2"), "{far}");

@@ -109,3 +109,104 @@ async fn rename_then_delete_and_unknown_ids_are_not_found() {
         api.search(&ActivitySearch::new().limit(1).between(today() - chrono::Days::new(30), today())).await;
     assert_ne!(newest.unwrap()[0].activity_id, Some(id));
 }
+
+/// The first strength activity of the fake's account and its sets as read.
+async fn a_strength_session(env: &super::support::Env) -> (u64, garmin::models::activities::ExerciseSets) {
+    let lift = env
+        .client
+        .activities()
+        .search(&ActivitySearch::new().limit(1).activity_type("strength_training"))
+        .await
+        .unwrap()
+        .remove(0);
+    let id = lift.activity_id.unwrap();
+    (id, raw_sets(env, id).await)
+}
+
+/// The sets as read through the client.
+async fn raw_sets(env: &super::support::Env, id: u64) -> garmin::models::activities::ExerciseSets {
+    env.client.activities().exercise_sets(id).await.unwrap().unwrap()
+}
+
+/// The body the fake keeps from the last `PUT` of `id`'s sets.
+fn stored_put(env: &super::support::Env, id: u64) -> serde_json::Value {
+    env.fake.state().inner.data.read().unwrap().exercise_sets[&id].clone()
+}
+
+#[tokio::test]
+async fn corrected_sets_are_put_in_grams_and_seconds_with_every_other_set_as_read() {
+    use garmin::strength_edit::{SetCorrection, apply, check, saved_sets};
+    let env = start().await;
+    let (id, before) = a_strength_session(&env).await;
+    let api = env.client.activities();
+    let current = saved_sets(&before);
+    let fix = SetCorrection {
+        set: 1,
+        exercise: Some("barbell row".into()),
+        reps: Some(8),
+        weight_lb: Some(135.0),
+        duration_s: Some(31.5),
+        ..SetCorrection::default()
+    };
+    let corrected = apply(&current, &check(&[fix]).unwrap()).unwrap();
+    api.replace_exercise_sets(id, &corrected.sets).await.unwrap();
+
+    let put = env.requests_to("/exerciseSets").into_iter().find(|r| r.method == "PUT").unwrap();
+    assert_eq!(
+        (put.path.as_str(), put.status),
+        (&*format!("/gc-api/activity-service/activity/{id}/exerciseSets"), 204)
+    );
+    let new = stored_put(&env, id);
+    let new = new.as_array().unwrap();
+    let old = &before.exercise_sets;
+    assert_eq!(old.len(), new.len(), "replace-all: the whole list goes back");
+    let first = old.iter().position(|s| s.set_type.as_deref() == Some("ACTIVE")).unwrap();
+    let set = &new[first];
+    assert_eq!(
+        set["exercises"],
+        serde_json::json!([{"category": "ROW", "name": "BARBELL_ROW", "probability": 100.0}])
+    );
+    assert_eq!(set["weight"], 61235.0, "135 lb in grams");
+    assert_eq!((set["repetitionCount"].as_u64(), set["duration"].as_f64()), (Some(8), Some(31.5)));
+    assert_eq!(set["messageIndex"].as_i64(), old[first].message_index);
+    let start = old[first].start_time.unwrap().format("%Y-%m-%dT%H:%M:%S.0").to_string();
+    assert_eq!(set["startTime"], start.as_str(), "Garmin's own time form");
+    let rest = new.iter().position(|s| s["setType"] == "REST").unwrap();
+    assert_eq!(
+        (&new[rest]["exercises"], &new[rest]["weight"], &new[rest]["repetitionCount"]),
+        (&serde_json::json!([]), &serde_json::Value::Null, &serde_json::Value::Null)
+    );
+    let back = raw_sets(&env, id).await.exercise_sets;
+    for (i, (a, b)) in old.iter().zip(&back).enumerate().filter(|(i, _)| *i != first) {
+        assert_eq!(a, b, "set {i} goes back exactly as Garmin sent it");
+    }
+}
+
+#[tokio::test]
+async fn garmin_refuses_an_unknown_name_with_400_and_the_change_undoes_to_the_sets_read_before() {
+    use garmin::changes::Change;
+    use garmin::strength_edit::saved_sets;
+    let env = start().await;
+    let (id, before) = a_strength_session(&env).await;
+    let mut sets = saved_sets(&before);
+    let active = sets.iter().position(|s| s.set_type == "ACTIVE").unwrap();
+    sets[active].exercises[0].name = Some("BARBEL_ROW".into());
+    sets[active].exercises[0].category = "ROW".into();
+    let refused =
+        Change::CorrectStrengthSets { activity_id: id, sets: sets.clone() }.apply(&env.client).await;
+    let Err(Error::Rejected { status: 400, message, .. }) = refused else {
+        panic!("400 expected: {refused:?}")
+    };
+    assert!(
+        message.contains("Invalid Sub-Category Passed") && message.contains("nothing was changed"),
+        "{message}"
+    );
+    assert_eq!(raw_sets(&env, id).await, before, "a refused PUT changes nothing");
+
+    sets[active].exercises[0].name = Some("BARBELL_ROW".into());
+    let applied = Change::CorrectStrengthSets { activity_id: id, sets }.apply(&env.client).await.unwrap();
+    assert!(applied.summary.contains(&format!("strength activity {id}: 1 of")), "{}", applied.summary);
+    assert_ne!(raw_sets(&env, id).await, before);
+    applied.inverse.unwrap().apply(&env.client).await.unwrap();
+    assert_eq!(raw_sets(&env, id).await, before, "the inverse restores the sets exactly");
+}
