@@ -241,6 +241,7 @@ impl GarminMcp {
             + Self::social_tools()
             + Self::workout_writes_tools()
             + Self::calendar_writes_tools()
+            + Self::strength_writes_tools()
             + Self::changes_tools()
             + Self::charts_tools()
             + Self::exports_tools()

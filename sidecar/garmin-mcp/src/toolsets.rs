@@ -17,8 +17,8 @@ pub struct Toolset {
 pub const TOOLSETS: &[Toolset] = &[
     Toolset {
         id: "activities",
-        description: "runs, rides, swims and other activities: lists, one activity in depth",
-        tools: &["list_activities", "get_activity"],
+        description: "runs, rides, swims and other activities: lists, one activity in depth; correct a strength session's sets",
+        tools: &["list_activities", "get_activity", "correct_strength_sets"],
     },
     Toolset {
         id: "stats",

@@ -250,6 +250,7 @@ struct KnownIds {
     workout_id: u64,
     schedule_id: u64,
     event_id: u64,
+    strength_id: u64,
 }
 
 impl KnownIds {
@@ -267,7 +268,9 @@ impl KnownIds {
         let (from, to) = (today - chrono::Days::new(365), today + chrono::Days::new(365));
         let events = client.events().list(from, to, 100, 1).await.unwrap();
         let event_id = events.iter().find_map(|e| e.id).expect("an event");
-        KnownIds { activity_id, workout_id, schedule_id, event_id }
+        let strength = garmin::api::ActivitySearch::new().limit(1).activity_type("strength_training");
+        let strength_id = client.activities().search(&strength).await.unwrap()[0].activity_id.unwrap();
+        KnownIds { activity_id, workout_id, schedule_id, event_id, strength_id }
     }
 }
 
@@ -280,6 +283,7 @@ fn default_arguments(
     let required = tool.input_schema.get("required").and_then(|r| r.as_array()).cloned().unwrap_or_default();
     for name in required.iter().filter_map(|v| v.as_str()) {
         let value: serde_json::Value = match name {
+            "activity_id" if tool.name == "correct_strength_sets" => ids.strength_id.into(),
             "activity_id" => ids.activity_id.clone(),
             // The biggest period with a breakdown.
             "period" => "year".into(),
@@ -294,6 +298,7 @@ fn default_arguments(
             "date" => "2026-11-20".into(),
             "name" => "Budget check".into(),
             "sport" => "run".into(),
+            "sets" => serde_json::json!([{"set": 1, "exercise": "barbell row", "reps": 12}]),
             "steps" => serde_json::json!([
                 {"type": "warmup", "duration_min": 10},
                 {"type": "repeat", "times": 8, "steps": [

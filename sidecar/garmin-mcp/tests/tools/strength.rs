@@ -2,7 +2,9 @@
 //! reps and volume and writes what Garmin stores (checked on the fake), refuses unknown and
 //! ambiguous exercise names with the closest ones, writes multisport legs; `get_workouts` reads a
 //! strength workout back with its exercises and weights, and its `find_exercise` mode searches
-//! Garmin's catalogue by name, muscle and equipment.
+//! Garmin's catalogue by name, muscle and equipment; `correct_strength_sets` corrects a finished
+//! session's sets (previewed old → new, confirmed in the app, journaled, undone to the old sets),
+//! refuses unknown names before anything is sent and says Garmin's own refusal plainly.
 //!
 //! Run: `cargo test -p garmin-mcp --test tools strength::`
 
@@ -149,4 +151,220 @@ async fn find_exercise_searches_the_catalogue_by_name_muscle_and_equipment() {
         h.call_invalid("get_workouts", json!({"workout_id": 1, "find_exercise": {"name": "plank"}})).await;
     assert!(error.contains("not both"), "{error}");
     assert!(h.gc_api_paths().is_empty(), "the catalogue is compiled in: no request to Garmin");
+}
+
+// ---------- correct_strength_sets ----------
+
+/// The newest strength session of the fake's account and its sets as Garmin holds them.
+async fn strength_session(h: &Harness) -> (u64, garmin::models::activities::ExerciseSets) {
+    let client = garmin::Client::builder().store(h.store.clone()).build().unwrap();
+    let search = garmin::api::ActivitySearch::new().limit(1).activity_type("strength_training");
+    let id = client.activities().search(&search).await.unwrap()[0].activity_id.unwrap();
+    let sets = client.activities().exercise_sets(id).await.unwrap().unwrap();
+    h.fake.clear_requests();
+    (id, sets)
+}
+
+async fn sets_now(h: &Harness, id: u64) -> garmin::models::activities::ExerciseSets {
+    let client = garmin::Client::builder().store(h.store.clone()).build().unwrap();
+    client.activities().exercise_sets(id).await.unwrap().unwrap()
+}
+
+/// Requests that changed something on the fake.
+fn writes_seen(h: &Harness) -> Vec<String> {
+    h.fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.path.starts_with("/gc-api") && r.method != "GET")
+        .map(|r| format!("{} {}", r.method, r.path))
+        .collect()
+}
+
+/// The desktop app approving every proposal as it came, `count` of them; answers the proposals.
+fn app_approving(
+    listener: app_bridge::AppListener,
+    count: usize,
+) -> tokio::task::JoinHandle<Vec<app_bridge::Proposal>> {
+    use app_bridge::{Reply, Request};
+    tokio::spawn(async move {
+        let mut seen = Vec::new();
+        while seen.len() < count {
+            let incoming = listener.accept().await.unwrap();
+            match incoming.request().clone() {
+                Request::Hello => incoming.reply(&Reply::Hello { app_version: "test".into() }).await.unwrap(),
+                Request::Confirm(proposal) => {
+                    let approved = Reply::Approved {
+                        change: proposal.change.clone(),
+                        schedule_on: None,
+                        send_to_device: false,
+                        device_id: None,
+                    };
+                    incoming.reply(&approved).await.unwrap();
+                    seen.push(proposal);
+                }
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        seen
+    })
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn corrected_sets_are_previewed_old_to_new_confirmed_in_the_app_journaled_and_undone_to_the_old_sets() {
+    let h = Harness::start().await;
+    let (id, before) = strength_session(&h).await;
+    let (_, shown) = h.call_ok("get_activity", json!({"activity_id": id})).await;
+    let first = &shown["strength"]["sets"][0];
+    assert_eq!(first["set"], 1, "get_activity numbers the sets: {first}");
+    let listener = app_bridge::AppListener::bind(h.store.dir()).await.unwrap();
+    let app = app_approving(listener, 2);
+
+    let fix = json!({"activity_id": id, "sets": [{"set": 1, "exercise": "barbell row", "reps": 8, "weight_kg": 60}]});
+    let (text, data) = h.call_ok("correct_strength_sets", fix).await;
+    assert_eq!(data["status"], "written", "{text}");
+    let was = first["exercise"].as_str().unwrap();
+    let preview = data["preview"].as_str().unwrap();
+    assert!(
+        preview.starts_with("Correct 1 of ") && preview.contains(&format!("(activity {id}, ")),
+        "{preview}"
+    );
+    assert!(
+        preview.contains(&format!("set 1 {was} ")) && preview.contains(" → Barbell row 8 reps @ 60 kg"),
+        "{preview}"
+    );
+    assert!(text.contains(&format!("Replaced the sets of strength activity {id}: 1 of")), "{text}");
+
+    // The fake holds the corrected set, in grams, one guess at 100; every other set as it was.
+    let stored = h.fake.state().inner.data.read().unwrap().exercise_sets[&id].clone();
+    let at = before.exercise_sets.iter().position(|s| s.set_type.as_deref() == Some("ACTIVE")).unwrap();
+    assert_eq!(
+        stored[at]["exercises"],
+        json!([{"category": "ROW", "name": "BARBELL_ROW", "probability": 100.0}])
+    );
+    assert_eq!(
+        (stored[at]["weight"].as_f64(), stored[at]["repetitionCount"].as_u64()),
+        (Some(60000.0), Some(8))
+    );
+    let after = sets_now(&h, id).await;
+    assert_eq!(after.exercise_sets.len(), before.exercise_sets.len());
+    assert!(
+        after
+            .exercise_sets
+            .iter()
+            .zip(&before.exercise_sets)
+            .enumerate()
+            .all(|(i, (a, b))| i == at || a == b)
+    );
+    let (_, shown) = h.call_ok("get_activity", json!({"activity_id": id})).await;
+    assert_eq!(shown["strength"]["sets"][0]["exercise"], "Barbell row");
+
+    let (_, list) = h.call_ok("list_changes", json!({})).await;
+    let entry = &list["changes"][0];
+    assert_eq!(
+        (entry["tool"].as_str(), entry["confirmed_by"].as_str()),
+        (Some("correct_strength_sets"), Some("app"))
+    );
+    assert_eq!((entry["can_undo"].as_bool(), entry["ids"]["activity_id"].as_u64()), (Some(true), Some(id)));
+
+    let (text, undone) = h.call_ok("undo_change", json!({})).await;
+    assert_eq!(undone["status"], "written", "{text}");
+    assert_eq!(sets_now(&h, id).await, before, "undo restores the old sets exactly");
+    let proposals = tokio::time::timeout(std::time::Duration::from_secs(30), app).await.unwrap().unwrap();
+    assert!(proposals[0].preview.contains(" → Barbell row 8 reps @ 60 kg"), "{}", proposals[0].preview);
+    assert!(proposals[1].preview.starts_with("Undo #1 (Replaced the sets"), "{}", proposals[1].preview);
+    let (_, list) = h.call_ok("list_changes", json!({})).await;
+    assert_eq!(
+        (list["changes"][0]["state"].as_str(), list["changes"][1]["state"].as_str()),
+        (Some("undo of #1"), Some("undone"))
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_exercise_is_refused_with_the_three_closest_before_garmin_is_asked_anything() {
+    let h = Harness::start_with(|mut o| {
+        o.write_mode = WriteMode::Direct;
+        o
+    })
+    .await;
+    let (id, before) = strength_session(&h).await;
+    let args = json!({"activity_id": id, "confirm": true,
+        "sets": [{"set": 1, "exercise": "underwater squat"}, {"set": 2, "exercise": "dumbbell press"}]});
+    let error = h.call_invalid("correct_strength_sets", args).await;
+    assert!(error.contains("Nothing was sent to Garmin"), "{error}");
+    let closest = error.lines().find(|l| l.contains("underwater squat")).unwrap();
+    assert!(
+        closest.contains("closest: ")
+            && closest.matches("(SQUAT/").count() + closest.matches("/").count() >= 3,
+        "{closest}"
+    );
+    assert_eq!(
+        closest.split("closest: ").nth(1).unwrap().matches(", ").count(),
+        2,
+        "three suggestions: {closest}"
+    );
+    assert!(
+        error.contains("\"dumbbell press\" matches several") && error.contains("did you mean"),
+        "{error}"
+    );
+    assert!(
+        h.fake.requests().iter().all(|r| !r.path.contains("/activity-service/")),
+        "nothing asked of Garmin"
+    );
+    let far = h
+        .call_invalid("correct_strength_sets", json!({"activity_id": id, "sets": [{"set": 99, "reps": 5}]}))
+        .await;
+    assert!(far.contains("set 99: this session has"), "{far}");
+    assert_eq!(writes_seen(&h), Vec::<String>::new());
+    assert_eq!(sets_now(&h, id).await, before);
+}
+
+#[tokio::test]
+async fn the_preview_speaks_chinese_when_asked_and_writes_nothing_without_confirm() {
+    let h = Harness::start_with(|mut o| {
+        o.write_mode = WriteMode::Direct;
+        o
+    })
+    .await;
+    let (id, _) = strength_session(&h).await;
+    let args =
+        json!({"activity_id": id, "language": "zh", "sets": [{"set": 2, "reps": 3, "weight_lb": 135}]});
+    let (text, data) = h.call_ok("correct_strength_sets", args).await;
+    assert_eq!(data["status"], "preview", "{text}");
+    let preview = data["preview"].as_str().unwrap();
+    assert!(
+        preview.starts_with("更正「") && preview.contains("第2组 ") && preview.contains("3次 @ 61.24 kg"),
+        "{preview}"
+    );
+    assert!(preview.contains("总量 "), "{preview}");
+    assert_eq!(writes_seen(&h), Vec::<String>::new());
+}
+
+#[tokio::test]
+async fn garmins_400_is_said_plainly_and_nothing_is_journaled_or_changed() {
+    let h = Harness::start_with(|mut o| {
+        o.write_mode = WriteMode::Direct;
+        o
+    })
+    .await;
+    let (id, before) = strength_session(&h).await;
+    // A set the watch named with an exercise Connect's lists do not have (a newer watch's name):
+    // the save sends it back as it is, and Garmin refuses the whole body.
+    let mut held = garmin::strength_edit::saved_sets(&before);
+    let last = held.iter().rposition(|s| s.set_type == "ACTIVE").unwrap();
+    held[last].exercises[0].name = Some("SEATED_CABLE_ROW_WIDE_GRIP_V2".into());
+    held[last].exercises[0].category = "ROW".into();
+    h.fake.state().inner.data.write().unwrap().exercise_sets.insert(id, serde_json::to_value(&held).unwrap());
+    let held_now = sets_now(&h, id).await;
+
+    let args = json!({"activity_id": id, "confirm": true, "sets": [{"set": 1, "reps": 11}]});
+    let error = h.call_err("correct_strength_sets", args).await;
+    assert!(
+        error.contains("HTTP 400")
+            && error.contains("Invalid Sub-Category Passed")
+            && error.contains("nothing was changed"),
+        "{error}"
+    );
+    assert_eq!(sets_now(&h, id).await, held_now, "Garmin kept the sets it had");
+    let (_, list) = h.call_ok("list_changes", json!({})).await;
+    assert_eq!(list["total"], 0, "a refused write is not journaled: {list}");
 }

@@ -65,6 +65,8 @@ pub struct BestSet {
 /// One set as logged.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct StrengthSet {
+    /// Its number (1, 2, 3…; rests not counted), as correct_strength_sets names it.
+    pub set: u32,
     /// The exercise in words.
     pub exercise: String,
     /// Repetitions (none for timed sets).
@@ -103,7 +105,7 @@ fn strength_log(sets: Option<ExerciseSets>) -> Option<StrengthLog> {
         total_reps: exercises.iter().map(|e| e.reps).sum(),
         total_volume_kg: round1(exercises.iter().map(|e| e.volume_kg).sum()),
         exercises,
-        sets: logged.into_iter().map(set).collect(),
+        sets: logged.into_iter().zip(1..).map(|(logged, number)| set(logged, number)).collect(),
     })
 }
 
@@ -121,8 +123,9 @@ fn exercise(summary: ExerciseSummary) -> StrengthExercise {
     }
 }
 
-fn set(logged: LoggedSet) -> StrengthSet {
+fn set(logged: LoggedSet, number: u32) -> StrengthSet {
     StrengthSet {
+        set: number,
         exercise: logged.exercise,
         reps: logged.reps,
         weight_kg: logged.weight_kg.map(round1),
