@@ -321,6 +321,31 @@ mod tests {
     }
 
     #[test]
+    fn a_strength_correction_shows_its_words_without_an_editor_and_is_approved_exactly_as_proposed() {
+        let sets: Vec<garmin::strength_edit::SavedSet> = serde_json::from_value(json!([
+            {"exercises": [{"category": "ROW", "name": "BARBELL_ROW", "probability": 100.0}], "duration": 30.0,
+             "repetitionCount": 8, "weight": 60000.0, "setType": "ACTIVE", "startTime": "2026-11-30T07:05:00.0",
+             "wktStepIndex": null, "messageIndex": 0}]))
+        .unwrap();
+        let change = Change::CorrectStrengthSets { activity_id: 7, sets };
+        let proposal = Proposal {
+            title: change.describe(),
+            preview: "Correct 1 of 1 sets of 'Lift' (activity 7): set 1 Dumbbell biceps curl 10 reps @ 20 kg → Barbell row 8 reps @ 60 kg — volume 200 kg → 480 kg".into(),
+            change: change.clone(),
+            ..create_proposal(None)
+        };
+        assert_eq!(editable_spec(&proposal), None, "sets are approved as they are, not edited here");
+        let asked = Asked::Confirm(proposal);
+        let approve = Decision::Approve { spec: None, schedule_on: None, send_to_device: true };
+        assert_eq!(
+            reply_for(&asked, approve).unwrap(),
+            Reply::Approved { change, schedule_on: None, send_to_device: false, device_id: None }
+        );
+        let edit = Decision::Approve { spec: Some(intervals()), schedule_on: None, send_to_device: false };
+        assert_eq!(reply_for(&asked, edit).unwrap_err().code, ErrorCode::InvalidInput);
+    }
+
+    #[test]
     fn the_editor_gets_the_canonical_spec_even_when_the_assistant_sent_none() {
         let from_spec = editable_spec(&create_proposal(Some(intervals()))).unwrap();
         assert_eq!(from_spec["steps"][1]["steps"][0]["pace_range"], "4:55-5:05");

@@ -242,13 +242,21 @@ impl Change {
 }
 
 /// Replaces the sets of strength activity `activity_id` with `sets`, reading the sets Garmin holds
-/// first: the inverse puts them back.
+/// first: the inverse puts them back. Sets added or removed in Connect since the correction was
+/// prepared (a different count) stop it: replacing them would lose that edit.
 async fn replace_sets(client: &Client, activity_id: u64, sets: &[SavedSet]) -> Result<Applied> {
     let previous = client.activities().exercise_sets(activity_id).await?;
     let previous = previous.map(|p| strength_edit::saved_sets(&p)).unwrap_or_default();
     if previous.is_empty() {
         return Err(Error::InvalidInput(format!(
             "activity {activity_id} has no strength sets in Garmin Connect to replace (is it a strength activity?)"
+        )));
+    }
+    if previous.len() != sets.len() {
+        return Err(Error::InvalidInput(format!(
+            "the sets of activity {activity_id} changed in Garmin Connect since this correction was prepared ({} sets then, {} now); nothing was changed: ask for the correction again",
+            sets.len(),
+            previous.len()
         )));
     }
     client.activities().replace_exercise_sets(activity_id, sets).await.map_err(|e| match e {

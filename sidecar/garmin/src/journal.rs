@@ -8,7 +8,7 @@
 //! Several processes may append at once: ids are given out under an OS lock on `changes.lock`,
 //! and each line is written whole with one `write` and flushed to disk before the lock is let go.
 //! A torn last line (a crash mid-write) is skipped when reading, never fatal.
-//! No cookies or tokens ever go in here: entries hold workouts, events and ids.
+//! No cookies or tokens ever go in here: entries hold workouts, events, strength sets and ids.
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};

@@ -70,8 +70,8 @@ pub struct ChangeRow {
 #[tool_router(router = changes_tools, vis = "pub(crate)")]
 impl GarminMcp {
     /// List the changes this server made to the person's Garmin account (workouts created,
-    /// scheduled, sent, deleted; events added or removed; undos), newest first, with the number
-    /// undo_change needs. Reads a local journal only.
+    /// scheduled, sent, deleted; events added or removed; strength sets corrected; undos), newest
+    /// first, with the number undo_change needs. Reads a local journal only.
     #[tool(
         name = "list_changes",
         annotations(title = "List changes made to Garmin", read_only_hint = true, open_world_hint = false),
@@ -115,8 +115,8 @@ impl GarminMcp {
 
     /// Undo a change made from here (default: the last one that can be undone): deletes what was
     /// created, unschedules what was scheduled, re-creates a deleted workout or event from the
-    /// journaled copy. A workout already sent to a watch cannot be recalled. Confirmed like
-    /// create_workout.
+    /// journaled copy, puts a strength session's previous sets back. A workout already sent to a
+    /// watch cannot be recalled. Confirmed like create_workout.
     #[tool(
         name = "undo_change",
         annotations(

@@ -203,6 +203,12 @@ async fn garmin_refuses_an_unknown_name_with_400_and_the_change_undoes_to_the_se
     );
     assert_eq!(raw_sets(&env, id).await, before, "a refused PUT changes nothing");
 
+    let stale =
+        Change::CorrectStrengthSets { activity_id: id, sets: sets[1..].to_vec() }.apply(&env.client).await;
+    let Err(Error::InvalidInput(why)) = stale else { panic!("a stale correction is refused: {stale:?}") };
+    assert!(why.contains("changed in Garmin Connect since"), "{why}");
+    assert_eq!(raw_sets(&env, id).await, before);
+
     sets[active].exercises[0].name = Some("BARBELL_ROW".into());
     let applied = Change::CorrectStrengthSets { activity_id: id, sets }.apply(&env.client).await.unwrap();
     assert!(applied.summary.contains(&format!("strength activity {id}: 1 of")), "{}", applied.summary);
