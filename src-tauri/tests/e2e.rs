@@ -498,6 +498,10 @@ async fn make_a_workout_by_hand(ui: &WebDriver<'_>, data_dir: &Path) {
     )
     .await;
     ui.screenshot("10a-new-workout").await;
+    // Every sport's button fits the window: a row wider than the window once pushed the page
+    // sideways and WebKit's click on Schedule landed beside the button.
+    let overflow = ui.script("return document.documentElement.scrollWidth - window.innerWidth").await;
+    assert!(overflow.as_i64().is_some_and(|px| px <= 0), "the home window scrolls sideways by {overflow} px");
     ui.click("[data-testid=new-workout-schedule]").await;
     ui.wait_for("[data-testid=workouts-done]", "what the app did after Schedule").await;
     assert!(ui.text("[data-testid=workouts-done]").await.contains("Tempo by hand"));
