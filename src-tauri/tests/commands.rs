@@ -380,6 +380,14 @@ fn app_for_clients(
     home: &Path,
     with_sidecar: bool,
 ) -> (App<MockRuntime>, WebviewWindow<MockRuntime>, std::path::PathBuf) {
+    let (clients, sidecar) = ai_clients(home, with_sidecar);
+    let (app, window) = app(data);
+    app.manage(clients);
+    (app, window, sidecar)
+}
+
+/// The AI clients of the temporary home `home` and the sidecar path they start.
+fn ai_clients(home: &Path, with_sidecar: bool) -> (garmin_desktop::AiClients, std::path::PathBuf) {
     let install = home.join("opt/garmin-mcp");
     let sidecar = install.join("garmin-mcp");
     if with_sidecar {
@@ -387,12 +395,57 @@ fn app_for_clients(
         std::fs::write(&sidecar, b"#!/bin/sh\n").unwrap();
     }
     let search = app_bridge::sidecar::locate_sidecar(&install.join("garmin-desktop"), None, "", "");
-    let (app, window) = app(data);
-    app.manage(garmin_desktop::AiClients::new(
-        client_setup::Env::for_os(client_setup::Os::Linux, home),
-        search,
-    ));
-    (app, window, sidecar)
+    let env = client_setup::Env::for_os(client_setup::Os::Linux, home);
+    (garmin_desktop::AiClients::new(env, search), sidecar)
+}
+
+#[test]
+fn add_to_vs_code_opens_its_install_link_with_the_bundled_sidecar_and_the_chosen_switches() {
+    let (data, home) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (clients, sidecar) = ai_clients(home.path(), true);
+    let opened = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let recorder = opened.clone();
+    let clients = clients.with_link_opener(Box::new(move |url: &str| {
+        recorder.lock().unwrap().push(url.to_owned());
+        Ok(())
+    }));
+    let (app, window) = app(data.path());
+    app.manage(clients);
+    let list = invoke(&window, "list_clients").unwrap();
+    let hosts: Vec<&str> =
+        list["linkHosts"].as_array().unwrap().iter().map(|h| h["id"].as_str().unwrap()).collect();
+    assert_eq!(hosts, ["vscode", "cursor", "goose", "lmstudio"]);
+
+    let said =
+        invoke_with(&window, "open_install_link", json!({"host": "vscode", "readonly": true})).unwrap();
+    assert!(said.as_str().unwrap().contains("VS Code"), "{said}");
+    let url = opened.lock().unwrap().pop().expect("a link was opened");
+    let config = url.strip_prefix("vscode:mcp/install?").expect("VS Code's install link");
+    let config: Value =
+        serde_json::from_str(&percent_encoding::percent_decode_str(config).decode_utf8().unwrap()).unwrap();
+    assert_eq!(config["command"], sidecar.display().to_string());
+    let args: Vec<&str> = config["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
+    assert_eq!(args[0], "--data-dir");
+    assert!(args.contains(&"--readonly") && !args.contains(&"--demo"), "{args:?}");
+
+    // Only the known hosts: the UI cannot make the app open an arbitrary URL.
+    let refused =
+        invoke_with(&window, "open_install_link", json!({"host": "https://example.com"})).unwrap_err();
+    assert!(refused.to_string().contains("vscode, cursor, goose or lmstudio"), "{refused}");
+    assert!(opened.lock().unwrap().is_empty());
+}
+
+#[test]
+fn a_host_that_cannot_be_opened_is_named_with_what_to_do_instead() {
+    let (data, home) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (clients, _) = ai_clients(home.path(), true);
+    let clients =
+        clients.with_link_opener(Box::new(|_: &str| Err(std::io::Error::other("no handler for goose://"))));
+    let (app, window) = app(data.path());
+    app.manage(clients);
+    let error = invoke_with(&window, "open_install_link", json!({"host": "goose"})).unwrap_err();
+    let text = error.to_string();
+    assert!(text.contains("Goose") && text.contains("Configure"), "{text}");
 }
 
 /// The row of client `id` in `list_clients`' answer.
