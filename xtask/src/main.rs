@@ -24,6 +24,9 @@
 //!   to check the packaging.
 //! * `mcpb [--binary PATH] [--target TRIPLE] [--out DIR] [--release-url URL]` — the MCP Bundle
 //!   (`garmin-mcp-<os>-<arch>.mcpb`) and the MCP Registry's `server.json` in `target/mcpb/` (`mcpb.rs`).
+//! * `mcpb-check` — the bundle of a debug build through Anthropic's `mcpb` CLI (unpack, validate,
+//!   pack), then its server started exactly as the manifest says (`mcpb_check.rs`); `test` runs it
+//!   after `clients`.
 //! * `interop` — only those MCP interop checks (quick, after changing the HTTP mode).
 //! * `oauth` — remote access through OAuth end to end (`oauth.rs`): the Python SDK's OAuth client
 //!   and the conformance suite's authorization-server scenarios through a Caddy TLS proxy; `test`
@@ -51,6 +54,7 @@ mod clients;
 mod clock;
 mod flaky;
 mod mcpb;
+mod mcpb_check;
 mod oauth;
 mod windows;
 
@@ -59,7 +63,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitCode, Stdio};
 use std::time::Duration;
 
-const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | bundle [--debug] [--bundles deb,appimage] | test | mcpb [--binary PATH] [--target TRIPLE] [--out DIR] [--release-url URL] | interop | oauth | clients | clock | e2e | windows | flaky [FILTER] [--runs N] [--busy] [-p PACKAGE]… [--test BINARY]…>";
+const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | bundle [--debug] [--bundles deb,appimage] | test | mcpb [--binary PATH] [--target TRIPLE] [--out DIR] [--release-url URL] | mcpb-check | interop | oauth | clients | clock | e2e | windows | flaky [FILTER] [--runs N] [--busy] [-p PACKAGE]… [--test BINARY]…>";
 
 /// Tauri config patch that drops `bundle.externalBin` for builds that do not bundle the app.
 const NO_SIDECAR_CONFIG: &str = r#"{"bundle":{"externalBin":null}}"#;
@@ -80,6 +84,7 @@ fn main() -> ExitCode {
         ["clients"] => clients::clients(&workspace_root()),
         ["clock"] => clock::clock(&workspace_root()),
         ["e2e"] => build_ui(&workspace_root()).and_then(|()| e2e(&workspace_root())),
+        ["mcpb-check"] => mcpb_check::check(&workspace_root()),
         ["mcpb", ..] => mcpb::mcpb(&workspace_root(), &args[1..]),
         ["flaky", ..] => flaky::flaky(&workspace_root(), &args[1..]),
         ["windows"] => build_ui(&workspace_root()).and_then(|()| windows::windows(&workspace_root())),
@@ -331,6 +336,7 @@ fn test() -> Result<(), String> {
     stages.run("Python SDK interop", || interop(&root))?;
     stages.run("OAuth interop", || oauth::oauth(&root))?;
     stages.run("real MCP clients", || clients::clients(&root))?;
+    stages.run("MCP Bundle (mcpb CLI)", || mcpb_check::check(&root))?;
     stages.run("clock reruns", || clock::clock(&root))?;
     stages.run("Windows under Wine, macOS and Windows clippy", || windows::windows(&root))?;
     stages.run("desktop E2E", || e2e(&root))?;
