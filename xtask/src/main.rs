@@ -87,7 +87,9 @@ fn main() -> ExitCode {
         ["mcpb-check"] => mcpb_check::check(&workspace_root()),
         ["mcpb", ..] => mcpb::mcpb(&workspace_root(), &args[1..]),
         ["flaky", ..] => flaky::flaky(&workspace_root(), &args[1..]),
-        ["windows"] => build_ui(&workspace_root()).and_then(|()| windows::windows(&workspace_root())),
+        ["windows"] => lint_while_building()
+            .and_then(|()| build_ui(&workspace_root()))
+            .and_then(|()| windows::windows(&workspace_root())),
         _ => Err(USAGE.to_owned()),
     };
     match result {
@@ -365,7 +367,7 @@ fn test() -> Result<(), String> {
     stages.run("real MCP clients", || clients::clients(&root))?;
     stages.run("MCP Bundle (mcpb CLI)", || mcpb_check::check(&root))?;
     stages.run("clock reruns", || clock::clock(&root))?;
-    stages.run("Windows under Wine, macOS and Windows clippy", || windows::windows(&root))?;
+    stages.run("Windows under Wine, Windows and macOS lints", || windows::windows(&root))?;
     stages.run("desktop E2E", || e2e(&root))?;
     if cfg!(target_os = "linux") {
         stages.run(".deb of a debug build", || bundle("deb", true))?;
