@@ -537,14 +537,15 @@ async fn a_version_1_database_upgrades_in_place_and_its_settled_activities_get_c
     let version: i64 =
         rusqlite_open(rig.dir.path()).query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
     assert_eq!(
-        version, 4,
-        "opened: upgraded to the newest schema (curves, the athlete profile, then sources)"
+        version, 5,
+        "opened: upgraded to the newest schema (curves, the athlete profile, sources, then strength sets)"
     );
     // The next sync reads the series of every activity, though their blocks are settled, and no laps.
     rig.fake.clear_requests();
     let report = rig.sync(&SyncOptions::new(today())).await;
     assert!(report.complete(), "{}", report.summary());
     assert_eq!(report.curves_read as u64, counts.activities);
+    assert!(report.strength_sets_read > 50, "every strength session gets its sets: {}", report.summary());
     let requests = rig.api_requests();
     assert!(!requests.iter().any(|(p, _)| p.ends_with("/splits")), "laps are not read again");
     assert_eq!(rig.history().counts().unwrap(), synced.history().counts().unwrap());
