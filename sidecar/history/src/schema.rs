@@ -188,13 +188,15 @@ ALTER TABLE days ADD COLUMN sleep_source TEXT;          -- personal_api: sleep_j
 /// Migration 5: every set of each strength activity (issue #28 §4), as Garmin keeps them with the
 /// person's corrections (`exerciseSets`, web session only), read once per activity after the blocks
 /// and committed with its `sets_at` mark, so a killed sync never stores an activity's sets twice
-/// and never reads a finished one again; a database made before this migration has `sets_at` NULL,
-/// so its strength activities get their sets on the next sync. Units as the strength log reads
+/// and never reads a finished one again, except while the person may still be correcting them
+/// (read within the sync's `REVISE_DAYS` of the session, `sets_on`); a database made before this
+/// migration has `sets_at` NULL, so its strength activities get their sets on the next sync. Units as the strength log reads
 /// them (`garmin::strength_log`): kg (Garmin sends grams), seconds; the exercise is the set's most
 /// probable guess, by Garmin's keys (the catalogue names it and its muscles when read).
 const V5: &str = r"
 ALTER TABLE activities ADD COLUMN sets_json TEXT;     -- GET …/activity/{id}/exerciseSets
 ALTER TABLE activities ADD COLUMN sets_at INTEGER;    -- when the sets were read (NULL: not yet)
+ALTER TABLE activities ADD COLUMN sets_on TEXT;       -- the athlete's date then (read again while within REVISE_DAYS of the session)
 
 CREATE TABLE activity_sets (
     activity_id   INTEGER NOT NULL REFERENCES activities(activity_id) ON DELETE CASCADE,

@@ -461,33 +461,38 @@ pub(crate) fn mark_ranges_read(conn: &Connection, from: NaiveDate, to: NaiveDate
     Ok(())
 }
 
-/// The strength activities of `from..=to` whose sets were not read yet (all of them with `all`),
-/// newest first.
+/// The strength activities of `from..=to` whose sets need reading (all of them with `all`), newest
+/// first: not read yet, or read no more than `revise_days` days after the session (people correct
+/// the watch's guesses in the first days).
 pub(crate) fn strength_without_sets(
     conn: &Connection,
-    from: NaiveDate,
-    to: NaiveDate,
+    (from, to): (NaiveDate, NaiveDate),
+    revise_days: i64,
     all: bool,
 ) -> Result<Vec<u64>> {
     let mut stmt = conn.prepare(
         "SELECT activity_id FROM activities
-         WHERE local_date BETWEEN ?1 AND ?2 AND type_key = 'strength_training' AND (?3 OR sets_at IS NULL)
+         WHERE local_date BETWEEN ?1 AND ?2 AND type_key = 'strength_training'
+           AND (?3 OR sets_at IS NULL OR sets_on IS NULL OR sets_on <= date(local_date, ?4))
          ORDER BY start_local DESC, activity_id DESC",
     )?;
-    let ids: Vec<i64> =
-        stmt.query_map(params![ymd(from), ymd(to), all], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+    let shift = format!("+{revise_days} days");
+    let ids: Vec<i64> = stmt
+        .query_map(params![ymd(from), ymd(to), all, shift], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
     Ok(ids.into_iter().filter_map(|i| u64::try_from(i).ok()).collect())
 }
 
 /// Stores a strength activity's sets (replacing earlier ones: reading an activity twice never
-/// makes a second row) with Garmin's JSON, and marks them read; `None`: Garmin keeps none for it.
+/// makes a second row) with Garmin's JSON, and marks them read at `now` on the athlete's `today`;
+/// `None`: Garmin keeps none for it.
 /// Active sets are read as the strength log reads them (`garmin::strength_log::log`: the most
 /// probable exercise, kg, seconds); rests keep their duration.
 pub(crate) fn set_activity_sets(
     conn: &Connection,
     id: u64,
     sets: Option<&Raw<ExerciseSets>>,
-    now: i64,
+    (now, today): (i64, NaiveDate),
 ) -> Result<()> {
     let Ok(key) = i64::try_from(id) else { return Ok(()) };
     conn.execute("DELETE FROM activity_sets WHERE activity_id = ?1", [key])?;
@@ -522,8 +527,8 @@ pub(crate) fn set_activity_sets(
         }
     }
     conn.execute(
-        "UPDATE activities SET sets_json = ?2, sets_at = ?3 WHERE activity_id = ?1",
-        params![key, sets.map(|s| s.json.to_string()), now],
+        "UPDATE activities SET sets_json = ?2, sets_at = ?3, sets_on = ?4 WHERE activity_id = ?1",
+        params![key, sets.map(|s| s.json.to_string()), now, ymd(today)],
     )?;
     Ok(())
 }

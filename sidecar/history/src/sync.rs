@@ -209,7 +209,7 @@ impl SyncReport {
     /// One paragraph for a person: what was read, and what to do next when it stopped.
     pub fn summary(&self) -> String {
         let mut text = format!(
-            "History from {} to {}: {} of {} blocks of 28 days read now, {} already up to date; {} days and {} new activities read ({} updated, {} removed), {} activity series reduced to best-effort curves, in {} requests, {:.1} s.",
+            "History from {} to {}: {} of {} blocks of 28 days read now, {} already up to date; {} days and {} new activities read ({} updated, {} removed), {} activity series reduced to best-effort curves, {} strength sessions' sets kept, in {} requests, {:.1} s.",
             self.from,
             self.to,
             self.blocks_synced,
@@ -220,6 +220,7 @@ impl SyncReport {
             self.activities_updated,
             self.activities_removed,
             self.curves_read,
+            self.strength_sets_read,
             self.requests,
             self.elapsed.as_secs_f64()
         );

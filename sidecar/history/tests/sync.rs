@@ -1039,7 +1039,8 @@ fn sets_requested(requests: &[(String, String)]) -> Vec<i64> {
 }
 
 #[tokio::test]
-async fn strength_sets_are_kept_once_per_activity_through_a_429_a_resumed_sync_and_a_full_one() {
+async fn strength_sets_are_kept_once_per_activity_through_a_429_a_resumed_sync_and_a_full_one_and_recent_ones_read_again()
+ {
     use fake_garmin::data::activity::Sport;
     let rig = Rig::start().await;
     let since = NaiveDate::from_ymd_opt(2026, 9, 1).unwrap();
@@ -1061,6 +1062,17 @@ async fn strength_sets_are_kept_once_per_activity_through_a_429_a_resumed_sync_a
     };
     assert!(expected.len() >= 20, "two strength sessions a week: {}", expected.len());
     let ids: Vec<i64> = expected.iter().map(|e| e.0).collect();
+    // Sessions read no more than REVISE_DAYS after their day are read again by every sync (people
+    // correct the watch's guesses in the first days).
+    let recent: Vec<i64> = {
+        let d = rig.fake.state().inner.data.read().unwrap();
+        let revise = chrono::Duration::days(history::sync::REVISE_DAYS);
+        d.live()
+            .filter(|a| a.sport() == Sport::Strength && a.start_local.date() + revise >= today())
+            .map(|a| a.id as i64)
+            .collect()
+    };
+    assert!(!recent.is_empty() && recent.len() < ids.len(), "{recent:?}");
 
     // Garmin rate-limits the sets of one session in the middle: the sync stops there politely.
     let middle = ids[ids.len() / 2];
@@ -1082,9 +1094,15 @@ async fn strength_sets_are_kept_once_per_activity_through_a_429_a_resumed_sync_a
     rig.fake.clear_requests();
     let resumed = rig.sync(&options).await;
     assert!(resumed.complete(), "{}", resumed.summary());
-    let rest: Vec<i64> = ids.iter().copied().filter(|id| !kept.contains(id)).collect();
+    let rest: Vec<i64> = ids.iter().copied().filter(|id| !kept.contains(id) || recent.contains(id)).collect();
     assert_eq!(sets_requested(&rig.api_requests()), rest);
     assert_eq!(resumed.strength_sets_read as usize, rest.len());
+    // A settled session is not read again; a recent one is.
+    rig.fake.clear_requests();
+    let again = rig.sync(&options).await;
+    let mut recent_sorted = recent.clone();
+    recent_sorted.sort_unstable();
+    assert_eq!(sets_requested(&rig.api_requests()), recent_sorted, "{}", again.summary());
     let stored = stored_sets(rig.dir.path());
     let close = |a: &[(i64, i64, i64, f64)], b: &[(i64, i64, i64, f64)]| {
         a.len() == b.len()

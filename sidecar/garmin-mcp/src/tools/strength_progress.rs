@@ -125,8 +125,8 @@ fn muscle_rows(p: &StrengthProgress, weeks: &[NaiveDate]) -> Vec<MuscleRow> {
     let mut rows: Vec<MuscleRow> = Vec::new();
     for w in &p.muscle_weeks {
         let Some(i) = weeks.iter().position(|d| *d == w.week_start) else { continue };
-        let row = match rows.iter().position(|r| r.muscle == w.muscle) {
-            Some(r) => &mut rows[r],
+        let at = match rows.iter().position(|r| r.muscle == w.muscle) {
+            Some(at) => at,
             None => {
                 rows.push(MuscleRow {
                     muscle: w.muscle.clone(),
@@ -134,9 +134,10 @@ fn muscle_rows(p: &StrengthProgress, weeks: &[NaiveDate]) -> Vec<MuscleRow> {
                     volume_kg: vec![0.0; weeks.len()],
                     total_sets: 0.0,
                 });
-                rows.last_mut().expect("just pushed")
+                rows.len() - 1
             }
         };
+        let row = &mut rows[at];
         row.sets[i] = w.sets;
         row.volume_kg[i] = round1(w.volume_kg);
         row.total_sets += w.sets;

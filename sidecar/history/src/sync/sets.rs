@@ -1,5 +1,6 @@
-//! After the blocks: the sets of every strength activity of the range not read yet (all with
-//! `full`), newest first, each read once through the reader (Garmin's `exerciseSets`, web session
+//! After the blocks: the sets of every strength activity of the range not read yet, or read within
+//! [`REVISE_DAYS`] of the session while the person may still correct them (all with `full`),
+//! newest first, each read once through the reader (Garmin's `exerciseSets`, web session
 //! only) and committed with its `sets_at` mark in one transaction, so a stopped or killed sync never
 //! stores an activity's sets twice nor reads a finished one again. Like the curves (`series.rs`) it
 //! runs over the whole range, so a database from before the sets gets them on its next sync.
@@ -7,7 +8,7 @@
 use chrono::NaiveDate;
 use futures::StreamExt as _;
 
-use super::{Run, Stopped, SyncReport, unix_now};
+use super::{REVISE_DAYS, Run, Stopped, SyncReport, unix_now};
 use crate::Result;
 use crate::store;
 
@@ -22,8 +23,8 @@ pub(super) async fn sync_sets(
     if !run.garmin.has_web() {
         return Ok(None);
     }
-    let wanted =
-        store::strength_without_sets(&run.history.conn(), from, run.options.today, run.options.full)?;
+    let range = (from, run.options.today);
+    let wanted = store::strength_without_sets(&run.history.conn(), range, REVISE_DAYS, run.options.full)?;
     let mut reads = futures::stream::iter(wanted)
         .map(|id| async move { (id, run.garmin.kept_exercise_sets(id).await) })
         .buffer_unordered(run.garmin.max_concurrency());
@@ -39,7 +40,7 @@ pub(super) async fn sync_sets(
         };
         let mut conn = run.history.conn();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        store::set_activity_sets(&tx, id, sets.as_ref(), unix_now())?;
+        store::set_activity_sets(&tx, id, sets.as_ref(), (unix_now(), run.options.today))?;
         tx.commit()?;
         report.strength_sets_read += 1;
     }
