@@ -15,7 +15,7 @@ use crate::domain::strength::{
     week_range,
 };
 use crate::history::DataSource;
-use crate::output::Answer;
+use crate::output::{Answer, BUDGET_BYTES};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
 
@@ -209,6 +209,31 @@ fn reading(answer: &StrengthProgressAnswer) -> String {
     format!("{}.", sentences.join(". "))
 }
 
+/// Shrinks `answer` to the response budget (a year of weeks and many exercises may not fit): the
+/// exercises done in fewest sessions go first, then the muscle groups with fewest sets, each said in
+/// the notes.
+fn fit_budget(summary: &str, answer: &mut StrengthProgressAnswer) {
+    let over =
+        |a: &StrengthProgressAnswer| Answer::new(summary.to_owned(), a).text_len() > BUDGET_BYTES - 400;
+    let (mut exercises, mut muscles) = (0, 0);
+    while over(answer) && answer.exercises.len() > 1 {
+        answer.exercises.pop();
+        exercises += 1;
+    }
+    while over(answer) && answer.muscles.len() > 1 {
+        answer.muscles.pop();
+        muscles += 1;
+    }
+    if exercises > 0 {
+        answer.notes.push(format!("{exercises} exercises left out to keep the answer short; name one with `exercise` or ask fewer weeks"));
+    }
+    if muscles > 0 {
+        answer.notes.push(format!(
+            "{muscles} muscle groups with the fewest sets left out to keep the answer short; ask fewer weeks"
+        ));
+    }
+}
+
 impl GarminMcp {
     /// What `get_strength_progress` answers (its description and schema are on the router).
     async fn get_strength_progress_answer(
@@ -267,6 +292,7 @@ impl GarminMcp {
             covered.source.phrase()
         );
         answer.source = Some(covered.source);
+        fit_budget(&summary, &mut answer);
         Ok(self.answer(summary, answer))
     }
 
