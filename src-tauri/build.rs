@@ -32,6 +32,7 @@ const COMMANDS: &[&str] = &[
     "configure_client",
     "remove_client",
     "client_snippet",
+    "open_install_link",
     "remote_status",
     "start_remote",
     "stop_remote",

@@ -4,12 +4,14 @@
 //! start — the bundled sidecar by absolute path ([`bundled_sidecar`], through
 //! `app_bridge::sidecar::locate_sidecar`) with `--data-dir` the real
 //! account's data folder (never the demo folder), plus the row's `--demo` / `--readonly` boxes —
-//! and turns the library's answers into views.
+//! and turns the library's answers into views. Hosts with an install link (VS Code, Cursor, Goose,
+//! LM Studio) get "Add to …" instead: the link is built here from the same entry (the UI never
+//! supplies a URL) and handed to the system, which opens the host's own confirmation dialog.
 
 use std::path::{Path, PathBuf};
 
 use app_bridge::sidecar::{SidecarSearch, locate_sidecar};
-use client_setup::{ClientId, ClientStatus, Configured, Env, Outcome, ServerEntry, SetupError};
+use client_setup::{ClientId, ClientStatus, Configured, Env, LinkHost, Outcome, ServerEntry, SetupError};
 use serde::Serialize;
 use tauri::State;
 
@@ -30,27 +32,53 @@ pub fn bundled_sidecar() -> SidecarSearch {
 
 /// The AI clients' side of the app (managed state): where client config files are (the user's
 /// environment) and which `garmin-mcp` the entries start.
-#[derive(Debug)]
 pub struct AiClients {
     /// `None`: this process's environment, read at each command ([`Env::current`]).
     env: Option<Env>,
     sidecar: SidecarSearch,
     /// The app runs from an AppImage, whose mount vanishes when it quits.
     from_appimage: bool,
+    /// Hands an install link to the system (tests record it instead).
+    open_link: LinkOpener,
+}
+
+/// What opens an install link: the system's URL handler, or a test's recorder.
+pub type LinkOpener = Box<dyn Fn(&str) -> std::io::Result<()> + Send + Sync>;
+
+impl std::fmt::Debug for AiClients {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AiClients")
+            .field("env", &self.env)
+            .field("sidecar", &self.sidecar)
+            .field("from_appimage", &self.from_appimage)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The system's handler for `url` (xdg-open, `open`, the Windows shell), not waited for.
+fn open_with_system(url: &str) -> std::io::Result<()> {
+    open::that_detached(url)
 }
 
 impl AiClients {
     /// Clients found through `env`, configured to start the sidecar `sidecar` found (tests use a
     /// temporary home).
     pub fn new(env: Env, sidecar: SidecarSearch) -> Self {
-        AiClients { env: Some(env), sidecar, from_appimage: false }
+        AiClients { env: Some(env), sidecar, from_appimage: false, open_link: Box::new(open_with_system) }
+    }
+
+    /// The same, with install links handed to `open_link` instead of the system (tests).
+    pub fn with_link_opener(mut self, open_link: LinkOpener) -> Self {
+        self.open_link = open_link;
+        self
     }
 
     /// This user's clients and the sidecar beside this executable ([`locate_sidecar`]; the
     /// development locations only in debug builds).
     pub fn resolve() -> Self {
         let sidecar = bundled_sidecar();
-        AiClients { env: None, sidecar, from_appimage: std::env::var_os("APPIMAGE").is_some() }
+        let from_appimage = std::env::var_os("APPIMAGE").is_some();
+        AiClients { env: None, sidecar, from_appimage, open_link: Box::new(open_with_system) }
     }
 
     fn env(&self) -> Result<Env> {
@@ -141,6 +169,18 @@ pub struct ClientsView {
     pub data_dir: String,
     /// One row per client, in `ClientId::ALL` order.
     pub clients: Vec<ClientView>,
+    /// The hosts that install our server from a link ("Add to VS Code"…), in the order shown.
+    pub link_hosts: Vec<LinkHostView>,
+}
+
+/// A host with an install link.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LinkHostView {
+    /// `vscode`, `cursor`, `goose` or `lmstudio`: what [`open_install_link`] takes.
+    pub id: &'static str,
+    /// Its name as people know it.
+    pub name: &'static str,
 }
 
 /// The `garmin-mcp` the entries start.
@@ -267,7 +307,42 @@ pub async fn list_clients(
         sidecar: clients.sidecar_view(),
         data_dir: entry.args.get(1).cloned().unwrap_or_default(),
         clients: rows,
+        link_hosts: LinkHost::ALL
+            .iter()
+            .map(|h| LinkHostView { id: h.id(), name: h.display_name() })
+            .collect(),
     })
+}
+
+/// Opens host `host`'s "add this MCP server" dialog through its install link, filled with the
+/// bundled sidecar, the account's data folder and `--demo` / `--readonly` as asked; the host asks the
+/// person to confirm. Answers what happened, in words.
+#[tauri::command]
+pub async fn open_install_link(
+    accounts: State<'_, Accounts>,
+    clients: State<'_, AiClients>,
+    host: String,
+    demo: Option<bool>,
+    readonly: Option<bool>,
+) -> Result<String> {
+    let Some(link_host) = LinkHost::from_id(&host) else {
+        return Err(Error::new(
+            ErrorCode::InvalidInput,
+            format!("no install link for `{host}` (vscode, cursor, goose or lmstudio)"),
+        ));
+    };
+    let entry = clients.entry_with(accounts.data_dir(), EntryOptions { demo, readonly })?;
+    let link = client_setup::install_link(link_host, &entry, "Your Garmin Connect data, charts and workouts");
+    let name = link_host.display_name();
+    (clients.open_link)(&link).map_err(|e| {
+        Error::new(
+            ErrorCode::Other,
+            format!(
+                "could not open {name} ({e}). Is {name} installed? Otherwise use Configure or the setup text."
+            ),
+        )
+    })?;
+    Ok(format!("Opened {name}: confirm adding the garmin server there."))
 }
 
 /// Writes (or brings up to date) the `garmin` server in client `id`'s config, backing the file up

@@ -97,6 +97,7 @@ pub fn build<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             clients::configure_client,
             clients::remove_client,
             clients::client_snippet,
+            clients::open_install_link,
             remote::remote_status,
             remote::start_remote,
             remote::stop_remote,

@@ -14,7 +14,7 @@ use ts_rs::{Config, TS};
 
 use crate::athlete::{FactForm, FactView};
 use crate::bridge::{AskedView, PendingRequest};
-use crate::clients::{ClientView, ClientsView, ConfigEditView, SidecarView, SnippetView};
+use crate::clients::{ClientView, ClientsView, ConfigEditView, LinkHostView, SidecarView, SnippetView};
 use crate::confirm::{Decision, WorkoutPreview};
 use crate::error::{Error, ErrorCode};
 use crate::history_sync::{
@@ -75,6 +75,7 @@ fn exported(cfg: &Config) -> Vec<Declared> {
         declare::<SidecarView>(cfg),
         declare::<ClientView>(cfg),
         declare::<ClientsView>(cfg),
+        declare::<LinkHostView>(cfg),
         declare::<ConfigEditView>(cfg),
         declare::<SnippetView>(cfg),
         // The tool check.

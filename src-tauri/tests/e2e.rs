@@ -374,6 +374,10 @@ async fn configure_two_clients(ui: &WebDriver<'_>, home: &Path, data_dir: &Path)
         ui.wait_for(&done, &format!("\"Configured\" for {id}")).await;
         ui.wait_for(&format!("[data-testid=client-{id}][data-configured=yes]"), "the row shows ✅").await;
     }
+    // The hosts with an install link get "Add to …" (not clicked here: it would start the host).
+    for host in ["vscode", "cursor", "goose", "lmstudio"] {
+        ui.wait_for(&format!("[data-testid=install-link-{host}]"), &format!("\"Add to\" for {host}")).await;
+    }
     ui.click("[data-testid=show-snippet-codex]").await;
     ui.wait_for("[data-testid=snippet-codex]", "the setup text for Codex").await;
     ui.script("document.querySelector('[data-testid=clients]').scrollIntoView()").await;
@@ -498,6 +502,10 @@ async fn make_a_workout_by_hand(ui: &WebDriver<'_>, data_dir: &Path) {
     )
     .await;
     ui.screenshot("10a-new-workout").await;
+    // Every sport's button fits the window: a row wider than the window once pushed the page
+    // sideways and WebKit's click on Schedule landed beside the button.
+    let overflow = ui.script("return document.documentElement.scrollWidth - window.innerWidth").await;
+    assert!(overflow.as_i64().is_some_and(|px| px <= 0), "the home window scrolls sideways by {overflow} px");
     ui.click("[data-testid=new-workout-schedule]").await;
     ui.wait_for("[data-testid=workouts-done]", "what the app did after Schedule").await;
     assert!(ui.text("[data-testid=workouts-done]").await.contains("Tempo by hand"));

@@ -122,6 +122,12 @@ export function removeClient(id: string): Promise<ConfigEditView> {
   return call<ConfigEditView>("remove_client", { id });
 }
 
+/** Opens the host's own "add this server" dialog through its install link (built by the Rust side
+ * from the bundled server and the switches); answers what happened, in words. */
+export function openInstallLink(host: string, options: EntryOptions): Promise<string> {
+  return call<string>("open_install_link", { host, ...options });
+}
+
 /** The exact snippet for setting the client up by hand, with the row's switches. */
 export function clientSnippet(id: string, options: EntryOptions): Promise<SnippetView> {
   return call<SnippetView>("client_snippet", { id, ...options });

@@ -187,8 +187,7 @@ fn put_shim_beside(root: &Path, binary: &Path) -> Result<(), String> {
 /// under Wine and the Linux build, [`STARTS`] times each, in the same run; prints the medians, their
 /// ratio and the `.exe`'s size.
 fn measure_start(root: &Path, prefix: &Path, exe: &Path) -> Result<(), String> {
-    run(Command::new(cargo()).current_dir(root).args(["build", "-p", "garmin-mcp", "--bin", "garmin-mcp"]))?;
-    let linux = target_dir(root).join("debug").join("garmin-mcp");
+    let linux = crate::built_garmin_mcp(root)?;
     let median = |command: &dyn Fn() -> Command| -> Result<Duration, String> {
         let mut times = Vec::new();
         for _ in 0..STARTS {

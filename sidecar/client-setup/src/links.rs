@@ -38,6 +38,31 @@ pub enum LinkHost {
 impl LinkHost {
     /// Every host with a link, in the order the app shows them.
     pub const ALL: [LinkHost; 4] = [LinkHost::VsCode, LinkHost::Cursor, LinkHost::Goose, LinkHost::LmStudio];
+
+    /// The stable id the app passes around (`vscode`, `cursor`, `goose`, `lmstudio`).
+    pub fn id(self) -> &'static str {
+        match self {
+            LinkHost::VsCode => "vscode",
+            LinkHost::Cursor => "cursor",
+            LinkHost::Goose => "goose",
+            LinkHost::LmStudio => "lmstudio",
+        }
+    }
+
+    /// The host's name as people know it.
+    pub fn display_name(self) -> &'static str {
+        match self {
+            LinkHost::VsCode => "VS Code",
+            LinkHost::Cursor => "Cursor",
+            LinkHost::Goose => "Goose",
+            LinkHost::LmStudio => "LM Studio",
+        }
+    }
+
+    /// The host with `id`, or `None`.
+    pub fn from_id(id: &str) -> Option<LinkHost> {
+        LinkHost::ALL.into_iter().find(|host| host.id() == id)
+    }
 }
 
 fn encode(text: &str) -> String {
@@ -128,6 +153,15 @@ mod tests {
                 (decode(k), decode(v))
             })
             .collect()
+    }
+
+    #[test]
+    fn every_host_is_found_again_by_its_id_and_an_unknown_id_is_none() {
+        for host in LinkHost::ALL {
+            assert_eq!(LinkHost::from_id(host.id()), Some(host));
+            assert!(!host.display_name().is_empty());
+        }
+        assert_eq!(LinkHost::from_id("claude"), None);
     }
 
     fn base64_json(text: &str) -> Value {

@@ -150,8 +150,11 @@ pub(crate) async fn with_progress<F: std::future::Future>(
     let mut waited = 0u64;
     loop {
         tokio::select! {
-            result = &mut work => return Some(result),
+            // Cancellation first: a call cancelled before its answer arrived writes nothing even
+            // when both are ready at once.
+            biased;
             () = ctx.ct.cancelled() => return None,
+            result = &mut work => return Some(result),
             _ = ticks.tick() => {
                 waited += PROGRESS_EVERY.as_secs();
                 if let Some(token) = &token {

@@ -103,6 +103,11 @@ pub struct Cli {
     #[arg(long, hide = true, value_name = "SECS", requires = "http")]
     pub abandoned_session_secs: Option<u64>,
 
+    /// Seconds a call whose connection broke waits for its client to resume the stream before it
+    /// is cancelled (default 30; 0 cancels at once).
+    #[arg(long, value_name = "SECS", requires = "http", help_heading = "HTTP mode")]
+    pub resume_window_secs: Option<u64>,
+
     /// Another host name clients may use (Host/Origin check), e.g. a reverse proxy's public name or
     /// this machine's LAN address; repeat or comma-separate.
     #[arg(long, value_delimiter = ',', value_name = "NAME", requires = "http", help_heading = "HTTP mode")]
@@ -188,6 +193,7 @@ pub async fn run(cli: Cli) -> ExitCode {
                 no_token: cli.no_token,
                 with_app: cli.with_app,
                 abandoned_session_secs: cli.abandoned_session_secs,
+                resume_window_secs: cli.resume_window_secs,
                 allow_hosts: cli.allow_host,
                 public_url: cli.public_url,
                 metadata_hosts: cli.allow_client_metadata_host,

@@ -31,7 +31,12 @@ impl Demo {
         // On its own thread, as the real Garmin is elsewhere: serving a full sync's series must not
         // take the workers the server answers with.
         let fake = FakeGarmin::start_on_own_thread(config).await?;
-        let dir = tempfile::Builder::new().prefix("garmin-mcp-demo-").tempdir()?;
+        let mut folder = tempfile::Builder::new();
+        folder.prefix("garmin-mcp-demo-");
+        // Private from the start, as every data folder is (else the store warns and fixes it).
+        #[cfg(unix)]
+        folder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700));
+        let dir = folder.tempdir()?;
         let store = SessionStore::new(dir.path());
         sign_in(&fake, garmin::DEFAULT_USER_AGENT, &store)?;
         Ok(Demo { fake, dir, store })

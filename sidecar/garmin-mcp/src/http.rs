@@ -38,6 +38,7 @@ mod guard;
 mod inflight;
 mod limits;
 pub mod oauth;
+mod replay;
 
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
@@ -336,9 +337,9 @@ impl Listening {
     /// [`SHUTDOWN_GRACE`]), ends the MCP sessions and closes every connection.
     pub async fn serve(self, server: GarminMcp, shutdown: impl Future<Output = ()>) {
         let sessions = CancellationToken::new();
-        let calls = inflight::Calls::default();
+        let calls = inflight::Calls::new(self.sessions.resume_window);
         let limits = Arc::new(limits::Limits {
-            sessions: Arc::new(limits::Sessions::new(self.sessions)),
+            sessions: Arc::new(limits::Sessions::new(self.sessions, calls.clone())),
             streams: Arc::default(),
             calls: calls.clone(),
         });
@@ -400,6 +401,8 @@ impl Listening {
         }
         drop(self.listener);
         reaper.abort();
+        // Nobody resumes a broken stream now: its call is cancelled rather than waited for.
+        calls.cancel_orphans();
         let busy = calls.count();
         if busy > 0 {
             eprintln!("garmin-mcp: stopping after {busy} call(s) in progress finish");

@@ -1165,7 +1165,9 @@ fn garmin_writes(fake: &FakeGarmin) -> usize {
 async fn a_flood_of_confirmation_calls_on_closed_connections_is_cancelled_bounded_and_a_late_answer_writes_nothing()
  {
     let account = account().await;
-    let server = Server::start(account.dir.path(), &["--token", TOKEN]).await;
+    // A call whose connection broke is cancelled at once (no resume window: see the next test for
+    // the window).
+    let server = Server::start(account.dir.path(), &["--token", TOKEN, "--resume-window-secs", "0"]).await;
     let pid = server.child.id().unwrap();
     let auth = format!("Bearer {TOKEN}");
     let session = asking_session(&server.url, &auth).await;
@@ -1232,6 +1234,170 @@ async fn a_flood_of_confirmation_calls_on_closed_connections_is_cancelled_bounde
     let (status, stderr) = server.stop().await;
     assert!(status.success(), "{stderr}");
     assert!(!stderr.contains("still running"), "{stderr}");
+}
+
+/// The `id:` of the first event in `body` that has one.
+fn first_event_id(body: &str) -> Option<String> {
+    body.lines().find_map(|l| l.strip_prefix("id:")).map(|id| id.trim().to_owned())
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_call_whose_connection_breaks_keeps_running_and_its_answer_is_replayed_when_the_client_resumes() {
+    let account = account().await;
+    let server = Server::start(account.dir.path(), &["--token", TOKEN]).await;
+    let auth = format!("Bearer {TOKEN}");
+    let session = asking_session(&server.url, &auth).await;
+    account.fake.clear_requests();
+    let address = authority(&server);
+    // The call goes out on a raw connection: its stream opens with an event id, then the question;
+    // then the connection breaks.
+    let (seen, question) = call_then_break(&address, &auth, &session, 7).await;
+    let last_id = seen
+        .split("\r\n\r\n")
+        .nth(1)
+        .and_then(|events| events.split("\n\n").filter_map(first_event_id).last())
+        .expect("the stream's events carry ids to resume from");
+    // The person answers "yes" while the client is away: the call writes and answers to nobody.
+    let answer = json!({"jsonrpc": "2.0", "id": question["id"], "result": {"action": "accept",
+        "content": {"confirm": true, "schedule_on": "", "send_to_watch": false}}});
+    let headers = [("authorization", auth.as_str()), ("mcp-session-id", session.as_str())];
+    assert_eq!(post(&server.url, &headers, answer.to_string()).await.status(), 202);
+    // The client resumes from the last event it read, and gets the answer it missed.
+    let resume = || {
+        reqwest::Client::new()
+            .get(&server.url)
+            .header("authorization", &auth)
+            .header("mcp-session-id", &session)
+            .header("mcp-protocol-version", "2025-11-25")
+            .header("accept", "text/event-stream")
+            .header("last-event-id", &last_id)
+            .send()
+    };
+    let answered = tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            // A replay ends after the events so far; the client polls again until the answer is there.
+            let text = resume().await.unwrap().text().await.unwrap();
+            if let Some(data) =
+                text.lines().filter_map(|l| l.strip_prefix("data:")).find(|d| d.contains("\"id\":7"))
+            {
+                return serde_json::from_str::<Value>(data.trim()).unwrap();
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    });
+    let result = answered.await.expect("the resumed stream never carried the answer");
+    assert_eq!(result["result"]["structuredContent"]["status"], "written", "{result}");
+    assert_eq!(garmin_writes(&account.fake), 1, "exactly the confirmed workout was written");
+    // The answer went out on the resumed stream: the call no longer holds a place, so the server
+    // stops at once.
+    let (status, stderr) = server.stop().await;
+    assert!(status.success(), "{stderr}");
+    assert!(stderr.contains("garmin-mcp: stopping\n"), "{stderr}");
+}
+
+/// A `create_workout` call sent on a raw connection that breaks once the question arrived: the
+/// stream's events so far and the question.
+async fn call_then_break(address: &str, auth: &str, session: &str, id: u64) -> (String, Value) {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    let body = create_workout_call(id);
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nAuthorization: {auth}\r\nContent-Type: application/json\r\nAccept: {ACCEPT}\r\nMcp-Session-Id: {session}\r\nMcp-Protocol-Version: 2025-11-25\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut connection = tokio::net::TcpStream::connect(address).await.unwrap();
+    connection.write_all(request.as_bytes()).await.unwrap();
+    let mut seen = String::new();
+    let read = tokio::time::timeout(Duration::from_secs(20), async {
+        let mut buffer = [0u8; 4096];
+        while !seen.contains("elicitation/create") {
+            let n = connection.read(&mut buffer).await.unwrap();
+            assert!(n > 0, "the stream ended before the question: {seen}");
+            seen.push_str(&String::from_utf8_lossy(&buffer[..n]));
+        }
+    });
+    read.await.expect("no question within 20 s");
+    let data =
+        seen.lines().find_map(|l| l.strip_prefix("data:").filter(|d| d.contains("elicitation/create")));
+    let question: Value = serde_json::from_str(data.unwrap().trim()).unwrap();
+    // The connection breaks (a proxy cut it, the phone changed network).
+    drop(connection);
+    (seen, question)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_call_nobody_resumes_within_the_window_is_cancelled_its_question_withdrawn_and_a_late_answer_writes_nothing()
+ {
+    let account = account().await;
+    let server = Server::start(account.dir.path(), &["--token", TOKEN, "--resume-window-secs", "1"]).await;
+    let auth = format!("Bearer {TOKEN}");
+    let session = asking_session(&server.url, &auth).await;
+    account.fake.clear_requests();
+    // The session's own event stream, where the server says a question is withdrawn.
+    let mut common = reqwest::Client::new()
+        .get(&server.url)
+        .header("authorization", &auth)
+        .header("mcp-session-id", &session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .header("accept", "text/event-stream")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(common.status(), 200);
+    let (_, question) = call_then_break(&authority(&server), &auth, &session, 7).await;
+    let mut events = SseEvents::default();
+    let withdrawn = events
+        .next_where(&mut common, |m| {
+            m["method"] == "notifications/cancelled" && m["params"]["requestId"] == question["id"]
+        })
+        .await;
+    assert!(withdrawn["params"]["reason"].is_string(), "{withdrawn}");
+    // The person's "yes" comes after that: nothing is confirmed by it.
+    let answer = json!({"jsonrpc": "2.0", "id": question["id"], "result": {"action": "accept",
+        "content": {"confirm": true, "schedule_on": "", "send_to_watch": false}}});
+    let headers = [("authorization", auth.as_str()), ("mcp-session-id", session.as_str())];
+    assert!(post(&server.url, &headers, answer.to_string()).await.status().is_success());
+    for _ in 0..20 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert_eq!(garmin_writes(&account.fake), 0, "a late answer to a withdrawn question wrote to Garmin");
+    }
+    drop(common);
+    let (status, stderr) = server.stop().await;
+    assert!(status.success(), "{stderr}");
+    assert!(stderr.contains("garmin-mcp: stopping\n"), "the cancelled call still held a place: {stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_resume_naming_another_sessions_stream_replays_nothing() {
+    let account = account().await;
+    let server = Server::start(account.dir.path(), &["--token", TOKEN]).await;
+    let auth = format!("Bearer {TOKEN}");
+    let (first, second) =
+        (asking_session(&server.url, &auth).await, asking_session(&server.url, &auth).await);
+    let headers = [
+        ("authorization", auth.as_str()),
+        ("mcp-session-id", first.as_str()),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}).to_string();
+    let body = post(&server.url, &headers, list).await.text().await.unwrap();
+    let id = first_event_id(&body).expect("the answer's stream has an event id");
+    assert!(body.contains("\"tools\""), "{body}");
+    // The second session (another client of the same token) names the first one's event id.
+    let replayed = reqwest::Client::new()
+        .get(&server.url)
+        .header("authorization", &auth)
+        .header("mcp-session-id", &second)
+        .header("mcp-protocol-version", "2025-11-25")
+        .header("accept", "text/event-stream")
+        .header("last-event-id", &id)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(!replayed.contains("\"tools\""), "another session's answer was replayed: {replayed}");
+    server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread")]

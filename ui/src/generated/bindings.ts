@@ -186,7 +186,24 @@ dataDir: string,
 /**
  * One row per client, in `ClientId::ALL` order.
  */
-clients: Array<ClientView>, };
+clients: Array<ClientView>,
+/**
+ * The hosts that install our server from a link ("Add to VS Code"…), in the order shown.
+ */
+linkHosts: Array<LinkHostView>, };
+
+/**
+ * A host with an install link.
+ */
+export type LinkHostView = {
+/**
+ * `vscode`, `cursor`, `goose` or `lmstudio`: what [`open_install_link`] takes.
+ */
+id: string,
+/**
+ * Its name as people know it.
+ */
+name: string, };
 
 /**
  * What Configure or Remove did.

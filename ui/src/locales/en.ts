@@ -199,6 +199,10 @@ export const en = {
   "clients.loading": "Looking for AI clients…",
   "clients.loadFailed": "The AI clients could not be listed.",
   "clients.startsProgram": "Each client will start:",
+  "clients.links.title": "Add with one click",
+  "clients.links.intro":
+    "These apps install a server from a link: the button opens the app's own dialog, where you confirm.",
+  "clients.links.add": "Add to {name}",
   "clients.noSidecar": "The garmin-mcp program that AI clients start was not found.",
   "clients.noSidecarNext":
     "Reinstall the app, which ships it. When running from source, build it with `cargo xtask sidecar`. Looked in:",

@@ -48,6 +48,8 @@ pub struct HttpArgs {
     pub with_app: bool,
     /// The hidden `--abandoned-session-secs`.
     pub abandoned_session_secs: Option<u64>,
+    /// `--resume-window-secs`.
+    pub resume_window_secs: Option<u64>,
     /// `--allow-host`.
     pub allow_hosts: Vec<String>,
     /// `--public-url` (unchecked).
@@ -142,6 +144,9 @@ async fn listen(flags: &HttpArgs, data_dir: &Path) -> Result<http::Listening, Ex
     let mut sessions = http::SessionLimits::default();
     if let Some(secs) = flags.abandoned_session_secs {
         sessions.abandoned_after = std::time::Duration::from_secs(secs.max(1));
+    }
+    if let Some(secs) = flags.resume_window_secs {
+        sessions.resume_window = std::time::Duration::from_secs(secs);
     }
     let oauth = match &flags.public_url {
         Some(url) => match http::oauth::PublicUrl::parse(url) {

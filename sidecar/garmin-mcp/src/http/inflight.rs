@@ -11,17 +11,25 @@
 //!   request id already used by a call of the session still in progress is refused too (`400`):
 //!   rmcp routes answers by id, and a second call with the same id left the first one's stream
 //!   waiting forever.
-//! * **Cancelled when its client is gone.** rmcp keeps a call running after its stream is dropped
-//!   (so a client could resume it). Here a stream dropped before it carried the answer — the client
-//!   closed the connection — cancels the call (`notifications/cancelled` into the session): the tool
-//!   stops, its confirmation question is withdrawn, and a late answer confirms nothing.
-//! * **Counted for shutdown.** SIGTERM waits for the calls in progress ([`Calls::idle`]); a call
-//!   that has answered, or whose client is gone, is not one of them.
+//! * **Kept a while for a client that reconnects.** A broken connection is not a cancellation
+//!   (the MCP spec says so, and proxies and phones break connections): a stream dropped before it
+//!   carried the answer leaves its call running for the resume window (`--resume-window-secs`,
+//!   [`DEFAULT_RESUME_WINDOW`]), still counted against the caps above. A client that resumes the
+//!   stream (`GET` with `Last-Event-ID`, [`super::replay`] keeps the events, the answer included)
+//!   takes the call back; each resume that ends before the answer opens a new window.
+//! * **Cancelled when its client is gone.** A call nobody resumed within the window, or whose
+//!   stream was dropped before it carried any event id to resume from, is cancelled
+//!   (`notifications/cancelled` into the session): the tool stops, its confirmation question is
+//!   withdrawn, and a late answer confirms nothing.
+//! * **Counted for shutdown.** SIGTERM waits for the calls in progress ([`Calls::idle`]) after
+//!   cancelling those waiting for a resume; a call that has answered, or whose client is gone, is
+//!   not one of them.
 
 use std::collections::{HashMap, HashSet};
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
+use std::time::Duration;
 
 use futures::Stream;
 use rmcp::model::{
@@ -32,12 +40,16 @@ use rmcp::transport::streamable_http_server::session::ServerSseMessage;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionHandle;
 use tokio::sync::Notify;
 
+use super::replay::Replay;
+
 /// Calls in progress per session: more than any client runs at once.
 pub const MAX_CALLS_PER_SESSION: usize = 32;
 /// Calls in progress per client, over all its sessions.
 pub const MAX_CALLS_PER_CLIENT: usize = 128;
 /// Calls in progress in all.
 pub const MAX_CALLS: usize = 256;
+/// How long a call whose connection broke waits for its client to resume the stream.
+pub const DEFAULT_RESUME_WINDOW: Duration = Duration::from_secs(30);
 
 /// Why a call was refused before it started.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,15 +65,38 @@ pub(super) enum CallRefused {
 }
 
 /// The calls in progress, shared by the session manager and the shutdown.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(super) struct Calls {
     inner: Arc<Inner>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Inner {
     book: Mutex<Book>,
     idle: Notify,
+    /// Calls whose stream broke, by the stream a resume names; waiting for their client.
+    orphans: Mutex<HashMap<String, Orphan>>,
+    /// How long an orphan waits (zero: cancelled at once).
+    resume_window: Duration,
+    /// Tells each orphan's timer apart from a later one of the same stream.
+    next_orphan: std::sync::atomic::AtomicU64,
+}
+
+/// A call whose stream broke before its answer, and what it takes to give it back or cancel it.
+#[derive(Debug)]
+struct Orphan {
+    slot: CallSlot,
+    session: LocalSessionHandle,
+    id: RequestId,
+    number: u64,
+}
+
+/// A call taken back by a resume: what its new stream needs.
+pub(super) struct Adopted {
+    slot: CallSlot,
+    session: LocalSessionHandle,
+    id: RequestId,
+    stream: String,
 }
 
 #[derive(Debug, Default)]
@@ -73,6 +108,65 @@ struct Book {
 }
 
 impl Calls {
+    /// No calls yet; a call whose connection broke waits `resume_window` for its client.
+    pub(super) fn new(resume_window: Duration) -> Self {
+        Calls {
+            inner: Arc::new(Inner {
+                book: Mutex::default(),
+                idle: Notify::new(),
+                orphans: Mutex::default(),
+                resume_window,
+                next_orphan: std::sync::atomic::AtomicU64::new(0),
+            }),
+        }
+    }
+
+    fn orphans(&self) -> std::sync::MutexGuard<'_, HashMap<String, Orphan>> {
+        self.inner.orphans.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The call of `session` whose stream `stream` broke, if it still waits for its client.
+    pub(super) fn adopt(&self, session: &str, stream: &str) -> Option<Adopted> {
+        let mut orphans = self.orphans();
+        if orphans.get(stream).is_none_or(|o| o.slot.key.0 != session) {
+            return None;
+        }
+        let orphan = orphans.remove(stream)?;
+        Some(Adopted { slot: orphan.slot, session: orphan.session, id: orphan.id, stream: stream.to_owned() })
+    }
+
+    /// Cancels every call waiting for its client (at shutdown: nobody will resume them now).
+    pub(super) fn cancel_orphans(&self) {
+        let orphans: Vec<Orphan> = self.orphans().drain().map(|(_, orphan)| orphan).collect();
+        for orphan in orphans {
+            cancel(orphan.session, orphan.id, orphan.slot, "the server is stopping");
+        }
+    }
+
+    /// Keeps the call of `stream` for its client to resume; cancels it when the window passes.
+    fn orphan(&self, stream: String, slot: CallSlot, session: LocalSessionHandle, id: RequestId) {
+        let window = self.inner.resume_window;
+        let number = self.inner.next_orphan.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
+        if window.is_zero() {
+            cancel(session, id, slot, "the client closed the connection that was to carry the answer");
+            return;
+        }
+        self.orphans().insert(stream.clone(), Orphan { slot, session, id, number });
+        let calls = self.clone();
+        runtime.spawn(async move {
+            tokio::time::sleep(window).await;
+            let mut orphans = calls.orphans();
+            if orphans.get(&stream).is_none_or(|o| o.number != number) {
+                return; // resumed (and maybe orphaned again, with a timer of its own)
+            }
+            let Some(orphan) = orphans.remove(&stream) else { return };
+            drop(orphans);
+            let why = "the client closed the connection that was to carry the answer and did not resume it";
+            cancel(orphan.session, orphan.id, orphan.slot, why);
+        });
+    }
+
     fn book(&self) -> std::sync::MutexGuard<'_, Book> {
         self.inner.book.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -150,19 +244,60 @@ fn lower(counts: &mut HashMap<String, usize>, key: &str) {
     }
 }
 
-/// A call's event stream: gives its place back once the answer went out, and cancels the call when
-/// dropped before that (see the module docs).
+/// A call's event stream: gives its place back once the answer went out; dropped before that, it
+/// leaves the call for its client to resume, or cancels it (see the module docs).
 pub(super) struct CallStream<S> {
     inner: S,
     slot: Option<CallSlot>,
     /// To cancel the call: its session and id.
     session: LocalSessionHandle,
     id: RequestId,
+    /// The stream a resume names (learnt from the first event id that went out).
+    stream: Option<String>,
+    /// A replay for a resume: it ends after the events kept so far, answered or not.
+    resumed: bool,
+    /// The stream ended.
+    ended: bool,
+    /// Where the stream's events are kept, to claim the stream for the call's session.
+    replay: Option<Arc<Replay>>,
 }
 
 impl<S> CallStream<S> {
-    pub(super) fn new(inner: S, slot: CallSlot, session: LocalSessionHandle, id: RequestId) -> Self {
-        CallStream { inner, slot: Some(slot), session, id }
+    /// The stream of a call just made.
+    pub(super) fn new(
+        inner: S,
+        slot: CallSlot,
+        session: LocalSessionHandle,
+        id: RequestId,
+        replay: Arc<Replay>,
+    ) -> Self {
+        let slot = Some(slot);
+        CallStream {
+            inner,
+            slot,
+            session,
+            id,
+            stream: None,
+            resumed: false,
+            ended: false,
+            replay: Some(replay),
+        }
+    }
+
+    /// The replay of a call's stream for a client that resumed it.
+    pub(super) fn resumed(inner: S, adopted: Adopted) -> Self {
+        let Adopted { slot, session, id, stream } = adopted;
+        let slot = Some(slot);
+        CallStream {
+            inner,
+            slot,
+            session,
+            id,
+            stream: Some(stream),
+            resumed: true,
+            ended: false,
+            replay: None,
+        }
     }
 }
 
@@ -179,9 +314,22 @@ impl<S: Stream<Item = ServerSseMessage> + Unpin> Stream for CallStream<S> {
         let this = self.get_mut();
         let next = Pin::new(&mut this.inner).poll_next(cx);
         match &next {
-            Poll::Ready(Some(event)) if answers(event, &this.id) => this.slot = None,
-            Poll::Ready(None) => this.slot = None,
-            _ => {}
+            Poll::Ready(Some(event)) => {
+                if this.stream.is_none()
+                    && let Some(stream) = event.event_id.as_deref().and_then(super::replay::stream_of)
+                {
+                    // The stream is this call's session's, and only its (see `super::replay`).
+                    if let (Some(replay), Some(slot)) = (&this.replay, &this.slot) {
+                        replay.claim(stream, &slot.key.0);
+                    }
+                    this.stream = Some(stream.to_owned());
+                }
+                if answers(event, &this.id) {
+                    this.slot = None;
+                }
+            }
+            Poll::Ready(None) => this.ended = true,
+            Poll::Pending => {}
         }
         next
     }
@@ -198,23 +346,38 @@ fn answers(event: &ServerSseMessage, id: &RequestId) -> bool {
 
 impl<S> Drop for CallStream<S> {
     fn drop(&mut self) {
-        // Answered: nothing to cancel. Otherwise the client is gone before its answer.
+        // Answered: nothing to cancel.
         let Some(slot) = self.slot.take() else { return };
-        let session = self.session.clone();
-        let param = CancelledNotificationParam::new(
-            Some(self.id.clone()),
-            Some("the client closed the connection that was to carry the answer".to_owned()),
-        );
-        let cancel = ClientJsonRpcMessage::notification(ClientNotification::CancelledNotification(
-            CancelledNotification::new(param),
-        ));
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
-        runtime.spawn(async move {
-            if let Err(e) = session.push_message(cancel, None).await {
-                tracing::debug!("cancelling a call whose client left failed (the session ended): {e}");
-            }
-            // The place stays taken until the cancellation reached the session.
-            drop(slot);
-        });
+        // rmcp ended the call's own stream without an answer (the call was cancelled, the session
+        // closed): nothing left to wait for.
+        if self.ended && !self.resumed {
+            return;
+        }
+        match self.stream.take() {
+            Some(stream) => slot.calls.clone().orphan(stream, slot, self.session.clone(), self.id.clone()),
+            // Nothing went out that a client could resume from: it is gone.
+            None => cancel(
+                self.session.clone(),
+                self.id.clone(),
+                slot,
+                "the client closed the connection that was to carry the answer",
+            ),
+        }
     }
+}
+
+/// Cancels call `id` of `session` (`notifications/cancelled`), then gives its place back.
+fn cancel(session: LocalSessionHandle, id: RequestId, slot: CallSlot, why: &str) {
+    let param = CancelledNotificationParam::new(Some(id), Some(why.to_owned()));
+    let cancel = ClientJsonRpcMessage::notification(ClientNotification::CancelledNotification(
+        CancelledNotification::new(param),
+    ));
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
+    runtime.spawn(async move {
+        if let Err(e) = session.push_message(cancel, None).await {
+            tracing::debug!("cancelling a call whose client left failed (the session ended): {e}");
+        }
+        // The place stays taken until the cancellation reached the session.
+        drop(slot);
+    });
 }

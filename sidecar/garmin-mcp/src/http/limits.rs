@@ -42,6 +42,7 @@ use rmcp::transport::streamable_http_server::session::{ServerSseMessage, Session
 use super::auth::ClientKey;
 use super::connections::Connection;
 use super::inflight::{CallRefused, CallSlot, CallStream, Calls};
+use super::replay::{self, Replay};
 use super::{BODY_READ_TIMEOUT, MAX_BODY_BYTES, Peer};
 
 /// A session in use ends after this long without any traffic (the client starts a new one).
@@ -71,11 +72,19 @@ pub struct SessionLimits {
     pub per_client: usize,
     /// A session with no request after `initialize` is closed after this long.
     pub abandoned_after: Duration,
+    /// A call whose connection broke waits this long for its client to resume it
+    /// (`--resume-window-secs`; see [`super::inflight`]).
+    pub resume_window: Duration,
 }
 
 impl Default for SessionLimits {
     fn default() -> Self {
-        SessionLimits { max: 256, per_client: 64, abandoned_after: Duration::from_secs(30) }
+        SessionLimits {
+            max: 256,
+            per_client: 64,
+            abandoned_after: Duration::from_secs(30),
+            resume_window: super::inflight::DEFAULT_RESUME_WINDOW,
+        }
     }
 }
 
@@ -134,6 +143,10 @@ pub(super) struct Sessions {
     inner: LocalSessionManager,
     limits: SessionLimits,
     book: Mutex<Book>,
+    /// The calls in progress, for a resume to take its call back.
+    calls: Calls,
+    /// Every stream's recent events, for resumes.
+    replay: Arc<Replay>,
 }
 
 /// Why [`Sessions`] failed.
@@ -163,12 +176,14 @@ impl std::fmt::Display for SessionsError {
 impl std::error::Error for SessionsError {}
 
 impl Sessions {
-    pub(super) fn new(limits: SessionLimits) -> Self {
-        let mut inner = LocalSessionManager::default();
+    pub(super) fn new(limits: SessionLimits, calls: Calls) -> Self {
+        // Every stream's events are kept a while, so a client whose connection broke can resume.
+        let replay = Arc::new(Replay::default());
+        let mut inner = LocalSessionManager::default().with_event_store(replay.clone());
         inner.session_config.keep_alive = Some(IDLE_SESSION_TIMEOUT);
         inner.session_config.init_timeout = Some(limits.abandoned_after);
         inner.session_config.completed_cache_ttl = COMPLETED_CACHE_TTL;
-        Sessions { inner, limits, book: Mutex::new(Book::default()) }
+        Sessions { inner, limits, book: Mutex::new(Book::default()), calls, replay }
     }
 
     fn book(&self) -> std::sync::MutexGuard<'_, Book> {
@@ -289,9 +304,13 @@ impl SessionManager for Sessions {
         let handle = self.inner.sessions.read().await.get(id).cloned();
         let stream = self.inner.create_stream(id, message).await?;
         Ok(match (call, slot, handle) {
-            (Some(call), Some(slot), Some(handle)) => {
-                futures::future::Either::Right(CallStream::new(stream, slot, handle, call))
-            }
+            (Some(call), Some(slot), Some(handle)) => futures::future::Either::Right(CallStream::new(
+                stream,
+                slot,
+                handle,
+                call,
+                self.replay.clone(),
+            )),
             _ => futures::future::Either::Left(stream),
         })
     }
@@ -314,7 +333,26 @@ impl SessionManager for Sessions {
         last_event_id: String,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
         self.mark_used(id);
-        Ok(self.inner.resume(id, last_event_id).await?)
+        // A call whose connection broke, taken back by its client: its place goes with the replay.
+        if !self.inner.has_session(id).await? {
+            return Err(SessionsError::Local(LocalSessionManagerError::SessionNotFound(id.clone())));
+        }
+        // The events the client missed, from this session's own streams only; a replay ends after
+        // them (a call still running is polled again).
+        let events = match self.replay.after(id, &last_event_id) {
+            Ok(events) => events,
+            Err(why) => {
+                tracing::debug!("a resume replays nothing: {why}");
+                Vec::new()
+            }
+        };
+        let stream = futures::stream::iter(events);
+        let adopted =
+            replay::stream_of(&last_event_id).and_then(|stream| self.calls.adopt(id.as_ref(), stream));
+        Ok(match adopted {
+            Some(adopted) => futures::future::Either::Right(CallStream::resumed(stream, adopted)),
+            None => futures::future::Either::Left(stream),
+        })
     }
 }
 
@@ -642,8 +680,13 @@ mod tests {
 
     #[test]
     fn sessions_behind_one_address_are_capped_per_authenticated_client_not_per_address() {
-        let limits = SessionLimits { max: 10, per_client: 2, abandoned_after: Duration::from_secs(30) };
-        let sessions = Sessions::new(limits);
+        let limits = SessionLimits {
+            max: 10,
+            per_client: 2,
+            abandoned_after: Duration::from_secs(30),
+            ..SessionLimits::default()
+        };
+        let sessions = Sessions::new(limits, Calls::new(Duration::ZERO));
         // Behind a tunnel every remote client is 127.0.0.1; two OAuth grants are two clients.
         for i in 0..2 {
             sessions.reserve(&format!("a{i}").into(), "oauth:a").unwrap();

@@ -1,0 +1,193 @@
+//! `cargo xtask mcpb-check`: the MCP Bundle as Claude Desktop meets it (#30). `cargo xtask test`
+//! runs it after the real MCP clients.
+//!
+//! Builds the bundle from the debug `garmin-mcp` the workspace tests built, then with Anthropic's own
+//! `mcpb` CLI (`@anthropic-ai/mcpb`, `.ci/.mcpb`, installed by `.ci/setup`): `unpack` it, `validate`
+//! its manifest against the CLI's schema, and `pack` the unpacked folder again. Last it starts the
+//! server exactly as the manifest's `mcp_config` says (`${__dirname}` and `${user_config.*}`
+//! substituted as a host does) and speaks MCP to it over stdio: with the demo option the server
+//! lists exactly the manifest's tools, and with read-only too it lists no write tool.
+
+use std::collections::BTreeSet;
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+/// Tools that write to Garmin (hidden by the read-only option).
+const SOME_WRITE_TOOLS: [&str; 3] = ["create_workout", "schedule_workout", "delete_workout"];
+
+pub fn check(root: &Path) -> Result<(), String> {
+    let node_bin = root.join(".ci/.node/node_modules/node/bin");
+    let cli = root.join(".ci/.mcpb/node_modules/.bin/mcpb");
+    if !node_bin.join("node").exists() || !cli.exists() {
+        return Err(
+            "the MCP Bundle check needs Node 22 in .ci/.node and the mcpb CLI in .ci/.mcpb: run .ci/setup"
+                .into(),
+        );
+    }
+    let binary = crate::built_garmin_mcp(root)?;
+    let scratch = crate::Scratch::new("mcpb")?;
+    let out = scratch.0.join("out");
+    let args = ["--binary".to_owned(), path_text(&binary)?, "--out".to_owned(), path_text(&out)?];
+    crate::mcpb::mcpb(root, &args)?;
+    let platform = crate::mcpb::Platform::from_triple(&crate::host_triple()?)?;
+    let bundle = out.join(platform.bundle_name());
+    let path = std::env::join_paths(
+        std::iter::once(node_bin).chain(std::env::var_os("PATH").iter().flat_map(std::env::split_paths)),
+    )
+    .map_err(|e| format!("cannot build PATH: {e}"))?;
+    let mcpb = |args: &[&Path]| {
+        let mut command = Command::new(&cli);
+        command.env("PATH", &path).args(args);
+        crate::run(&mut command)
+    };
+    let unpacked = scratch.0.join("unpacked");
+    mcpb(&[Path::new("unpack"), &bundle, &unpacked])?;
+    mcpb(&[Path::new("validate"), &unpacked.join("manifest.json")])?;
+    mcpb(&[Path::new("pack"), &unpacked, &scratch.0.join("repacked.mcpb")])?;
+    println!("xtask: mcpb unpack, validate and pack accept {}", bundle.display());
+
+    let manifest: Value = read_json(&unpacked.join("manifest.json"))?;
+    let advertised: BTreeSet<String> = manifest["tools"]
+        .as_array()
+        .ok_or("the manifest lists no tools")?
+        .iter()
+        .filter_map(|t| t["name"].as_str().map(str::to_owned))
+        .collect();
+    let home = scratch.0.join("home");
+    std::fs::create_dir_all(&home).map_err(|e| format!("could not create {}: {e}", home.display()))?;
+    let listed = list_tools_as_the_manifest_starts_it(&manifest, &unpacked, &home, false)?;
+    if listed != advertised {
+        return Err(format!(
+            "the server started from the bundle lists other tools than its manifest: only listed {:?}, only advertised {:?}",
+            listed.difference(&advertised).collect::<Vec<_>>(),
+            advertised.difference(&listed).collect::<Vec<_>>()
+        ));
+    }
+    let read_only = list_tools_as_the_manifest_starts_it(&manifest, &unpacked, &home, true)?;
+    if let Some(write) = SOME_WRITE_TOOLS.iter().find(|w| read_only.contains(**w)) {
+        return Err(format!("with the read-only option the bundle's server still lists {write}"));
+    }
+    if !read_only.is_subset(&advertised) || read_only.is_empty() {
+        return Err(format!("with the read-only option the bundle's server lists {read_only:?}"));
+    }
+    println!(
+        "xtask: the bundle's server, started as its manifest says, lists its {} tools ({} read-only)",
+        listed.len(),
+        read_only.len()
+    );
+    Ok(())
+}
+
+fn path_text(path: &Path) -> Result<String, String> {
+    path.to_str().map(str::to_owned).ok_or_else(|| format!("{} is not UTF-8", path.display()))
+}
+
+fn read_json(path: &Path) -> Result<Value, String> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("could not read {}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", path.display()))
+}
+
+/// `${__dirname}` and `${user_config.KEY}` replaced as a host does (booleans as `true`/`false`).
+fn substitute(value: &str, dir: &Path, demo: bool, readonly: bool) -> String {
+    value
+        .replace("${__dirname}", &dir.display().to_string())
+        .replace("${user_config.demo}", if demo { "true" } else { "false" })
+        .replace("${user_config.readonly}", if readonly { "true" } else { "false" })
+}
+
+/// Starts the server as `manifest`'s `mcp_config` says, with the demo option on, and lists its tools
+/// over stdio.
+fn list_tools_as_the_manifest_starts_it(
+    manifest: &Value,
+    dir: &Path,
+    home: &Path,
+    readonly: bool,
+) -> Result<BTreeSet<String>, String> {
+    let config = &manifest["server"]["mcp_config"];
+    let command = config["command"].as_str().ok_or("the manifest's mcp_config has no command")?;
+    let mut server = Command::new(PathBuf::from(substitute(command, dir, true, readonly)));
+    for arg in config["args"].as_array().into_iter().flatten() {
+        server.arg(substitute(arg.as_str().unwrap_or_default(), dir, true, readonly));
+    }
+    for (key, value) in config["env"].as_object().into_iter().flatten() {
+        server.env(key, substitute(value.as_str().unwrap_or_default(), dir, true, readonly));
+    }
+    // A host starts it with the person's home; this one is empty, so nothing of this machine is used.
+    server
+        .env("HOME", home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("XDG_CONFIG_HOME", home.join("config"));
+    let mut child = server
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| format!("could not start the bundle's server ({command}): {e}"))?;
+    let mut stdin = child.stdin.take().ok_or("no stdin")?;
+    let stdout = child.stdout.take().ok_or("no stdout")?;
+    // Lines read on a thread, so a silent server fails the check instead of hanging it.
+    let (lines, answers) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if lines.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let answer = |id: u64| -> Result<Value, String> {
+        loop {
+            let line = answers
+                .recv_timeout(Duration::from_secs(60))
+                .map_err(|_| format!("the bundle's server did not answer request {id} within 60 s"))?;
+            let message: Value =
+                serde_json::from_str(&line).map_err(|e| format!("not JSON-RPC ({e}): {line}"))?;
+            if message["id"] == id {
+                return Ok(message);
+            }
+        }
+    };
+    let messages = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18",
+            "capabilities": {}, "clientInfo": {"name": "xtask-mcpb-check", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+    ];
+    let mut send = |message: &Value| {
+        writeln!(stdin, "{message}").map_err(|e| format!("could not write to the server: {e}"))
+    };
+    send(&messages[0])?;
+    let initialized = answer(1);
+    let listed = initialized.and_then(|_| {
+        send(&messages[1])?;
+        send(&messages[2])?;
+        answer(2)
+    });
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+    let listed = listed?;
+    let tools =
+        listed["result"]["tools"].as_array().ok_or_else(|| format!("tools/list answered {listed}"))?;
+    Ok(tools.iter().filter_map(|t| t["name"].as_str().map(str::to_owned)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hosts_substitution_fills_the_folder_and_the_chosen_options() {
+        let dir = Path::new("/opt/bundle");
+        assert_eq!(
+            substitute("${__dirname}/server/garmin-mcp", dir, false, false),
+            "/opt/bundle/server/garmin-mcp"
+        );
+        assert_eq!(substitute("${user_config.demo}", dir, true, false), "true");
+        assert_eq!(substitute("${user_config.readonly}", dir, true, false), "false");
+    }
+}
