@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::{McpServer, Scratch, cargo, run, target_dir};
+use crate::{McpServer, Scratch};
 
 /// A client that takes longer than this is reported as hanging.
 const CLIENT_TIMEOUT: Duration = Duration::from_secs(180);
@@ -30,8 +30,7 @@ pub fn clients(root: &Path) -> Result<(), String> {
         return Err(format!("Node 22 is not installed in {}: run .ci/setup", node_bin.display()));
     }
     let tools = expected_tools(root)?;
-    run(Command::new(cargo()).current_dir(root).args(["build", "-p", "garmin-mcp", "--bin", "garmin-mcp"]))?;
-    let exe = target_dir(root).join("debug").join(format!("garmin-mcp{}", std::env::consts::EXE_SUFFIX));
+    let exe = crate::built_garmin_mcp(root)?;
     let scratch = Scratch::new("clients")?;
     let home = scratch.0.join("home");
     std::fs::create_dir_all(&home).map_err(|e| format!("could not create {}: {e}", home.display()))?;

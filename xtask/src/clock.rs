@@ -96,9 +96,15 @@ pub(crate) fn run_within(command: &mut Command, limit: Duration) -> Result<(), S
 
 /// The `garmin-mcp` library's and `cli` suite's test executables, as cargo reports them.
 fn test_binaries(root: &Path) -> Result<Vec<PathBuf>, String> {
+    // After `xtask test`'s workspace build, the workspace's feature resolution finds those binaries
+    // built; `-p garmin-mcp` alone would resolve features anew and recompile.
+    let package: &[&str] = if crate::workspace_built() { &["--workspace"] } else { &["-p", "garmin-mcp"] };
     let output = Command::new(crate::cargo())
         .current_dir(root)
-        .args(["test", "-p", "garmin-mcp", "--lib", "--test", "cli", "--no-run", "--message-format=json"])
+        .env("TAURI_CONFIG", crate::NO_SIDECAR_CONFIG)
+        .arg("test")
+        .args(package)
+        .args(["--lib", "--test", "cli", "--no-run", "--message-format=json"])
         .output()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     if !output.status.success() {
@@ -107,7 +113,13 @@ fn test_binaries(root: &Path) -> Result<Vec<PathBuf>, String> {
             String::from_utf8_lossy(&output.stderr)
         ));
     }
-    let binaries = test_executables(&String::from_utf8_lossy(&output.stdout));
+    let binaries: Vec<PathBuf> = test_executables(&String::from_utf8_lossy(&output.stdout))
+        .into_iter()
+        .filter(|binary| {
+            let name = binary.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            name.starts_with("garmin_mcp-") || name.starts_with("cli-")
+        })
+        .collect();
     if binaries.len() != 2 {
         return Err(format!("expected the lib and cli test binaries, found {binaries:?}"));
     }

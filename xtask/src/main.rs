@@ -87,7 +87,9 @@ fn main() -> ExitCode {
         ["mcpb-check"] => mcpb_check::check(&workspace_root()),
         ["mcpb", ..] => mcpb::mcpb(&workspace_root(), &args[1..]),
         ["flaky", ..] => flaky::flaky(&workspace_root(), &args[1..]),
-        ["windows"] => build_ui(&workspace_root()).and_then(|()| windows::windows(&workspace_root())),
+        ["windows"] => lint_while_building()
+            .and_then(|()| build_ui(&workspace_root()))
+            .and_then(|()| windows::windows(&workspace_root())),
         _ => Err(USAGE.to_owned()),
     };
     match result {
@@ -309,6 +311,32 @@ fn demo_has_no_control_api(garmin_mcp: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// Set by [`test`] once `cargo test --workspace` has built every target: the later stages then use
+/// those builds (the `garmin-mcp` binary, the test binaries) instead of asking cargo for one package,
+/// which resolves features for that package alone and so recompiled it and much of what it uses
+/// (minutes per stage). Stages run on their own (`cargo xtask interop`…) still build what they run.
+static WORKSPACE_BUILT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// True once [`test`] has built the whole workspace (see [`WORKSPACE_BUILT`]).
+fn workspace_built() -> bool {
+    WORKSPACE_BUILT.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The debug `garmin-mcp`, built unless the workspace build already made it.
+fn built_garmin_mcp(root: &Path) -> Result<PathBuf, String> {
+    let exe = target_dir(root).join("debug").join(format!("garmin-mcp{}", std::env::consts::EXE_SUFFIX));
+    if !(workspace_built() && exe.is_file()) {
+        run(Command::new(cargo()).current_dir(root).args([
+            "build",
+            "-p",
+            "garmin-mcp",
+            "--bin",
+            "garmin-mcp",
+        ]))?;
+    }
+    Ok(exe)
+}
+
 /// Every check CI runs, in order of cost, each stage timed (the table closes the run).
 fn test() -> Result<(), String> {
     // Clippy lints while the tests build (one compile of every crate instead of a check and a
@@ -328,6 +356,7 @@ fn test() -> Result<(), String> {
     stages.run("clippy and workspace tests", || {
         // `cargo test` builds every target but the benchmarks: build (and so lint) those too.
         run(&mut cargo_no_sidecar(&["test", "--workspace", "--benches", "--no-run"]))?;
+        WORKSPACE_BUILT.store(true, std::sync::atomic::Ordering::Relaxed);
         // Every failing test binary in one run, not only the first.
         run(&mut cargo_no_sidecar(&["test", "--workspace", "--no-fail-fast"]))
     })?;
@@ -338,7 +367,7 @@ fn test() -> Result<(), String> {
     stages.run("real MCP clients", || clients::clients(&root))?;
     stages.run("MCP Bundle (mcpb CLI)", || mcpb_check::check(&root))?;
     stages.run("clock reruns", || clock::clock(&root))?;
-    stages.run("Windows under Wine, macOS and Windows clippy", || windows::windows(&root))?;
+    stages.run("Windows under Wine, Windows and macOS lints", || windows::windows(&root))?;
     stages.run("desktop E2E", || e2e(&root))?;
     if cfg!(target_os = "linux") {
         stages.run(".deb of a debug build", || bundle("deb", true))?;
@@ -487,12 +516,16 @@ fn e2e(root: &Path) -> Result<(), String> {
     println!("xtask: desktop app end to end (screenshots in {})", screenshots.display());
     // The AI-clients step configures clients with the sidecar the app finds beside it or in
     // target/debug: build it so the test stands alone.
-    run(Command::new(cargo()).current_dir(root).args(["build", "-p", "garmin-mcp", "--bin", "garmin-mcp"]))?;
+    built_garmin_mcp(root)?;
+    // After the workspace build, the same feature resolution (`--workspace`) reuses its e2e binary.
+    let package: &[&str] = if workspace_built() { &["--workspace"] } else { &["-p", "garmin-desktop"] };
     run(Command::new(cargo())
         .current_dir(root)
         .env("TAURI_CONFIG", NO_SIDECAR_CONFIG)
         .env("E2E_SCREENSHOTS", &screenshots)
-        .args(["test", "-p", "garmin-desktop", "--test", "e2e", "--", "--ignored", "--nocapture"]))
+        .arg("test")
+        .args(package)
+        .args(["--test", "e2e", "--", "--ignored", "--nocapture"]))
 }
 
 /// Whether `tool` is an executable on PATH.
@@ -535,14 +568,7 @@ struct McpServer {
 
 impl McpServer {
     fn start(root: &Path, data_dir: &Path, extra: &[&str]) -> Result<McpServer, String> {
-        run(Command::new(cargo()).current_dir(root).args([
-            "build",
-            "-p",
-            "garmin-mcp",
-            "--bin",
-            "garmin-mcp",
-        ]))?;
-        let exe = target_dir(root).join("debug").join(format!("garmin-mcp{}", std::env::consts::EXE_SUFFIX));
+        let exe = built_garmin_mcp(root)?;
         let mut child = Command::new(&exe)
             .arg("--data-dir")
             .arg(data_dir)

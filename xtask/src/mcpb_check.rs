@@ -28,16 +28,7 @@ pub fn check(root: &Path) -> Result<(), String> {
                 .into(),
         );
     }
-    let binary = crate::target_dir(root).join("debug").join("garmin-mcp");
-    if !binary.exists() {
-        crate::run(Command::new(crate::cargo()).current_dir(root).args([
-            "build",
-            "-p",
-            "garmin-mcp",
-            "--bin",
-            "garmin-mcp",
-        ]))?;
-    }
+    let binary = crate::built_garmin_mcp(root)?;
     let scratch = crate::Scratch::new("mcpb")?;
     let out = scratch.0.join("out");
     let args = ["--binary".to_owned(), path_text(&binary)?, "--out".to_owned(), path_text(&out)?];

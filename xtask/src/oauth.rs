@@ -25,15 +25,7 @@ pub fn oauth(root: &Path) -> Result<(), String> {
             "the OAuth interop stage needs .ci/.venv, .ci/.conformance-auth and caddy: run .ci/setup".into(),
         );
     }
-    super::run(Command::new(super::cargo()).current_dir(root).args([
-        "build",
-        "-p",
-        "garmin-mcp",
-        "--bin",
-        "garmin-mcp",
-    ]))?;
-    let exe =
-        super::target_dir(root).join("debug").join(format!("garmin-mcp{}", std::env::consts::EXE_SUFFIX));
+    let exe = super::built_garmin_mcp(root)?;
     let scratch = super::Scratch::new("oauth")?;
     let [upstream, public, documents] = free_ports()?;
     let caddy = Caddy::start(&scratch.0, upstream, public, documents)?;

@@ -10,10 +10,15 @@
 //!    `tests/wine/bcryptprimitives.c` is built with the same mingw and put beside each program.
 //! 2. The cold start of `garmin-mcp.exe` to its first `tools/list` under Wine, against the Linux
 //!    build in the same run (the ratio; Wine adds its own start-up), and the `.exe`'s size.
-//! 3. Cross-target clippy with warnings denied: `x86_64-pc-windows-gnu` (mingw compiles the C
-//!    dependencies) and `aarch64-apple-darwin` through `cargo-zigbuild clippy` (Zig's `cc` compiles
-//!    the C dependencies for macOS; nothing is linked, so Apple's SDK is not needed). Both type-check
-//!    and lint every `cfg(windows)` / `cfg(target_os = "macos")` path, the desktop app's included.
+//! 3. Clippy with warnings denied for both targets. Windows: every workspace crate of the builds
+//!    in 1 and 4 (the server, the app, every library they use, the unit tests of `garmin-mcp`,
+//!    `app-bridge` and `garmin` with its Windows file code, the `windows` suite) compiles through
+//!    clippy's driver (`RUSTC_WORKSPACE_WRAPPER`, set for the whole `xtask test` run, and by this
+//!    stage when run alone), so the Windows code is linted by the builds themselves instead of a
+//!    second compile. macOS: `cargo-zigbuild clippy` (Zig's `cc` compiles the C dependencies for
+//!    `aarch64-apple-darwin`; nothing is linked, so Apple's SDK is not needed). Together they
+//!    type-check and lint every `cfg(windows)` / `cfg(target_os = "macos")` path, the desktop app's
+//!    included.
 //! 4. `garmin-desktop.exe` is built for the target (it cannot run under Wine: WebView2 does not).
 //!
 //! `.ci/setup` installs the targets, mingw, Wine and cargo-zigbuild (with Zig, in `.ci/.zig`).
@@ -67,9 +72,6 @@ pub fn windows(root: &Path) -> Result<(), String> {
     timings.push(("cold-start measurement", started.elapsed()));
 
     let started = Instant::now();
-    clippy_windows(root)?;
-    timings.push(("clippy for x86_64-pc-windows-gnu", started.elapsed()));
-    let started = Instant::now();
     clippy_macos(root)?;
     timings.push(("clippy for aarch64-apple-darwin", started.elapsed()));
     let started = Instant::now();
@@ -98,12 +100,13 @@ fn build_windows_tests(root: &Path) -> Result<WindowsBinaries, String> {
             return Err(format!("{tool} is missing (Debian's gcc-mingw-w64-x86-64 and wine): run .ci/setup"));
         }
     }
-    // One cargo run for both packages, so their dependencies are built once with one feature set
-    // (`--lib` also builds garmin-mcp's own unit tests, which run under Wine too).
+    // One cargo run for the packages, so their dependencies are built once with one feature set
+    // (`--lib` also builds garmin-mcp's own unit tests, which run under Wine too, and garmin's, built
+    // so clippy sees its Windows file code's tests).
     let output = Command::new(cargo())
         .current_dir(root)
         .args(["test", "--target", WINDOWS, "--no-run", "--message-format=json"])
-        .args(["-p", "garmin-mcp", "-p", "app-bridge", "--lib", "--test", "windows"])
+        .args(["-p", "garmin-mcp", "-p", "app-bridge", "-p", "garmin", "--lib", "--test", "windows"])
         .stderr(Stdio::inherit())
         .output()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
@@ -187,8 +190,7 @@ fn put_shim_beside(root: &Path, binary: &Path) -> Result<(), String> {
 /// under Wine and the Linux build, [`STARTS`] times each, in the same run; prints the medians, their
 /// ratio and the `.exe`'s size.
 fn measure_start(root: &Path, prefix: &Path, exe: &Path) -> Result<(), String> {
-    run(Command::new(cargo()).current_dir(root).args(["build", "-p", "garmin-mcp", "--bin", "garmin-mcp"]))?;
-    let linux = target_dir(root).join("debug").join("garmin-mcp");
+    let linux = crate::built_garmin_mcp(root)?;
     let median = |command: &dyn Fn() -> Command| -> Result<Duration, String> {
         let mut times = Vec::new();
         for _ in 0..STARTS {
@@ -259,23 +261,7 @@ fn first_tools_list(mut command: Command) -> Result<Duration, String> {
     }
 }
 
-/// `cargo clippy --workspace --all-targets --target x86_64-pc-windows-gnu -- -D warnings`.
-fn clippy_windows(root: &Path) -> Result<(), String> {
-    println!("xtask: clippy for {WINDOWS}");
-    run(Command::new(cargo()).current_dir(root).env("TAURI_CONFIG", NO_SIDECAR_CONFIG).args([
-        "clippy",
-        "--workspace",
-        "--all-targets",
-        "--keep-going",
-        "--target",
-        WINDOWS,
-        "--",
-        "-D",
-        "warnings",
-    ]))
-}
-
-/// The same for macOS through `cargo-zigbuild clippy` (Zig from `.ci/.zig`, installed by
+/// `cargo clippy --workspace --all-targets -- -D warnings` for macOS through `cargo-zigbuild clippy` (Zig from `.ci/.zig`, installed by
 /// `.ci/setup`), which sets Zig's `cc` as the C compiler of every C dependency for the target.
 fn clippy_macos(root: &Path) -> Result<(), String> {
     let zig_bin = root.join(".ci/.zig/bin");

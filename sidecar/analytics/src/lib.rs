@@ -1,7 +1,8 @@
 //! Training analytics computed from an athlete's own history, the way coaches and tools such as
 //! GoldenCheetah, intervals.icu and Runalyze define them (issue #16 §4): fitness, fatigue and form
 //! (performance management), load per session, acute:chronic ratios, mean-max curves and critical
-//! power, efficiency and decoupling, intensity distribution, and comparisons.
+//! power, efficiency and decoupling, intensity distribution, comparisons, and strength progress
+//! (sets and volume per muscle group, estimated one-rep max over time, muscles left untrained).
 //!
 //! Everything here is a pure function of its inputs: no Garmin, no database, no I/O, and no clock
 //! (days are `chrono::NaiveDate` supplied by the caller). Every public function documents its
@@ -39,6 +40,7 @@ pub mod intensity;
 pub mod load;
 pub mod mean_max;
 pub mod pmc;
+pub mod strength;
 
 pub use daily::DailyLoad;
 

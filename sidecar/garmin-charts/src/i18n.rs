@@ -125,6 +125,11 @@ phrases! {
     ZoneEasy => "Easy (zone 1)", "低强度 (区间 1)";
     ZoneModerate => "Moderate (zone 2)", "中强度 (区间 2)";
     ZoneHard => "Hard (zone 3)", "高强度 (区间 3)";
+
+    E1rmTitle => "estimated one-rep max", "力量 e1RM";
+    E1rmKg => "e1RM (kg, Epley)", "e1RM (kg, Epley)";
+    MuscleSetsTitle => "Weekly sets per muscle group", "每周力量训练 (sets)";
+    SetsAxis => "Sets", "Sets";
 }
 
 #[cfg(test)]

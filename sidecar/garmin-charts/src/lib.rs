@@ -13,6 +13,7 @@
 //! | fitness | [`fitness()`] | fitness (CTL) and fatigue (ATL) lines, form (TSB) bars, settling weeks shaded |
 //! | best efforts | [`best_efforts()`] | mean-max curve of power, pace or HR on a log time axis, periods overlaid |
 //! | intensity | [`intensity()`] | weekly 100 % bars of time per zone with the low-intensity share |
+//! | strength | [`strength()`] | an exercise's estimated one-rep max per session, or weekly sets per muscle group |
 //!
 //! Text is drawn with a subset of Noto Sans CJK SC compiled into the crate (see `assets/README.md`),
 //! so Chinese labels render as well as Latin ones on any machine. Large series are thinned with
@@ -36,6 +37,7 @@ mod health_trend;
 mod hr_zones;
 mod intensity;
 mod sleep;
+mod strength;
 mod training_load;
 mod volume;
 
@@ -48,6 +50,7 @@ pub use hr_zones::{HrZonesChart, ZoneTime, hr_zones};
 pub use i18n::Language;
 pub use intensity::{IntensityChart, IntensityWeek, intensity};
 pub use sleep::{SleepChart, SleepSegment, SleepStage, sleep};
+pub use strength::{E1rmPoint, MuscleSets, StrengthChart, strength};
 pub use training_load::{LoadDay, TrainingLoadChart, training_load};
 pub use volume::{Sport, VolumeBucket, VolumeChart, VolumeMetric, volume};
 

@@ -22,6 +22,8 @@
 //! - `reading`: what a domain computation reads from (the call's Garmin reader, the local history,
 //!   today), handed over by the server instead of the domain reaching into it.
 //! - [`sleep`]: a night's sleep stages as merged spans.
+//! - [`strength`]: strength progress from the history's sets (muscle volume, e1RM trends, days
+//!   since each muscle group was trained), for `get_strength_progress` and the strength chart.
 //! - [`parts`]: one failing part of an answer never sinks the rest.
 //! - [`words`]: Garmin's keys, counts and whole numbers as people write them.
 //! - [`account`]: what the session must know about the account before calls fan out.
@@ -40,4 +42,5 @@ pub mod plan;
 pub(crate) mod reading;
 pub mod session_load;
 pub mod sleep;
+pub mod strength;
 pub mod words;

@@ -251,6 +251,7 @@ impl GarminMcp {
             + Self::fitness_tools()
             + Self::analysis_tools()
             + Self::best_effort_tools()
+            + Self::strength_progress_tools()
     }
 
     /// This tool call's reader: the one door to Garmin (`garmin::reads`), through the Personal API

@@ -28,6 +28,7 @@ pub mod profile;
 pub mod session;
 pub mod social;
 pub mod stats;
+pub mod strength_progress;
 pub mod strength_writes;
 pub mod training;
 pub mod workout_writes;

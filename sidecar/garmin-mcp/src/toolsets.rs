@@ -90,7 +90,7 @@ pub const TOOLSETS: &[Toolset] = &[
     },
     Toolset {
         id: "analysis",
-        description: "training analyses from the local history: load balance (ACWR, monotony), intensity distribution, period comparison, efficiency, best efforts and critical power, plan vs actual",
+        description: "training analyses from the local history: load balance (ACWR, monotony), intensity distribution, period comparison, efficiency, best efforts and critical power, plan vs actual, strength progress",
         tools: &[
             "get_load_balance",
             "get_intensity_distribution",
@@ -98,6 +98,7 @@ pub const TOOLSETS: &[Toolset] = &[
             "get_efficiency_trend",
             "get_best_efforts",
             "get_plan_vs_actual",
+            "get_strength_progress",
         ],
     },
     Toolset { id: "session", description: "signing in (always on)", tools: &["login"] },

@@ -92,7 +92,7 @@ fn best_guess(set: &ExerciseSet) -> Option<(&Exercise, Option<f64>)> {
 }
 
 /// The exercise in words: the catalogue's name, the category's generic form, or the keys in words.
-fn exercise_words(category: Option<&str>, name: Option<&str>) -> String {
+pub fn exercise_words(category: Option<&str>, name: Option<&str>) -> String {
     match (category, name) {
         (Some(c), Some(n)) => exercises::find(c, n)
             .map_or_else(|| display::capitalise(&display::words(n)), |e| e.display(false)),
@@ -102,6 +102,27 @@ fn exercise_words(category: Option<&str>, name: Option<&str>) -> String {
         ),
         (None, _) => "Unrecognised exercise".to_owned(),
     }
+}
+
+/// `CATEGORY/NAME`, the category alone, or `UNKNOWN`: how an exercise is keyed (as in a workout
+/// spec).
+pub fn exercise_key(category: Option<&str>, name: Option<&str>) -> String {
+    match (category, name) {
+        (Some(c), Some(n)) => format!("{c}/{n}"),
+        (Some(c), None) => c.to_owned(),
+        (None, _) => "UNKNOWN".to_owned(),
+    }
+}
+
+/// The muscles an exercise mainly and also works, in words (lower case), after the catalogue;
+/// none when the catalogue does not know it (or for a category alone).
+pub fn muscles(category: Option<&str>, name: Option<&str>) -> (Vec<String>, Vec<String>) {
+    let Some(known) = category.zip(name).and_then(|(c, n)| exercises::find(c, n)) else {
+        return (Vec::new(), Vec::new());
+    };
+    let words =
+        |it: &mut dyn Iterator<Item = &'static exercises::Named>| it.map(|m| m.name.to_lowercase()).collect();
+    (words(&mut known.primary_muscles()), words(&mut known.secondary_muscles()))
 }
 
 /// The active sets of `sets` as a log, each with the rest that followed it.
@@ -140,11 +161,7 @@ pub fn log(sets: &ExerciseSets) -> Vec<LoggedSet> {
 pub fn summarize(log: &[LoggedSet]) -> Vec<ExerciseSummary> {
     let mut out: Vec<ExerciseSummary> = Vec::new();
     for set in log {
-        let key = match (&set.category, &set.name) {
-            (Some(c), Some(n)) => format!("{c}/{n}"),
-            (Some(c), None) => c.clone(),
-            (None, _) => "UNKNOWN".to_owned(),
-        };
+        let key = exercise_key(set.category.as_deref(), set.name.as_deref());
         let i = match out.iter().position(|s| s.exercise_key == key) {
             Some(i) => i,
             None => {
@@ -158,9 +175,7 @@ pub fn summarize(log: &[LoggedSet]) -> Vec<ExerciseSummary> {
 }
 
 fn empty_summary(key: String, set: &LoggedSet) -> ExerciseSummary {
-    let known = set.category.as_deref().zip(set.name.as_deref()).and_then(|(c, n)| exercises::find(c, n));
-    let words =
-        |it: &mut dyn Iterator<Item = &'static exercises::Named>| it.map(|m| m.name.to_lowercase()).collect();
+    let (primary_muscles, secondary_muscles) = muscles(set.category.as_deref(), set.name.as_deref());
     ExerciseSummary {
         exercise_key: key,
         exercise: set.exercise.clone(),
@@ -170,8 +185,8 @@ fn empty_summary(key: String, set: &LoggedSet) -> ExerciseSummary {
         best_set: None,
         e1rm_kg: None,
         mean_rest_s: None,
-        primary_muscles: known.map_or_else(Vec::new, |e| words(&mut e.primary_muscles())),
-        secondary_muscles: known.map_or_else(Vec::new, |e| words(&mut e.secondary_muscles())),
+        primary_muscles,
+        secondary_muscles,
         rests: 0,
     }
 }

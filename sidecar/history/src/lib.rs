@@ -9,7 +9,8 @@
 //!   finished; days Garmin may still revise are read again every time.
 //! * [`read`] answers tools: activities of a range, how far the history covers a range and how
 //!   fresh it is, and the per-activity loads the analytics work from; [`read_curves`] the
-//!   per-activity mean-max curves and best times the sync computes from each activity's series.
+//!   per-activity mean-max curves and best times the sync computes from each activity's series;
+//!   [`read_sets`] every set of the strength activities.
 //! * The sync reads Garmin only through a [`garmin::Garmin`] reader (`garmin::reads`), which
 //!   chooses between the web session, the Personal API key and the activities' FIT files.
 //! * [`profile`] keeps the athlete's heart-rate profile and FTP (read at sync, at most daily by tools).
@@ -24,6 +25,7 @@ pub mod profile;
 pub mod read;
 pub mod read_curves;
 pub mod read_laps;
+pub mod read_sets;
 mod rows;
 mod schema;
 mod store;

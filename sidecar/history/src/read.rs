@@ -158,6 +158,7 @@ impl History {
             blocks: count("sync_blocks")?,
             curve_points: count("activity_curves")?,
             best_times: count("activity_best_times")?,
+            strength_sets: count("activity_sets")?,
         })
     }
 }
@@ -181,4 +182,6 @@ pub struct Counts {
     pub curve_points: u64,
     /// Best times over standard distances.
     pub best_times: u64,
+    /// Strength sets (rests included).
+    pub strength_sets: u64,
 }

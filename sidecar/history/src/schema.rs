@@ -185,9 +185,35 @@ ALTER TABLE days ADD COLUMN summary_source TEXT;
 ALTER TABLE days ADD COLUMN sleep_source TEXT;          -- personal_api: sleep_json is the E11 night, else the web's sleep-stats day
 ";
 
+/// Migration 5: every set of each strength activity (issue #28 §4), as Garmin keeps them with the
+/// person's corrections (`exerciseSets`, web session only), read once per activity after the blocks
+/// and committed with its `sets_at` mark, so a killed sync never stores an activity's sets twice
+/// and never reads a finished one again, except while the person may still be correcting them
+/// (read within the sync's `REVISE_DAYS` of the session, `sets_on`); a database made before this
+/// migration has `sets_at` NULL, so its strength activities get their sets on the next sync. Units as the strength log reads
+/// them (`garmin::strength_log`): kg (Garmin sends grams), seconds; the exercise is the set's most
+/// probable guess, by Garmin's keys (the catalogue names it and its muscles when read).
+const V5: &str = r"
+ALTER TABLE activities ADD COLUMN sets_json TEXT;     -- GET …/activity/{id}/exerciseSets
+ALTER TABLE activities ADD COLUMN sets_at INTEGER;    -- when the sets were read (NULL: not yet)
+ALTER TABLE activities ADD COLUMN sets_on TEXT;       -- the athlete's date then (read again while within REVISE_DAYS of the session)
+
+CREATE TABLE activity_sets (
+    activity_id   INTEGER NOT NULL REFERENCES activities(activity_id) ON DELETE CASCADE,
+    set_index     INTEGER NOT NULL,               -- position among the activity's sets, rests included
+    set_type      TEXT NOT NULL,                  -- ACTIVE | REST
+    category      TEXT,                           -- Garmin's exercise category, e.g. SQUAT
+    exercise_name TEXT,                           -- Garmin's exercise name, e.g. BARBELL_BACK_SQUAT
+    reps          INTEGER,
+    weight_kg     REAL,
+    duration_s    REAL,
+    PRIMARY KEY (activity_id, set_index)
+) WITHOUT ROWID;
+";
+
 /// Every migration, oldest first.
 pub fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(V1), M::up(V2), M::up(V3), M::up(V4)])
+    Migrations::new(vec![M::up(V1), M::up(V2), M::up(V3), M::up(V4), M::up(V5)])
 }
 
 /// The schema's first version, for tests that make a database as an older build did.

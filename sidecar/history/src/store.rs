@@ -4,7 +4,7 @@
 //! activity twice never makes a second row.
 
 use chrono::NaiveDate;
-use garmin::models::activities::{ActivitySplits, ActivitySummary, ActivityType, TimeInZone};
+use garmin::models::activities::{ActivitySplits, ActivitySummary, ActivityType, ExerciseSets, TimeInZone};
 use garmin::models::metrics::TrainingStatus;
 use garmin::models::wellness::{DailySummary, DailyWeightSummary, HrvSummary, SleepStatsDay};
 use garmin::reads::Raw;
@@ -458,5 +458,77 @@ pub(crate) fn mark_ranges_read(conn: &Connection, from: NaiveDate, to: NaiveDate
             params![ymd(day), now],
         )?;
     }
+    Ok(())
+}
+
+/// The strength activities of `from..=to` whose sets need reading (all of them with `all`), newest
+/// first: not read yet, or read no more than `revise_days` days after the session (people correct
+/// the watch's guesses in the first days).
+pub(crate) fn strength_without_sets(
+    conn: &Connection,
+    (from, to): (NaiveDate, NaiveDate),
+    revise_days: i64,
+    all: bool,
+) -> Result<Vec<u64>> {
+    let mut stmt = conn.prepare(
+        "SELECT activity_id FROM activities
+         WHERE local_date BETWEEN ?1 AND ?2 AND type_key = 'strength_training'
+           AND (?3 OR sets_at IS NULL OR sets_on IS NULL OR sets_on <= date(local_date, ?4))
+         ORDER BY start_local DESC, activity_id DESC",
+    )?;
+    let shift = format!("+{revise_days} days");
+    let ids: Vec<i64> = stmt
+        .query_map(params![ymd(from), ymd(to), all, shift], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(ids.into_iter().filter_map(|i| u64::try_from(i).ok()).collect())
+}
+
+/// Stores a strength activity's sets (replacing earlier ones: reading an activity twice never
+/// makes a second row) with Garmin's JSON, and marks them read at `now` on the athlete's `today`;
+/// `None`: Garmin keeps none for it.
+/// Active sets are read as the strength log reads them (`garmin::strength_log::log`: the most
+/// probable exercise, kg, seconds); rests keep their duration.
+pub(crate) fn set_activity_sets(
+    conn: &Connection,
+    id: u64,
+    sets: Option<&Raw<ExerciseSets>>,
+    (now, today): (i64, NaiveDate),
+) -> Result<()> {
+    let Ok(key) = i64::try_from(id) else { return Ok(()) };
+    conn.execute("DELETE FROM activity_sets WHERE activity_id = ?1", [key])?;
+    if let Some(sets) = sets {
+        let mut insert = conn.prepare(
+            "INSERT OR REPLACE INTO activity_sets
+                 (activity_id, set_index, set_type, category, exercise_name, reps, weight_kg, duration_s)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        )?;
+        for set in garmin::strength_log::log(&sets.value) {
+            let index = i64::try_from(set.index).unwrap_or(i64::MAX);
+            let values = (set.category, set.name, set.reps, set.weight_kg, set.duration_s);
+            insert
+                .execute(params![key, index, "ACTIVE", values.0, values.1, values.2, values.3, values.4])?;
+        }
+        for (index, rest) in sets.value.exercise_sets.iter().enumerate() {
+            if rest.set_type.as_deref() != Some("REST") {
+                continue;
+            }
+            let index = i64::try_from(index).unwrap_or(i64::MAX);
+            let duration = finite(rest.duration).filter(|d| *d >= 0.0);
+            insert.execute(params![
+                key,
+                index,
+                "REST",
+                None::<String>,
+                None::<String>,
+                None::<u32>,
+                None::<f64>,
+                duration
+            ])?;
+        }
+    }
+    conn.execute(
+        "UPDATE activities SET sets_json = ?2, sets_at = ?3, sets_on = ?4 WHERE activity_id = ?1",
+        params![key, sets.map(|s| s.json.to_string()), now, ymd(today)],
+    )?;
     Ok(())
 }

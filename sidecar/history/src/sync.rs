@@ -7,8 +7,9 @@
 //!   of each day not yet read, and its sleep, HRV and weight ranges with one training status
 //!   snapshot. Each activity and each day is committed as it arrives; the block is marked finished
 //!   last. After the blocks, each activity's series not reduced yet becomes its mean-max curves and
-//!   best times (`series.rs`, `curves.rs`), and then the athlete's load profile is read once a day
-//!   (`profile.rs`, three requests). A sync killed or stopped half-way resumes where it was:
+//!   best times (`series.rs`, `curves.rs`), each strength activity's sets not read yet are kept
+//!   (`sets.rs`), and then the athlete's load profile is read once a day (`profile.rs`, three
+//!   requests). A sync killed or stopped half-way resumes where it was:
 //!   finished blocks are skipped, finished days and activities in an unfinished block are not read
 //!   again.
 //! * **Incremental.** A finished block is read again only while it may still change: when it was
@@ -31,6 +32,7 @@
 mod block;
 mod budget;
 mod series;
+mod sets;
 
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -161,6 +163,8 @@ pub struct SyncReport {
     pub activities_removed: u32,
     /// Activities whose series was read and reduced to mean-max curves and best times.
     pub curves_read: u32,
+    /// Strength activities whose sets were read and kept.
+    pub strength_sets_read: u32,
     /// Requests sent to Garmin.
     pub requests: u32,
     /// Set when the sync stopped early.
@@ -188,6 +192,7 @@ impl SyncReport {
             activities_updated: 0,
             activities_removed: 0,
             curves_read: 0,
+            strength_sets_read: 0,
             requests: 0,
             stopped: None,
             problems: Vec::new(),
@@ -204,7 +209,7 @@ impl SyncReport {
     /// One paragraph for a person: what was read, and what to do next when it stopped.
     pub fn summary(&self) -> String {
         let mut text = format!(
-            "History from {} to {}: {} of {} blocks of 28 days read now, {} already up to date; {} days and {} new activities read ({} updated, {} removed), {} activity series reduced to best-effort curves, in {} requests, {:.1} s.",
+            "History from {} to {}: {} of {} blocks of 28 days read now, {} already up to date; {} days and {} new activities read ({} updated, {} removed), {} activity series reduced to best-effort curves, {} strength sessions' sets kept, in {} requests, {:.1} s.",
             self.from,
             self.to,
             self.blocks_synced,
@@ -215,6 +220,7 @@ impl SyncReport {
             self.activities_updated,
             self.activities_removed,
             self.curves_read,
+            self.strength_sets_read,
             self.requests,
             self.elapsed.as_secs_f64()
         );
@@ -269,7 +275,7 @@ pub fn block_start(day: NaiveDate) -> NaiveDate {
 
 /// The one plain note of a sync with only a key: what only the web session serves, skipped.
 fn key_only_note() -> String {
-    "Only a Personal API key is saved, so what only the Garmin Connect web session serves was skipped: training status snapshots, the athlete profile (max, resting and threshold heart rate, FTP) and the activity types list; laps, heart-rate zone times and best-effort curves were taken from each activity's original FIT file. Sign in on the web too (`garmin-mcp login`) to add them.".to_owned()
+    "Only a Personal API key is saved, so what only the Garmin Connect web session serves was skipped: training status snapshots, strength sets, the athlete profile (max, resting and threshold heart rate, FTP) and the activity types list; laps, heart-rate zone times and best-effort curves were taken from each activity's original FIT file. Sign in on the web too (`garmin-mcp login`) to add them.".to_owned()
 }
 
 /// One run: the history, the reader with this run's budget as its hook, the options, and the gate
@@ -366,6 +372,10 @@ pub async fn sync(
     if report.stopped.is_none() {
         let tick = |n: u64, of: u64| tell(done, format!("reading activity series {n} of {of}"));
         report.stopped = series::sync_curves(&run, from, &mut report, &tick).await?;
+    }
+    if report.stopped.is_none() {
+        tell(done, "reading strength sets".to_owned());
+        report.stopped = sets::sync_sets(&run, from, &mut report).await?;
     }
     if report.stopped.is_none() {
         refresh_profile(&run, &mut report).await?;

@@ -537,14 +537,15 @@ async fn a_version_1_database_upgrades_in_place_and_its_settled_activities_get_c
     let version: i64 =
         rusqlite_open(rig.dir.path()).query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
     assert_eq!(
-        version, 4,
-        "opened: upgraded to the newest schema (curves, the athlete profile, then sources)"
+        version, 5,
+        "opened: upgraded to the newest schema (curves, the athlete profile, sources, then strength sets)"
     );
     // The next sync reads the series of every activity, though their blocks are settled, and no laps.
     rig.fake.clear_requests();
     let report = rig.sync(&SyncOptions::new(today())).await;
     assert!(report.complete(), "{}", report.summary());
     assert_eq!(report.curves_read as u64, counts.activities);
+    assert!(report.strength_sets_read > 50, "every strength session gets its sets: {}", report.summary());
     let requests = rig.api_requests();
     assert!(!requests.iter().any(|(p, _)| p.ends_with("/splits")), "laps are not read again");
     assert_eq!(rig.history().counts().unwrap(), synced.history().counts().unwrap());
@@ -999,4 +1000,127 @@ async fn the_same_account_through_the_personal_api_finishes_and_says_so_too() {
     assert!(notes[0].starts_with("Only a Personal API key is saved"), "{notes:?}");
     assert!(notes[1].starts_with("Garmin keeps no sleep, HRV or weight records"), "{notes:?}");
     assert!(report.problems.iter().all(|p| p.kind == ProblemKind::Note));
+}
+
+/// `(activity, ACTIVE rows, REST rows, Σ kg of the active rows)` the history keeps, by activity.
+fn stored_sets(dir: &std::path::Path) -> Vec<(i64, i64, i64, f64)> {
+    let conn = rusqlite_open(dir);
+    let mut stmt = conn
+        .prepare(
+            "SELECT activity_id, SUM(set_type = 'ACTIVE'), SUM(set_type = 'REST'), COALESCE(SUM(weight_kg), 0)
+             FROM activity_sets GROUP BY activity_id ORDER BY activity_id",
+        )
+        .unwrap();
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+/// Strength activities whose sets were read (`sets_at` set).
+fn sets_read_ids(dir: &std::path::Path) -> Vec<i64> {
+    let conn = rusqlite_open(dir);
+    let mut stmt = conn
+        .prepare("SELECT activity_id FROM activities WHERE sets_at IS NOT NULL ORDER BY activity_id")
+        .unwrap();
+    stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+}
+
+/// Activities whose sets were requested, from a request log, each once (a request the stopped run
+/// had in flight when it returned may reach the log after it was cleared).
+fn sets_requested(requests: &[(String, String)]) -> Vec<i64> {
+    let mut ids: Vec<i64> = requests
+        .iter()
+        .filter_map(|(p, _)| p.strip_suffix("/exerciseSets")?.rsplit('/').next()?.parse().ok())
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids
+}
+
+#[tokio::test]
+async fn strength_sets_are_kept_once_per_activity_through_a_429_a_resumed_sync_and_a_full_one_and_recent_ones_read_again()
+ {
+    use fake_garmin::data::activity::Sport;
+    let rig = Rig::start().await;
+    let since = NaiveDate::from_ymd_opt(2026, 9, 1).unwrap();
+    // The fake's strength sessions of the range, as its `exerciseSets` serves them.
+    let expected: Vec<(i64, i64, i64, f64)> = {
+        let d = rig.fake.state().inner.data.read().unwrap();
+        let mut out: Vec<(i64, i64, i64, f64)> = d
+            .live()
+            .filter(|a| a.sport() == Sport::Strength && (since..=today()).contains(&a.start_local.date()))
+            .map(|a| {
+                let active = a.sets.iter().filter(|s| s.set_type == "ACTIVE");
+                let kg: f64 = active.clone().map(|s| s.weight_g / 1000.0).sum();
+                let rests = a.sets.iter().filter(|s| s.set_type == "REST").count();
+                (a.id as i64, active.count() as i64, rests as i64, kg)
+            })
+            .collect();
+        out.sort_by_key(|e| e.0);
+        out
+    };
+    assert!(expected.len() >= 20, "two strength sessions a week: {}", expected.len());
+    let ids: Vec<i64> = expected.iter().map(|e| e.0).collect();
+    // Sessions read no more than REVISE_DAYS after their day are read again by every sync (people
+    // correct the watch's guesses in the first days).
+    let recent: Vec<i64> = {
+        let d = rig.fake.state().inner.data.read().unwrap();
+        let revise = chrono::Duration::days(history::sync::REVISE_DAYS);
+        d.live()
+            .filter(|a| a.sport() == Sport::Strength && a.start_local.date() + revise >= today())
+            .map(|a| a.id as i64)
+            .collect()
+    };
+    assert!(!recent.is_empty() && recent.len() < ids.len(), "{recent:?}");
+
+    // Garmin rate-limits the sets of one session in the middle: the sync stops there politely.
+    let middle = ids[ids.len() / 2];
+    rig.fake.push_fault(
+        FaultRule::always(Fault::RateLimited { retry_after_secs: Some(600) })
+            .on_path(&format!("/activity/{middle}/exerciseSets")),
+    );
+    let mut options = SyncOptions::new(today());
+    options.since = Some(since);
+    let stopped = rig.sync(&options).await;
+    assert!(matches!(stopped.stopped, Some(Stopped::RateLimited { .. })), "{}", stopped.summary());
+    let kept = sets_read_ids(rig.dir.path());
+    assert!(!kept.is_empty() && !kept.contains(&middle), "{kept:?}");
+    assert_eq!(stored_sets(rig.dir.path()).len(), kept.len(), "sets only with their mark");
+
+    // The next run reads the sets of the sessions not finished, and only those, once each (its own
+    // count says how many it read).
+    rig.fake.clear_faults();
+    rig.fake.clear_requests();
+    let resumed = rig.sync(&options).await;
+    assert!(resumed.complete(), "{}", resumed.summary());
+    let rest: Vec<i64> = ids.iter().copied().filter(|id| !kept.contains(id) || recent.contains(id)).collect();
+    assert_eq!(sets_requested(&rig.api_requests()), rest);
+    assert_eq!(resumed.strength_sets_read as usize, rest.len());
+    // A settled session is not read again; a recent one is.
+    rig.fake.clear_requests();
+    let again = rig.sync(&options).await;
+    let mut recent_sorted = recent.clone();
+    recent_sorted.sort_unstable();
+    assert_eq!(sets_requested(&rig.api_requests()), recent_sorted, "{}", again.summary());
+    let stored = stored_sets(rig.dir.path());
+    let close = |a: &[(i64, i64, i64, f64)], b: &[(i64, i64, i64, f64)]| {
+        a.len() == b.len()
+            && a.iter().zip(b).all(|(x, y)| (x.0, x.1, x.2) == (y.0, y.1, y.2) && (x.3 - y.3).abs() < 1e-6)
+    };
+    assert!(close(&stored, &expected), "stored {stored:?}\nexpected {expected:?}");
+
+    // A full sync reads every session's sets again and replaces them: no second row.
+    rig.fake.clear_requests();
+    options.full = true;
+    let full = rig.sync(&options).await;
+    assert_eq!(full.strength_sets_read as usize, ids.len(), "{}", full.summary());
+    assert!(close(&stored_sets(rig.dir.path()), &expected));
+    // And the reader gives the analysis every active set with its day, oldest first.
+    let sets = rig.history().strength_sets(since, today()).unwrap();
+    assert_eq!(sets.len() as i64, expected.iter().map(|e| e.1).sum::<i64>());
+    assert!(sets.windows(2).all(|w| w[0].date <= w[1].date));
+    assert!(
+        sets.iter().any(|s| s.exercise_name.as_deref() == Some("BARBELL_BACK_SQUAT") && s.reps.is_some())
+    );
 }

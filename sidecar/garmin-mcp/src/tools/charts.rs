@@ -13,6 +13,7 @@ mod answer;
 mod fitness;
 mod health;
 mod period;
+mod strength;
 
 use std::path::PathBuf;
 
@@ -59,6 +60,10 @@ pub enum ChartKind {
     /// Best-efforts (mean-max) curve from the local history: the season of 365 days ending `date`
     /// against the same span a year earlier, on a log time axis, as `get_best_efforts` computes it.
     MeanMax,
+    /// Strength progress from the local history, as `get_strength_progress` computes it: with
+    /// `exercise`, its estimated one-rep max session by session; without, sets per muscle group
+    /// week by week.
+    Strength,
 }
 
 impl ChartKind {
@@ -73,6 +78,7 @@ impl ChartKind {
             ChartKind::Intensity => "intensity",
             ChartKind::Fitness => "fitness",
             ChartKind::MeanMax => "mean_max",
+            ChartKind::Strength => "strength",
         }
     }
 }
@@ -137,10 +143,14 @@ pub struct RenderChartArgs {
     #[serde(default)]
     pub period: Option<VolumePeriod>,
     /// Weeks back from `date`: `volume` by week (1–104, default 12), `training_load` (2–26,
-    /// default 8), `hr_zones` over a period (1–52), `intensity` (1–26, default 12), `fitness` (1–20, default 12).
+    /// default 8), `hr_zones` over a period (1–52), `intensity` (1–26, default 12), `fitness` (1–20, default 12), `strength` (1–52, default 8).
     #[serde(default)]
     #[schemars(range(min = 1, max = 104))]
     pub weeks: Option<u32>,
+    /// `strength`: the exercise whose estimated one-rep max to draw (Garmin key, English or Chinese
+    /// name); without it, sets per muscle group.
+    #[serde(default)]
+    pub exercise: Option<String>,
     /// `volume` by month: months back from `date` (1–36, default 12).
     #[serde(default)]
     #[schemars(range(min = 1, max = 36))]
@@ -209,12 +219,13 @@ fn only_for(kind: ChartKind, name: &str, given: bool, kinds: &[ChartKind]) -> Re
 }
 
 /// Which kinds each optional argument applies to (everything else is refused, naming them).
-const ARGUMENT_KINDS: [(&str, &[ChartKind]); 9] = {
+const ARGUMENT_KINDS: [(&str, &[ChartKind]); 10] = {
     use ChartKind::*;
     [
         ("activity_id", &[Activity, HrZones]),
         ("period", &[Volume]),
-        ("weeks", &[Volume, TrainingLoad, HrZones, Intensity, Fitness]),
+        ("weeks", &[Volume, TrainingLoad, HrZones, Intensity, Fitness, Strength]),
+        ("exercise", &[Strength]),
         ("months", &[Volume]),
         ("days", &[HealthTrend, HrZones]),
         ("date", &[Volume, HrZones, Sleep, HealthTrend, TrainingLoad, Intensity, Fitness, MeanMax]),
@@ -230,6 +241,7 @@ fn check_kind_arguments(kind: ChartKind, args: &RenderChartArgs) -> Result<(), T
         "activity_id" => args.activity_id.is_some(),
         "period" => args.period.is_some(),
         "weeks" => args.weeks.is_some(),
+        "exercise" => args.exercise.is_some(),
         "months" => args.months.is_some(),
         "days" => args.days.is_some(),
         "date" => args.date.is_some(),
@@ -320,7 +332,8 @@ impl GarminMcp {
     /// or month by sport ("my weekly mileage for the last 12 weeks"); `hr_zones` — time in each
     /// heart-rate zone for an activity or the last `weeks`/`days`; `sleep` — a night's stages with
     /// the score; `health_trend` — resting HR, HRV, Body Battery or stress per day; `training_load`
-    /// — daily load with acute/chronic lines. Use `language=zh` for Chinese labels. It only reads
+    /// — daily load with acute/chronic lines; `strength` — an exercise's estimated one-rep max per
+    /// session, or weekly sets per muscle group, from the local history. Use `language=zh` for Chinese labels. It only reads
     /// Garmin; the PNG is also kept in the export folder (`folder`, else GARMIN_MCP_EXPORT_DIR, else
     /// Downloads/Garmin), like a cache, and the answer gives its path.
     #[tool(
@@ -423,6 +436,14 @@ impl GarminMcp {
                     }
                 };
                 self.mean_max_chart(date, args.sport.as_deref(), metric, options).await?
+            }
+            Strength => {
+                let weeks = bounded("weeks", args.weeks, 8, (1, 52))?;
+                let wanted = match args.exercise.as_deref().map(str::trim).filter(|e| !e.is_empty()) {
+                    Some(text) => Some(crate::domain::strength::resolve_exercise(text)?),
+                    None => None,
+                };
+                self.strength_chart(weeks, wanted, options).await?
             }
         })
     }

@@ -29,6 +29,7 @@ mod session;
 mod social;
 mod stats;
 mod strength;
+mod strength_progress;
 mod training;
 mod workouts;
 mod writes;

@@ -26,6 +26,11 @@ pub(crate) fn hr_time_in_zones(activity_id: u64) -> String {
     format!("/activity-service/activity/{activity_id}/hrTimeInZones")
 }
 
+/// One strength activity's sets (web session only), with the person's corrections.
+pub(crate) fn exercise_sets(activity_id: u64) -> String {
+    format!("/activity-service/activity/{activity_id}/exerciseSets")
+}
+
 /// The web's daily summary of the account `display_name` (encoded), `?calendarDate`.
 pub(crate) fn daily_summary(display_name: &str) -> String {
     format!("/usersummary-service/usersummary/daily/{display_name}")

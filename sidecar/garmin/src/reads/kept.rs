@@ -14,7 +14,9 @@ use serde_json::Value;
 use super::{Garmin, Read, Served, Source};
 use crate::api::{SERIES_ROWS, paths, ymd};
 use crate::fit_series::FitSeries;
-use crate::models::activities::{ActivityDetails, ActivitySplits, ActivitySummary, ActivityType, TimeInZone};
+use crate::models::activities::{
+    ActivityDetails, ActivitySplits, ActivitySummary, ActivityType, ExerciseSets, TimeInZone,
+};
 use crate::models::metrics::{HrZones, TrainingStatus};
 use crate::models::wellness::{DailySleep, DailySummary, DailyWeightSummary, HrvSummary, SleepStatsDay};
 use crate::{Client, Error, PersonalClient, Result};
@@ -222,6 +224,21 @@ impl Garmin {
                 .cost(2)
                 .derived_personal(),
         )
+        .await
+    }
+
+    /// A strength activity's sets as Garmin keeps them, with the person's corrections (web session
+    /// only: the Personal API serves the FIT file, whose sets keep the watch's raw guesses); `None`
+    /// when Garmin keeps none for it (`exerciseSets: null`, 404, no content).
+    pub async fn kept_exercise_sets(&self, id: u64) -> Result<Served<Option<Raw<ExerciseSets>>>> {
+        self.serve(Read::new("the sets of a strength activity").web(move |w| {
+            Box::pin(async move {
+                let answer = or_nothing(web_json(w, &paths::exercise_sets(id), &[]).await)?;
+                Ok(answer
+                    .filter(|json| json.get("exerciseSets").is_some_and(|sets| !sets.is_null()))
+                    .map(Raw::of))
+            })
+        }))
         .await
     }
 

@@ -223,3 +223,28 @@ async fn a_strength_activitys_sets_are_read_through_the_web_once_its_summary_say
     assert!(parts.strength_sets.is_none());
     assert!(!rig.paths().0.iter().any(|p| p.ends_with("/exerciseSets")), "{:?}", rig.paths().0);
 }
+
+#[tokio::test]
+async fn the_kept_sets_of_a_strength_activity_are_garmins_json_beside_the_typed_sets_and_none_for_a_run() {
+    let rig = Rig::start(true, true, Untracked::default()).await;
+    let reader = rig.reader();
+    let month = reader.activities_between(day(2026, 10, 15), day(2026, 11, 14), None).await.unwrap().value;
+    let id_of = |key: &str| month.iter().find(|a| a.type_key() == Some(key)).and_then(|a| a.activity_id);
+    let strength = id_of("strength_training").expect("a strength session in a month");
+    rig.fake.clear_requests();
+    let kept = reader.kept_exercise_sets(strength).await.unwrap();
+    assert_eq!(kept.source, Source::WebSession, "only the web session serves the corrected sets");
+    let raw = kept.value.expect("sets");
+    let json_sets = raw.json["exerciseSets"].as_array().unwrap();
+    assert_eq!(json_sets.len(), raw.value.exercise_sets.len());
+    assert!(
+        json_sets.iter().any(|s| s["weight"].as_f64().is_some_and(|g| g > 1000.0)),
+        "grams as Garmin sends them"
+    );
+    let (web, personal) = rig.paths();
+    assert_eq!(web, [format!("/gc-api/activity-service/activity/{strength}/exerciseSets")]);
+    assert!(personal.is_empty(), "{personal:?}");
+    // A run: Garmin answers `exerciseSets: null`, which is none.
+    let run = id_of("running").expect("a run in a month");
+    assert_eq!(reader.kept_exercise_sets(run).await.unwrap().value, None);
+}
