@@ -483,6 +483,18 @@ pub(crate) fn strength_without_sets(
     Ok(ids.into_iter().filter_map(|i| u64::try_from(i).ok()).collect())
 }
 
+/// When activity `id`'s sets were last read (unix seconds): `None` when the history does not have
+/// the activity, `Some(None)` when it has it but never read its sets.
+pub(crate) fn sets_read_at(conn: &Connection, id: u64) -> Result<Option<Option<i64>>> {
+    let Ok(key) = i64::try_from(id) else { return Ok(None) };
+    let mut stmt = conn.prepare("SELECT sets_at FROM activities WHERE activity_id = ?1")?;
+    let mut rows = stmt.query([key])?;
+    Ok(match rows.next()? {
+        Some(row) => Some(row.get(0)?),
+        None => None,
+    })
+}
+
 /// Stores a strength activity's sets (replacing earlier ones: reading an activity twice never
 /// makes a second row) with Garmin's JSON, and marks them read at `now` on the athlete's `today`;
 /// `None`: Garmin keeps none for it.

@@ -1124,3 +1124,63 @@ async fn strength_sets_are_kept_once_per_activity_through_a_429_a_resumed_sync_a
         sets.iter().any(|s| s.exercise_name.as_deref() == Some("BARBELL_BACK_SQUAT") && s.reps.is_some())
     );
 }
+
+#[tokio::test]
+async fn a_session_corrected_from_this_computer_is_read_again_by_the_next_sync_whatever_its_age() {
+    use fake_garmin::data::activity::Sport;
+    use garmin::apply::{FollowUps, MadeBy, apply_and_journal};
+    use garmin::changes::Change;
+    use garmin::journal::{ConfirmedBy, Journal};
+    let rig = Rig::start().await;
+    let mut options = SyncOptions::new(today());
+    options.since = Some(NaiveDate::from_ymd_opt(2026, 9, 1).unwrap());
+    assert!(rig.sync(&options).await.complete());
+    // A session long settled: later syncs no longer read its sets on their own.
+    let old = {
+        let d = rig.fake.state().inner.data.read().unwrap();
+        let settled = today() - chrono::Duration::days(history::sync::REVISE_DAYS + 7);
+        d.live()
+            .filter(|a| a.sport() == Sport::Strength && a.start_local.date() <= settled)
+            .map(|a| a.id)
+            .max()
+            .expect("an old strength session")
+    };
+    rig.fake.clear_requests();
+    rig.sync(&options).await;
+    assert!(
+        !sets_requested(&rig.api_requests()).contains(&(old as i64)),
+        "a settled session is not read again"
+    );
+
+    // The person corrects its first set to a barbell row, from this computer (journaled).
+    let client = rig.client();
+    let read = client.activities().exercise_sets(old).await.unwrap().expect("the session's sets");
+    let mut sets = garmin::strength_edit::saved_sets(&read);
+    let first = sets.iter().position(|s| s.set_type == "ACTIVE").unwrap();
+    sets[first].exercises[0].category = "ROW".into();
+    sets[first].exercises[0].name = Some("BARBELL_ROW".into());
+    let change = Change::CorrectStrengthSets { activity_id: old, sets };
+    let journal = Journal::in_dir(rig.dir.path());
+    let made_by = MadeBy::Assistant(ConfirmedBy::App);
+    apply_and_journal(&client, &journal, made_by, &change, None, &FollowUps::default()).await.unwrap();
+
+    // The next sync reads that session again and keeps the corrected exercise; the one after does not.
+    rig.fake.clear_requests();
+    rig.sync(&options).await;
+    assert!(
+        sets_requested(&rig.api_requests()).contains(&(old as i64)),
+        "the corrected session was not read again"
+    );
+    let first_exercise: String = rusqlite_open(rig.dir.path())
+        .query_row(
+            "SELECT exercise_name FROM activity_sets WHERE activity_id = ?1 AND set_type = 'ACTIVE'
+             ORDER BY set_index LIMIT 1",
+            [old as i64],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(first_exercise, "BARBELL_ROW");
+    rig.fake.clear_requests();
+    rig.sync(&options).await;
+    assert!(!sets_requested(&rig.api_requests()).contains(&(old as i64)), "read again with nothing new");
+}
