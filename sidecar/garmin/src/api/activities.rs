@@ -239,7 +239,7 @@ impl ActivitiesApi<'_> {
     /// `GET /gc-api/activity-service/activity/{id}/exerciseSets` — strength sets; `None` when the
     /// activity has none.
     pub async fn exercise_sets(&self, activity_id: u64) -> Result<Option<ExerciseSets>> {
-        let path = format!("/activity-service/activity/{activity_id}/exerciseSets");
+        let path = super::paths::exercise_sets(activity_id);
         self.client.get_json(&path, &[]).await
     }
 
@@ -248,7 +248,7 @@ impl ActivitiesApi<'_> {
     /// seconds; [`crate::strength_edit`] builds them). Garmin refuses the whole body (`400 "Invalid
     /// Sub-Category Passed"`) for an exercise name it does not know.
     pub async fn replace_exercise_sets(&self, activity_id: u64, sets: &[SavedSet]) -> Result<()> {
-        let path = format!("/activity-service/activity/{activity_id}/exerciseSets");
+        let path = super::paths::exercise_sets(activity_id);
         let body = ExerciseSetsBody { activity_id, exercise_sets: sets };
         self.client.send_json::<_, IgnoredAny>(Method::PUT, &path, &body).await.map(|_| ())
     }
