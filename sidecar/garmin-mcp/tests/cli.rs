@@ -626,6 +626,11 @@ fn required_arguments(
     let mut args = serde_json::Map::new();
     for name in &required {
         match name.as_str() {
+            "activity_id" if tool.name == "correct_strength_sets" => {
+                let id =
+                    found.get("strength_activity_id").unwrap_or_else(|| panic!("{day}: no strength session"));
+                args.insert(name.clone(), id.clone())
+            }
             "activity_id" => args.insert(name.clone(), activity_id.clone()),
             "period" => args.insert(name.clone(), "month".into()),
             "workout_id" | "schedule_id" | "event_id" => {
@@ -641,6 +646,8 @@ fn required_arguments(
             "kind" => args.insert(name.clone(), "volume".into()),
             "text" => args.insert(name.clone(), "no running on Mondays".into()),
             "fact_id" => args.insert(name.clone(), 1.into()),
+            // A number of reps no demo set has, so the correction always changes something.
+            "sets" => args.insert(name.clone(), json!([{"set": 1, "exercise": "barbell row", "reps": 17}])),
             other => panic!("{}: add a value for required argument `{other}` to this test", tool.name),
         };
     }
@@ -679,6 +686,14 @@ async fn demo_ids(
                 found.insert(key.to_owned(), id.into());
             }
         }
+    }
+    // A strength session, for the tool that corrects one's sets.
+    let strength = json!({"activity_type": "strength_training", "limit": 1});
+    let params =
+        CallToolRequestParams::new("list_activities").with_arguments(strength.as_object().unwrap().clone());
+    let answer = client.call_tool(params).await.unwrap().structured_content.unwrap_or_default();
+    if let Some(id) = first_activity_id(&answer) {
+        found.insert("strength_activity_id".to_owned(), id);
     }
     found
 }
