@@ -3,7 +3,7 @@
 //! sport, each bar with its dates so the view can list its activities), `fitness` (CTL, ATL, TSB per
 //! day with the convention) and `mean_max` (best-effort curves). Columns, not rows of objects, and
 //! rounded to what a chart can show, so a 4-hour activity costs tens of kilobytes, not hundreds.
-//! The view's TypeScript mirror is `ui/src/charts/types.ts`.
+//! The view's TypeScript mirror is `ui/src/mcp-app/types.ts`.
 
 use garmin_charts::{ActivityChart, BestEffortsChart, CurveMetric, SpeedUnit, VolumeChart, VolumeMetric};
 use serde::Serialize;
