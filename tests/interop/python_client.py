@@ -41,8 +41,13 @@ async def session(url: str, token: str | None, mode: str, expect_demo: bool) -> 
     problems: list[str] = []
     async with http_client(token) as http:
         async with Client(streamable_http_client(url, http_client=http), mode=mode) as client:
-            tools = (await client.list_tools()).tools
+            listed = await client.list_tools()
+            tools = listed.tools
             names = {tool.name for tool in tools}
+            # The list never changes during a session: 2026-07-28 clients may keep it for a day.
+            newest = str(client.protocol_version) >= "2026-07-28"
+            if newest and listed.ttl_ms != LIST_TTL_MS:
+                problems.append(f"[{mode}] tools/list ttlMs is {listed.ttl_ms}, not a day")
             print(f"[{mode}] protocol {client.protocol_version}, {len(tools)} tools: {', '.join(sorted(names))}")
             if "login" not in names:
                 problems.append(f"[{mode}] tools/list has no `login`")
@@ -61,7 +66,35 @@ async def session(url: str, token: str | None, mode: str, expect_demo: bool) -> 
                     problems.append(f"[{mode}] list_activities failed: {text_of(listed)}")
                 else:
                     print(f"[{mode}] list_activities: {text_of(listed).splitlines()[0][:120]}")
+            if "render_chart" in names:
+                problems += await chart_without_apps(client, tools, mode)
             problems += await prompts_and_resources(client, mode)
+    return problems
+
+
+LIST_TTL_MS = 24 * 60 * 60 * 1000
+VIEW_TOOLS = {"render_chart", "get_fitness_trend", "get_activity"}
+
+
+async def chart_without_apps(client: Client, tools, mode: str) -> list[str]:
+    """This client does not announce MCP Apps: the chart tools still name their view in tools/list
+    (the same list for everyone), but render_chart answers it exactly as before the view existed —
+    a text summary, the PNG and the structured summary — and sends no view data in `_meta`."""
+    problems: list[str] = []
+    named = {t.name for t in tools if ((t.meta or {}).get("ui") or {}).get("resourceUri")}
+    if named != VIEW_TOOLS & {t.name for t in tools}:
+        problems.append(f"[{mode}] tools naming the view: {sorted(named)}")
+    chart = await client.call_tool("render_chart", {"kind": "activity"})
+    kinds = [block.type for block in chart.content]
+    image = next((b for b in chart.content if b.type == "image"), None)
+    view = (chart.meta or {}).get("dev.garminmcp/view")
+    if chart.is_error or "text" not in kinds or image is None or image.mime_type != "image/png":
+        problems.append(f"[{mode}] render_chart lacks its text or PNG: {kinds} {text_of(chart)[:200]}")
+    elif not chart.structured_content or view is not None:
+        problems.append(f"[{mode}] render_chart: structured summary missing or view data sent to a client without MCP Apps")
+    else:
+        png = base64.b64decode(image.data)
+        print(f"[{mode}] render_chart without MCP Apps: text, structured summary and a {len(png)}-byte PNG, no view data")
     return problems
 
 
