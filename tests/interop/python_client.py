@@ -79,22 +79,27 @@ VIEW_TOOLS = {"render_chart", "get_fitness_trend", "get_activity"}
 async def chart_without_apps(client: Client, tools, mode: str) -> list[str]:
     """This client does not announce MCP Apps: the chart tools still name their view in tools/list
     (the same list for everyone), but render_chart answers it exactly as before the view existed —
-    a text summary, the PNG and the structured summary — and sends no view data in `_meta`."""
+    a text summary, the PNG and the summary as JSON text (render_chart has no structuredContent, so
+    that clients which show the model only structured content still show it the chart) — and sends
+    no view data in `_meta`."""
     problems: list[str] = []
     named = {t.name for t in tools if ((t.meta or {}).get("ui") or {}).get("resourceUri")}
     if named != VIEW_TOOLS & {t.name for t in tools}:
         problems.append(f"[{mode}] tools naming the view: {sorted(named)}")
     chart = await client.call_tool("render_chart", {"kind": "activity"})
     kinds = [block.type for block in chart.content]
+    texts = [block.text for block in chart.content if block.type == "text"]
     image = next((b for b in chart.content if b.type == "image"), None)
     view = (chart.meta or {}).get("dev.garminmcp/view")
-    if chart.is_error or "text" not in kinds or image is None or image.mime_type != "image/png":
-        problems.append(f"[{mode}] render_chart lacks its text or PNG: {kinds} {text_of(chart)[:200]}")
-    elif not chart.structured_content or view is not None:
-        problems.append(f"[{mode}] render_chart: structured summary missing or view data sent to a client without MCP Apps")
+    summaries = [t for t in texts if t.lstrip().startswith("{")]
+    if chart.is_error or len(texts) < 2 or not summaries or image is None or image.mime_type != "image/png":
+        problems.append(f"[{mode}] render_chart lacks its text, JSON summary or PNG: {kinds} {text_of(chart)[:200]}")
+    elif view is not None or chart.structured_content is not None:
+        problems.append(f"[{mode}] render_chart sent view data or structured content to a client without MCP Apps")
     else:
+        json.loads(summaries[0])
         png = base64.b64decode(image.data)
-        print(f"[{mode}] render_chart without MCP Apps: text, structured summary and a {len(png)}-byte PNG, no view data")
+        print(f"[{mode}] render_chart without MCP Apps: text, JSON summary and a {len(png)}-byte PNG, no view data")
     return problems
 
 
