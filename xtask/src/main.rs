@@ -27,6 +27,9 @@
 //! * `mcpb-check` — the bundle of a debug build through Anthropic's `mcpb` CLI (unpack, validate,
 //!   pack), then its server started exactly as the manifest says (`mcpb_check.rs`); `test` runs it
 //!   after `clients`.
+//! * `mcp-app` — the MCP Apps chart view (`mcp_app.rs`): the committed build of `ui/src/mcp-app` is
+//!   current, and in headless Chromium a test host on the official ext-apps AppBridge draws real
+//!   demo answers in it; `test` runs it after `interop`.
 //! * `interop` — only those MCP interop checks (quick, after changing the HTTP mode).
 //! * `oauth` — remote access through OAuth end to end (`oauth.rs`): the Python SDK's OAuth client
 //!   and the conformance suite's authorization-server scenarios through a Caddy TLS proxy; `test`
@@ -53,6 +56,7 @@
 mod clients;
 mod clock;
 mod flaky;
+mod mcp_app;
 mod mcpb;
 mod mcpb_check;
 mod oauth;
@@ -63,7 +67,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitCode, Stdio};
 use std::time::Duration;
 
-const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | bundle [--debug] [--bundles deb,appimage] | test | mcpb [--binary PATH] [--target TRIPLE] [--out DIR] [--release-url URL] | mcpb-check | interop | oauth | clients | clock | e2e | windows | flaky [FILTER] [--runs N] [--busy] [-p PACKAGE]… [--test BINARY]…>";
+const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | bundle [--debug] [--bundles deb,appimage] | test | mcpb [--binary PATH] [--target TRIPLE] [--out DIR] [--release-url URL] | mcpb-check | interop | mcp-app | oauth | clients | clock | e2e | windows | flaky [FILTER] [--runs N] [--busy] [-p PACKAGE]… [--test BINARY]…>";
 
 /// Tauri config patch that drops `bundle.externalBin` for builds that do not bundle the app.
 const NO_SIDECAR_CONFIG: &str = r#"{"bundle":{"externalBin":null}}"#;
@@ -80,6 +84,7 @@ fn main() -> ExitCode {
         ["bundle", "--debug", "--bundles", bundles] => bundle(bundles, true),
         ["test"] => test(),
         ["interop"] => conformance(&workspace_root()).and_then(|()| interop(&workspace_root())),
+        ["mcp-app"] => mcp_app::mcp_app(&workspace_root()),
         ["oauth"] => oauth::oauth(&workspace_root()),
         ["clients"] => clients::clients(&workspace_root()),
         ["clock"] => clock::clock(&workspace_root()),
@@ -363,6 +368,7 @@ fn test() -> Result<(), String> {
     stages.run("no control API in shipped builds", || no_control_feature_in_shipped_builds(&root))?;
     stages.run("MCP conformance", || conformance(&root))?;
     stages.run("Python SDK interop", || interop(&root))?;
+    stages.run("MCP Apps view (build current, Chromium host)", || mcp_app::mcp_app(&root))?;
     stages.run("OAuth interop", || oauth::oauth(&root))?;
     stages.run("real MCP clients", || clients::clients(&root))?;
     stages.run("MCP Bundle (mcpb CLI)", || mcpb_check::check(&root))?;

@@ -10,8 +10,10 @@
 //  - the activity view draws (non-blank screenshot; each series draws exactly the points the data
 //    has after thinning), hover reads the right pace, the heart-rate toggle removes its panel, a drag
 //    zooms in, the host's dark theme and Chinese locale apply;
+//  - get_activity's view (no series in the answer) fetches it with the read-only get_activity;
 //  - the period view lists a bar's activities through the bridge (read-only list_activities only);
-//  - the fitness view names its convention; the page made no network request at all.
+//  - the fitness view names its convention and hover reads CTL; the mean-max view draws every
+//    point of each curve; the page made no network request at all.
 // It prints the measurements for the note: the view's size, the extra bytes of an apps host's
 // render_chart answer, and the time from result to first paint.
 //
@@ -135,8 +137,10 @@ async function main() {
     page.on("request", (request) => requests.push(request.url()));
     await page.exposeFunction("hostCallTool", (params) => apps.callTool(params));
     const measured = await activityView(browser, page, apps, plain, script);
+    await activityWithoutSeries(page, apps, script);
     await periodView(page, apps, script);
     await fitnessView(page, apps, script);
+    await meanMaxView(page, apps, script);
     check(requests.length === 0, "the host page and the view made no network request", requests.join(", "));
     console.log(`mcp-app measurements: ${JSON.stringify(measured)}`);
   } finally {
@@ -269,6 +273,19 @@ async function activityView(browser, page, apps, plain, script) {
   return measured;
 }
 
+async function activityWithoutSeries(page, apps, script) {
+  console.log("activity view from get_activity (the view asks for the series)");
+  const { structuredContent } = await apps.callTool({ name: "list_activities", arguments: { activity_type: "running", limit: 1 } });
+  const input = { activity_id: structuredContent.activities[0].activity_id };
+  const result = await apps.callTool({ name: "get_activity", arguments: input });
+  const view = result._meta?.[VIEW_META];
+  check(view?.view === "activity" && !view.series, "get_activity without include_series gives the view its laps, not the series");
+  const frame = await load(page, script, result, input, { theme: "light", locale: "en-US" });
+  await frame.waitForSelector('path[data-series="speed"]', { timeout: 15000 });
+  const calls = await page.evaluate(() => window.host.calls);
+  check(JSON.stringify(calls) === JSON.stringify(["get_activity"]), "the view fetched the series with the read-only get_activity", calls.join(","));
+}
+
 async function periodView(page, apps, script) {
   console.log("period view (render_chart kind=volume)");
   const input = { kind: "volume" };
@@ -310,3 +327,24 @@ main().catch((e) => {
   console.error(`mcp-app: ${e.stack || e}`);
   process.exit(1);
 });
+
+async function meanMaxView(page, apps, script) {
+  console.log("mean-max view (render_chart kind=mean_max)");
+  // The curve is computed from the local history of the season before `date`: sync it, and ask
+  // again until the background sync says it is complete (each call reports, none starts another).
+  let synced = await apps.callTool({ name: "sync_history", arguments: { since: "2025-11-15" } });
+  for (let i = 0; i < 600 && synced.structuredContent?.status === "running"; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    synced = await apps.callTool({ name: "sync_history", arguments: { since: "2025-11-15" } });
+  }
+  check(synced.structuredContent?.status === "complete", "the demo history syncs the season", synced.content?.[0]?.text?.slice(0, 200));
+  const input = { kind: "mean_max", metric: "pace", sport: "running" };
+  const result = await apps.callTool({ name: "render_chart", arguments: input });
+  const view = result._meta?.[VIEW_META];
+  check(view?.view === "mean_max" && view.series.length > 0, "the mean-max chart gives the view its curves", result.content?.[0]?.text?.slice(0, 200));
+  if (view?.view !== "mean_max") return;
+  const frame = await load(page, script, result, input, { theme: "dark", locale: "en-US" });
+  const points = await frame.$$eval("path[data-series]", (paths) => paths.map((p) => Number(p.dataset.points)));
+  const expected = view.series.map((s) => s.values.filter((v) => v != null).length);
+  check(JSON.stringify(points) === JSON.stringify(expected), "each curve draws every point it has", `${points} vs ${expected}`);
+}
