@@ -198,17 +198,20 @@ let appsView;
 async function activityView(browser, page, apps, plain, script) {
   console.log("activity view (render_chart kind=activity)");
   appsView = apps.readResource({ uri: VIEW_URI }).then((r) => r.contents[0]);
+  // The longest recent run: it has more samples than the view gets, so the series is thinned.
   const { structuredContent } = await apps.callTool({
     name: "list_activities",
-    arguments: { activity_type: "running", limit: 1 },
+    arguments: { activity_type: "running", limit: 40 },
   });
-  const run = structuredContent.activities[0];
+  const seconds = (d) => String(d ?? "0").split(":").reduce((sum, part) => sum * 60 + Number(part), 0);
+  const run = structuredContent.activities.reduce((a, b) => (seconds(b.duration) > seconds(a.duration) ? b : a));
   const input = { kind: "activity", activity_id: run.activity_id };
   const result = await apps.callTool({ name: "render_chart", arguments: input });
   const before = await plain.callTool({ name: "render_chart", arguments: input });
   const view = result._meta?.[VIEW_META];
   check(view?.view === "activity" && !result.structuredContent?.series, "the apps host gets the series in _meta, not in structuredContent");
   check(!before._meta?.[VIEW_META], "a client without MCP Apps gets no view data");
+  check(view.series.t.length < view.recordedPoints, "the series is thinned", `${view.series.t.length} of ${view.recordedPoints}`);
   const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
   check(
     same(result.content, before.content) && same(result.structuredContent, before.structuredContent),
