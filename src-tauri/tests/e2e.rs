@@ -27,6 +27,8 @@
 //!
 //! Needs `Xvfb`, `WebKitWebDriver` (Debian `webkit2gtk-driver`) and `tauri-driver` (`.ci/setup`
 //! installs them). Ignored by plain `cargo test`; `cargo xtask e2e` builds the UI and runs it.
+//!
+//! Run: `cargo xtask e2e`.
 
 #![cfg(target_os = "linux")]
 
