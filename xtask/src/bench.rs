@@ -4,8 +4,9 @@
 //! 0.05 ms, binary ≤ 20 MB).
 //!
 //! The baseline is `REF` (default `main`) checked out in a git worktree under
-//! `target/bench-baseline/src` and built into `target/bench-baseline/target`, so neither build
-//! disturbs the other; `--bin`/`--baseline-bin` measure binaries already built instead. Both run
+//! `target/bench-baseline/src`, built into the same target folder (dependencies compile once) and
+//! copied to `target/bench-baseline/garmin-mcp` before the new build replaces it; `--bin` and
+//! `--baseline-bin` measure binaries already built instead. Both run
 //! with an empty data folder, as a newly set-up client starts them, and are measured alternately
 //! round after round, so load on the machine (two cores shared while others build) falls on both
 //! alike; the table gives medians and the ratio new/baseline. The client side is raw pipes (one
@@ -74,24 +75,22 @@ impl Options {
     }
 }
 
-/// Checks `reference` out in the baseline worktree and builds its release `garmin-mcp` there.
+/// Checks `reference` out in the baseline worktree and builds its release `garmin-mcp` there, into
+/// this workspace's target folder (the dependencies compile once for both builds), then keeps a
+/// copy beside the worktree, since the new build is written to the same place.
 fn build_baseline(root: &Path, reference: &str) -> Result<PathBuf, String> {
-    let place = crate::target_dir(root).join("bench-baseline");
+    let target = crate::target_dir(root);
+    let place = target.join("bench-baseline");
     let source = place.join("src");
     if source.join(".git").exists() {
-        crate::run(
-            Command::new("git").current_dir(&source).args(["checkout", "--quiet", "--detach", reference]),
-        )?;
+        crate::run(Command::new("git").current_dir(&source).args(["checkout", "--quiet", "--detach", reference]))?;
     } else {
-        crate::run(
-            Command::new("git")
-                .current_dir(root)
-                .args(["worktree", "add", "--detach"])
-                .arg(&source)
-                .arg(reference),
-        )?;
+        crate::run(Command::new("git").current_dir(root).args(["worktree", "add", "--detach"]).arg(&source).arg(reference))?;
     }
-    build_release(&source, &place.join("target"))
+    let built = build_release(&source, &target)?;
+    let kept = place.join(format!("garmin-mcp{}", std::env::consts::EXE_SUFFIX));
+    std::fs::copy(&built, &kept).map_err(|e| format!("cannot copy {} to {}: {e}", built.display(), kept.display()))?;
+    Ok(kept)
 }
 
 /// `cargo build --release -p garmin-mcp` in `workspace`, into `target_dir`.
