@@ -253,8 +253,7 @@ impl GarminMcp {
         } else {
             (&self.tools.listed, |_| true)
         };
-        cell.get_or_init(|| self.tool_router().list_all().into_iter().filter(|tool| keep(tool)).collect())
-            .clone()
+        cell.get_or_init(|| self.tool_router().list_all().into_iter().filter(keep).collect()).clone()
     }
 
     /// Every tool of every toolset, before filtering, as clients see them (see [`crate::schema`]).
