@@ -83,13 +83,22 @@ fn build_baseline(root: &Path, reference: &str) -> Result<PathBuf, String> {
     let place = target.join("bench-baseline");
     let source = place.join("src");
     if source.join(".git").exists() {
-        crate::run(Command::new("git").current_dir(&source).args(["checkout", "--quiet", "--detach", reference]))?;
+        crate::run(
+            Command::new("git").current_dir(&source).args(["checkout", "--quiet", "--detach", reference]),
+        )?;
     } else {
-        crate::run(Command::new("git").current_dir(root).args(["worktree", "add", "--detach"]).arg(&source).arg(reference))?;
+        crate::run(
+            Command::new("git")
+                .current_dir(root)
+                .args(["worktree", "add", "--detach"])
+                .arg(&source)
+                .arg(reference),
+        )?;
     }
     let built = build_release(&source, &target)?;
     let kept = place.join(format!("garmin-mcp{}", std::env::consts::EXE_SUFFIX));
-    std::fs::copy(&built, &kept).map_err(|e| format!("cannot copy {} to {}: {e}", built.display(), kept.display()))?;
+    std::fs::copy(&built, &kept)
+        .map_err(|e| format!("cannot copy {} to {}: {e}", built.display(), kept.display()))?;
     Ok(kept)
 }
 
