@@ -44,6 +44,9 @@
 //!   times (default 10; `--busy` keeps one core busy meanwhile) and names each test that failed at
 //!   least once with its failure rate (`flaky.rs`). Use it before calling work on concurrency,
 //!   timing, processes or the history done.
+//! * `bench [--baseline REF] [--rounds N] [--bin PATH] [--baseline-bin PATH]` — the stdio server's
+//!   cold start, idle memory, ping latency and size as a release build against `REF` (default
+//!   `main`) built in the same run, as ratios (`bench.rs`). Not part of `test`.
 //! * `e2e` — the desktop app end to end under Xvfb, driven by tauri-driver + WebKitWebDriver: sign in
 //!   to the demo account and to a fake "Garmin international" through the real sign-in window, check
 //!   the saved sessions and the home window (`src-tauri/tests/e2e.rs`). Builds the UI first;
@@ -53,6 +56,7 @@
 //!   the Linux build, clippy for `x86_64-pc-windows-gnu` and `aarch64-apple-darwin`, and
 //!   `garmin-desktop.exe` built; `test` runs it after `clock`.
 
+mod bench;
 mod clients;
 mod clock;
 mod flaky;
@@ -67,7 +71,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitCode, Stdio};
 use std::time::Duration;
 
-const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | bundle [--debug] [--bundles deb,appimage] | test | mcpb [--binary PATH] [--target TRIPLE] [--out DIR] [--release-url URL] | mcpb-check | interop | mcp-app | oauth | clients | clock | e2e | windows | flaky [FILTER] [--runs N] [--busy] [-p PACKAGE]… [--test BINARY]…>";
+const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | bundle [--debug] [--bundles deb,appimage] | test | mcpb [--binary PATH] [--target TRIPLE] [--out DIR] [--release-url URL] | mcpb-check | interop | mcp-app | oauth | clients | clock | e2e | windows | flaky [FILTER] [--runs N] [--busy] [-p PACKAGE]… [--test BINARY]… | bench [--baseline REF] [--rounds N] [--bin PATH] [--baseline-bin PATH]>";
 
 /// Tauri config patch that drops `bundle.externalBin` for builds that do not bundle the app.
 const NO_SIDECAR_CONFIG: &str = r#"{"bundle":{"externalBin":null}}"#;
@@ -92,6 +96,7 @@ fn main() -> ExitCode {
         ["mcpb-check"] => mcpb_check::check(&workspace_root()),
         ["mcpb", ..] => mcpb::mcpb(&workspace_root(), &args[1..]),
         ["flaky", ..] => flaky::flaky(&workspace_root(), &args[1..]),
+        ["bench", ..] => bench::bench(&workspace_root(), &args[1..]),
         ["windows"] => lint_while_building()
             .and_then(|()| build_ui(&workspace_root()))
             .and_then(|()| windows::windows(&workspace_root())),

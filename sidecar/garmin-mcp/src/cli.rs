@@ -158,6 +158,13 @@ pub enum Command {
     Remote(remote::RemoteArgs),
 }
 
+impl Cli {
+    /// True when this command line serves MCP over stdio (no command, no `--http`).
+    pub fn serves_stdio(&self) -> bool {
+        self.command.is_none() && !self.http
+    }
+}
+
 /// Runs the parsed command line.
 pub async fn run(cli: Cli) -> ExitCode {
     let Some(store) = SessionStore::resolve(cli.data_dir.as_deref()) else {

@@ -110,11 +110,25 @@ impl ServerOptions {
 #[derive(Clone, Debug)]
 pub struct GarminMcp {
     ctx: Arc<Context>,
-    tool_router: Arc<ToolRouter<Self>>,
+    /// The offered tools, built on first use and shared by every session and call.
+    tools: Arc<Tools>,
     /// This session's log level, subscriptions and questions (a clone is a new session).
     session: SessionScope,
     /// The tool call this view serves (a clone starts a new one): its Garmin reader.
     call: CallScope,
+}
+
+/// The tools this server offers (after `--toolsets` and `--readonly`), built when first needed —
+/// the first `tools/list`, tool call, or question about which tools are offered — not at start-up:
+/// building them (every tool's schemas, generated then tidied) is most of what a start would
+/// otherwise do before it can read its first message. Each listing is kept once built.
+#[derive(Debug, Default)]
+struct Tools {
+    router: std::sync::OnceLock<ToolRouter<GarminMcp>>,
+    /// The whole list as `tools/list` answers it (sorted by name).
+    listed: std::sync::OnceLock<Vec<rmcp::model::Tool>>,
+    /// The list a read-only OAuth grant sees.
+    listed_read_only: std::sync::OnceLock<Vec<rmcp::model::Tool>>,
 }
 
 /// One tool call's reader of Garmin, built on first use; a clone is a new, empty scope.
@@ -171,22 +185,8 @@ struct Context {
 impl GarminMcp {
     /// Builds the server; fails on an unknown toolset name.
     pub fn new(options: ServerOptions) -> Result<Self, String> {
-        let mut router = Self::all_tools();
         if let Some(names) = &options.toolsets {
-            let chosen = toolsets::select(names)?;
-            for tool in router.list_all() {
-                if !chosen.iter().any(|set| set.tools.contains(&tool.name.as_ref())) {
-                    router.remove_route(&tool.name);
-                }
-            }
-        }
-        if options.read_only {
-            for tool in router.list_all() {
-                let read_only = tool.annotations.as_ref().and_then(|a| a.read_only_hint) == Some(true);
-                if !read_only {
-                    router.remove_route(&tool.name);
-                }
-            }
+            toolsets::select(names)?;
         }
         Ok(GarminMcp {
             ctx: Arc::new(Context {
@@ -196,7 +196,7 @@ impl GarminMcp {
                 history: Arc::default(),
                 completions: crate::prompts::Completions::default(),
             }),
-            tool_router: Arc::new(router),
+            tools: Arc::default(),
             session: SessionScope(Arc::new(Session {
                 log: ClientLog::default(),
                 tag: crate::resources::SessionTag::new(Default::default()),
@@ -211,10 +211,49 @@ impl GarminMcp {
     fn for_call(&self) -> GarminMcp {
         GarminMcp {
             ctx: self.ctx.clone(),
-            tool_router: self.tool_router.clone(),
+            tools: self.tools.clone(),
             session: SessionScope(self.session.0.clone()),
             call: CallScope::default(),
         }
+    }
+
+    /// The tools this server offers, built on first use (see [`Tools`]).
+    fn tool_router(&self) -> &ToolRouter<Self> {
+        self.tools.router.get_or_init(|| Self::offered_tools(&self.ctx.options))
+    }
+
+    /// The tools offered with `options`: every tool, less those `--toolsets` leaves out and, with
+    /// `--readonly`, those that write.
+    fn offered_tools(options: &ServerOptions) -> ToolRouter<Self> {
+        let mut router = Self::all_tools();
+        if let Some(names) = &options.toolsets {
+            // Checked in `new`; an unknown name there stopped the server.
+            let chosen = toolsets::select(names).unwrap_or_default();
+            for tool in router.list_all() {
+                if !chosen.iter().any(|set| set.tools.contains(&tool.name.as_ref())) {
+                    router.remove_route(&tool.name);
+                }
+            }
+        }
+        if options.read_only {
+            for tool in router.list_all() {
+                if !Self::is_read_only_tool(&tool) {
+                    router.remove_route(&tool.name);
+                }
+            }
+        }
+        router
+    }
+
+    /// The offered tools as `tools/list` answers them, all or (for a read-only grant) only those
+    /// that read; built once each.
+    fn listed_tools(&self, read_only: bool) -> Vec<rmcp::model::Tool> {
+        let (cell, keep): (_, fn(&rmcp::model::Tool) -> bool) = if read_only {
+            (&self.tools.listed_read_only, Self::is_read_only_tool)
+        } else {
+            (&self.tools.listed, |_| true)
+        };
+        cell.get_or_init(|| self.tool_router().list_all().into_iter().filter(keep).collect()).clone()
     }
 
     /// Every tool of every toolset, before filtering, as clients see them (see [`crate::schema`]).
@@ -359,7 +398,7 @@ impl GarminMcp {
 
     /// Whether this server offers the tool `name` (after `--toolsets` and `--readonly`).
     pub(crate) fn offers_tool(&self, name: &str) -> bool {
-        self.tool_router.has_route(name)
+        self.tool_router().has_route(name)
     }
 
     /// Whether the MCP Apps chart view is offered: when a tool that draws in it is.
@@ -447,7 +486,7 @@ impl GarminMcp {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         if let (Some(tool), Some(arguments)) =
-            (self.tool_router.get(&request.name), request.arguments.as_ref())
+            (self.tool_router().get(&request.name), request.arguments.as_ref())
             && let Err(message) = crate::schema::check_string_lengths(tool, arguments)
         {
             return Ok(crate::tool_error::argument_error(message));
@@ -480,7 +519,7 @@ impl GarminMcp {
         let name = request.name.to_string();
         let arguments = request.arguments.clone();
         let view = self.for_call();
-        let call = view.tool_router.call(ToolCallContext::new(&view, request, context));
+        let call = view.tool_router().call(ToolCallContext::new(&view, request, context));
         let answer = crate::domain::dates::with_today(self.today(), call).await;
         let answer = view.with_source(answer?).await;
         let CallToolResponse::Complete(result) = &answer else { return Ok(answer) };
@@ -552,7 +591,7 @@ impl GarminMcp {
     /// Whether the tool that reads `uri` is offered (`--toolsets` and `--readonly` hide resources
     /// with their tools).
     fn offers_resource(&self, uri: &str) -> bool {
-        crate::resources::resolve(uri, None).is_ok_and(|reading| self.tool_router.has_route(reading.tool))
+        crate::resources::resolve(uri, None).is_ok_and(|reading| self.tool_router().has_route(reading.tool))
     }
 
     /// Subscriptions are for resources that exist and that this server tells about when they
@@ -638,7 +677,7 @@ impl GarminMcp {
     }
 }
 
-#[tool_handler(router = self.tool_router)]
+#[tool_handler(router = self.tool_router())]
 #[allow(deprecated, reason = "MCP logging is deprecated for 2026-07-28 (SEP-2577) but part of 2025-11-25")]
 impl ServerHandler for GarminMcp {
     /// The tools, less the write tools for a read-only OAuth grant (the list then depends on the
@@ -652,12 +691,7 @@ impl ServerHandler for GarminMcp {
         let supports_cache_hints = context
             .protocol_version()
             .is_some_and(|version| version >= rmcp::model::ProtocolVersion::V_2026_07_28);
-        let tools = self
-            .tool_router
-            .list_all()
-            .into_iter()
-            .filter(|tool| !read_only || Self::is_read_only_tool(tool))
-            .collect();
+        let tools = self.listed_tools(read_only);
         Ok(ListToolsResult {
             result_type: Some(rmcp::model::ResultType::COMPLETE),
             tools,
@@ -682,7 +716,7 @@ impl ServerHandler for GarminMcp {
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
         if Self::read_only_grant(&context)
-            && self.tool_router.get(&name).is_some_and(|t| !Self::is_read_only_tool(t))
+            && self.tool_router().get(&name).is_some_and(|t| !Self::is_read_only_tool(t))
         {
             return Err(ErrorData::invalid_request(
                 format!(
@@ -881,7 +915,7 @@ impl ServerHandler for GarminMcp {
         let charts = self.store().dir().join("charts").display().to_string();
         let charts = (!self.is_read_only()).then_some(charts.as_str());
         let reading = crate::resources::resolve(&request.uri, charts)?;
-        if !self.tool_router.has_route(reading.tool) {
+        if !self.tool_router().has_route(reading.tool) {
             return Err(ErrorData::resource_not_found(
                 format!(
                     "`{}` is read by the `{}` tool, which this server does not offer (--toolsets or --readonly).",

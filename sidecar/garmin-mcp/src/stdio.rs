@@ -35,11 +35,54 @@ pub struct LineTransport<R, W> {
     skipping: bool,
 }
 
-impl LineTransport<tokio::io::Stdin, tokio::io::Stdout> {
+/// Standard input as the runtime reads it.
+pub type StdinReader = Box<dyn AsyncRead + Unpin + Send>;
+/// Standard output as the runtime writes it.
+pub type StdoutWriter = Box<dyn AsyncWrite + Unpin + Send>;
+
+impl LineTransport<StdinReader, StdoutWriter> {
     /// Over this process's standard input and output.
+    ///
+    /// When they are pipes (as every MCP client starts us), they are read and written straight
+    /// from the runtime's event loop, which is what makes a trivial call cost tens of
+    /// microseconds; tokio's own `stdin()`/`stdout()` hand every read and write to a thread of
+    /// the blocking pool and back. Anything else (a terminal, a file, a socket) goes through
+    /// those.
     pub fn stdio() -> Self {
-        LineTransport::new(tokio::io::stdin(), tokio::io::stdout())
+        let (reader, writer) = stdio_streams();
+        LineTransport::new(reader, writer)
     }
+}
+
+/// Standard input and output for [`LineTransport::stdio`]: event-loop pipes where possible.
+#[cfg(unix)]
+fn stdio_streams() -> (StdinReader, StdoutWriter) {
+    use std::os::fd::AsFd as _;
+    use tokio::net::unix::pipe;
+    // Our own duplicates of fds 0 and 1 (close-on-exec); `from_file` checks that each is a pipe
+    // and makes it non-blocking. The pipes' other ends are the client's, and nothing we start
+    // inherits these (children get null stdio), so no other process sees the non-blocking mode.
+    let reader: StdinReader = match std::io::stdin().as_fd().try_clone_to_owned() {
+        Ok(fd) => match pipe::Receiver::from_file(std::fs::File::from(fd)) {
+            Ok(pipe) => Box::new(pipe),
+            Err(_) => Box::new(tokio::io::stdin()),
+        },
+        Err(_) => Box::new(tokio::io::stdin()),
+    };
+    let writer: StdoutWriter = match std::io::stdout().as_fd().try_clone_to_owned() {
+        Ok(fd) => match pipe::Sender::from_file(std::fs::File::from(fd)) {
+            Ok(pipe) => Box::new(pipe),
+            Err(_) => Box::new(tokio::io::stdout()),
+        },
+        Err(_) => Box::new(tokio::io::stdout()),
+    };
+    (reader, writer)
+}
+
+/// Standard input and output for [`LineTransport::stdio`] (tokio's, through its blocking pool).
+#[cfg(not(unix))]
+fn stdio_streams() -> (StdinReader, StdoutWriter) {
+    (Box::new(tokio::io::stdin()), Box::new(tokio::io::stdout()))
 }
 
 impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin + Send + 'static> LineTransport<R, W> {

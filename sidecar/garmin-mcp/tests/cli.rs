@@ -1118,3 +1118,84 @@ async fn four_processes_syncing_one_data_folder_at_once_run_one_sync() {
     assert_eq!(record.pid, first_pid);
     assert!(record.finished.as_ref().is_some_and(|f| f.complete), "{record:?}");
 }
+
+/// A tool as its checked-in snapshot (`tests/toolsnaps/`) records it: keys sorted, pretty-printed.
+fn as_snapshot(tool: &rmcp::model::Tool) -> String {
+    fn sorted(value: serde_json::Value) -> serde_json::Value {
+        match value {
+            serde_json::Value::Object(map) => {
+                let keys: std::collections::BTreeMap<String, serde_json::Value> =
+                    map.into_iter().map(|(k, v)| (k, sorted(v))).collect();
+                serde_json::to_value(keys).unwrap()
+            }
+            serde_json::Value::Array(items) => {
+                serde_json::Value::Array(items.into_iter().map(sorted).collect())
+            }
+            other => other,
+        }
+    }
+    serde_json::to_string_pretty(&sorted(serde_json::to_value(tool).unwrap())).unwrap() + "\n"
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn stdio_builds_its_tools_on_the_first_list_exactly_as_the_snapshots_and_lists_them_again_unchanged() {
+    use rmcp::ServiceExt as _;
+    use rmcp::transport::TokioChildProcess;
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = tokio::process::Command::new(BIN);
+    cmd.arg("--data-dir").arg(dir.path());
+    let (transport, _stderr) = TokioChildProcess::builder(cmd).stderr(Stdio::null()).spawn().unwrap();
+    let client = ().serve(transport).await.unwrap();
+    let first = client.list_all_tools().await.unwrap();
+    let snapshots = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("toolsnaps");
+    let on_disk = std::fs::read_dir(&snapshots).unwrap().count();
+    assert_eq!(first.len(), on_disk, "one tool per snapshot in {}", snapshots.display());
+    for tool in &first {
+        let expected = std::fs::read_to_string(snapshots.join(format!("{}.json", tool.name)))
+            .unwrap_or_else(|e| panic!("{} has no snapshot: {e}", tool.name));
+        assert_eq!(as_snapshot(tool), expected, "{} differs from its snapshot over stdio", tool.name);
+    }
+    let again = client.list_all_tools().await.unwrap();
+    assert_eq!(again, first, "the second tools/list (from the cache) differs from the first");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn stdio_with_toolsets_and_readonly_lists_only_those_tools_though_they_are_built_on_first_use() {
+    use rmcp::ServiceExt as _;
+    use rmcp::transport::TokioChildProcess;
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = tokio::process::Command::new(BIN);
+    cmd.arg("--data-dir").arg(dir.path()).args(["--toolsets", "workouts", "--readonly"]);
+    let (transport, _stderr) = TokioChildProcess::builder(cmd).stderr(Stdio::null()).spawn().unwrap();
+    let client = ().serve(transport).await.unwrap();
+    let tools = client.list_all_tools().await.unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    let chosen = garmin_mcp::toolsets::select(&["workouts".to_owned()]).unwrap();
+    for tool in &tools {
+        assert!(
+            chosen.iter().any(|set| set.tools.contains(&tool.name.as_ref())),
+            "{} is outside the chosen toolset: {names:?}",
+            tool.name
+        );
+        assert_eq!(
+            tool.annotations.as_ref().and_then(|a| a.read_only_hint),
+            Some(true),
+            "{} writes",
+            tool.name
+        );
+    }
+    assert!(names.contains(&"get_workouts"), "{names:?}");
+    // A written-off tool is refused as unknown, though the list was built only on first use.
+    let refused = client
+        .call_tool(rmcp::model::CallToolRequestParams::new("create_workout"))
+        .await
+        .expect_err("create_workout is not offered");
+    assert!(refused.to_string().contains("tool not found"), "{refused}");
+    client.cancel().await.unwrap();
+    // An unknown toolset still stops the server at once, before any client is served.
+    let (output, _, stderr) = run(command(dir.path(), &["--toolsets", "nonsense"])).await;
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+}
