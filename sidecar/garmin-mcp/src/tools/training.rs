@@ -111,8 +111,10 @@ impl GarminMcp {
     /// overreaching…), acute and chronic load with the acute:chronic workload ratio (ACWR) and what
     /// it means — use this to answer "am I overtraining?" —, load balance, VO2max and fitness age,
     /// training readiness and what limits it, HRV, race predictions (5K to marathon), lactate
-    /// threshold, endurance and hill scores, plus the last `trend_days` days of readiness, acute
-    /// load, VO2max and HRV.
+    /// threshold, endurance and hill scores, Running Tolerance (weekly tolerance, impact load and
+    /// Garmin's verdict), heat and altitude acclimation, plus the last `trend_days` days of the
+    /// morning readiness, acute load, VO2max, HRV and Running Tolerance. What the watch does not
+    /// record is said in `not_recorded`, one sentence each.
     #[tool(
         name = "get_training_status",
         annotations(
