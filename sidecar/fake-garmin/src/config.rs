@@ -53,7 +53,12 @@ pub struct FakeConfig {
 /// * **HRV:** the night and the range answer 204 (the night's 204 without readings is `[L]`; the
 ///   range answering the same when the account has none is `[S]`);
 /// * **weight:** the range answers 204 (`[S]`, as `weight/latest` does before any weigh-in),
-///   the day view and date range hold no weigh-ins, the latest is 204.
+///   the day view and date range hold no weigh-ins, the latest is 204;
+/// * **newest metrics** (an older watch such as a Forerunner 255, `newest_metrics`): Running
+///   Tolerance answers 404 (*unverified*: no recorded answer for a watch without it; the issue
+///   #29 report of a 404 for a watch without training status is the model), the endurance and hill
+///   scores 204 (as Garmin answers a day without one, `api/metrics.rs`), and acclimation is `null`
+///   in the VO2max blocks (`max_metrics.json`'s `heatAltitudeAcclimation: null` `[L]`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Untracked {
     /// No sleep is recorded.
@@ -62,11 +67,19 @@ pub struct Untracked {
     pub hrv: bool,
     /// No weigh-ins are recorded.
     pub weight: bool,
+    /// None of Garmin's newest metrics (Running Tolerance, endurance and hill scores, acclimation)
+    /// is recorded: an older watch.
+    pub newest_metrics: bool,
 }
 
 impl Untracked {
     /// A bike computer alone: no sleep, no HRV, no weigh-ins.
-    pub const BIKE_COMPUTER: Untracked = Untracked { sleep: true, hrv: true, weight: true };
+    pub const BIKE_COMPUTER: Untracked =
+        Untracked { sleep: true, hrv: true, weight: true, newest_metrics: false };
+    /// An older watch (the second fake account's Forerunner 255): everything but Garmin's newest
+    /// metrics.
+    pub const OLDER_WATCH: Untracked =
+        Untracked { sleep: false, hrv: false, weight: false, newest_metrics: true };
 }
 
 impl Default for FakeConfig {
@@ -83,6 +96,22 @@ impl Default for FakeConfig {
             profile_id: 1_000_001,
             full_name: "Alex Example".to_owned(),
             untracked: Untracked::default(),
+        }
+    }
+}
+
+impl FakeConfig {
+    /// The second fake account (#29): Sam Sample, whose older watch (a Forerunner 255) records
+    /// none of Garmin's newest metrics ([`Untracked::OLDER_WATCH`]); everything else as the demo
+    /// athlete's, anchored on `today`.
+    pub fn older_watch_account(today: NaiveDate) -> FakeConfig {
+        FakeConfig {
+            today,
+            display_name: "fake-athlete-2".to_owned(),
+            profile_id: 1_000_002,
+            full_name: "Sam Sample".to_owned(),
+            untracked: Untracked::OLDER_WATCH,
+            ..FakeConfig::default()
         }
     }
 }

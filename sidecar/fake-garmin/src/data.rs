@@ -217,7 +217,7 @@ impl Dataset {
             full_name: config.full_name.clone(),
             activities,
             days,
-            devices: kit::devices(first),
+            devices: kit::devices(first, config.untracked.newest_metrics),
             gear,
             events: events.into_iter().map(|e| (e.id, e)).collect(),
             race_day,
@@ -272,6 +272,11 @@ impl Dataset {
     /// A live activity by id.
     pub fn activity(&self, id: u64) -> Option<&Activity> {
         self.activities.iter().find(|a| a.id == id && !self.deleted.contains(&id))
+    }
+
+    /// Whether a device of the account records Garmin's newest metrics (#29).
+    pub fn records_newest_metrics(&self) -> bool {
+        self.devices.iter().any(|d| d.newest_metrics)
     }
 
     /// The day record of `date`, if inside the data set.

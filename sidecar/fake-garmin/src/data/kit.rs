@@ -61,6 +61,9 @@ pub struct Device {
     pub type_pk: u64,
     /// Registered on.
     pub registered: NaiveDate,
+    /// Records Garmin's newest metrics (Running Tolerance, endurance and hill scores, acclimation:
+    /// Forerunner 570/970 and fēnix 8 era watches; the demo's watch stands for one).
+    pub newest_metrics: bool,
 }
 
 /// Gear of the account; the daily shoe replaced the old one on `switch`.
@@ -119,13 +122,14 @@ pub fn gear(seed: u64, first: NaiveDate, switch: NaiveDate) -> Vec<Gear> {
     ]
 }
 
-/// Devices of the account.
-pub fn devices(first: NaiveDate) -> Vec<Device> {
+/// Devices of the account: the demo athlete's Forerunner 965, or for an account with an older
+/// watch (`older`, [`crate::config::Untracked::OLDER_WATCH`]) a Forerunner 255 in its place.
+pub fn devices(first: NaiveDate, older: bool) -> Vec<Device> {
     vec![
         Device {
             id: WATCH_ID,
-            product: "Forerunner 965",
-            app_key: "forerunner965",
+            product: if older { "Forerunner 255" } else { "Forerunner 965" },
+            app_key: if older { "forerunner255" } else { "forerunner965" },
             part_number: "006-B4315-00",
             sku: "010-02809-00",
             serial: "3391234567",
@@ -134,6 +138,7 @@ pub fn devices(first: NaiveDate) -> Vec<Device> {
             primary: true,
             type_pk: 38_066,
             registered: first - Duration::days(200),
+            newest_metrics: !older,
         },
         Device {
             id: SCALE_ID,
@@ -147,6 +152,7 @@ pub fn devices(first: NaiveDate) -> Vec<Device> {
             primary: false,
             type_pk: 36_232,
             registered: first - Duration::days(500),
+            newest_metrics: false,
         },
     ]
 }

@@ -39,7 +39,8 @@ fn contributors(d: &Dataset, day: NaiveDate) -> Vec<Value> {
 
 /// The endurance-score record of a day (`endurance_score.json`).
 pub(super) fn endurance_dto(d: &Dataset, day: NaiveDate) -> Option<Value> {
-    let score = d.day(day)?.fitness.endurance;
+    // A watch without the score: 204, as for a day without one.
+    let score = d.day(day).filter(|_| d.records_newest_metrics())?.fitness.endurance;
     let class = [5100.0, 5800.0, 6600.0, 7300.0, 8100.0, 8800.0].iter().filter(|l| score >= **l).count() + 1;
     Some(
         Obj::new()
@@ -73,8 +74,10 @@ async fn endurance(State(state): State<AppState>, q: Query) -> Response {
 
 /// Endurance stats over a range (also `enduranceScoreScalar`): weekly groups from `start`.
 pub(super) fn endurance_range(d: &Dataset, start: NaiveDate, end: NaiveDate) -> Value {
-    let scores: Vec<(NaiveDate, f64)> =
-        clock::days(start, end).filter_map(|x| d.day(x).map(|r| (x, r.fitness.endurance))).collect();
+    let scores: Vec<(NaiveDate, f64)> = clock::days(start, end)
+        .filter(|_| d.records_newest_metrics())
+        .filter_map(|x| d.day(x).map(|r| (x, r.fitness.endurance)))
+        .collect();
     let mut groups = Map::new();
     for chunk in scores.chunks(7) {
         let Some(first) = chunk.first() else { continue };
@@ -110,7 +113,7 @@ async fn endurance_stats(State(state): State<AppState>, q: Query) -> Response {
 }
 
 fn hill_dto(d: &Dataset, day: NaiveDate) -> Option<Value> {
-    let rec = d.day(day)?;
+    let rec = d.day(day).filter(|_| d.records_newest_metrics())?;
     let (overall, strength, endurance) = rec.fitness.hill;
     Some(
         Obj::new()

@@ -44,18 +44,26 @@ fn band(value: f64, lo: f64, hi: f64, asleep: f64) -> Value {
            "idealStartInSeconds": asleep * lo / 100.0, "idealEndInSeconds": asleep * hi / 100.0})
 }
 
+/// The sleep need of the night before `day`: eight hours, more after a hard training week or a
+/// night whose HRV fell below its weekly average (field names as Home Assistant's Garmin
+/// integration 3.0.2 exposes them; the adjustment values are *unverified* beyond `NO_CHANGE`).
 fn need(d: &Dataset, day: NaiveDate, at: chrono::NaiveDateTime) -> Value {
+    let rec = d.day(day);
+    let trained = rec.is_some_and(|r| r.fitness.acute > r.fitness.chronic * 1.2);
+    let hrv_low = rec.and_then(|r| r.hrv.as_ref()).is_some_and(|h| h.last_night_avg < h.weekly_avg - 5.0);
+    let adjust = |on: bool| if on { "INCREASING" } else { "NO_CHANGE" };
+    let actual = 480 + if trained { 20 } else { 0 } + if hrv_low { 15 } else { 0 };
     Obj::new()
         .set("userProfilePk", d.profile_id)
         .set("calendarDate", clock::date(day))
         .set("deviceId", WATCH_ID)
         .set("timestampGmt", clock::t0(at))
         .set("baseline", 480)
-        .set("actual", 480)
-        .set("feedback", "NO_CHANGE_BALANCED")
-        .set("trainingFeedback", "NO_CHANGE")
+        .set("actual", actual)
+        .set("feedback", if actual > 480 { "INCREASED" } else { "NO_CHANGE_BALANCED" })
+        .set("trainingFeedback", adjust(trained))
         .set("sleepHistoryAdjustment", "NO_CHANGE")
-        .set("hrvAdjustment", "NO_CHANGE")
+        .set("hrvAdjustment", adjust(hrv_low))
         .set("napAdjustment", "NO_CHANGE")
         .set("displayedForTheDay", false)
         .set("preferredActivityTracker", true)

@@ -154,6 +154,11 @@ pub(super) fn acclimation(d: &Dataset, day: NaiveDate) -> Value {
         .build()
 }
 
+/// The acclimation block of a VO2max entry: `null` when the account's watch does not record it.
+pub(super) fn acclimation_of(d: &Dataset, day: NaiveDate) -> Value {
+    if d.records_newest_metrics() { acclimation(d, day) } else { Value::Null }
+}
+
 /// `generic` VO2max block of a day.
 pub(super) fn vo2_generic(day: NaiveDate, rec: &Day) -> Value {
     Obj::new()
@@ -172,7 +177,7 @@ pub(super) fn vo2max(d: &Dataset, day: NaiveDate, rec: &Day) -> Value {
         .set("userId", d.profile_id)
         .set("generic", vo2_generic(day, rec))
         .set("cycling", Value::Null)
-        .set("heatAltitudeAcclimation", acclimation(d, day))
+        .set("heatAltitudeAcclimation", acclimation_of(d, day))
         .build()
 }
 

@@ -204,15 +204,20 @@ impl GarminMcp {
         let (first, last) =
             month_bounds(args.year.unwrap_or(today.year()), args.month.unwrap_or(today.month()))?;
         let client = self.web_session().await?;
-        // The calendar feed is the answer; the activity and event lists only complete it, so
-        // either failing is named in `missing` and the month is still shown.
+        // Any one of the three may fail (a 404 for the month feed included): it is named in
+        // `missing` and the month is shown from the others; only all three failing fails the tool.
         let (feed, activities, events) = futures::join!(
             async { client.calendar().month(first.year(), first.month()).await },
             async { client.activities().between(first, last, None).await },
             async { client.events().list(first, last, EVENTS_PER_MONTH, 1).await },
         );
-        let feed = feed?;
+        if let (Err(_), Err(_), Err(_)) = (&feed, &activities, &events) {
+            return Err(feed
+                .err()
+                .map_or_else(|| ToolError::NoData("no calendar".to_owned()), ToolError::from));
+        }
         let mut missing = Vec::new();
+        let feed = part(&mut missing, "scheduled workouts and notes", feed).unwrap_or_default();
         let activities = part(&mut missing, "activities", activities).unwrap_or_default();
         let events = part(&mut missing, "events", events).unwrap_or_default();
         let mut view = build_month(first, last, today, &feed.calendar_items, &activities, &events);

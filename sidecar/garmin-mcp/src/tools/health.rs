@@ -65,9 +65,10 @@ pub struct DailyHealthArgs {
 #[tool_router(router = health_tools, vis = "pub(crate)")]
 impl GarminMcp {
     /// Daily health from the watch: steps, resting heart rate, last night's sleep (times, stages,
-    /// score), stress, Body Battery, respiration, SpO2, HRV, intensity minutes, weight and body
-    /// composition, blood pressure and hydration — for one day (`date`, default today) or, as one
-    /// compact row per day plus averages, for up to 14 days (`start_date`/`end_date`). Use it for
+    /// score, sleep need and why it moved), stress, Body Battery, respiration, SpO2, HRV,
+    /// intensity minutes, weight and body composition, blood pressure and hydration — for one day
+    /// (`date`, default today) or, as one compact row per day plus averages, for up to 14 days
+    /// (`start_date`/`end_date`). Use it for
     /// "how did I sleep?", "what's my resting heart rate?", "how stressed was I this week?". Parts
     /// Garmin has no data for are listed in `missing`. `detail=full` adds the sleep-stage timeline
     /// and an hourly stress/Body Battery summary for one day.

@@ -11,6 +11,7 @@
 
 mod answer;
 mod fitness;
+mod newest;
 mod records;
 mod status;
 
@@ -18,9 +19,11 @@ use std::collections::BTreeMap;
 
 use chrono::{Duration, NaiveDate};
 use garmin::ErrorKind;
+use garmin::Served;
+use garmin::models::devices::Device;
 use garmin::models::metrics::{
-    EnduranceScore, FitnessAge, HillScore, LactateThreshold, MaxMetrics, RacePredictions, TrainingReadiness,
-    TrainingStatus,
+    EnduranceScore, FitnessAge, HillScore, LactateThreshold, MaxMetrics, RacePredictions, RunningTolerance,
+    TrainingReadiness, TrainingStatus,
 };
 use garmin::models::wellness::HrvSummary;
 use rmcp::handler::server::wrapper::Parameters;
@@ -30,6 +33,7 @@ use serde::Deserialize;
 pub use self::answer::*;
 pub use self::fitness::morning_readiness;
 use self::fitness::{endurance_level, lactate_speed_mps, readiness_part, trend_rows, vo2max_part};
+use self::newest::{absence, acclimation_part, running_tolerance_part, tolerance_on, watch_words};
 pub use self::records::names_to_fetch;
 use self::records::{record_row, records_summary, sport_rank};
 pub use self::status::status_phrase;
@@ -107,8 +111,10 @@ impl GarminMcp {
     /// overreaching…), acute and chronic load with the acute:chronic workload ratio (ACWR) and what
     /// it means — use this to answer "am I overtraining?" —, load balance, VO2max and fitness age,
     /// training readiness and what limits it, HRV, race predictions (5K to marathon), lactate
-    /// threshold, endurance and hill scores, plus the last `trend_days` days of readiness, acute
-    /// load, VO2max and HRV.
+    /// threshold, endurance and hill scores, Running Tolerance (weekly tolerance, impact load and
+    /// Garmin's verdict), heat and altitude acclimation, plus the last `trend_days` days of the
+    /// morning readiness, acute load, VO2max, HRV and Running Tolerance. What the watch does not
+    /// record is said in `not_recorded`, one sentence each.
     #[tool(
         name = "get_training_status",
         annotations(
@@ -125,59 +131,39 @@ impl GarminMcp {
         Parameters(args): Parameters<TrainingStatusArgs>,
     ) -> Result<Answer<TrainingStatusReport>, ToolError> {
         let (date, trend_days) = training_args(&args, self.today())?;
-        let client = self.web_session().await?;
-        let m = client.metrics();
-        let w = client.wellness();
-        let first = date - Duration::days(i64::from(trend_days.max(1)) - 1);
-        let trend_dates: Vec<NaiveDate> =
-            (0..i64::from(trend_days.max(1))).map(|i| first + Duration::days(i)).collect();
-        let readiness = futures::future::try_join_all(trend_dates.iter().map(|d| m.training_readiness(*d)));
-        let vo2_range =
-            async { if trend_days > 0 { m.max_metrics(first, date).await } else { Ok(Vec::new()) } };
-        // The training status is the answer; every other request only completes it, so one that
-        // fails is named in `missing` with why and the rest is still shown.
-        let (status, readiness, vo2_range, hrv, predictions, lactate, endurance, hill, fitness_age) = tokio::join!(
-            m.training_status(date),
-            readiness,
-            vo2_range,
-            w.hrv_range(first, date),
-            m.race_predictions(),
-            m.lactate_threshold(),
-            m.endurance_score(date),
-            m.hill_score(date),
-            m.fitness_age(date),
-        );
-        let status = status?;
-        let mut failed = Vec::new();
-        let readiness =
-            part(&mut failed, "readiness", readiness).unwrap_or_else(|| vec![Vec::new(); trend_dates.len()]);
-        let fetched = TrainingParts {
-            date,
-            status,
-            readiness_by_day: trend_dates.iter().copied().zip(readiness).collect(),
-            vo2_range: part(&mut failed, "vo2max", vo2_range).unwrap_or_default(),
-            hrv: part(&mut failed, "hrv", hrv).unwrap_or_default(),
-            predictions: part(&mut failed, "race_predictions", predictions).flatten(),
-            lactate: part(&mut failed, "lactate_threshold", lactate).flatten(),
-            endurance: part(&mut failed, "endurance_score", endurance).flatten(),
-            hill: part(&mut failed, "hill_score", hill).flatten(),
-            fitness_age: part(&mut failed, "fitness_age", fitness_age).flatten(),
-        };
+        let (fetched, failed, status_error) = self.training_parts(date, trend_days).await?;
         let mut report = date_bound_report(&fetched);
-        if report_is_empty(&report) && failed.is_empty() {
-            return Err(ToolError::NoData(format!("No training data recorded for {date}")));
+        if report_is_empty(&report) {
+            // Nothing for the day at all: the training status's own failure says why, if it failed
+            // other than with "nothing here".
+            match status_error {
+                Some(e) if !e.means_nothing_there() => return Err(e.into()),
+                _ if failed.is_empty() => {
+                    return Err(ToolError::NoData(format!("No training data recorded for {date}")));
+                }
+                _ => {}
+            }
         }
         add_undated_parts(&mut report, &fetched);
         if trend_days > 0 {
             report.trend =
-                trend_rows(&trend_dates, &fetched.readiness_by_day, &fetched.vo2_range, &fetched.hrv);
+                trend_rows(&fetched.trend_dates, &fetched.readiness_by_day, &fetched.vo2_range, &fetched.hrv);
+            for row in &mut report.trend {
+                let day = row.date.parse().unwrap_or(date);
+                (row.running_tolerance, row.impact_load) = tolerance_on(&fetched.tolerance, day);
+            }
         }
+        report.not_recorded = self.not_recorded(&report, &fetched, status_error.as_ref()).await;
         report.missing = missing_parts(&report, &failed);
         report.goal_race = self.next_goal_race();
-        let summary = match &report.goal_race {
+        let mut summary = match &report.goal_race {
             Some(race) => format!("{} {}", training_summary(&report), race.sentence()),
             None => training_summary(&report),
         };
+        for sentence in &report.not_recorded {
+            summary.push(' ');
+            summary.push_str(sentence);
+        }
         Ok(self.answer(summary, report))
     }
 
@@ -249,9 +235,10 @@ impl GarminMcp {
 // get_training_status: shaping what Garmin gave
 
 /// What the training report is made of, as Garmin gave it (a part that failed is `None` or empty,
-/// and named in the report's `missing`).
+/// and named in the report's `missing` or `not_recorded`).
 struct TrainingParts {
     date: NaiveDate,
+    trend_dates: Vec<NaiveDate>,
     status: Option<TrainingStatus>,
     readiness_by_day: BTreeMap<NaiveDate, Vec<TrainingReadiness>>,
     vo2_range: Vec<MaxMetrics>,
@@ -261,6 +248,132 @@ struct TrainingParts {
     endurance: Option<EnduranceScore>,
     hill: Option<HillScore>,
     fitness_age: Option<FitnessAge>,
+    /// Running Tolerance rows, and the failure of their request (kept to say why they are absent).
+    tolerance: Vec<RunningTolerance>,
+    tolerance_error: Option<garmin::Error>,
+}
+
+impl GarminMcp {
+    /// Every request of `get_training_status`, sent once and all at once. The training status
+    /// itself may fail like any other part (a watch without it answers 404): its failure comes
+    /// back to say why, and the rest is still shown.
+    async fn training_parts(
+        &self,
+        date: NaiveDate,
+        trend_days: u32,
+    ) -> Result<(TrainingParts, Vec<String>, Option<garmin::Error>), ToolError> {
+        let reads = self.reads().await?;
+        let client = reads.web("this tool's data")?.clone();
+        let (m, w) = (client.metrics(), client.wellness());
+        let first = date - Duration::days(i64::from(trend_days.max(1)) - 1);
+        let trend_dates: Vec<NaiveDate> =
+            (0..i64::from(trend_days.max(1))).map(|i| first + Duration::days(i)).collect();
+        let readiness = futures::future::try_join_all(trend_dates.iter().map(|d| m.training_readiness(*d)));
+        let vo2_range =
+            async { if trend_days > 0 { m.max_metrics(first, date).await } else { Ok(Vec::new()) } };
+        // A week at least, so this week's tolerance is there whatever the trend's length.
+        let tolerance = reads.running_tolerance(first.min(date - Duration::days(6)), date);
+        let (
+            status,
+            readiness,
+            vo2_range,
+            hrv,
+            predictions,
+            lactate,
+            endurance,
+            hill,
+            fitness_age,
+            tolerance,
+        ) = tokio::join!(
+            m.training_status(date),
+            readiness,
+            vo2_range,
+            w.hrv_range(first, date),
+            m.race_predictions(),
+            m.lactate_threshold(),
+            m.endurance_score(date),
+            m.hill_score(date),
+            m.fitness_age(date),
+            tolerance,
+        );
+        let mut failed = Vec::new();
+        let (status, status_error) = split(status);
+        let (tolerance, tolerance_error) = split(tolerance.map(Served::into_value));
+        let readiness =
+            part(&mut failed, "readiness", readiness).unwrap_or_else(|| vec![Vec::new(); trend_dates.len()]);
+        let parts = TrainingParts {
+            date,
+            status: status.flatten(),
+            readiness_by_day: trend_dates.iter().copied().zip(readiness).collect(),
+            trend_dates,
+            vo2_range: part(&mut failed, "vo2max", vo2_range).unwrap_or_default(),
+            hrv: part(&mut failed, "hrv", hrv).unwrap_or_default(),
+            predictions: part(&mut failed, "race_predictions", predictions).flatten(),
+            lactate: part(&mut failed, "lactate_threshold", lactate).flatten(),
+            endurance: part(&mut failed, "endurance_score", endurance).flatten(),
+            hill: part(&mut failed, "hill_score", hill).flatten(),
+            fitness_age: part(&mut failed, "fitness_age", fitness_age).flatten(),
+            tolerance: tolerance.unwrap_or_default(),
+            tolerance_error,
+        };
+        if let Some(e) = status_error.as_ref().filter(|e| absence("", "", Some(e)).is_none()) {
+            failed.push(format!("status: {e}"));
+        }
+        if let Some(e) = parts.tolerance_error.as_ref().filter(|e| absence("", "", Some(e)).is_none()) {
+            failed.push(format!("running_tolerance: {e}"));
+        }
+        Ok((parts, failed, status_error))
+    }
+}
+
+/// A result as its value or its failure, both kept.
+fn split<T>(result: garmin::Result<T>) -> (Option<T>, Option<garmin::Error>) {
+    match result {
+        Ok(value) => (Some(value), None),
+        Err(e) => (None, Some(e)),
+    }
+}
+
+impl GarminMcp {
+    /// One sentence per newest metric the watch does not record (or Garmin keeps from the
+    /// account). The watch is named from the training status; only when that is absent too is the
+    /// device list read (one more request, on an answer that already lacks parts).
+    async fn not_recorded(
+        &self,
+        report: &TrainingStatusReport,
+        f: &TrainingParts,
+        status_error: Option<&garmin::Error>,
+    ) -> Vec<String> {
+        let sentences = |watch: &str| {
+            let mut out = Vec::new();
+            if report.status.is_none() && status_error.is_some() {
+                out.extend(absence(watch, "a training status", status_error));
+            }
+            if report.running_tolerance.is_none() {
+                out.extend(absence(watch, "Running Tolerance", f.tolerance_error.as_ref()));
+            }
+            for (lacking, metric) in [
+                (report.acclimation.is_none(), "heat and altitude acclimation"),
+                (report.endurance_score.is_none() && f.endurance.is_none(), "an endurance score"),
+                (report.hill_score.is_none() && f.hill.is_none(), "a hill score"),
+            ] {
+                if lacking {
+                    out.extend(absence(watch, metric, None));
+                }
+            }
+            out
+        };
+        let named = watch_words(f.status.as_ref(), &[]);
+        let first = sentences(&named);
+        if first.is_empty() || f.status.as_ref().is_some_and(|s| s.most_recent_training_status.is_some()) {
+            return first;
+        }
+        let devices: Vec<Device> = match self.reads().await {
+            Ok(reads) => reads.devices().await.map(Served::into_value).unwrap_or_default(),
+            Err(_) => Vec::new(),
+        };
+        sentences(&watch_words(f.status.as_ref(), &devices))
+    }
 }
 
 /// The parts of the report that belong to the day asked about.
@@ -272,11 +385,8 @@ fn date_bound_report(f: &TrainingParts) -> TrainingStatusReport {
     report.load_balance = f.status.as_ref().and_then(load_balance_part);
     report.vo2max =
         vo2max_part(f.status.as_ref(), &f.vo2_range, f.fitness_age.as_ref().and_then(|a| a.fitness_age));
-    report.readiness = f
-        .readiness_by_day
-        .get(&date)
-        .and_then(|entries| TrainingReadiness::latest(entries))
-        .map(readiness_part);
+    report.readiness =
+        f.readiness_by_day.get(&date).and_then(|entries| morning_readiness(entries)).map(readiness_part);
     report.hrv =
         f.hrv.iter().find(|h| h.calendar_date == Some(date)).filter(|h| h.has_data()).map(|h| HrvPart {
             last_night_ms: h.last_night_avg,
@@ -287,6 +397,8 @@ fn date_bound_report(f: &TrainingParts) -> TrainingStatusReport {
         score: e.overall_score.and_then(whole),
         level: e.classification.and_then(endurance_level).map(str::to_owned),
     });
+    report.running_tolerance = running_tolerance_part(&f.tolerance, date);
+    report.acclimation = acclimation_part(f.status.as_ref(), &f.vo2_range);
     report.hill_score = f.hill.as_ref().map(|h| HillPart {
         score: h.overall_score.and_then(whole),
         strength: h.strength_score.and_then(whole),
@@ -305,6 +417,8 @@ fn report_is_empty(report: &TrainingStatusReport) -> bool {
         && report.hrv.is_none()
         && report.endurance_score.is_none()
         && report.hill_score.is_none()
+        && report.running_tolerance.is_none()
+        && report.acclimation.is_none()
 }
 
 /// Race predictions and the lactate threshold: the latest Garmin has, whatever the day.

@@ -365,3 +365,21 @@ async fn a_429_with_retry_after_is_waited_out() {
         h.fake.requests().iter().filter(|r| r.path.contains("dailySleepData")).map(|r| r.status).collect();
     assert_eq!(statuses, [429, 200]);
 }
+
+/// The sleep need (#29): Garmin's need of the night, its baseline and why it moved — here after a
+/// hard training week (acute load above 1.2 × chronic), as the fake computes it.
+#[tokio::test]
+async fn the_sleep_need_and_its_reasons_are_shown_with_the_night() {
+    let h = Harness::start().await;
+    let date = find_day(&h, |d| d.fitness.acute > d.fitness.chronic * 1.2);
+    let (_, out) = h.call_ok("get_daily_health", json!({"date": date.to_string()})).await;
+    let need = &out["day"]["sleep"]["need"];
+    let hrv_low =
+        data(&h).day(date).unwrap().hrv.as_ref().is_some_and(|x| x.last_night_avg < x.weekly_avg - 5.0);
+    let minutes = 480 + 20 + if hrv_low { 15 } else { 0 };
+    assert_eq!(need["need"], hm(minutes * 60), "{out}");
+    assert_eq!(need["baseline"], "8:00");
+    let reasons = need["reasons"].as_array().unwrap();
+    assert!(reasons.contains(&json!("recent training: increasing")), "{reasons:?}");
+    assert_eq!(reasons.iter().any(|r| r == "HRV: increasing"), hrv_low, "{reasons:?}");
+}

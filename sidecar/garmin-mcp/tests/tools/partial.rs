@@ -199,9 +199,29 @@ async fn a_calendar_month_garmin_answers_204_for_is_an_empty_month() {
         data["counts"]["activities"].as_u64().is_some_and(|n| n > 0),
         "the activity list still fills it: {text}"
     );
-    // Only the primary request fails the tool.
+}
+
+#[tokio::test]
+async fn get_calendar_answers_with_the_activities_and_events_when_the_calendar_month_fails() {
+    let h = Harness::start().await;
+    for (fault, status) in [(Fault::NotFound, "404"), (Fault::ServerError(500), "500")] {
+        h.fake.clear_faults();
+        h.fake.push_fault(FaultRule::always(fault).on_path("/calendar-service/year/"));
+        let (text, data) = h.call_ok("get_calendar", json!({})).await;
+        assert!(data["counts"]["activities"].as_u64().is_some_and(|n| n > 0), "{status}: {text}");
+        let missing = data["missing"].as_array().unwrap();
+        assert!(
+            missing
+                .iter()
+                .any(|m| m.as_str().is_some_and(|m| m.starts_with("scheduled workouts and notes: "))),
+            "{status}: {missing:?}"
+        );
+    }
+    // Only every request failing fails the tool.
     h.fake.clear_faults();
-    h.fake.push_fault(FaultRule::always(Fault::ServerError(500)).on_path("/calendar-service/year/"));
+    for path in ["/calendar-service/year/", "/activitylist-service/", "/calendar-service/events"] {
+        h.fake.push_fault(FaultRule::always(Fault::ServerError(500)).on_path(path));
+    }
     let message = h.call_err("get_calendar", json!({})).await;
     assert!(message.contains("server error"), "{message}");
 }
@@ -223,6 +243,8 @@ async fn get_training_status_answers_with_the_rest_when_a_secondary_request_fail
             sec("/metrics-service/metrics/endurancescore", Some("endurance_score")),
             sec("/metrics-service/metrics/hillscore", Some("hill_score")),
             sec("/fitnessage-service/fitnessage/", Some("fitness_age")),
+            sec("/metrics-service/metrics/runningtolerance/", None),
+            sec("/metrics-service/metrics/trainingstatus/", None),
         ],
     )
     .await;

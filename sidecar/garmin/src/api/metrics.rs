@@ -6,7 +6,7 @@ use chrono::NaiveDate;
 use super::{Many, check_range, display_name, ymd};
 use crate::models::metrics::{
     EnduranceScore, FitnessAge, HillScore, HillScoreRange, HrZones, LactateThreshold, MaxMetrics,
-    RacePredictions, TrainingReadiness, TrainingStatus,
+    RacePredictions, RunningTolerance, TrainingReadiness, TrainingStatus,
 };
 use crate::{Client, Result};
 
@@ -116,5 +116,21 @@ impl MetricsApi<'_> {
         let age: Option<FitnessAge> =
             self.client.get_json(&format!("/fitnessage-service/fitnessage/{}", ymd(date)), &[]).await?;
         Ok(age.filter(|a| a.fitness_age.is_some() || a.chronological_age.is_some()))
+    }
+
+    /// `GET /gc-api/metrics-service/metrics/runningtolerance/stats?startDate&endDate&aggregation=daily`
+    /// — Running Tolerance and impact load per day; rows without either are dropped, so a watch
+    /// that does not record it gives an empty list (Garmin may also answer 204 or 404).
+    pub async fn running_tolerance(&self, start: NaiveDate, end: NaiveDate) -> Result<Vec<RunningTolerance>> {
+        check_range(start, end)?;
+        let query = [("startDate", ymd(start)), ("endDate", ymd(end)), ("aggregation", "daily".to_owned())];
+        let rows: Option<Many<RunningTolerance>> =
+            self.client.get_json(super::paths::RUNNING_TOLERANCE, &query).await?;
+        Ok(rows
+            .map(Many::into_vec)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(RunningTolerance::has_data)
+            .collect())
     }
 }

@@ -55,3 +55,9 @@ pub(crate) fn weight_range(from: NaiveDate, to: NaiveDate) -> String {
 pub(crate) fn training_status(date: NaiveDate) -> String {
     format!("/metrics-service/metrics/trainingstatus/aggregated/{}", ymd(date))
 }
+
+// --- newest metrics (#29; the metrics helper's block) ---
+
+/// Running Tolerance and impact load per day or week, `?startDate&endDate&aggregation`
+/// (python-garminconnect `get_running_tolerance`; web session only).
+pub(crate) const RUNNING_TOLERANCE: &str = "/metrics-service/metrics/runningtolerance/stats";

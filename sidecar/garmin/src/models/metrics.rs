@@ -335,3 +335,34 @@ pub struct FitnessAge {
     #[serde(flatten)]
     pub extra: BTreeMap<String, serde_json::Value>,
 }
+
+/// One row of `metrics-service/metrics/runningtolerance/stats` (Forerunner 570/970, fēnix 8 era):
+/// how much running the legs can take this week against the impact load run. The path and the
+/// `calendarDate`/`runningTolerance`/`acuteRunningLoad` fields are python-garminconnect's
+/// `get_running_tolerance`; the weekly load and the daily verdict (`ABOVE_TOLERANCE`, `HIGH_LOAD`,
+/// `LOW_LOAD_7DAYS`, Taxuspt PR #267) are *unverified* field names, read when present.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct RunningTolerance {
+    /// The day (the week's last day with `aggregation=weekly`).
+    #[serde(deserialize_with = "de::date")]
+    pub calendar_date: Option<NaiveDate>,
+    /// This week's tolerance (impact load the legs can take).
+    pub running_tolerance: Option<f64>,
+    /// Acute impact load of running.
+    pub acute_running_load: Option<f64>,
+    /// Impact load of the week so far (*unverified* name).
+    pub weekly_running_load: Option<f64>,
+    /// The day's verdict: `ABOVE_TOLERANCE`, `HIGH_LOAD`, `LOW_LOAD_7DAYS`… (*unverified* name).
+    pub tolerance_feedback: Option<String>,
+    /// Device id.
+    #[serde(deserialize_with = "de::id")]
+    pub device_id: Option<u64>,
+}
+
+impl RunningTolerance {
+    /// True when the row holds a tolerance or a load (Garmin sends rows of nulls on days without).
+    pub fn has_data(&self) -> bool {
+        self.running_tolerance.is_some() || self.acute_running_load.is_some()
+    }
+}

@@ -10,8 +10,9 @@ use crate::Result;
 use crate::api::ActivitySearch;
 use crate::models::activities::{Activity, ActivitySummary, ActivityWeather, ExerciseSets};
 use crate::models::common::DatedValue;
+use crate::models::devices::Device;
 use crate::models::downloads::{DownloadedFile, ExportFormat, OriginalFile};
-use crate::models::metrics::{FitnessAge, HrZones};
+use crate::models::metrics::{FitnessAge, HrZones, RunningTolerance};
 use crate::models::profile::ProfileSettings;
 use crate::models::wellness::{
     BloodPressureRange, BodyBatteryReport, DailyStress, DailySummary, Hrv, HrvSummary, Hydration,
@@ -289,6 +290,28 @@ impl Garmin {
         self.serve(
             Read::new("the day's stress and Body Battery timeline")
                 .web(move |w| Box::pin(async move { w.wellness().stress(date).await })),
+        )
+        .await
+    }
+
+    /// Running Tolerance and impact load per day (web session only; recent watches only, an
+    /// empty list or a 404/204 from others).
+    pub async fn running_tolerance(
+        &self,
+        start: NaiveDate,
+        end: NaiveDate,
+    ) -> Result<Served<Vec<RunningTolerance>>> {
+        self.serve(
+            Read::new("Running Tolerance")
+                .web(move |w| Box::pin(async move { w.metrics().running_tolerance(start, end).await })),
+        )
+        .await
+    }
+
+    /// The account's devices (web session only), to name the watch in what it does not record.
+    pub async fn devices(&self) -> Result<Served<Vec<Device>>> {
+        self.serve(
+            Read::new("the list of devices").web(|w| Box::pin(async move { w.devices().list().await })),
         )
         .await
     }

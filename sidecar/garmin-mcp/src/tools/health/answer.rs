@@ -140,10 +140,26 @@ pub struct DaySleep {
     /// `excellent`, `good`, `fair` or `poor`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub quality: Option<String>,
+    /// Sleep Garmin judged this night needed (`h:mm`), with the baseline and why they differ.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub need: Option<SleepNeedPart>,
     /// Stage timeline (detail=full): consecutive segments, at most 40, short ones merged into
     /// their neighbours.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub stages: Vec<SleepSegment>,
+}
+
+/// Sleep need: Garmin's baseline and the night's need, with the reasons it moved.
+#[derive(Debug, Default, Serialize, schemars::JsonSchema)]
+pub struct SleepNeedPart {
+    /// The night's need (`h:mm`).
+    pub need: String,
+    /// The athlete's baseline need (`h:mm`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<String>,
+    /// Why the need differs from the baseline, e.g. `recent training: increasing`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<String>,
 }
 
 /// A stretch of one sleep stage.

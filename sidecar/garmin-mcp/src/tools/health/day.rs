@@ -287,6 +287,7 @@ impl DayParts {
                 awake: d.awake_sleep_seconds.map(hm),
                 score: overall.and_then(|o| o.value).and_then(whole),
                 quality: overall.and_then(|o| o.qualifier_key.as_deref()).map(words),
+                need: d.sleep_need.as_ref().and_then(sleep_need_part),
                 stages: if self.full {
                     self.sleep.as_ref().map(|x| sleep_timeline(x, offset_for_sleep)).unwrap_or_default()
                 } else {
@@ -554,4 +555,13 @@ fn latest_weight(range: &WeightRange, date: NaiveDate) -> Option<(NaiveDate, &We
 /// The weigh-in of exactly `date`, if any.
 pub(super) fn weight_on(range: &WeightRange, date: NaiveDate) -> Option<&WeightEntry> {
     latest_weight(range, date).filter(|(day, _)| *day == date).map(|(_, e)| e)
+}
+
+/// The night's sleep need in words (minutes → `h:mm`), with the reasons it moved.
+fn sleep_need_part(n: &garmin::models::wellness::SleepNeed) -> Option<super::answer::SleepNeedPart> {
+    Some(super::answer::SleepNeedPart {
+        need: hm(n.actual.filter(|m| *m > 0.0)? * 60.0),
+        baseline: n.baseline.filter(|m| *m > 0.0).map(|m| hm(m * 60.0)),
+        reasons: n.reasons().into_iter().map(|(why, key)| format!("{why}: {}", words(key))).collect(),
+    })
 }

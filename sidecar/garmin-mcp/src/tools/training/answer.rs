@@ -39,6 +39,16 @@ pub struct TrainingStatusReport {
     /// Hill score.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hill_score: Option<HillPart>,
+    /// Running Tolerance: how much running impact load the legs can take this week.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub running_tolerance: Option<RunningTolerancePart>,
+    /// Heat and altitude acclimation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub acclimation: Option<AcclimationPart>,
+    /// One plain sentence per metric the watch does not record or Garmin does not give this
+    /// account (never shown as zeros).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_recorded: Vec<String>,
     /// One row per day of the trend, oldest first.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub trend: Vec<TrendRow>,
@@ -267,6 +277,51 @@ pub struct TrendRow {
     /// Overnight HRV (ms).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hrv_ms: Option<f64>,
+    /// Running Tolerance of the day.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub running_tolerance: Option<f64>,
+    /// Acute running impact load of the day.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub impact_load: Option<f64>,
+}
+
+/// Running Tolerance and impact load (Forerunner 570/970, fēnix 8 era).
+#[derive(Debug, Default, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct RunningTolerancePart {
+    /// The day of Garmin's latest row.
+    pub as_of: String,
+    /// This week's tolerance (impact load the legs can take).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weekly_tolerance: Option<f64>,
+    /// Acute running impact load.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub acute_impact_load: Option<f64>,
+    /// Impact load of the week so far.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weekly_impact_load: Option<f64>,
+    /// Garmin's verdict in words: `above tolerance`, `high load`, `low load 7days`…
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<String>,
+}
+
+/// Heat and altitude acclimation.
+#[derive(Debug, Default, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct AcclimationPart {
+    /// The day of Garmin's value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub as_of: Option<String>,
+    /// Heat acclimation, percent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heat_percent: Option<u64>,
+    /// Heat trend in words (`acclimatizing`, `acclimatized`…).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heat_trend: Option<String>,
+    /// Altitude acclimated to (m).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub altitude_acclimation_m: Option<u64>,
+    /// Current altitude (m).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current_altitude_m: Option<u64>,
 }
 
 /// `get_personal_records`' answer.

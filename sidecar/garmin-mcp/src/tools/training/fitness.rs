@@ -99,6 +99,7 @@ pub(super) fn trend_rows(
                     .filter(|g| g.calendar_date == Some(*d))
                     .find_map(|g| g.vo2_max_precise_value.or(g.vo2_max_value)),
                 hrv_ms: hrv.iter().find(|h| h.calendar_date == Some(*d)).and_then(|h| h.last_night_avg),
+                ..TrendRow::default()
             }
         })
         .collect()

@@ -275,6 +275,31 @@ pub struct SleepNeed {
     pub actual: Option<f64>,
     /// Feedback key.
     pub feedback: Option<String>,
+    /// Adjustment for recent training (`NO_CHANGE`, `INCREASING`…; the sleep-need fields Home
+    /// Assistant's Garmin integration 3.0.2 exposes).
+    pub training_feedback: Option<String>,
+    /// Adjustment for recent sleep debt.
+    pub sleep_history_adjustment: Option<String>,
+    /// Adjustment for HRV below baseline.
+    pub hrv_adjustment: Option<String>,
+    /// Adjustment for naps.
+    pub nap_adjustment: Option<String>,
+}
+
+impl SleepNeed {
+    /// Why the need differs from the baseline: `(reason, Garmin's key)` of each adjustment other
+    /// than `NO_CHANGE`.
+    pub fn reasons(&self) -> Vec<(&'static str, &str)> {
+        [
+            ("recent training", &self.training_feedback),
+            ("recent sleep", &self.sleep_history_adjustment),
+            ("HRV", &self.hrv_adjustment),
+            ("naps", &self.nap_adjustment),
+        ]
+        .into_iter()
+        .filter_map(|(why, key)| key.as_deref().filter(|k| *k != "NO_CHANGE").map(|k| (why, k)))
+        .collect()
+    }
 }
 
 /// A stretch of one sleep stage.

@@ -1,0 +1,86 @@
+//! Garmin's newest metrics in `get_training_status` (#29): Running Tolerance with its impact load
+//! and verdict, heat and altitude acclimation, and the one plain sentence that stands in for a
+//! metric the watch does not record ("your Forerunner 255 does not record Running Tolerance"),
+//! never zeros and never a failed answer.
+
+use chrono::NaiveDate;
+use garmin::models::devices::Device;
+use garmin::models::metrics::{HeatAltitudeAcclimation, MaxMetrics, RunningTolerance, TrainingStatus};
+use garmin::{ErrorKind, ForbiddenKind};
+
+use super::answer::{AcclimationPart, RunningTolerancePart};
+use crate::domain::words::{whole, words};
+
+/// What stands in for a metric Garmin did not give: a sentence for the person (the watch does not
+/// record it, or Garmin keeps it from this account), or `None` when the request failed for
+/// another reason (then it is named in `missing` with Garmin's reason).
+pub(super) fn absence(watch: &str, metric: &str, error: Option<&garmin::Error>) -> Option<String> {
+    let Some(e) = error else { return Some(format!("{watch} does not record {metric}.")) };
+    if let garmin::Error::Rejected { status: 402, .. } = e {
+        return Some(format!("{metric} needs Garmin Connect+."));
+    }
+    match (e.kind(), e.forbidden_kind()) {
+        (ErrorKind::NotFound | ErrorKind::NoContent, _) => Some(format!("{watch} does not record {metric}.")),
+        (ErrorKind::Forbidden, Some(ForbiddenKind::Feature | ForbiddenKind::Account)) => Some(format!(
+            "Garmin does not give {metric} to this account: it may need Garmin Connect+ or a newer watch."
+        )),
+        _ => None,
+    }
+}
+
+/// "your Forerunner 255" (the watch that records training, else the first device), or "your
+/// watch" when Garmin named none.
+pub(super) fn watch_words(status: Option<&TrainingStatus>, devices: &[Device]) -> String {
+    let recorded = status
+        .and_then(|s| s.most_recent_training_status.as_ref())
+        .and_then(|s| s.recorded_devices.iter().find_map(|d| d.device_name.clone()));
+    let listed = || devices.iter().find_map(|d| d.product_display_name.clone().or(d.display_name.clone()));
+    match recorded.filter(|n| !n.trim().is_empty()).or_else(listed) {
+        Some(name) => format!("your {name}"),
+        None => "your watch".to_owned(),
+    }
+}
+
+/// The latest Running Tolerance row on or before `date`.
+pub(super) fn running_tolerance_part(
+    rows: &[RunningTolerance],
+    date: NaiveDate,
+) -> Option<RunningTolerancePart> {
+    let row =
+        rows.iter().filter(|r| r.calendar_date.is_some_and(|d| d <= date)).max_by_key(|r| r.calendar_date)?;
+    Some(RunningTolerancePart {
+        as_of: row.calendar_date?.to_string(),
+        weekly_tolerance: row.running_tolerance.map(f64::round),
+        acute_impact_load: row.acute_running_load.map(f64::round),
+        weekly_impact_load: row.weekly_running_load.map(f64::round),
+        verdict: row.tolerance_feedback.as_deref().map(words),
+    })
+}
+
+/// The day's acclimation: from the training status's latest VO2max, else the newest VO2max row
+/// that carries one. An all-zero block with no trend is the watch having nothing to say, not 0 %.
+pub(super) fn acclimation_part(
+    status: Option<&TrainingStatus>,
+    range: &[MaxMetrics],
+) -> Option<AcclimationPart> {
+    let from_status = status
+        .and_then(|s| s.most_recent_vo2_max.as_ref())
+        .and_then(|m| m.heat_altitude_acclimation.as_ref());
+    let a: &HeatAltitudeAcclimation =
+        from_status.or_else(|| range.iter().rev().find_map(|m| m.heat_altitude_acclimation.as_ref()))?;
+    a.heat_acclimation_percentage.or(a.current_altitude)?;
+    Some(AcclimationPart {
+        as_of: a.calendar_date.map(|d| d.to_string()),
+        heat_percent: a.heat_acclimation_percentage.and_then(whole),
+        heat_trend: a.heat_trend.as_deref().map(words),
+        altitude_acclimation_m: a.altitude_acclimation.and_then(whole),
+        current_altitude_m: a.current_altitude.and_then(whole),
+    })
+}
+
+/// The trend's Running Tolerance and impact load of one day.
+pub(super) fn tolerance_on(rows: &[RunningTolerance], day: NaiveDate) -> (Option<f64>, Option<f64>) {
+    rows.iter()
+        .find(|r| r.calendar_date == Some(day))
+        .map_or((None, None), |r| (r.running_tolerance.map(f64::round), r.acute_running_load.map(f64::round)))
+}
