@@ -55,3 +55,15 @@ pub(crate) fn weight_range(from: NaiveDate, to: NaiveDate) -> String {
 pub(crate) fn training_status(date: NaiveDate) -> String {
     format!("/metrics-service/metrics/trainingstatus/aggregated/{}", ymd(date))
 }
+
+// Training plans (plans helper, #29 item 3).
+
+/// The training plans the athlete follows (web session only).
+pub(crate) const TRAINING_PLANS: &str = "/trainingplan-service/trainingplan/plans";
+
+/// One plan's detail: `fbt-adaptive/{id}` for a Garmin Coach plan, `phased/{id}` otherwise
+/// (`plans/{id}` answers 404 now, python-garminconnect PR #310).
+pub(crate) fn training_plan(plan_id: u64, adaptive: bool) -> String {
+    let kind = if adaptive { "fbt-adaptive" } else { "phased" };
+    format!("/trainingplan-service/trainingplan/{kind}/{plan_id}")
+}
