@@ -5,10 +5,11 @@
 //! the end of next week.
 //!
 //! Consistent with the activities: a plan workout is done when the athlete ran that day; the
-//! days the year skipped (about one in ten) are missed; and in the plan's second week the long run
-//! was planned on Saturday (the athlete rides on Saturdays and ran long on Sunday as always: a
-//! workout done on another day than planned). The demo athlete records every recent run, so no
-//! other plan workout moves.
+//! days the year skipped (about one in ten) are missed, and so is the first week's extra
+//! "Benchmark Run" on Thursday (Garmin Coach opens with benchmark runs, per the live plan below;
+//! the athlete swam that day and ran no other free day that week); and in the plan's second week
+//! the long run was planned on Saturday (the athlete rides on Saturdays and ran long on Sunday as
+//! always: a workout done on another day than planned).
 //!
 //! Shapes (`routes/workouts.rs`): the list entry and the `fbt-adaptive/{id}` detail follow a
 //! public design note built on a HAR capture of the web app (2026, medium confidence);
@@ -102,8 +103,11 @@ fn workout_on(day: NaiveDate, week: i64) -> Option<(&'static str, &'static str, 
     const TEMPO: (&str, &str, f64, f64, &str) = ("Tempo", "25:00@4:45/km", 3000.0, 8500.0, "TEMPO");
     const LONG: (&str, &str, f64, f64, &str) =
         ("Long Run", "16 km@6:10/km", 5400.0, 16_000.0, "AEROBIC_BASE");
+    const BENCHMARK: (&str, &str, f64, f64, &str) =
+        ("Benchmark Run", "20:00 steady", 1800.0, 5000.0, "AEROBIC_BASE");
     let long_on_saturday = week == 2;
     Some(match day.weekday() {
+        Weekday::Thu if week == 1 => BENCHMARK,
         Weekday::Tue => INTERVALS,
         Weekday::Wed => BASE,
         Weekday::Fri => TEMPO,

@@ -7,7 +7,7 @@
 //! Failing soft: a plan list or detail that answers 404/204 is "no plan"/"no detail", one plain
 //! sentence, never a failed answer.
 
-use chrono::NaiveDate;
+use chrono::{Datelike, NaiveDate};
 use garmin::models::events::Event;
 use garmin::models::training_plans::{PlanTask, TrainingPlan};
 use garmin::reads::Garmin;
@@ -196,4 +196,57 @@ pub fn tasks_between(plan: &TrainingPlan, start: NaiveDate, end: NaiveDate) -> V
         .collect();
     tasks.sort_by_key(|t| t.calendar_date);
     tasks
+}
+
+/// How plan compliance is counted.
+pub const PLAN_COMPLIANCE: &str = "each plan workout takes an activity of its sport on its day (as for calendar \
+     workouts); one not done on its day is moved when an activity of its sport that no plan workout took was \
+     done in the same Monday–Sunday week within the range (the nearest day), missed otherwise; today's not yet \
+     done is pending";
+
+/// The plan's workouts of `start..=end` as planned workouts (Garmin's estimates as the plan).
+pub fn planned_of_plan(
+    plan: &TrainingPlan,
+    start: NaiveDate,
+    end: NaiveDate,
+) -> Vec<crate::domain::plan::Planned> {
+    tasks_between(plan, start, end)
+        .into_iter()
+        .filter_map(|t| {
+            let w = t.task_workout.as_ref()?;
+            Some(crate::domain::plan::Planned {
+                date: t.calendar_date?,
+                schedule_id: None,
+                workout_id: None,
+                name: w.workout_name.clone().unwrap_or_else(|| "Plan workout".to_owned()),
+                family: crate::domain::activity::Family::of(w.sport_type.as_deref(), None),
+                duration_s: w.estimated_duration_in_secs.filter(|s| *s > 0.0),
+                distance_m: w.estimated_distance_in_meters.filter(|m| *m > 0.0),
+                estimated: true,
+            })
+        })
+        .collect()
+}
+
+/// Turns each missed plan workout into a moved one when an activity of its sport that nothing
+/// took was done in the same Monday–Sunday week (the nearest day first, earlier plan workouts
+/// choosing first); the activity leaves the unplanned list.
+pub fn mark_moved(c: &mut crate::domain::plan::PlanComparison, today: NaiveDate) {
+    use crate::domain::plan::{Outcome, checked};
+    let week = |d: NaiveDate| d.iso_week();
+    for w in c.workouts.iter_mut().filter(|w| w.outcome == Outcome::Missed) {
+        let day = w.planned.date;
+        let best = c
+            .unplanned
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.family == w.planned.family && week(d.date) == week(day))
+            .min_by_key(|(_, d)| ((d.date - day).num_days().abs(), d.date))
+            .map(|(i, _)| i);
+        if let Some(i) = best {
+            let done = c.unplanned.remove(i);
+            *w = checked(w.planned.clone(), Some(done), today);
+            w.outcome = Outcome::Moved;
+        }
+    }
 }
