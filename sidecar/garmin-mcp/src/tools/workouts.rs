@@ -257,7 +257,9 @@ pub struct StepView {
 impl GarminMcp {
     /// The athlete's Garmin workout library and training plans, one workout step by step, or
     /// (find_exercise) Garmin's exercise catalogue searched by name, muscle or equipment.
-    /// Without workout_id: library workouts (id, name, sport, dates, estimates) and training plans.
+    /// Without workout_id: library workouts (id, name, sport, dates, estimates) and training plans
+    /// (Garmin Coach included) with their goal race (name, date, distance, goal time), today's
+    /// phase, workouts per week and the plan's own workouts on their days.
     /// With workout_id: the steps in words — warm-up, intervals, recoveries, cool-down, with end
     /// conditions (time, distance, lap button, heart rate), targets (pace per km, HR zone or bpm,
     /// power, cadence), swim strokes and equipment, exercises with reps and weights, and nested
