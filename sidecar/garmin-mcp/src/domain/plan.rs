@@ -247,7 +247,6 @@ pub(crate) async fn plan_inputs(
 }
 
 /// A calendar item as a planned workout (its totals from the library workout when read).
-
 fn planned_of(
     item: &garmin::models::calendar::CalendarItem,
     workout: Option<&garmin::models::workouts::Workout>,
