@@ -7,10 +7,15 @@
 //! and turns the library's answers into views. Hosts with an install link (VS Code, Cursor, Goose,
 //! LM Studio) get "Add to …" instead: the link is built here from the same entry (the UI never
 //! supplies a URL) and handed to the system, which opens the host's own confirmation dialog.
+//! Claude Desktop installs an MCP Bundle instead of a link: "Add to Claude Desktop" writes one
+//! (`client_setup::bundle`: the bundled sidecar, the account's data folder as the option's default)
+//! into the data folder and hands the file to the system, which opens Claude Desktop's install
+//! dialog.
 
 use std::path::{Path, PathBuf};
 
 use app_bridge::sidecar::{SidecarSearch, locate_sidecar};
+use client_setup::bundle::{BundleOptions, Platform};
 use client_setup::{ClientId, ClientStatus, Configured, Env, LinkHost, Outcome, ServerEntry, SetupError};
 use serde::Serialize;
 use tauri::State;
@@ -29,6 +34,13 @@ pub fn bundled_sidecar() -> SidecarSearch {
         Err(_) => SidecarSearch { found: None, looked_in: Vec::new() },
     }
 }
+
+/// The host that installs an MCP Bundle rather than opening a link: the id the app passes around.
+pub const CLAUDE_DESKTOP: &str = "claude-desktop";
+/// Where "Add to Claude Desktop" writes its bundle, inside the account's data folder.
+const BUNDLE_FOLDER: &str = "claude-desktop";
+/// The app icon the bundle shows in Claude Desktop.
+const BUNDLE_ICON: &[u8] = include_bytes!("../../icons/icon.png");
 
 /// The AI clients' side of the app (managed state): where client config files are (the user's
 /// environment) and which `garmin-mcp` the entries start.
@@ -112,6 +124,44 @@ impl AiClients {
         // a bare absolute name keeps the rows and snippets showable while Configure stays refused.
         let command = self.sidecar.looked_in.first().cloned().unwrap_or_else(|| PathBuf::from("/garmin-mcp"));
         ServerEntry::new(command, &absolute(data_dir)?).map_err(setup_error)
+    }
+
+    /// Writes the MCP Bundle "Add to Claude Desktop" opens: the found sidecar, the account's data
+    /// folder and the row's switches as the install dialog's defaults. Answers the file.
+    async fn write_bundle(&self, data_dir: &Path, options: EntryOptions) -> Result<PathBuf> {
+        let Some(sidecar) = self.sidecar.found.clone() else {
+            return Err(Error::new(ErrorCode::Other, self.missing_sidecar()));
+        };
+        let data_dir = absolute(data_dir)?;
+        let platform = Platform::from_triple(env!("GARMIN_DESKTOP_TARGET"))
+            .map_err(|e| Error::new(ErrorCode::Other, e))?;
+        let options = BundleOptions {
+            tools: Vec::new(),
+            data_dir: Some(data_dir.to_str().map(str::to_owned).ok_or_else(|| {
+                Error::new(
+                    ErrorCode::Other,
+                    format!("the data folder {} is not valid Unicode", data_dir.display()),
+                )
+            })?),
+            demo: options.demo.unwrap_or(false),
+            readonly: options.readonly.unwrap_or(false),
+        };
+        let manifest = client_setup::bundle::manifest(&platform, env!("CARGO_PKG_VERSION"), &options);
+        let folder = data_dir.join(BUNDLE_FOLDER);
+        let bundle = folder.join(platform.bundle_name());
+        let out = bundle.clone();
+        tokio::task::spawn_blocking(move || {
+            std::fs::create_dir_all(&folder).map_err(|source| SetupError::Io {
+                action: "create the folder",
+                path: folder.clone(),
+                source,
+            })?;
+            client_setup::bundle::write_bundle(&out, &manifest, &sidecar, BUNDLE_ICON)
+        })
+        .await
+        .map_err(|e| Error::new(ErrorCode::Other, format!("writing the Claude Desktop bundle stopped: {e}")))?
+        .map_err(setup_error)?;
+        Ok(bundle)
     }
 
     fn missing_sidecar(&self) -> String {
@@ -307,9 +357,8 @@ pub async fn list_clients(
         sidecar: clients.sidecar_view(),
         data_dir: entry.args.get(1).cloned().unwrap_or_default(),
         clients: rows,
-        link_hosts: LinkHost::ALL
-            .iter()
-            .map(|h| LinkHostView { id: h.id(), name: h.display_name() })
+        link_hosts: std::iter::once(LinkHostView { id: CLAUDE_DESKTOP, name: "Claude Desktop" })
+            .chain(LinkHost::ALL.iter().map(|h| LinkHostView { id: h.id(), name: h.display_name() }))
             .collect(),
     })
 }
@@ -325,10 +374,13 @@ pub async fn open_install_link(
     demo: Option<bool>,
     readonly: Option<bool>,
 ) -> Result<String> {
+    if host == CLAUDE_DESKTOP {
+        return open_claude_desktop_bundle(&accounts, &clients, EntryOptions { demo, readonly }).await;
+    }
     let Some(link_host) = LinkHost::from_id(&host) else {
         return Err(Error::new(
             ErrorCode::InvalidInput,
-            format!("no install link for `{host}` (vscode, cursor, goose or lmstudio)"),
+            format!("no install link for `{host}` (claude-desktop, vscode, cursor, goose or lmstudio)"),
         ));
     };
     let entry = clients.entry_with(accounts.data_dir(), EntryOptions { demo, readonly })?;
@@ -343,6 +395,27 @@ pub async fn open_install_link(
         )
     })?;
     Ok(format!("Opened {name}: confirm adding the garmin server there."))
+}
+
+/// "Add to Claude Desktop": writes the bundle ([`AiClients::write_bundle`]) and hands it to the
+/// system, which opens Claude Desktop's install dialog.
+async fn open_claude_desktop_bundle(
+    accounts: &Accounts,
+    clients: &AiClients,
+    options: EntryOptions,
+) -> Result<String> {
+    let bundle = clients.write_bundle(accounts.data_dir(), options).await?;
+    let path = bundle.display().to_string();
+    (clients.open_link)(&path).map_err(|e| {
+        Error::new(
+            ErrorCode::Other,
+            format!(
+                "could not open Claude Desktop ({e}). Is it installed? The extension is saved at {path}: \
+                 drag it onto Claude Desktop's Settings → Extensions, or use Configure or the setup text."
+            ),
+        )
+    })?;
+    Ok(format!("Opened Claude Desktop: confirm installing the Garmin Connect extension there ({path})."))
 }
 
 /// Writes (or brings up to date) the `garmin` server in client `id`'s config, backing the file up

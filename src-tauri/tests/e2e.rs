@@ -27,6 +27,8 @@
 //!
 //! Needs `Xvfb`, `WebKitWebDriver` (Debian `webkit2gtk-driver`) and `tauri-driver` (`.ci/setup`
 //! installs them). Ignored by plain `cargo test`; `cargo xtask e2e` builds the UI and runs it.
+//!
+//! Run: `cargo xtask e2e`.
 
 #![cfg(target_os = "linux")]
 
@@ -374,8 +376,9 @@ async fn configure_two_clients(ui: &WebDriver<'_>, home: &Path, data_dir: &Path)
         ui.wait_for(&done, &format!("\"Configured\" for {id}")).await;
         ui.wait_for(&format!("[data-testid=client-{id}][data-configured=yes]"), "the row shows ✅").await;
     }
-    // The hosts with an install link get "Add to …" (not clicked here: it would start the host).
-    for host in ["vscode", "cursor", "goose", "lmstudio"] {
+    // Claude Desktop (a bundle) and the hosts with an install link get "Add to …" (not clicked here:
+    // it would start the host).
+    for host in ["claude-desktop", "vscode", "cursor", "goose", "lmstudio"] {
         ui.wait_for(&format!("[data-testid=install-link-{host}]"), &format!("\"Add to\" for {host}")).await;
     }
     ui.click("[data-testid=show-snippet-codex]").await;

@@ -1,6 +1,8 @@
 //! The UI's generated files match the Rust types the commands take and return: this regenerates
 //! `ui/src/generated/` into a temporary folder and fails when a committed file differs (run the
 //! command it names to regenerate). With `UPDATE_TS_BINDINGS=1` it rewrites the committed files.
+//!
+//! Run: `cargo test -p garmin-desktop --test typescript`.
 
 use std::path::Path;
 

@@ -6,7 +6,8 @@
 //! its manifest against the CLI's schema, and `pack` the unpacked folder again. Last it starts the
 //! server exactly as the manifest's `mcp_config` says (`${__dirname}` and `${user_config.*}`
 //! substituted as a host does) and speaks MCP to it over stdio: with the demo option the server
-//! lists exactly the manifest's tools, and with read-only too it lists no write tool.
+//! lists exactly the manifest's tools, and with read-only too it lists no write tool. The desktop app's
+//! own bundle (its data folder as an option, no tool list) is validated and started the same way.
 
 use std::collections::BTreeSet;
 use std::io::{BufRead as _, BufReader, Write as _};
@@ -33,7 +34,7 @@ pub fn check(root: &Path) -> Result<(), String> {
     let out = scratch.0.join("out");
     let args = ["--binary".to_owned(), path_text(&binary)?, "--out".to_owned(), path_text(&out)?];
     crate::mcpb::mcpb(root, &args)?;
-    let platform = crate::mcpb::Platform::from_triple(&crate::host_triple()?)?;
+    let platform = client_setup::bundle::Platform::from_triple(&crate::host_triple()?)?;
     let bundle = out.join(platform.bundle_name());
     let path = std::env::join_paths(
         std::iter::once(node_bin).chain(std::env::var_os("PATH").iter().flat_map(std::env::split_paths)),
@@ -79,6 +80,47 @@ pub fn check(root: &Path) -> Result<(), String> {
         listed.len(),
         read_only.len()
     );
+    app_bundle(root, &binary, &scratch.0, &mcpb, &listed)
+}
+
+/// The desktop app's "Add to Claude Desktop" bundle (`client_setup::bundle` with the app's data
+/// folder, no tool list): the CLI accepts it, and started as its manifest says it serves the
+/// demo's tools from that folder.
+fn app_bundle(
+    root: &Path,
+    binary: &Path,
+    scratch: &Path,
+    mcpb: &dyn Fn(&[&Path]) -> Result<(), String>,
+    tools: &BTreeSet<String>,
+) -> Result<(), String> {
+    use client_setup::bundle::{BundleOptions, Platform, manifest, write_bundle};
+    let data_dir = scratch.join("app data");
+    std::fs::create_dir_all(&data_dir)
+        .map_err(|e| format!("could not create {}: {e}", data_dir.display()))?;
+    let platform = Platform::from_triple(&crate::host_triple()?)?;
+    let options = BundleOptions { data_dir: Some(path_text(&data_dir)?), ..BundleOptions::default() };
+    let manifest = manifest(&platform, env!("CARGO_PKG_VERSION"), &options);
+    let bundle = scratch.join("app.mcpb");
+    let icon = std::fs::read(root.join("icons/icon.png")).map_err(|e| format!("the app icon: {e}"))?;
+    write_bundle(&bundle, &manifest, binary, &icon).map_err(|e| e.to_string())?;
+    let unpacked = scratch.join("app-unpacked");
+    mcpb(&[Path::new("unpack"), &bundle, &unpacked])?;
+    mcpb(&[Path::new("validate"), &unpacked.join("manifest.json")])?;
+    let home = scratch.join("app-home");
+    std::fs::create_dir_all(&home).map_err(|e| format!("could not create {}: {e}", home.display()))?;
+    let listed = list_tools_as_the_manifest_starts_it(&manifest, &unpacked, &home, false)?;
+    if &listed != tools {
+        return Err(format!(
+            "the app's bundle serves {} tools, the release bundle {}",
+            listed.len(),
+            tools.len()
+        ));
+    }
+    println!(
+        "xtask: the app's bundle (data folder {}) validates and serves the same {} tools",
+        data_dir.display(),
+        listed.len()
+    );
     Ok(())
 }
 
@@ -92,12 +134,14 @@ fn read_json(path: &Path) -> Result<Value, String> {
     serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", path.display()))
 }
 
-/// `${__dirname}` and `${user_config.KEY}` replaced as a host does (booleans as `true`/`false`).
-fn substitute(value: &str, dir: &Path, demo: bool, readonly: bool) -> String {
+/// `${__dirname}` and `${user_config.KEY}` replaced as a host does (booleans as `true`/`false`; the
+/// data folder as its default, `data_dir`).
+fn substitute(value: &str, dir: &Path, demo: bool, readonly: bool, data_dir: &str) -> String {
     value
         .replace("${__dirname}", &dir.display().to_string())
         .replace("${user_config.demo}", if demo { "true" } else { "false" })
         .replace("${user_config.readonly}", if readonly { "true" } else { "false" })
+        .replace("${user_config.data_dir}", data_dir)
 }
 
 /// Starts the server as `manifest`'s `mcp_config` says, with the demo option on, and lists its tools
@@ -110,12 +154,14 @@ fn list_tools_as_the_manifest_starts_it(
 ) -> Result<BTreeSet<String>, String> {
     let config = &manifest["server"]["mcp_config"];
     let command = config["command"].as_str().ok_or("the manifest's mcp_config has no command")?;
-    let mut server = Command::new(PathBuf::from(substitute(command, dir, true, readonly)));
+    let data_dir = manifest["user_config"]["data_dir"]["default"].as_str().unwrap_or_default();
+    let fill = |value: &Value| substitute(value.as_str().unwrap_or_default(), dir, true, readonly, data_dir);
+    let mut server = Command::new(PathBuf::from(fill(&config["command"])));
     for arg in config["args"].as_array().into_iter().flatten() {
-        server.arg(substitute(arg.as_str().unwrap_or_default(), dir, true, readonly));
+        server.arg(fill(arg));
     }
     for (key, value) in config["env"].as_object().into_iter().flatten() {
-        server.env(key, substitute(value.as_str().unwrap_or_default(), dir, true, readonly));
+        server.env(key, fill(value));
     }
     // A host starts it with the person's home; this one is empty, so nothing of this machine is used.
     server
@@ -184,10 +230,14 @@ mod tests {
     fn a_hosts_substitution_fills_the_folder_and_the_chosen_options() {
         let dir = Path::new("/opt/bundle");
         assert_eq!(
-            substitute("${__dirname}/server/garmin-mcp", dir, false, false),
+            substitute("${__dirname}/server/garmin-mcp", dir, false, false, ""),
             "/opt/bundle/server/garmin-mcp"
         );
-        assert_eq!(substitute("${user_config.demo}", dir, true, false), "true");
-        assert_eq!(substitute("${user_config.readonly}", dir, true, false), "false");
+        assert_eq!(substitute("${user_config.demo}", dir, true, false, ""), "true");
+        assert_eq!(substitute("${user_config.readonly}", dir, true, false, ""), "false");
+        assert_eq!(
+            substitute("${user_config.data_dir}", dir, true, false, "/home/ana/garmin"),
+            "/home/ana/garmin"
+        );
     }
 }

@@ -2,6 +2,8 @@
 //! `garmin-mcp` (`cargo build -p garmin-mcp --bin garmin-mcp`) on a temp data folder, reads its
 //! start-up line, and the server then refuses a request without the token and accepts one with the
 //! header the panel shows; stopping it ends the process.
+//!
+//! Run: `cargo test -p app-bridge --test remote`.
 
 use std::path::PathBuf;
 

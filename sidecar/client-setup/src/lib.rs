@@ -2,7 +2,7 @@
 //! they already start our server ([`status`]), adds or updates our entry in their config file
 //! ([`configure`]), takes it out again ([`remove`]), and gives the exact text for manual setup
 //! ([`snippet`], [`where_to_put`]), or the one-click install link of hosts that have one
-//! ([`install_link`]). `garmin-mcp configure <client>` and the desktop app's
+//! ([`install_link`]), or the MCP Bundle Claude Desktop installs ([`bundle`]). `garmin-mcp configure <client>` and the desktop app's
 //! "Configure" buttons both run this code.
 //!
 //! Promises every write keeps:
@@ -30,6 +30,7 @@
 //! list the choices the notes leave open.
 #![deny(missing_docs)]
 
+pub mod bundle;
 mod client;
 mod entry;
 mod env;

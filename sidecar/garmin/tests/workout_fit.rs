@@ -7,6 +7,8 @@
 //! hand from that JSON and the FIT profile (time in s, distance in m, HR as bpm + 100, power as
 //! W + 1000, speed in m/s, repeats as `repeat_until_steps_cmplt` pointing back at the group's first
 //! step), and compared with the decoders' scaled sub-fields.
+//!
+//! Run: `cargo test -p garmin --test workout_fit`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -45,7 +45,7 @@ fn add_to_vs_code_opens_its_install_link_with_the_bundled_sidecar_and_the_chosen
     let list = invoke(&window, "list_clients").unwrap();
     let hosts: Vec<&str> =
         list["linkHosts"].as_array().unwrap().iter().map(|h| h["id"].as_str().unwrap()).collect();
-    assert_eq!(hosts, ["vscode", "cursor", "goose", "lmstudio"]);
+    assert_eq!(hosts, ["claude-desktop", "vscode", "cursor", "goose", "lmstudio"]);
 
     let said =
         invoke_with(&window, "open_install_link", json!({"host": "vscode", "readonly": true})).unwrap();
@@ -62,8 +62,65 @@ fn add_to_vs_code_opens_its_install_link_with_the_bundled_sidecar_and_the_chosen
     // Only the known hosts: the UI cannot make the app open an arbitrary URL.
     let refused =
         invoke_with(&window, "open_install_link", json!({"host": "https://example.com"})).unwrap_err();
-    assert!(refused.to_string().contains("vscode, cursor, goose or lmstudio"), "{refused}");
+    assert!(refused.to_string().contains("claude-desktop, vscode, cursor, goose or lmstudio"), "{refused}");
     assert!(opened.lock().unwrap().is_empty());
+}
+
+#[test]
+fn add_to_claude_desktop_opens_a_bundle_of_the_bundled_sidecar_that_shares_the_apps_data_folder() {
+    use std::io::Read as _;
+    let (data, home) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (clients, sidecar) = ai_clients(home.path(), true);
+    let opened = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let recorder = opened.clone();
+    let clients = clients.with_link_opener(Box::new(move |path: &str| {
+        recorder.lock().unwrap().push(path.to_owned());
+        Ok(())
+    }));
+    let (app, window) = app(data.path());
+    app.manage(clients);
+    let said = invoke_with(&window, "open_install_link", json!({"host": "claude-desktop", "readonly": true}))
+        .unwrap();
+    assert!(said.as_str().unwrap().contains("Claude Desktop"), "{said}");
+    let bundle = std::path::PathBuf::from(opened.lock().unwrap().pop().expect("a bundle was opened"));
+    assert!(bundle.starts_with(data.path()), "{} is in the app's data folder", bundle.display());
+    assert_eq!(bundle.extension().unwrap(), "mcpb");
+
+    let mut archive = zip::ZipArchive::new(std::fs::File::open(&bundle).unwrap()).unwrap();
+    let mut text = String::new();
+    archive.by_name("manifest.json").unwrap().read_to_string(&mut text).unwrap();
+    let manifest: Value = serde_json::from_str(&text).unwrap();
+    let data_dir = std::path::absolute(data.path()).unwrap();
+    assert_eq!(manifest["user_config"]["data_dir"]["default"], data_dir.display().to_string());
+    assert_eq!(manifest["server"]["mcp_config"]["args"], json!(["--data-dir", "${user_config.data_dir}"]));
+    assert_eq!(manifest["user_config"]["readonly"]["default"], true, "the row's switch is the default");
+    assert_eq!(manifest["user_config"]["demo"]["default"], false);
+    let mut server = Vec::new();
+    archive
+        .by_name(manifest["server"]["entry_point"].as_str().unwrap())
+        .unwrap()
+        .read_to_end(&mut server)
+        .unwrap();
+    assert_eq!(server, std::fs::read(&sidecar).unwrap(), "the bundled sidecar itself");
+    assert!(archive.by_name("icon.png").unwrap().size() > 1000);
+
+    // Again: the same file is brought up to date, no second copy and no partial file.
+    invoke_with(&window, "open_install_link", json!({"host": "claude-desktop"})).unwrap();
+    let files: Vec<_> =
+        std::fs::read_dir(bundle.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+}
+
+#[test]
+fn add_to_claude_desktop_without_the_sidecar_says_where_it_looked_and_writes_nothing() {
+    let (data, home) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (clients, _) = ai_clients(home.path(), false);
+    let clients = clients.with_link_opener(Box::new(|path: &str| panic!("nothing to open, got {path}")));
+    let (app, window) = app(data.path());
+    app.manage(clients);
+    let error = invoke_with(&window, "open_install_link", json!({"host": "claude-desktop"})).unwrap_err();
+    assert!(error.to_string().contains("garmin-mcp program"), "{error}");
+    assert!(!data.path().join("claude-desktop").exists());
 }
 
 #[test]

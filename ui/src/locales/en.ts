@@ -201,7 +201,7 @@ export const en = {
   "clients.startsProgram": "Each client will start:",
   "clients.links.title": "Add with one click",
   "clients.links.intro":
-    "These apps install a server from a link: the button opens the app's own dialog, where you confirm.",
+    "These apps install a server in one click: the button opens the app's own dialog, where you confirm. Claude Desktop gets an extension file (.mcpb) that shares this app's sign-in.",
   "clients.links.add": "Add to {name}",
   "clients.noSidecar": "The garmin-mcp program that AI clients start was not found.",
   "clients.noSidecarNext":

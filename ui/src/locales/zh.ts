@@ -190,7 +190,7 @@ export const zh: Record<MessageKey, string> = {
   "clients.loadFailed": "无法列出 AI 客户端。",
   "clients.startsProgram": "每个客户端将启动：",
   "clients.links.title": "一键添加",
-  "clients.links.intro": "这些应用可以通过链接安装服务器：点按钮会打开该应用自己的对话框，在那里确认即可。",
+  "clients.links.intro": "这些应用可以一键安装服务器：点按钮会打开该应用自己的对话框，在那里确认即可。Claude Desktop 会收到一个扩展文件（.mcpb），与本应用共用登录。",
   "clients.links.add": "添加到 {name}",
   "clients.noSidecar": "找不到 AI 客户端要启动的 garmin-mcp 程序。",
   "clients.noSidecarNext": "请重新安装本应用（其中包含该程序）。如果从源码运行，请用 `cargo xtask sidecar` 构建。查找过的位置：",

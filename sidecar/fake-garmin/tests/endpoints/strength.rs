@@ -4,6 +4,8 @@
 //! blanked, repeats without an iterations end corrupted, time-bounded repeats kept, repeated step
 //! orders refused in multisport, legs Garmin rewrites split; strength activities with the watch's
 //! ranked guesses, grams and seconds, two sessions a week with rising loads, and their `PUT`.
+//!
+//! Run: `cargo test -p fake-garmin --test endpoints strength::`.
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};

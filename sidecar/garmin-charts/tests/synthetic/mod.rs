@@ -1,6 +1,8 @@
 //! Deterministic, realistic-looking data for every chart kind, shared by the golden-image tests
 //! and the benchmark (`#[path]`-included there). A tiny linear congruential generator stands in
 //! for randomness so every run draws exactly the same pixels.
+//!
+//! Run: `cargo test -p garmin-charts --test golden`.
 
 #![allow(dead_code, reason = "shared by the golden tests and the benchmark; each uses part of it")]
 

@@ -1,5 +1,7 @@
 //! Shared set-up for the garmin crate's integration tests: a fake Garmin, a signed-in session saved
 //! in a temporary data folder, and clients on it.
+//!
+//! Run: shared by the `garmin` test binaries, e.g. `cargo test -p garmin --test api`.
 
 #![allow(dead_code, reason = "shared by several test binaries; each uses part of it")]
 

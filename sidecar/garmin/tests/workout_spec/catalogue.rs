@@ -2,6 +2,8 @@
 //! through the fake Garmin: written as a spec of a sport whose list holds it, checked against
 //! Garmin's rules, created, read back, and turned into the same spec again — so no exercise the
 //! spec accepts is one Garmin would blank, and the preview names it the same before and after.
+//!
+//! Run: `cargo test -p garmin --test workout_spec catalogue::`.
 
 use garmin::exercises::{self, List, Resolved};
 use garmin::workout_spec::{SpecStep, check_garmin_rules, parse_spec, preview, spec_from_garmin};

@@ -3,6 +3,8 @@
 //! closest, exercises of another sport's list, invalid categories, work steps without an exercise,
 //! targets, calorie or heart-rate ends, weights where they do not belong, and HIIT forms outside
 //! HIIT or that do not divide evenly.
+//!
+//! Run: `cargo test -p garmin --test workout_spec exercise_errors::`.
 
 use garmin::workout_spec::{SpecProblem, parse_spec};
 use serde_json::{Value, json};

@@ -15,6 +15,8 @@
 //! name (`""` for a category's generic form), weight value (to 0.01 of its unit) and unit, notes
 //! (`""` and `null` alike), repeat counts on both fields. Not compared: ids, `childStepId`,
 //! `displayOrder`, the lap-button value Garmin stores as `0.0`, estimates.
+//!
+//! Run: `cargo test -p garmin --test workout_spec golden::`.
 
 use garmin::workout_spec::{Language, parse_spec, preview, preview_in, spec_from_garmin};
 use serde_json::{Value, json};

@@ -14,12 +14,12 @@
 /// Garmin's table, as generated (`scripts/exercise_catalogue.py` in the `garmin` crate).
 #[path = "../../../../garmin/src/exercises/data.rs"]
 #[rustfmt::skip]
-#[allow(dead_code, clippy::all)]
+#[allow(dead_code, clippy::all, reason = "generated for the `garmin` crate: the fake uses only its keys")]
 mod table;
 
 /// A muscle or piece of equipment (the generated table's shape; only keys are used here).
 #[derive(Debug)]
-#[allow(dead_code)]
+#[allow(dead_code, reason = "the generated table's shape: the fake reads only the keys")]
 struct Named {
     key: &'static str,
     name: &'static str,
@@ -28,7 +28,7 @@ struct Named {
 
 /// An exercise category (the generated table's shape).
 #[derive(Debug)]
-#[allow(dead_code)]
+#[allow(dead_code, reason = "the generated table's shape: the fake reads only the keys")]
 struct Category {
     key: &'static str,
     name: &'static str,
@@ -37,7 +37,7 @@ struct Category {
 
 /// An exercise (the generated table's shape).
 #[derive(Debug)]
-#[allow(dead_code)]
+#[allow(dead_code, reason = "the generated table's shape: the fake reads only the keys")]
 struct Exercise {
     category: u8,
     key: &'static str,
