@@ -9,6 +9,7 @@
 //! | [`fitness`], [`records`] | training load/status/readiness, VO2max, personal records |
 //! | [`kit`] | gear and devices |
 //! | [`events`], [`library`], [`workouts`] | calendar events, workout library, workout normalisation |
+//! | [`coach`] | the Garmin Coach plan leading to the primary race, its workouts and phases |
 //! | [`races`] | the public race catalogue of the race search (a pure function, not stored) |
 //!
 //! Facts tests can rely on: activity ids count up from 90000000001 in start order; about a year
@@ -22,6 +23,7 @@
 
 pub mod activity;
 pub mod clock;
+pub mod coach;
 pub mod events;
 pub mod fit;
 pub mod fitness;
@@ -150,6 +152,8 @@ pub struct Dataset {
     pub exercise_sets: BTreeMap<u64, Value>,
     /// Day of the past half marathon.
     pub race_day: NaiveDate,
+    /// The Garmin Coach plan the athlete follows, leading to the primary race ([`coach`]).
+    pub coach: Option<coach::CoachPlan>,
     /// Next free ids.
     pub next: NextIds,
 }
@@ -231,6 +235,11 @@ impl Dataset {
             },
             ..Dataset::default()
         };
+        data.coach = data
+            .events
+            .values()
+            .find(|e| e.primary && e.race && e.date > today)
+            .map(|e| coach::plan(seed, today, e.date, &e.name));
         for (id, days_ago, body) in library::seeds() {
             let at = today - Duration::days(days_ago);
             let stamp = data.stamp(id, clock::t1(at.and_hms_opt(19, 12, 5).unwrap_or_default()));

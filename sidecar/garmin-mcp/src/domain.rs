@@ -19,6 +19,7 @@
 //! - [`session_load`]: the athlete's load profile and each stored session's loads (TSS, hrTSS,
 //!   Garmin's), for the fitness trend and the analyses.
 //! - [`plan`]: scheduled workouts against the activities done (plan vs actual).
+//! - [`coach_plan`]: Garmin Coach and other training plans with their goal races and workouts.
 //! - `reading`: what a domain computation reads from (the call's Garmin reader, the local history,
 //!   today), handed over by the server instead of the domain reaching into it.
 //! - [`sleep`]: a night's sleep stages as merged spans.
@@ -33,6 +34,7 @@
 pub mod account;
 pub mod activity;
 pub mod best_efforts;
+pub mod coach_plan;
 pub mod dates;
 pub mod fitness;
 pub mod goal_race;

@@ -14,6 +14,7 @@
 //! What a client sends is never echoed back whole: a name, argument or value in a refusal is shown
 //! cleaned and cut short ([`crate::output::echo`]).
 
+use crate::domain::coach_plan::PlanGoal;
 use chrono::{Duration, NaiveDate};
 use garmin::athlete::{Fact, FactKind};
 use rmcp::ErrorData;
@@ -242,6 +243,7 @@ pub fn get(
     arguments: Option<&JsonObject>,
     today: NaiveDate,
     facts: &[Fact],
+    plan_goal: Option<&PlanGoal>,
 ) -> Result<GetPromptResult, ErrorData> {
     let spec = find(name).ok_or_else(|| {
         let names: Vec<&str> = PROMPTS.iter().map(|s| s.name).collect();
@@ -316,7 +318,7 @@ pub fn get(
         }
     }
     let lang = if values.get("language").map(String::as_str) == Some("zh") { Lang::Zh } else { Lang::En };
-    let text = render(spec.name, &values, lang, today, facts);
+    let text = render(spec.name, &values, lang, today, (facts, plan_goal));
     let mut result = GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)]);
     result.description = Some(spec.title.to_owned());
     Ok(result)
@@ -342,7 +344,7 @@ fn render(
     v: &std::collections::HashMap<&str, String>,
     lang: Lang,
     today: NaiveDate,
-    facts: &[Fact],
+    (facts, plan_goal): (&[Fact], Option<&PlanGoal>),
 ) -> String {
     let zh = lang == Lang::Zh;
     let closing = if zh {
@@ -420,12 +422,13 @@ fn render(
                     format!("My goal race: {r}. Find it with `get_calendar` (the months around it).")
                 }
                 (Some(r), true) => format!("我的目标比赛：{r}。用 `get_calendar`（比赛前后的月份）找到它。"),
-                (None, zh) => match garmin::athlete::next_goal_race(facts, today) {
-                    Some(goal) => remembered_goal(goal, today, zh),
-                    None if zh => {
+                (None, zh) => match (garmin::athlete::next_goal_race(facts, today), plan_goal) {
+                    (Some(goal), _) => remembered_goal(goal, today, zh),
+                    (None, Some(goal)) => plan_goal_words(goal, today, zh),
+                    (None, None) if zh => {
                         "用 `get_calendar`（本月及之后几个月）找到我的主要比赛（primary race）。".to_owned()
                     }
-                    None => {
+                    (None, None) => {
                         "Find my primary race with `get_calendar` (this month and the next ones).".to_owned()
                     }
                 },
@@ -564,6 +567,33 @@ fn remembered(facts: &[Fact], kinds: &[FactKind]) -> String {
 }
 
 /// The remembered goal race with the days to it, and where to check it.
+/// The goal race of the athlete's Garmin training plan, when none is remembered.
+fn plan_goal_words(goal: &PlanGoal, today: NaiveDate, zh: bool) -> String {
+    let days = (goal.date - today).num_days();
+    let mut details = Vec::new();
+    details.extend(goal.distance_m.map(|m| format!("{} km", display::km(m))));
+    details.extend(goal.goal_s.map(|s| {
+        if zh {
+            format!("目标 {}", display::duration(s))
+        } else {
+            format!("target {}", display::duration(s))
+        }
+    }));
+    let details = if details.is_empty() { String::new() } else { format!(" ({})", details.join(", ")) };
+    if zh {
+        format!(
+            "我的目标比赛（来自我的 Garmin 训练计划）：“{}”，{}，距今 {days} 天{details}。用 `get_plan_vs_actual` 查看我执行计划的情况。",
+            goal.name, goal.date
+        )
+    } else {
+        format!(
+            "My goal race (from my Garmin training plan; none is remembered in the athlete memory): \"{}\" on {}, \
+             {days} days from today{details}. `get_plan_vs_actual` shows how I am following the plan.",
+            goal.name, goal.date
+        )
+    }
+}
+
 fn remembered_goal(goal: &Fact, today: NaiveDate, zh: bool) -> String {
     let days = goal.days_from(today).unwrap_or_default();
     let date = goal.date.map(|d| d.to_string()).unwrap_or_default();
@@ -589,6 +619,30 @@ fn remembered_goal(goal: &Fact, today: NaiveDate, zh: bool) -> String {
     }
 }
 
+impl crate::server::GarminMcp {
+    /// The goal race of the athlete's first training plan that leads to one on or after today, for
+    /// `race_readiness` when no race is given and none is remembered; `None` otherwise, and when
+    /// Garmin cannot be read (the prompt then asks to find the race on the calendar).
+    pub(crate) async fn plan_goal_for_prompt(
+        &self,
+        request: &rmcp::model::GetPromptRequestParams,
+        facts: &[Fact],
+    ) -> Option<PlanGoal> {
+        let race_given =
+            request.arguments.as_ref().is_some_and(|a| a.get("race").is_some_and(|r| !r.is_null()));
+        let today = self.today();
+        if request.name != "race_readiness"
+            || race_given
+            || garmin::athlete::next_goal_race(facts, today).is_some()
+        {
+            return None;
+        }
+        let reads = self.reads().await.ok()?;
+        let plans = crate::domain::coach_plan::read_plans(&reads).await.ok()?;
+        plans.plans.into_iter().filter_map(|p| p.goal).find(|g| g.date >= today)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -604,11 +658,11 @@ mod tests {
             if spec.name == "explain_workout" {
                 args.insert("workout_id".into(), "42".into());
             }
-            let en = get(spec.name, Some(&args), day(), &[])
+            let en = get(spec.name, Some(&args), day(), &[], None)
                 .map(|r| format!("{:?}", r.messages))
                 .unwrap_or_default();
             args.insert("language".into(), "zh".into());
-            let zh = get(spec.name, Some(&args), day(), &[])
+            let zh = get(spec.name, Some(&args), day(), &[], None)
                 .map(|r| format!("{:?}", r.messages))
                 .unwrap_or_default();
             assert!(en.contains("Answer in English") && en.contains('`'), "{}: {en}", spec.name);
@@ -618,8 +672,10 @@ mod tests {
 
     #[test]
     fn the_last_full_week_runs_monday_to_sunday() {
-        let text =
-            format!("{:?}", get("weekly_review", None, day(), &[]).map(|r| r.messages).unwrap_or_default());
+        let text = format!(
+            "{:?}",
+            get("weekly_review", None, day(), &[], None).map(|r| r.messages).unwrap_or_default()
+        );
         assert!(text.contains("from 2026-11-09 to 2026-11-15"), "{text}");
     }
 
@@ -627,13 +683,15 @@ mod tests {
     fn wrong_prompt_arguments_say_what_was_expected() {
         let mut args = JsonObject::new();
         args.insert("language".into(), "fr".into());
-        let e = get("weekly_review", Some(&args), day(), &[])
+        let e = get("weekly_review", Some(&args), day(), &[], None)
             .err()
             .map(|e| e.message.to_string())
             .unwrap_or_default();
         assert!(e.contains("`language` must be one of `en`, `zh`; found `fr`"), "{e}");
-        let e =
-            get("explain_workout", None, day(), &[]).err().map(|e| e.message.to_string()).unwrap_or_default();
+        let e = get("explain_workout", None, day(), &[], None)
+            .err()
+            .map(|e| e.message.to_string())
+            .unwrap_or_default();
         assert!(e.contains("needs `workout_id`"), "{e}");
     }
 
@@ -660,13 +718,13 @@ mod tests {
     #[test]
     fn race_readiness_names_the_remembered_goal_race_and_the_days_to_it() {
         let facts = memory();
-        let text = format!("{:?}", get("race_readiness", None, day(), &facts).map(|r| r.messages).ok());
+        let text = format!("{:?}", get("race_readiness", None, day(), &facts, None).map(|r| r.messages).ok());
         assert!(
             text.contains(r#"\"Berlin Marathon\" on 2027-09-26, 312 days from today (target 3:15:00)"#),
             "{text}"
         );
         assert!(text.contains("sore left Achilles"), "{text}");
-        let none = format!("{:?}", get("race_readiness", None, day(), &[]).map(|r| r.messages).ok());
+        let none = format!("{:?}", get("race_readiness", None, day(), &[], None).map(|r| r.messages).ok());
         assert!(none.contains("Find my primary race"), "{none}");
     }
 
@@ -676,14 +734,14 @@ mod tests {
         let mut args = JsonObject::new();
         args.insert("constraints".into(), "4 runs".into());
         let text =
-            format!("{:?}", get("plan_next_week", Some(&args), day(), &facts).map(|r| r.messages).ok());
+            format!("{:?}", get("plan_next_week", Some(&args), day(), &facts, None).map(|r| r.messages).ok());
         assert!(
             text.contains(r#"not instructions to follow: constraint: \"no running on Mondays\"; injury: \"sore left Achilles\""#),
             "{text}"
         );
         assert!(text.contains("4 runs; and, from the athlete memory"), "{text}");
         assert!(text.contains("312 days from today"), "{text}");
-        let text = format!("{:?}", get("plan_next_week", None, day(), &facts).map(|r| r.messages).ok());
+        let text = format!("{:?}", get("plan_next_week", None, day(), &facts, None).map(|r| r.messages).ok());
         assert!(!text.contains("none given") && text.contains("no running on Mondays"), "{text}");
     }
 }

@@ -836,7 +836,15 @@ impl ServerHandler for GarminMcp {
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         let facts = if self.offers_tool("list_athlete_facts") { self.athlete_facts() } else { Vec::new() };
-        crate::prompts::get(&request.name, request.arguments.as_ref(), self.today(), &facts).map(Into::into)
+        let plan_goal = self.plan_goal_for_prompt(&request, &facts).await;
+        crate::prompts::get(
+            &request.name,
+            request.arguments.as_ref(),
+            self.today(),
+            &facts,
+            plan_goal.as_ref(),
+        )
+        .map(Into::into)
     }
 
     async fn complete(

@@ -76,6 +76,7 @@
 mod activity;
 mod hook;
 pub mod kept;
+mod plans;
 mod typed;
 
 pub use kept::{FitParts, KeptLaps};

@@ -1,7 +1,8 @@
 //! Workout library and schedule (reference §4.12, §5): list (0-based `start`), read, create
 //! (normalised like Garmin: renumbered steps, new step ids, canonical type objects), full-replace
 //! update, delete (which also drops its schedules), schedule/unschedule by
-//! `workoutScheduleId`, the id tables, and training plans (none).
+//! `workoutScheduleId`, the id tables, and training plans: the demo athlete's Garmin Coach plan
+//! (`data::coach`) in the list and as `fbt-adaptive/{id}`.
 
 use axum::Router;
 use axum::body::Bytes;
@@ -12,7 +13,9 @@ use serde_json::{Value, json};
 
 use super::{Obj, Query, bad_request, body_json, id, no_content, not_found, ok, read, write};
 use crate::data::workouts::{END_CONDITIONS, EQUIPMENT, SPORTS, STEP_TYPES, STROKES, TARGETS};
-use crate::data::{Dataset, Schedule, WriteError, clock};
+use chrono::Datelike;
+
+use crate::data::{Dataset, Schedule, WriteError, clock, coach};
 use crate::state::AppState;
 
 pub(super) fn router() -> Router<AppState> {
@@ -27,7 +30,7 @@ pub(super) fn router() -> Router<AppState> {
         )
         .route("/trainingplan-service/trainingplan/plans", get(plans))
         .route("/trainingplan-service/trainingplan/phased/{id}", get(no_plan))
-        .route("/trainingplan-service/trainingplan/fbt-adaptive/{id}", get(no_plan))
+        .route("/trainingplan-service/trainingplan/fbt-adaptive/{id}", get(adaptive_plan))
 }
 
 /// A workout without its segments (the list form).
@@ -163,12 +166,91 @@ async fn types() -> Response {
     }))
 }
 
-/// `GET /trainingplan-service/trainingplan/plans` (the athlete follows no plan).
-async fn plans() -> Response {
-    ok(json!({"trainingPlanList": [], "totalCount": 0}))
+/// `GET /trainingplan-service/trainingplan/plans` → `{trainingPlanList, totalCount}` (the list
+/// form: no workouts, no phases; design note on a HAR capture, medium confidence).
+async fn plans(State(state): State<AppState>) -> Response {
+    let d = read(&state);
+    let list: Vec<Value> = d.coach.iter().map(|c| plan_head(c).build()).collect();
+    ok(json!({"totalCount": list.len(), "trainingPlanList": list}))
 }
 
-/// Plan details: there are no plans, so every id is unknown.
+/// `phased/{id}`: the demo's only plan is adaptive; what Garmin answers for an adaptive plan's id
+/// here is *unverified* (404 assumed).
 async fn no_plan() -> Response {
     not_found()
+}
+
+/// The fields the list and the detail share.
+fn plan_head(c: &coach::CoachPlan) -> Obj {
+    let weeks = ((c.race_day - c.start).num_days() + 6) / 7;
+    Obj::new()
+        .set("trainingPlanId", coach::PLAN_ID)
+        .set("trainingPlanCategory", "FBT_ADAPTIVE")
+        .set("name", format!("{} (Garmin Coach)", c.race_name))
+        .set("durationInWeeks", weeks)
+        .set("startDate", clock::t1(c.start.and_time(chrono::NaiveTime::MIN)))
+        .set("endDate", clock::t1(c.race_day.and_time(chrono::NaiveTime::MIN)))
+        .set("trainingLevel", json!({"levelKey": "Intermediate"}))
+        .set("trainingVersion", json!({"versionName": "Pace"}))
+        .set("trainingStatus", json!({"statusKey": "Scheduled"}))
+}
+
+/// `GET /trainingplan-service/trainingplan/fbt-adaptive/{id}` → the plan with `taskList` and
+/// `adaptivePlanPhases` (design note, medium confidence) and `trainingPlanDetailsDTO` (live plan
+/// of 2026-09-19, high confidence; on this REST detail rather than the GraphQL form: *unverified*).
+async fn adaptive_plan(State(state): State<AppState>, Path(raw): Path<String>) -> Response {
+    let d = read(&state);
+    let Some(c) = d.coach.as_ref().filter(|_| id(&raw).ok() == Some(coach::PLAN_ID)) else {
+        return not_found();
+    };
+    let monday = d.today - chrono::Duration::days(i64::from(d.today.weekday().num_days_from_monday()));
+    let left = c.tasks.iter().filter(|t| t.date >= d.today && t.date < monday + chrono::Duration::days(7));
+    let phases: Vec<Value> = c
+        .phases(d.today)
+        .into_iter()
+        .map(|(start, end, phase)| {
+            json!({"startDate": clock::date(start), "endDate": clock::date(end), "trainingPhase": phase,
+                   "currentPhase": (start..=end).contains(&d.today)})
+        })
+        .collect();
+    let tasks: Vec<Value> = c.tasks.iter().map(|t| task_json(&d, t)).collect();
+    let details = json!({
+        "athletePlanId": coach::PLAN_ID,
+        "athleteRace": {"raceDay": clock::date(c.race_day), "raceName": c.race_name, "raceUrl": null},
+        "remainingAtpWorkoutsForWeek": left.count(),
+        "workoutsPerWeek": 4,
+        "registrationDate": clock::t1(c.registered.and_hms_opt(20, 9, 50).unwrap_or_default()),
+        "planCompleted": false,
+        "workoutPlanTypeId": 1
+    });
+    ok(plan_head(c)
+        .set("avgWeeklyWorkouts", 4)
+        .set("supplementalSports", Vec::<Value>::new())
+        .set("trainingPlanDetailsDTO", details)
+        .set("taskList", tasks)
+        .set("adaptivePlanPhases", phases)
+        .build())
+}
+
+/// One `taskList` entry: `COMPLETE` once a run was recorded that day.
+fn task_json(d: &Dataset, t: &coach::Task) -> Value {
+    let ran = d.activities_on(t.date).any(|a| a.sport() == crate::data::activity::Sport::Running);
+    json!({
+        "weekId": t.week,
+        "dayOfWeekId": t.date.weekday().number_from_monday(),
+        "workoutOrder": 1,
+        "calendarDate": clock::date(t.date),
+        "taskWorkout": {
+            "sportType": {"sportTypeId": 1, "sportTypeKey": "running"},
+            "workoutName": t.name,
+            "workoutDescription": t.description,
+            "scheduledDate": clock::t1(t.date.and_hms_opt(5, 0, 0).unwrap_or_default()),
+            "workoutUuid": t.uuid,
+            "estimatedDurationInSecs": t.duration_s,
+            "estimatedDistanceInMeters": t.distance_m,
+            "trainingEffectLabel": t.effect,
+            "restDay": false,
+            "adaptiveCoachingWorkoutStatus": if ran { "COMPLETE" } else { "NOT_COMPLETE" }
+        }
+    })
 }

@@ -215,3 +215,67 @@ async fn the_library_is_seeded_and_interval_runs_follow_its_workout() {
             .is_some_and(|l| l.iter().any(|s| s["sportTypeId"] == 4 && s["sportTypeKey"] == "swimming"))
     );
 }
+
+/// The Garmin Coach plan (`data::coach`): listed with its category, detailed by `fbt-adaptive/{id}`
+/// with the goal race of the calendar's primary event, four workouts a week and its phases; each
+/// past plan workout is `COMPLETE` exactly when the activity list holds a run on its day.
+#[tokio::test]
+async fn the_garmin_coach_plan_leads_to_the_primary_race_and_is_complete_on_the_days_run() {
+    let api = Api::start().await;
+    let list = api.get("/trainingplan-service/trainingplan/plans").await;
+    let plan = &list["trainingPlanList"][0];
+    assert_eq!(
+        (plan["trainingPlanCategory"].as_str(), list["totalCount"].as_u64()),
+        (Some("FBT_ADAPTIVE"), Some(1))
+    );
+    assert!(plan.get("taskList").is_none(), "the list form has no workouts: {plan}");
+    let id = plan["trainingPlanId"].as_u64().expect("id");
+    assert_eq!(
+        api.status(&format!("/trainingplan-service/trainingplan/phased/{id}")).await,
+        StatusCode::NOT_FOUND
+    );
+    let detail = api.get(&format!("/trainingplan-service/trainingplan/fbt-adaptive/{id}")).await;
+    let race = &detail["trainingPlanDetailsDTO"]["athleteRace"];
+    let today = crate::support::today().to_string();
+    let events = api
+        .get(&format!("/calendar-service/events?startDate={today}&endDate=2099-12-31&limit=50&pageIndex=1"))
+        .await;
+    let primary = events
+        .as_array()
+        .expect("events")
+        .iter()
+        .find(|e| e["eventCustomization"]["isPrimaryEvent"] == true)
+        .cloned()
+        .expect("a primary race");
+    assert_eq!((&race["raceName"], &race["raceDay"]), (&primary["eventName"], &primary["date"]));
+    assert_eq!(detail["trainingPlanDetailsDTO"]["workoutsPerWeek"], 4);
+    let current: Vec<&Value> = detail["adaptivePlanPhases"]
+        .as_array()
+        .expect("phases")
+        .iter()
+        .filter(|p| p["currentPhase"] == true)
+        .collect();
+    assert_eq!(current.len(), 1, "{detail}");
+    let tasks = detail["taskList"].as_array().expect("tasks");
+    let first = tasks[0]["calendarDate"].as_str().expect("date").to_owned();
+    let acts = api
+        .get(&format!(
+            "/activitylist-service/activities/search/activities?startDate={first}&endDate={}&limit=200",
+            crate::support::yesterday()
+        ))
+        .await;
+    let ran = |day: &str| {
+        acts.as_array().expect("acts").iter().any(|a| {
+            a["activityType"]["typeKey"] == "running"
+                && a["startTimeLocal"].as_str().is_some_and(|t| t.starts_with(day))
+        })
+    };
+    let past: Vec<&Value> =
+        tasks.iter().filter(|t| t["calendarDate"].as_str() < Some(today.as_str())).collect();
+    assert!(past.len() >= 14, "about a month of plan workouts: {}", past.len());
+    for t in past {
+        let day = t["calendarDate"].as_str().expect("date");
+        let complete = t["taskWorkout"]["adaptiveCoachingWorkoutStatus"] == "COMPLETE";
+        assert_eq!(complete, ran(day), "{day}");
+    }
+}

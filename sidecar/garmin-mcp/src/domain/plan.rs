@@ -64,6 +64,9 @@ pub enum Outcome {
     Missed,
     /// Planned for today and not done yet.
     Pending,
+    /// Not done on its day but on another day of the same week (Garmin Coach plans,
+    /// [`crate::domain::coach_plan::mark_moved`]).
+    Moved,
 }
 
 /// What the comparison is on.
@@ -155,7 +158,7 @@ pub fn compare_plan(mut planned: Vec<Planned>, mut done: Vec<Done>, today: Naive
     PlanComparison { workouts, unplanned }
 }
 
-fn checked(planned: Planned, done: Option<Done>, today: NaiveDate) -> Checked {
+pub(crate) fn checked(planned: Planned, done: Option<Done>, today: NaiveDate) -> Checked {
     let outcome = match &done {
         Some(_) => Outcome::Done,
         None if planned.date >= today => Outcome::Pending,

@@ -293,7 +293,9 @@ impl GarminMcp {
     /// activities done on the same days — per workout the planned time and distance (from the
     /// workout's steps), the activity that did it, the percentage of the planned time and a
     /// colour (80–120 % green, 50–79 % or 121–150 % yellow, otherwise red), the workouts missed
-    /// and the activities done without a plan. Use it for "did I stick to my plan this week?".
+    /// and the activities done without a plan; and each training plan's (Garmin Coach) own workouts
+    /// counted done, moved (done on another day of the week) and missed. Use it for "did I stick to
+    /// my plan this week?".
     /// Default: the last 7 days ending yesterday; activities from the local history when synced.
     #[tool(
         name = "get_plan_vs_actual",

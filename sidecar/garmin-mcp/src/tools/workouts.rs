@@ -6,15 +6,17 @@
 //! tools and the app show (reference §5 for how Garmin stores them); this module lays them out as
 //! the tool's answer and adds the totals of the timed and the distance steps.
 
+use chrono::NaiveDate;
 use display::words;
 use garmin::exercises::{self, ExerciseHit, ExerciseQuery};
-use garmin::models::training_plans::TrainingPlan;
+use garmin::models::training_plans::{PlanPhase, PlanTask};
 use garmin::models::workouts::Workout;
 use garmin::workout_spec::{self, PreviewStep};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
+use crate::domain::coach_plan::{PlanRead, tasks_between};
 use crate::output::{self, Answer};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
@@ -100,6 +102,9 @@ pub struct PlanRow {
     pub plan_id: Option<u64>,
     /// Name.
     pub name: String,
+    /// `Garmin Coach (adaptive)` for Garmin's adaptive plans.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
     /// Status, e.g. `active`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
@@ -109,6 +114,65 @@ pub struct PlanRow {
     /// End (`YYYY-MM-DD`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub end_date: Option<String>,
+    /// The race the plan leads to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub goal_race: Option<PlanGoalRow>,
+    /// Today's phase, e.g. `base (2026-10-19 to 2026-11-22)`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub phase: Option<String>,
+    /// Workouts a week.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub workouts_per_week: Option<i64>,
+    /// Plan workouts left this week (Garmin's count).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub workouts_left_this_week: Option<i64>,
+    /// The plan's own workouts on their days, from a week ago on (at most 21).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub scheduled_workouts: Vec<PlanWorkoutRow>,
+    /// What Garmin could not give for this plan, one sentence each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// A plan's goal race.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct PlanGoalRow {
+    /// The race.
+    pub name: String,
+    /// Race day (`YYYY-MM-DD`).
+    pub date: String,
+    /// Days from today.
+    pub days_to_race: i64,
+    /// Distance, km (from the race's calendar event).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distance_km: Option<f64>,
+    /// Goal time, `h:mm:ss` (the event's goal).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub goal_time: Option<String>,
+}
+
+/// One plan workout on its day.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct PlanWorkoutRow {
+    /// The day (`YYYY-MM-DD`).
+    pub date: String,
+    /// Name, e.g. `Intervals`.
+    pub name: String,
+    /// Sport, e.g. `running`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sport: Option<String>,
+    /// Garmin's short description, e.g. `6x3:00@4:20/km`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Garmin's duration estimate (`h:mm:ss`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimated_duration: Option<String>,
+    /// Garmin's distance estimate (km).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimated_distance_km: Option<f64>,
+    /// Garmin Coach's status, e.g. `complete`, `not complete`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub garmin_status: Option<String>,
 }
 
 /// One workout in words.
@@ -193,7 +257,9 @@ pub struct StepView {
 impl GarminMcp {
     /// The athlete's Garmin workout library and training plans, one workout step by step, or
     /// (find_exercise) Garmin's exercise catalogue searched by name, muscle or equipment.
-    /// Without workout_id: library workouts (id, name, sport, dates, estimates) and training plans.
+    /// Without workout_id: library workouts (id, name, sport, dates, estimates) and training plans
+    /// (Garmin Coach included) with their goal race (name, date, distance, goal time), today's
+    /// phase, workouts per week and the plan's own workouts on their days.
     /// With workout_id: the steps in words — warm-up, intervals, recoveries, cool-down, with end
     /// conditions (time, distance, lap button, heart rate), targets (pace per km, HR zone or bpm,
     /// power, cadence), swim strokes and equipment, exercises with reps and weights, and nested
@@ -245,17 +311,17 @@ impl GarminMcp {
             );
         }
         // One more than asked tells whether the library holds more.
-        let (list, plans) = futures::join!(async { client.workouts().list(0, limit + 1).await }, async {
-            client.workouts().training_plans().await
-        },);
+        let reads = self.reads().await?;
+        let (list, plans) = futures::join!(
+            async { client.workouts().list(0, limit + 1).await },
+            crate::domain::coach_plan::read_plans(&reads)
+        );
         let mut list = list?;
         let more_in_library = list.len() > limit as usize;
         list.truncate(limit as usize);
-        let (training_plans, training_plans_note) = match plans {
-            Ok(plans) => (plan_rows(&plans), None),
-            Err(e) if e.needs_sign_in() => return Err(e.into()),
-            Err(e) => (Vec::new(), Some(format!("Training plans could not be read: {e}"))),
-        };
+        let plans = plans?;
+        let training_plans = plans.plans.iter().filter_map(|p| plan_row(p, self.today())).collect();
+        let training_plans_note = plans.note;
         let library: Vec<WorkoutRow> = list.iter().filter_map(workout_row).collect();
         let mut view = WorkoutsView {
             library,
@@ -294,20 +360,62 @@ fn day_of(text: &str) -> Option<String> {
     garmin::models::units::parse_date(text).map(|d| d.to_string())
 }
 
-/// The rows of the training plans Garmin listed (those without a name are left out).
-fn plan_rows(plans: &[TrainingPlan]) -> Vec<PlanRow> {
-    plans
-        .iter()
-        .filter_map(|p| {
-            Some(PlanRow {
-                plan_id: p.training_plan_id,
-                name: p.title()?.to_owned(),
-                status: p.status_key().map(words),
-                start_date: p.first_day().map(|d| d.to_string()),
-                end_date: p.last_day().map(|d| d.to_string()),
-            })
-        })
-        .collect()
+/// Plan workouts listed from this many days before today.
+const PLAN_WORKOUTS_FROM_DAYS: i64 = 7;
+/// Most plan workouts listed per plan.
+const PLAN_WORKOUTS_LISTED: usize = 21;
+
+/// The row of a plan Garmin listed (one without a name or goal race is named by its id).
+fn plan_row(read: &PlanRead, today: NaiveDate) -> Option<PlanRow> {
+    let p = &read.plan;
+    let name = p
+        .title()
+        .map(str::to_owned)
+        .or_else(|| read.goal.as_ref().map(|g| format!("Plan for {}", g.name)))?;
+    let from = today - chrono::Duration::days(PLAN_WORKOUTS_FROM_DAYS);
+    let scheduled = tasks_between(p, from, NaiveDate::MAX).into_iter().take(PLAN_WORKOUTS_LISTED);
+    Some(PlanRow {
+        plan_id: p.training_plan_id,
+        name,
+        kind: p.is_adaptive().then(|| "Garmin Coach (adaptive)".to_owned()),
+        status: p.status_key().map(words),
+        start_date: p.first_day().map(|d| d.to_string()),
+        end_date: p.last_day().map(|d| d.to_string()),
+        goal_race: read.goal.as_ref().map(|g| PlanGoalRow {
+            name: g.name.clone(),
+            date: g.date.to_string(),
+            days_to_race: (g.date - today).num_days(),
+            distance_km: g.distance_m.map(display::km),
+            goal_time: g.goal_s.map(display::duration),
+        }),
+        phase: p.phase_on(today).and_then(phase_words),
+        workouts_per_week: p.details.as_ref().and_then(|d| d.workouts_per_week),
+        workouts_left_this_week: p.details.as_ref().and_then(|d| d.remaining_atp_workouts_for_week),
+        scheduled_workouts: scheduled.filter_map(plan_workout_row).collect(),
+        notes: read.notes.clone(),
+    })
+}
+
+/// `base (2026-10-19 to 2026-11-22)`.
+fn phase_words(phase: &PlanPhase) -> Option<String> {
+    let name = words(phase.training_phase.as_deref()?);
+    Some(match (phase.start_date, phase.end_date) {
+        (Some(s), Some(e)) => format!("{name} ({s} to {e})"),
+        _ => name,
+    })
+}
+
+fn plan_workout_row(t: &PlanTask) -> Option<PlanWorkoutRow> {
+    let w = t.task_workout.as_ref()?;
+    Some(PlanWorkoutRow {
+        date: t.calendar_date?.to_string(),
+        name: w.workout_name.clone().unwrap_or_else(|| "Plan workout".to_owned()),
+        sport: w.sport_type.as_deref().map(words),
+        description: w.workout_description.clone().filter(|d| !d.trim().is_empty()),
+        estimated_duration: w.estimated_duration_in_secs.filter(|s| *s > 0.0).map(display::duration),
+        estimated_distance_km: w.estimated_distance_in_meters.filter(|m| *m > 0.0).map(display::km),
+        garmin_status: w.adaptive_coaching_workout_status.as_deref().map(words),
+    })
 }
 
 /// "3 exercises for name "bench press": Barbell bench press (BENCH_PRESS/BARBELL_BENCH_PRESS), …".
@@ -346,19 +454,37 @@ fn library_summary(view: &WorkoutsView) -> String {
         )
     };
     match (&view.training_plans_note, view.training_plans.len()) {
-        (Some(note), _) => text.push_str(&format!(" {note}.")),
+        (Some(note), _) => text.push_str(&format!(" {}.", note.trim_end_matches('.'))),
         (None, 0) => text.push_str(" No training plan."),
         (None, _) => {
-            let plans: Vec<String> = view
-                .training_plans
-                .iter()
-                .map(|p| match &p.status {
-                    Some(s) => format!("{} ({s})", p.name),
-                    None => p.name.clone(),
-                })
-                .collect();
-            text.push_str(&format!(" Training plans: {}.", plans.join(", ")));
+            let plans: Vec<String> = view.training_plans.iter().map(plan_words).collect();
+            text.push_str(&format!(" Training plans: {}.", plans.join("; ")));
         }
+    }
+    text
+}
+
+/// `Marathon (Garmin Coach) (scheduled), goal Example Big City Marathon on 2027-02-18 (95 days,
+/// 42.2 km, goal 3:30:00), phase base (…), 4 workouts a week, next: Intervals on 2026-11-17`.
+fn plan_words(p: &PlanRow) -> String {
+    let mut text = match &p.status {
+        Some(s) => format!("{} ({s})", p.name),
+        None => p.name.clone(),
+    };
+    if let Some(g) = &p.goal_race {
+        let mut about = vec![format!("{} days", g.days_to_race)];
+        about.extend(g.distance_km.map(|km| format!("{km} km")));
+        about.extend(g.goal_time.as_ref().map(|t| format!("goal {t}")));
+        text.push_str(&format!(", goal {} on {} ({})", g.name, g.date, about.join(", ")));
+    }
+    if let Some(phase) = &p.phase {
+        text.push_str(&format!(", phase {phase}"));
+    }
+    if let Some(n) = p.workouts_per_week {
+        text.push_str(&format!(", {n} workouts a week"));
+    }
+    for note in &p.notes {
+        text.push_str(&format!(" ({})", note.trim_end_matches('.')));
     }
     text
 }

@@ -577,3 +577,58 @@ async fn get_plan_vs_actual_defaults_to_the_week_ending_yesterday_and_refuses_th
         .await;
     assert!(err.contains("92 days"), "{err}");
 }
+
+/// The demo's Garmin Coach plan over its first four weeks, 2026-10-19 to 2026-11-15 (today):
+/// 17 plan workouts (Tue intervals, Wed base, Fri tempo, Sun long run, plus the first week's
+/// Benchmark Run on Thursday 10-22; in week two the long run planned on Saturday 10-31). By hand
+/// from the fake's runs of those days (asserted below: every Tue, Wed, Fri and Sun, and Saturday
+/// 11-14): the 12 Tue/Wed/Fri workouts and the long runs of 10-25 and 11-08 are done on their day
+/// (14); Thursday 10-22 has a swim and week one has no run no plan workout took: missed; Saturday
+/// 10-31 has a ride and Sunday 11-01's run is free that week: moved; today's long run is pending.
+#[tokio::test]
+async fn get_plan_vs_actual_counts_the_plans_workouts_done_missed_and_moved() {
+    let h = Harness::start().await;
+    let ran = |date: &str| {
+        let d = h.fake.state().inner.data.read().unwrap();
+        d.activities_on(day(date))
+            .filter(|a| a.sport() == fake_garmin::data::activity::Sport::Running)
+            .count()
+    };
+    // Runs on every Tue, Wed, Fri and Sun of the four weeks, none on Thursday 10-22 or Saturday
+    // 10-31, one on Saturday 11-14 (yesterday).
+    let run_days: Vec<String> = (0..28)
+        .map(|i| day("2026-10-19") + chrono::Duration::days(i))
+        .filter(|d| ran(&d.to_string()) > 0)
+        .map(|d| d.to_string())
+        .collect();
+    let weekly: Vec<String> = (0..28)
+        .map(|i| day("2026-10-19") + chrono::Duration::days(i))
+        .filter(|d| {
+            matches!(d.format("%a").to_string().as_str(), "Tue" | "Wed" | "Fri" | "Sun")
+                && d.to_string() != "2026-11-15"
+        })
+        .map(|d| d.to_string())
+        .chain(["2026-11-14".to_owned()])
+        .collect();
+    let mut weekly = weekly;
+    weekly.sort();
+    assert_eq!(run_days, weekly, "the fake's run days");
+    let (text, data) =
+        h.call_ok("get_plan_vs_actual", json!({"start_date": "2026-10-19", "end_date": "2026-11-15"})).await;
+    let plan = &data["training_plans"][0];
+    assert_eq!(plan["plan"], "Example Big City Marathon (Garmin Coach)");
+    assert_eq!(plan["goal_race"], "Example Big City Marathon on 2027-02-18");
+    assert_eq!(
+        plan["counts"],
+        json!({"planned": 17, "done": 14, "moved": 1, "missed": 1, "pending": 1}),
+        "{plan}"
+    );
+    let rows = plan["workouts"].as_array().unwrap();
+    let status = |date: &str| rows.iter().find(|r| r["date"] == date).map(|r| r["status"].clone());
+    assert_eq!(status("2026-10-22"), Some(json!("missed")));
+    assert_eq!(status("2026-11-15"), Some(json!("pending")));
+    let moved = rows.iter().find(|r| r["date"] == "2026-10-31").unwrap();
+    assert_eq!((&moved["status"], &moved["done_on"]), (&json!("moved"), &json!("2026-11-01")), "{moved}");
+    assert!(plan["steps"].as_str().unwrap().contains("not matched"), "{plan}");
+    assert!(text.contains("17 workouts — 14 done, 1 moved, 1 missed, 1 still to do today"), "{text}");
+}

@@ -651,3 +651,25 @@ async fn under_readonly_every_listed_resource_can_be_read() {
     }
     assert!(!h.dir.path().join("charts").exists(), "read-only: no chart was kept");
 }
+
+/// `race_readiness` without a race: the goal race of the athlete's Garmin Coach plan (the fake's
+/// primary race, its distance and goal from the calendar event) when the athlete memory holds
+/// none; the remembered one once there is one.
+#[tokio::test]
+async fn race_readiness_uses_the_plans_goal_race_unless_one_is_remembered() {
+    let h = Harness::start().await;
+    let get = || h.client.get_prompt(GetPromptRequestParams::new("race_readiness"));
+    let text = prompt_text(&get().await.unwrap());
+    assert!(
+        text.contains(r#"from my Garmin training plan; none is remembered in the athlete memory): \"Example Big City Marathon\" on 2027-02-18, 95 days from today (42.2 km, target 3:30:00)"#),
+        "{text}"
+    );
+    h.call_ok(
+        "remember_athlete_fact",
+        json!({"kind": "goal_race", "text": "Berlin Marathon", "date": "2027-09-26", "target_time": "3:15"}),
+    )
+    .await;
+    let text = prompt_text(&get().await.unwrap());
+    assert!(text.contains("Berlin Marathon") && text.contains("from the athlete memory"), "{text}");
+    assert!(!text.contains("Example Big City Marathon"), "{text}");
+}

@@ -62,16 +62,93 @@ async fn the_library_lists_every_workout_of_the_fake_newest_first_with_training_
     assert_eq!(got, want);
     assert!(rows.iter().all(|r| r["created"].as_str().is_some_and(|c| c.len() == 10)));
     assert!(data.get("more_in_library").is_none());
-    assert!(data.get("training_plans").is_none(), "the fake athlete follows no plan");
+    assert_eq!(data["training_plans"].as_array().unwrap().len(), 1, "the demo athlete's Garmin Coach plan");
     assert!(text.starts_with(&format!("{} workouts in your library: {}", want.len(), want[0].1)), "{text}");
-    assert!(text.ends_with("No training plan."), "{text}");
+    assert!(text.contains("Training plans: Example Big City Marathon (Garmin Coach)"), "{text}");
 
     let requests = h.fake.requests();
     let list = requests.iter().find(|r| r.path == "/gc-api/workout-service/workouts").unwrap();
     assert_eq!(list.query.as_deref(), Some("start=0&limit=31&myWorkoutsOnly=true"));
     assert!(h.gc_api_paths().contains(&"/gc-api/trainingplan-service/trainingplan/plans".to_owned()));
-    assert_eq!(h.gc_api_paths().len(), 2);
+    // The library, the plan list, the plan's detail and its race day's events.
+    assert_eq!(h.gc_api_paths().len(), 4, "{:?}", h.gc_api_paths());
     assert_no_repeated_request(&h);
+}
+
+/// The demo's plan (`fake_garmin::data::coach`) as `get_workouts` lists it: its goal race with the
+/// distance and goal time of that race's calendar event, today's phase, four workouts a week and
+/// the plan's own workouts on their days from a week ago on.
+#[tokio::test]
+async fn the_demo_plan_is_listed_with_its_goal_race_phase_and_scheduled_workouts() {
+    let h = Harness::start().await;
+    let (text, data) = h.call_ok("get_workouts", json!({})).await;
+    let plan = &data["training_plans"][0];
+    assert_eq!(plan["kind"], "Garmin Coach (adaptive)");
+    // The primary race of the fake's calendar: 95 days after 2026-11-15, 42.195 km, goal 3:30:00.
+    assert_eq!(
+        plan["goal_race"],
+        json!({"name": "Example Big City Marathon", "date": "2027-02-18", "days_to_race": 95,
+               "distance_km": 42.2, "goal_time": "3:30:00"})
+    );
+    assert_eq!(plan["workouts_per_week"], 4);
+    assert_eq!(plan["phase"], "base (2026-10-19 to 2026-11-15)", "{plan}");
+    // From 2026-11-08 on: Sun long run, then Tue/Wed/Fri/Sun of the two weeks after.
+    let days: Vec<(&str, &str)> = plan["scheduled_workouts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| (w["date"].as_str().unwrap(), w["name"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        days,
+        vec![
+            ("2026-11-08", "Long Run"),
+            ("2026-11-10", "Intervals"),
+            ("2026-11-11", "Base"),
+            ("2026-11-13", "Tempo"),
+            ("2026-11-15", "Long Run"),
+            ("2026-11-17", "Intervals"),
+            ("2026-11-18", "Base"),
+            ("2026-11-20", "Tempo"),
+            ("2026-11-22", "Long Run"),
+        ]
+    );
+    assert_eq!(plan["scheduled_workouts"][1]["estimated_duration"], "55:00");
+    assert!(
+        text.contains("goal Example Big City Marathon on 2027-02-18 (95 days, 42.2 km, goal 3:30:00)"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn a_plan_list_answering_404_or_204_is_one_plain_sentence_not_a_failure() {
+    for fault in [Fault::NotFound, Fault::NoContent] {
+        let h = Harness::start().await;
+        h.fake.push_fault(FaultRule::always(fault.clone()).on_path("trainingplan/plans"));
+        let (text, data) = h.call_ok("get_workouts", json!({})).await;
+        assert!(!data["library"].as_array().unwrap().is_empty());
+        assert_eq!(data["training_plans_note"], "Garmin has no training plan for this account.", "{fault:?}");
+        assert!(text.ends_with("Garmin has no training plan for this account."), "{text}");
+    }
+}
+
+#[tokio::test]
+async fn a_plan_detail_answering_404_or_204_leaves_the_plan_listed_with_one_sentence() {
+    for fault in [Fault::NotFound, Fault::NoContent] {
+        let h = Harness::start().await;
+        h.fake.push_fault(FaultRule::always(fault.clone()).on_path("trainingplan/fbt-adaptive"));
+        let (text, data) = h.call_ok("get_workouts", json!({})).await;
+        let plan = &data["training_plans"][0];
+        assert_eq!(plan["name"], "Example Big City Marathon (Garmin Coach)", "{fault:?}");
+        assert!(plan.get("scheduled_workouts").is_none(), "{plan}");
+        let notes = plan["notes"].as_array().unwrap();
+        assert_eq!(notes.len(), 1, "{plan}");
+        assert_eq!(
+            notes[0],
+            "Garmin gave no detail for the plan \"Example Big City Marathon (Garmin Coach)\" (its scheduled workouts and phases)."
+        );
+        assert!(text.contains("Garmin gave no detail"), "{text}");
+    }
 }
 
 #[tokio::test]

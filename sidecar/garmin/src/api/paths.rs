@@ -56,8 +56,18 @@ pub(crate) fn training_status(date: NaiveDate) -> String {
     format!("/metrics-service/metrics/trainingstatus/aggregated/{}", ymd(date))
 }
 
-// --- newest metrics (#29; the metrics helper's block) ---
-
 /// Running Tolerance and impact load per day or week, `?startDate&endDate&aggregation`
 /// (python-garminconnect `get_running_tolerance`; web session only).
 pub(crate) const RUNNING_TOLERANCE: &str = "/metrics-service/metrics/runningtolerance/stats";
+
+// Training plans (#29).
+
+/// The training plans the athlete follows (web session only).
+pub(crate) const TRAINING_PLANS: &str = "/trainingplan-service/trainingplan/plans";
+
+/// One plan's detail: `fbt-adaptive/{id}` for a Garmin Coach plan, `phased/{id}` otherwise
+/// (`plans/{id}` answers 404 now, python-garminconnect PR #310).
+pub(crate) fn training_plan(plan_id: u64, adaptive: bool) -> String {
+    let kind = if adaptive { "fbt-adaptive" } else { "phased" };
+    format!("/trainingplan-service/trainingplan/{kind}/{plan_id}")
+}

@@ -9,6 +9,7 @@ use serde::de::IgnoredAny;
 use serde_json::json;
 
 use super::{required, ymd};
+use crate::models::training_plans::TrainingPlan;
 use crate::models::workouts::{
     DeviceMessage, DeviceMessageRequest, DeviceMessages, ScheduledWorkoutSummary, Workout, WorkoutSchedule,
 };
@@ -38,10 +39,17 @@ impl WorkoutsApi<'_> {
 
     /// `GET /gc-api/trainingplan-service/trainingplan/plans` — the training plans the athlete
     /// follows (empty when Garmin sends no body).
-    pub async fn training_plans(&self) -> Result<Vec<crate::models::training_plans::TrainingPlan>> {
+    pub async fn training_plans(&self) -> Result<Vec<TrainingPlan>> {
         let answer: Option<crate::models::training_plans::TrainingPlans> =
-            self.client.get_json("/trainingplan-service/trainingplan/plans", &[]).await?;
+            self.client.get_json(super::paths::TRAINING_PLANS, &[]).await?;
         Ok(answer.map(|a| a.plans).unwrap_or_default())
+    }
+
+    /// `GET /gc-api/trainingplan-service/trainingplan/fbt-adaptive/{id}` (a Garmin Coach plan) or
+    /// `…/phased/{id}` — the plan with its scheduled workouts and phases; `None` when Garmin
+    /// answers without a body.
+    pub async fn training_plan(&self, plan_id: u64, adaptive: bool) -> Result<Option<TrainingPlan>> {
+        self.client.get_json(&super::paths::training_plan(plan_id, adaptive), &[]).await
     }
 
     /// `GET /gc-api/workout-service/workout/{workoutId}` — one workout with its steps.

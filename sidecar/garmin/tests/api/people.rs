@@ -60,8 +60,15 @@ async fn connections_and_groups() {
 #[tokio::test]
 async fn the_fakes_adhoc_challenges_pending_requests_and_training_plans_decode_into_their_models() {
     let env = start().await;
-    // The fake's answers: no open ad-hoc challenge, no pending request, no plan.
+    // The fake's answers: no open ad-hoc challenge, no pending request, one Garmin Coach plan whose
+    // adaptive detail carries its goal race, scheduled workouts and phases.
     assert!(env.client.challenges().adhoc_open().await.unwrap().is_empty());
     assert_eq!(env.client.social().pending().await.unwrap().map(|p| p.len()), Some(0));
-    assert!(env.client.workouts().training_plans().await.unwrap().is_empty());
+    let plans = env.client.workouts().training_plans().await.unwrap();
+    assert_eq!(plans.len(), 1);
+    assert!(plans[0].is_adaptive() && plans[0].task_list.is_empty());
+    let id = plans[0].training_plan_id.unwrap();
+    let detail = env.client.workouts().training_plan(id, true).await.unwrap().unwrap();
+    assert!(detail.goal_race().and_then(|r| r.race_name.as_deref()).is_some());
+    assert!(!detail.task_list.is_empty() && !detail.phases().is_empty());
 }

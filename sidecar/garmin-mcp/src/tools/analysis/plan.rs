@@ -46,9 +46,12 @@ pub struct PlannedWorkoutRow {
     /// for an open step) rather than the steps' own numbers.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub planned_estimated: bool,
-    /// `done`, `missed` (a day that is over with nothing of its sport) or `pending` (today, not
-    /// done yet).
+    /// `done`, `missed` (a day that is over with nothing of its sport), `pending` (today, not
+    /// done yet) or, for a training plan's workouts, `moved` (done on another day of its week).
     pub status: String,
+    /// The day it was done on, when moved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub done_on: Option<String>,
     /// The activity that did it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub activity_id: Option<u64>,
@@ -128,11 +131,110 @@ pub struct PlanVsActual {
     /// Rows left out to keep the answer short (the counts cover them).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rows_left_out: Option<usize>,
+    /// The training plan's own workouts (Garmin Coach) against the activities, apart from the
+    /// calendar's workouts above.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub training_plans: Vec<PlanCompliance>,
     /// Parts Garmin could not give, with why; the rest is still compared.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub missing: Vec<String>,
     /// Where the activities came from (the calendar is always read live).
     pub source: DataSource,
+}
+
+/// One training plan's compliance over the range.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct PlanCompliance {
+    /// The plan.
+    pub plan: String,
+    /// Its goal race, e.g. `Example Big City Marathon on 2027-02-18`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub goal_race: Option<String>,
+    /// How done, moved and missed are decided.
+    pub convention: String,
+    /// The counts.
+    pub counts: PlanComplianceCounts,
+    /// Each plan workout of the range, by day.
+    pub workouts: Vec<PlannedWorkoutRow>,
+    /// Whether laps are matched to the plan's steps, in one sentence.
+    pub steps: String,
+}
+
+/// Counts of one plan's workouts.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct PlanComplianceCounts {
+    /// Plan workouts in the range.
+    pub planned: usize,
+    /// Done on their day.
+    pub done: usize,
+    /// Done on another day of their week.
+    pub moved: usize,
+    /// Not done.
+    pub missed: usize,
+    /// Today's, not done yet.
+    pub pending: usize,
+}
+
+/// Why laps are not matched to a Garmin Coach plan's steps.
+const PLAN_STEPS: &str = "laps are not matched to the plan's steps: a plan workout's steps are served by \
+     Garmin's workout-by-uuid read, which this version does not make; the laps of a run that followed a \
+     workout carry Garmin's step index (get_activity shows the laps)";
+
+/// The compliance of each plan over `start..=end` against `done` (the activities of the range).
+fn plans_compliance(
+    plans: &[crate::domain::coach_plan::PlanRead],
+    done: &[crate::domain::plan::Done],
+    (start, end, today): (NaiveDate, NaiveDate, NaiveDate),
+) -> Vec<PlanCompliance> {
+    use crate::domain::coach_plan::{PLAN_COMPLIANCE, mark_moved, planned_of_plan};
+    use crate::domain::plan::{Outcome, compare_plan};
+    plans
+        .iter()
+        .filter_map(|read| {
+            let planned = planned_of_plan(&read.plan, start, end);
+            if planned.is_empty() {
+                return None;
+            }
+            let mut compared = compare_plan(planned, done.to_vec(), today);
+            mark_moved(&mut compared, today);
+            Some(PlanCompliance {
+                plan: read
+                    .plan
+                    .title()
+                    .map_or_else(|| crate::domain::coach_plan::plan_name(&read.plan), str::to_owned),
+                goal_race: read.goal.as_ref().map(|g| format!("{} on {}", g.name, g.date)),
+                convention: PLAN_COMPLIANCE.to_owned(),
+                counts: PlanComplianceCounts {
+                    planned: compared.workouts.len(),
+                    done: compared.count(Outcome::Done),
+                    moved: compared.count(Outcome::Moved),
+                    missed: compared.count(Outcome::Missed),
+                    pending: compared.count(Outcome::Pending),
+                },
+                workouts: compared.workouts.iter().take(PLAN_LISTED).map(plan_row).collect(),
+                steps: PLAN_STEPS.to_owned(),
+            })
+        })
+        .collect()
+}
+
+/// `; plan "X": 14 workouts — 11 done, 1 moved, 2 missed`.
+fn compliance_words(plans: &[PlanCompliance]) -> String {
+    plans
+        .iter()
+        .map(|p| {
+            let c = &p.counts;
+            format!(
+                " Plan \"{}\": {} workouts — {} done, {} moved, {} missed{}.",
+                p.plan,
+                c.planned,
+                c.done,
+                c.moved,
+                c.missed,
+                if c.pending > 0 { format!(", {} still to do today", c.pending) } else { String::new() }
+            )
+        })
+        .collect()
 }
 
 /// How `get_plan_vs_actual` matches and colours.
@@ -156,8 +258,10 @@ fn plan_row(c: &crate::domain::plan::Checked) -> PlannedWorkoutRow {
             Outcome::Done => "done",
             Outcome::Missed => "missed",
             Outcome::Pending => "pending",
+            Outcome::Moved => "moved",
         }
         .to_owned(),
+        done_on: c.done.as_ref().filter(|d| d.date != p.date).map(|d| d.date.to_string()),
         activity_id: c.done.as_ref().map(|d| d.activity_id),
         activity_name: c.done.as_ref().map(|d| d.name.clone()),
         actual_duration: c.done.as_ref().map(|d| display::duration_hms(d.duration_s)),
@@ -218,7 +322,15 @@ impl GarminMcp {
             PLAN_DEFAULT_DAYS,
             PLAN_MAX_DAYS,
         )?;
-        let inputs = crate::domain::plan::plan_inputs(&self.reading().await?, start, end).await?;
+        let reading = self.reading().await?;
+        let (inputs, plans) = tokio::join!(
+            crate::domain::plan::plan_inputs(&reading, start, end),
+            crate::domain::coach_plan::read_plans(&reading.reads)
+        );
+        let mut inputs = inputs?;
+        let plans = plans?;
+        inputs.missing.extend(plans.plans.iter().flat_map(|p| p.notes.iter().cloned()));
+        let training_plans = plans_compliance(&plans.plans, &inputs.done, (start, end, today));
         let compared = compare_plan(inputs.planned, inputs.done, today);
         let (green, yellow, red) = compared.colours();
         let counts = PlanCounts {
@@ -237,7 +349,8 @@ impl GarminMcp {
         let unplanned: Vec<UnplannedRow> = compared.unplanned.iter().take(room).map(unplanned_row).collect();
         let left_out = counts.planned + counts.unplanned - workouts.len() - unplanned.len();
         let summary = format!(
-            "Plan vs actual {reading} Convention: {}. {}",
+            "Plan vs actual {reading}{} Convention: {}. {}",
+            compliance_words(&training_plans),
             analytics::compare::PLAN_CONVENTION,
             inputs.source.phrase()
         );
@@ -251,6 +364,7 @@ impl GarminMcp {
                 workouts,
                 unplanned,
                 rows_left_out: (left_out > 0).then_some(left_out),
+                training_plans,
                 missing: inputs.missing,
                 source: inputs.source,
             },
