@@ -122,10 +122,10 @@ impl Server {
     /// Sends SIGTERM and waits for the exit; returns the status and all of stderr.
     async fn stop(mut self) -> (ExitStatus, String) {
         terminate(&self.child);
-        let status = tokio::time::timeout(Duration::from_secs(20), self.child.wait())
-            .await
-            .expect("the server did not stop within 20 s of SIGTERM")
-            .unwrap();
+        let Ok(status) = tokio::time::timeout(Duration::from_secs(20), self.child.wait()).await else {
+            panic!("the server did not stop within 20 s of SIGTERM; stderr:\n{}", self.stderr());
+        };
+        let status = status.unwrap();
         // Let the reader task drain what is left.
         tokio::time::sleep(Duration::from_millis(100)).await;
         (status, self.stderr())
@@ -441,10 +441,10 @@ async fn sigterm_lets_a_call_in_progress_finish_then_stops_accepting_and_exits_c
 impl Server {
     /// Waits for an exit already requested with [`terminate`].
     async fn stop_after_signal(mut self) -> (ExitStatus, String) {
-        let status = tokio::time::timeout(Duration::from_secs(20), self.child.wait())
-            .await
-            .expect("the server did not stop within 20 s of SIGTERM")
-            .unwrap();
+        let Ok(status) = tokio::time::timeout(Duration::from_secs(20), self.child.wait()).await else {
+            panic!("the server did not stop within 20 s of SIGTERM; stderr:\n{}", self.stderr());
+        };
+        let status = status.unwrap();
         tokio::time::sleep(Duration::from_millis(100)).await;
         (status, self.stderr())
     }

@@ -80,6 +80,10 @@ struct Inner {
     resume_window: Duration,
     /// Tells each orphan's timer apart from a later one of the same stream.
     next_orphan: std::sync::atomic::AtomicU64,
+    /// The server is stopping: nobody can resume now, so a call whose stream breaks is cancelled at
+    /// once instead of holding the shutdown for the resume window. Set and read under `orphans`'
+    /// lock, so no call slips between the shutdown's sweep and this flag.
+    stopping: std::sync::atomic::AtomicBool,
 }
 
 /// A call whose stream broke before its answer, and what it takes to give it back or cancel it.
@@ -117,6 +121,7 @@ impl Calls {
                 orphans: Mutex::default(),
                 resume_window,
                 next_orphan: std::sync::atomic::AtomicU64::new(0),
+                stopping: std::sync::atomic::AtomicBool::new(false),
             }),
         }
     }
@@ -135,9 +140,14 @@ impl Calls {
         Some(Adopted { slot: orphan.slot, session: orphan.session, id: orphan.id, stream: stream.to_owned() })
     }
 
-    /// Cancels every call waiting for its client (at shutdown: nobody will resume them now).
+    /// Cancels every call waiting for its client, and from now on every call whose stream breaks
+    /// (at shutdown: nobody will resume them now).
     pub(super) fn cancel_orphans(&self) {
-        let orphans: Vec<Orphan> = self.orphans().drain().map(|(_, orphan)| orphan).collect();
+        let orphans: Vec<Orphan> = {
+            let mut orphans = self.orphans();
+            self.inner.stopping.store(true, std::sync::atomic::Ordering::Relaxed);
+            orphans.drain().map(|(_, orphan)| orphan).collect()
+        };
         for orphan in orphans {
             cancel(orphan.session, orphan.id, orphan.slot, "the server is stopping");
         }
@@ -152,7 +162,15 @@ impl Calls {
             cancel(session, id, slot, "the client closed the connection that was to carry the answer");
             return;
         }
-        self.orphans().insert(stream.clone(), Orphan { slot, session, id, number });
+        {
+            let mut orphans = self.orphans();
+            if self.inner.stopping.load(std::sync::atomic::Ordering::Relaxed) {
+                drop(orphans);
+                cancel(session, id, slot, "the server is stopping");
+                return;
+            }
+            orphans.insert(stream.clone(), Orphan { slot, session, id, number });
+        }
         let calls = self.clone();
         runtime.spawn(async move {
             tokio::time::sleep(window).await;
