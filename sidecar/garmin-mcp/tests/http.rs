@@ -800,12 +800,23 @@ async fn a_busy_call_cannot_stall_the_other_clients_because_the_runtime_has_seve
     let account = account().await;
     let server = Server::start(account.dir.path(), &["--no-token"]).await;
     let pid = server.child.id().unwrap();
-    let threads: Vec<String> = std::fs::read_dir(format!("/proc/{pid}/task"))
-        .unwrap()
-        .filter_map(|t| std::fs::read_to_string(t.unwrap().path().join("comm")).ok())
-        .collect();
-    let workers = threads.iter().filter(|name| name.starts_with("garmin-mcp-wor")).count();
-    assert!(workers >= 4, "{workers} runtime worker threads: {threads:?}");
+    let threads = || -> Vec<String> {
+        std::fs::read_dir(format!("/proc/{pid}/task"))
+            .unwrap()
+            .filter_map(|t| std::fs::read_to_string(t.unwrap().path().join("comm")).ok())
+            .collect()
+    };
+    let workers =
+        |threads: &[String]| threads.iter().filter(|name| name.starts_with("garmin-mcp-wor")).count();
+    // A worker names itself once it first runs, which a loaded machine may delay past the start-up
+    // line: wait for the names rather than read them once.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let mut seen = threads();
+    while workers(&seen) < 4 && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        seen = threads();
+    }
+    assert!(workers(&seen) >= 4, "{} runtime worker threads: {seen:?}", workers(&seen));
     server.stop().await;
 }
 
