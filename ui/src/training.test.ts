@@ -64,8 +64,10 @@ describe("the fitness chart's data", () => {
     expect(data.view).toBe("fitness");
     expect(data.dates).toEqual(FITNESS.dates);
     expect([data.ctl, data.atl, data.tsb]).toEqual([FITNESS.ctl, FITNESS.atl, FITNESS.tsb]);
-    expect(data.convention).toBe(FITNESS.convention);
-    expect(data.loadConvention).toBe(FITNESS.loadConvention);
+    // Written one after the other under the chart, each sentence ends with its full stop.
+    expect(data.convention).toBe(`${FITNESS.convention}.`);
+    expect(data.loadConvention).toBe(`${FITNESS.loadConvention}.`);
+    expect(fitnessData({ ...FITNESS, convention: "Done." }).convention).toBe("Done.");
     expect(data.dates).not.toBe(FITNESS.dates);
   });
 

@@ -37,10 +37,17 @@ export function fitnessData(fitness: FitnessView): FitnessData {
     ctl: [...fitness.ctl],
     atl: [...fitness.atl],
     tsb: [...fitness.tsb],
-    convention: fitness.convention,
-    loadConvention: fitness.loadConvention,
+    // The chart writes the two sentences one after the other: each ends with its full stop.
+    convention: sentence(fitness.convention),
+    loadConvention: sentence(fitness.loadConvention),
     reading: fitnessReading(fitness),
   };
+}
+
+/** `text` ending with a full stop (the history's conventions come without one). */
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  return trimmed === "" || /[.!?。]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
 /** The sport families the list names (Garmin has dozens of type keys). */
