@@ -1,7 +1,8 @@
 //! The desktop app's Tauri-free core, shared with `garmin-mcp` and testable without a webview: the
 //! local channel between sidecars and the app (this file), the contract both ends compile in
 //! ([`sidecar`]), the app's preferences as data ([`preferences`]), the remote-access server the
-//! app supervises ([`remote`]) and the children that end with the app ([`children`]).
+//! app supervises ([`remote`]), the children that end with the app ([`children`]) and the
+//! window-free steps of signing in ([`signin`]).
 //!
 //! # The channel
 //!
@@ -263,6 +264,7 @@ mod framing;
 pub mod preferences;
 pub mod remote;
 pub mod sidecar;
+pub mod signin;
 
 pub use framing::Incoming;
 

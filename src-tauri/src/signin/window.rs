@@ -25,7 +25,7 @@ use tauri::webview::{Cookie, PageLoadEvent, PageLoadPayload};
 use tauri::{AppHandle, Manager as _, Runtime, WebviewUrl, WebviewWindow, WebviewWindowBuilder, WindowEvent};
 use tokio::sync::oneshot;
 
-use super::{Landing, PageReading, READ_PAGE_SCRIPT, SignInError, Target};
+use super::{BrowserCookie, Landing, PageReading, READ_PAGE_SCRIPT, SignInError, Target};
 
 /// Labels of sign-in windows start with this; a number after it tells attempts apart.
 pub const SIGN_IN_WINDOW_PREFIX: &str = "garmin-sign-in-";
@@ -261,16 +261,17 @@ async fn read_page<R: Runtime>(window: &WebviewWindow<R>) -> Result<PageReading,
     Ok(last)
 }
 
-/// The window's cookies for the Connect and SSO hosts, HttpOnly ones included.
+/// The window's cookies for the Connect and SSO hosts, HttpOnly ones included, copied out as plain
+/// values for `session_from_browser`.
 async fn read_cookies<R: Runtime>(
     window: &WebviewWindow<R>,
     target: &Target,
-) -> Result<Vec<Cookie<'static>>, SignInError> {
+) -> Result<Vec<BrowserCookie>, SignInError> {
     let (window, urls) = (window.clone(), target.cookie_urls());
     tauri::async_runtime::spawn_blocking(move || {
         let mut cookies = Vec::new();
         for url in urls {
-            cookies.extend(window.cookies_for_url(url)?);
+            cookies.extend(window.cookies_for_url(url)?.iter().map(browser_cookie));
         }
         Ok::<_, tauri::Error>(cookies)
     })
@@ -279,9 +280,43 @@ async fn read_cookies<R: Runtime>(
     .map_err(|e| SignInError::Window(format!("could not read the sign-in window's cookies: {e}")))
 }
 
+/// One webview cookie as plain values.
+fn browser_cookie(cookie: &Cookie<'_>) -> BrowserCookie {
+    BrowserCookie {
+        domain: cookie.domain().map(str::to_owned),
+        path: cookie.path().map(str::to_owned),
+        expires_unix: cookie.expires_datetime().map(|t| t.unix_timestamp()),
+        secure: cookie.secure().unwrap_or(false),
+        http_only: cookie.http_only().unwrap_or(false),
+        ..BrowserCookie::new(cookie.name(), cookie.value())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_webview_cookie_is_copied_with_its_domain_path_expiry_and_flags() {
+        let expires =
+            tauri::webview::cookie::time::OffsetDateTime::from_unix_timestamp(1_900_000_000).unwrap();
+        let webview = Cookie::build(("session", "sealed"))
+            .domain("connect.garmin.com")
+            .path("/")
+            .http_only(true)
+            .secure(true)
+            .expires(expires)
+            .build();
+        let copied = browser_cookie(&webview);
+        assert_eq!((copied.name.as_str(), copied.value.as_str()), ("session", "sealed"));
+        assert_eq!(copied.domain.as_deref(), Some("connect.garmin.com"));
+        assert_eq!(copied.path.as_deref(), Some("/"));
+        assert_eq!(copied.expires_unix, Some(1_900_000_000));
+        assert!(copied.secure && copied.http_only);
+        let bare = browser_cookie(&Cookie::new("GARMIN-SSO", "1"));
+        assert_eq!((bare.domain, bare.path, bare.expires_unix), (None, None, None), "a session cookie");
+        assert!(!bare.secure && !bare.http_only);
+    }
 
     #[tokio::test]
     async fn a_new_attempt_ends_the_earlier_one_as_closed_and_cancel_ends_the_current_one() {

@@ -1,13 +1,13 @@
 //! From what the sign-in webview holds to a `garmin::Session`: its cookies (read natively, HttpOnly
 //! ones included) and what the Connect page says once it has loaded — the `csrf-token` meta tag,
-//! the signed-in account, and the browser's User-Agent, which Garmin may tie the session to.
+//! the signed-in account, and the browser's User-Agent, which Garmin may tie the session to. The app
+//! copies each webview cookie into a [`BrowserCookie`] (plain values, so this needs no webview).
 
 use std::fmt;
 
 use chrono::DateTime;
 use garmin::{Session, StoredCookie};
 use serde::Deserialize;
-use tauri::webview::Cookie;
 
 use super::{SignInError, Target};
 
@@ -28,6 +28,47 @@ pub const READ_PAGE_SCRIPT: &str = r#"(function () {
     return { error: String(e) };
   }
 })()"#;
+
+/// One cookie of the sign-in webview, as the webview reported it (HttpOnly ones included).
+#[derive(Clone, PartialEq, Eq)]
+pub struct BrowserCookie {
+    pub name: String,
+    /// The cookie's value (a secret).
+    pub value: String,
+    /// Its `Domain`, if the webview reported one (with or without a leading dot).
+    pub domain: Option<String>,
+    /// Its `Path`, if any.
+    pub path: Option<String>,
+    /// When it expires, in seconds since the Unix epoch (`None`: a session cookie).
+    pub expires_unix: Option<i64>,
+    pub secure: bool,
+    pub http_only: bool,
+}
+
+impl BrowserCookie {
+    /// A cookie with a name and value only (tests and the app's copy start here).
+    pub fn new(name: impl Into<String>, value: impl Into<String>) -> Self {
+        BrowserCookie {
+            name: name.into(),
+            value: value.into(),
+            domain: None,
+            path: None,
+            expires_unix: None,
+            secure: false,
+            http_only: false,
+        }
+    }
+}
+
+impl fmt::Debug for BrowserCookie {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BrowserCookie")
+            .field("name", &self.name)
+            .field("value", &"<redacted>")
+            .field("domain", &self.domain)
+            .finish_non_exhaustive()
+    }
+}
 
 /// What the Connect page told the sign-in window's script.
 #[derive(Clone, Default, PartialEq, Eq, Deserialize)]
@@ -85,11 +126,11 @@ impl PageReading {
 /// fails only when the window held no cookies at all or the page had no CSRF token.
 pub fn session_from_browser(
     target: &Target,
-    cookies: &[Cookie<'_>],
+    cookies: &[BrowserCookie],
     page: &PageReading,
 ) -> Result<Session, SignInError> {
     let mut jar: Vec<StoredCookie> = Vec::new();
-    for cookie in cookies.iter().filter(|c| !c.name().is_empty()) {
+    for cookie in cookies.iter().filter(|c| !c.name.is_empty()) {
         let stored = stored_cookie(cookie, target.connect_host());
         let same =
             |c: &StoredCookie| c.name == stored.name && c.domain == stored.domain && c.path == stored.path;
@@ -122,20 +163,21 @@ pub fn session_from_browser(
 
 /// One webview cookie as the session stores it: a cookie for the Connect host itself is host-only
 /// (`domain: None`), any other domain keeps a leading dot so it also matches subdomains.
-fn stored_cookie(cookie: &Cookie<'_>, connect_host: &str) -> StoredCookie {
+fn stored_cookie(cookie: &BrowserCookie, connect_host: &str) -> StoredCookie {
     let domain = cookie
-        .domain()
+        .domain
+        .as_deref()
         .map(|d| d.trim_start_matches('.'))
         .filter(|d| !d.is_empty() && !d.eq_ignore_ascii_case(connect_host))
         .map(|d| format!(".{d}"));
     StoredCookie {
-        name: cookie.name().to_owned(),
-        value: cookie.value().to_owned(),
+        name: cookie.name.clone(),
+        value: cookie.value.clone(),
         domain,
-        path: Some(cookie.path().filter(|p| !p.is_empty()).unwrap_or("/").to_owned()),
-        expires: cookie.expires_datetime().and_then(|t| DateTime::from_timestamp(t.unix_timestamp(), 0)),
-        secure: cookie.secure().unwrap_or(false),
-        http_only: cookie.http_only().unwrap_or(false),
+        path: Some(cookie.path.as_deref().filter(|p| !p.is_empty()).unwrap_or("/").to_owned()),
+        expires: cookie.expires_unix.and_then(|t| DateTime::from_timestamp(t, 0)),
+        secure: cookie.secure,
+        http_only: cookie.http_only,
     }
 }
 
@@ -162,27 +204,28 @@ mod tests {
         }
     }
 
-    fn webview_cookies() -> Vec<Cookie<'static>> {
-        let expires =
-            tauri::webview::cookie::time::OffsetDateTime::from_unix_timestamp(1_900_000_000).unwrap();
+    /// A cookie as a webview reports it.
+    fn cookie(name: &str, value: &str, domain: &str, secure: bool, http_only: bool) -> BrowserCookie {
+        BrowserCookie {
+            domain: Some(domain.into()),
+            path: Some("/".into()),
+            secure,
+            http_only,
+            ..BrowserCookie::new(name, value)
+        }
+    }
+
+    fn webview_cookies() -> Vec<BrowserCookie> {
         vec![
-            Cookie::build(("session", "sealed"))
-                .domain("connect.garmin.com")
-                .path("/")
-                .http_only(true)
-                .secure(true)
-                .expires(expires)
-                .build(),
-            Cookie::build(("JWT_WEB", "jwt"))
-                .domain(".garmin.com")
-                .path("/")
-                .http_only(true)
-                .secure(true)
-                .build(),
-            Cookie::build(("GARMIN-SSO", "1")).domain(".garmin.com").path("/").secure(true).build(),
+            BrowserCookie {
+                expires_unix: Some(1_900_000_000),
+                ..cookie("session", "sealed", "connect.garmin.com", true, true)
+            },
+            cookie("JWT_WEB", "jwt", ".garmin.com", true, true),
+            cookie("GARMIN-SSO", "1", ".garmin.com", true, false),
             // The same cookie seen again through the SSO host's URL.
-            Cookie::build(("GARMIN-SSO", "1")).domain(".garmin.com").path("/").secure(true).build(),
-            Cookie::build(("CASTGC", "TGT-1")).domain("sso.garmin.com").path("/").http_only(true).build(),
+            cookie("GARMIN-SSO", "1", ".garmin.com", true, false),
+            cookie("CASTGC", "TGT-1", "sso.garmin.com", false, true),
         ]
     }
 
@@ -206,7 +249,7 @@ mod tests {
 
     #[test]
     fn no_cookie_is_required_by_name_but_an_empty_window_is_an_error() {
-        let without_session: Vec<Cookie<'static>> = webview_cookies().into_iter().skip(1).collect();
+        let without_session: Vec<BrowserCookie> = webview_cookies().into_iter().skip(1).collect();
         let session = session_from_browser(&target(), &without_session, &page("csrf-1")).unwrap();
         assert!(!session.cookies.iter().any(|c| c.name == "session"), "Garmin decides, not this check");
         let err = session_from_browser(&target(), &[], &page("csrf-1")).unwrap_err();
@@ -218,9 +261,9 @@ mod tests {
     fn a_sign_in_that_landed_on_connectus_keeps_its_cookies_and_origin() {
         let landed = target().landed_on("https://connectus.garmin.cn").unwrap();
         let cookies = vec![
-            Cookie::build(("SESSIONID", "s")).domain("connectus.garmin.cn").path("/").build(),
-            Cookie::build(("JWT_WEB", "j")).domain(".garmin.cn").path("/").build(),
-            Cookie::build(("CASTGC", "TGT-1")).domain("sso.garmin.com").path("/").build(),
+            cookie("SESSIONID", "s", "connectus.garmin.cn", false, false),
+            cookie("JWT_WEB", "j", ".garmin.cn", false, false),
+            cookie("CASTGC", "TGT-1", "sso.garmin.com", false, false),
         ];
         let session = session_from_browser(&landed, &cookies, &page("csrf-1")).unwrap();
         assert_eq!(session.site, Site::Global, "connectus serves international accounts");
@@ -236,6 +279,12 @@ mod tests {
             let err = session_from_browser(&target(), &webview_cookies(), &page(csrf)).unwrap_err();
             assert!(matches!(err, SignInError::NoCsrfToken { .. }), "{csrf:?}: {err:?}");
         }
+    }
+
+    #[test]
+    fn a_browser_cookie_never_shows_its_value() {
+        let shown = format!("{:?}", cookie("JWT_WEB", "secret-jwt", ".garmin.com", true, true));
+        assert!(shown.contains("JWT_WEB") && !shown.contains("secret-jwt"), "{shown}");
     }
 
     #[test]
@@ -258,8 +307,8 @@ mod tests {
         let origins = Origins { connect: "http://127.0.0.1:9".into(), sso: "http://127.0.0.1:9".into() };
         let demo = Target::demo(origins, "http://127.0.0.1:9/portal/sso/en-US/sign-in").unwrap();
         let cookies = vec![
-            Cookie::build(("session", "s")).domain("127.0.0.1").build(),
-            Cookie::build(("JWT_WEB", "j")).domain("127.0.0.1").build(),
+            BrowserCookie { domain: Some("127.0.0.1".into()), ..BrowserCookie::new("session", "s") },
+            BrowserCookie { domain: Some("127.0.0.1".into()), ..BrowserCookie::new("JWT_WEB", "j") },
         ];
         let reading = PageReading { csrf_token: Some("t".into()), ..PageReading::default() };
         let session = session_from_browser(&demo, &cookies, &reading).unwrap();

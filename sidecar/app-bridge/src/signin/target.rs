@@ -10,7 +10,7 @@
 //! China region).
 
 use garmin::{Origins, Site};
-use tauri::Url;
+use url::Url;
 
 use super::SignInError;
 
