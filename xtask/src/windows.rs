@@ -15,8 +15,9 @@
 //!    `app-bridge` and `garmin` with its Windows file code, the `windows` suite) compiles through
 //!    clippy's driver (`RUSTC_WORKSPACE_WRAPPER`, set for the whole `xtask test` run, and by this
 //!    stage when run alone), so the Windows code is linted by the builds themselves instead of a
-//!    second compile. macOS: `cargo-zigbuild clippy` (Zig's `cc` compiles the C dependencies for
-//!    `aarch64-apple-darwin`; nothing is linked, so Apple's SDK is not needed). Together they
+//!    second compile. macOS: `cargo-zigbuild clippy` of every library and program (Zig's `cc`
+//!    compiles the C dependencies for `aarch64-apple-darwin`; nothing is linked, so Apple's SDK is
+//!    not needed). Together they
 //!    type-check and lint every `cfg(windows)` / `cfg(target_os = "macos")` path, the desktop app's
 //!    included.
 //! 4. `garmin-desktop.exe` is built for the target (it cannot run under Wine: WebView2 does not).
@@ -261,8 +262,11 @@ fn first_tools_list(mut command: Command) -> Result<Duration, String> {
     }
 }
 
-/// `cargo clippy --workspace --all-targets -- -D warnings` for macOS through `cargo-zigbuild clippy` (Zig from `.ci/.zig`, installed by
-/// `.ci/setup`), which sets Zig's `cc` as the C compiler of every C dependency for the target.
+/// `cargo clippy --workspace --lib --bins -- -D warnings` for macOS through `cargo-zigbuild clippy`
+/// (Zig from `.ci/.zig`, installed by `.ci/setup`), which sets Zig's `cc` as the C compiler of every
+/// C dependency for the target. Libraries and programs only: the macOS-only code
+/// (`cfg(target_os = "macos")`, and the `cfg(unix)` code whose `libc` types differ on macOS) lives
+/// there; the test targets hold no macOS-specific code and are linted for Linux and Windows.
 fn clippy_macos(root: &Path) -> Result<(), String> {
     let zig_bin = root.join(".ci/.zig/bin");
     let zigbuild = zig_bin.join("cargo-zigbuild");
@@ -278,7 +282,7 @@ fn clippy_macos(root: &Path) -> Result<(), String> {
         .current_dir(root)
         .env("PATH", path)
         .env("TAURI_CONFIG", NO_SIDECAR_CONFIG)
-        .args(["clippy", "--workspace", "--all-targets", "--target", MACOS, "--", "-D", "warnings"]))
+        .args(["clippy", "--workspace", "--lib", "--bins", "--target", MACOS, "--", "-D", "warnings"]))
 }
 
 /// `garmin-desktop.exe` for [`WINDOWS`] (needs `ui/dist`; WebView2 does not run under Wine, so it
