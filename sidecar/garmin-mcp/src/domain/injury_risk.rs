@@ -263,9 +263,13 @@ pub struct InjuryRisk {
     /// One sentence per metric the watch does not record.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_recorded: Vec<String>,
-    /// Parts that could not be read, with why; the verdict uses what is left.
+    /// Parts that could not be read or that Garmin has nothing for, with why; the verdict uses
+    /// what is left.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub missing: Vec<String>,
+    /// How the load was read (the history, or Garmin live) and what it lacked (no FTP…).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// Where the loads came from.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<DataSource>,
@@ -300,7 +304,7 @@ pub fn assess(inputs: &RiskInputs) -> InjuryRisk {
     reasons.extend(memory_reasons(inputs));
     reasons.extend(recovery_reasons(&inputs.recovery));
     // Stable: ties keep the order above (mechanical, cardiovascular, memory, recovery).
-    reasons.sort_by(|a, b| b.points.cmp(&a.points));
+    reasons.sort_by_key(|r| std::cmp::Reverse(r.points));
     let points: u32 = reasons.iter().map(|r| r.points).sum();
     let verdict = if reasons.iter().any(|r| r.points >= 3) || points >= 5 {
         "high"
@@ -548,6 +552,31 @@ fn recovery_reasons(r: &Recovery) -> Vec<RiskReason> {
         };
         let change = (points > 0).then(|| "an easy day or rest today".to_owned());
         out.push(reason("readiness", points, format!("morning Training Readiness {score:.0}"), change));
+    }
+    out
+}
+
+/// The inputs Garmin had nothing for (no error, just no value), one entry each, so the answer
+/// says what the verdict was made without.
+pub fn absent_inputs(inputs: &RiskInputs) -> Vec<String> {
+    let r = &inputs.recovery;
+    let date = inputs.date;
+    let mut out = Vec::new();
+    if inputs.loads.is_empty() {
+        out.push(format!("load: no session with a {} load up to {date}", inputs.load_word));
+    }
+    for (absent, what) in [
+        (
+            r.sleep_hours.is_none() || r.sleep_need_hours.is_none(),
+            "sleep: no night with a sleep need recorded",
+        ),
+        (r.resting_hr.is_none() || r.resting_hr_7d.is_none(), "resting heart rate: none recorded"),
+        (r.hrv_status.is_none(), "hrv: no HRV status recorded"),
+        (r.readiness.is_none(), "readiness: no Training Readiness recorded"),
+    ] {
+        if absent {
+            out.push(format!("{what} for {date}"));
+        }
     }
     out
 }
@@ -900,6 +929,14 @@ mod tests {
         let risk = assess(&bare);
         assert_eq!((risk.verdict.as_str(), risk.reasons.len()), ("low", 0));
         assert!(risk.load.is_none() && risk.week_limit.is_none());
+        // … and the answer says what the verdict was made without.
+        let absent = absent_inputs(&bare);
+        assert_eq!(absent.len(), 5, "{absent:?}");
+        assert!(
+            absent[1].starts_with("sleep: no night with a sleep need recorded for 2026-11-15"),
+            "{absent:?}"
+        );
+        assert!(absent_inputs(&inputs(1.1, 30.0, None)).is_empty(), "nothing absent in the golden inputs");
     }
 
     #[test]

@@ -19,7 +19,9 @@ use serde::Deserialize;
 use crate::domain::activity::{Family, distance_m, local_date};
 use crate::domain::dates::{DateRange, Day, arg, day_of};
 use crate::domain::fitness::{TrendLoads, scale_word, trend_loads};
-use crate::domain::injury_risk::{InjuryRisk, Recovery, RiskInputs, RunningKm, ToleranceNow, assess};
+use crate::domain::injury_risk::{
+    InjuryRisk, Recovery, RiskInputs, RunningKm, ToleranceNow, absent_inputs, assess,
+};
 use crate::domain::parts::part;
 use crate::domain::reading::{Reading, activities_cache_first};
 use crate::domain::session_load::load_choice;
@@ -91,6 +93,14 @@ impl GarminMcp {
         let mut risk = assess(&inputs);
         risk.source = source;
         risk.missing = g.missing.clone();
+        // What Garmin had nothing for, unless its read failed (already named with why).
+        for absent in absent_inputs(&inputs) {
+            let name = absent.split(':').next().unwrap_or_default();
+            if !risk.missing.iter().any(|m| m.starts_with(name)) {
+                risk.missing.push(absent);
+            }
+        }
+        risk.notes = g.loads.as_ref().map(|l| l.notes.clone()).unwrap_or_default();
         if facts.is_none() {
             risk.missing.push(
                 "athlete memory: the athlete toolset is off, so injuries and caps were not read".to_owned(),
