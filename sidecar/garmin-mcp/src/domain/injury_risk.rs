@@ -488,7 +488,7 @@ fn memory_reasons(inputs: &RiskInputs) -> Vec<RiskReason> {
         out.push(reason("volume_cap", points, says, change));
     }
     if !inputs.injuries.is_empty() {
-        let says = format!("remembered: {}", inputs.injuries.join("; "));
+        let says = inputs.injuries.iter().map(|i| format!("remembered {i}")).collect::<Vec<_>>().join("; ");
         let change = "train around the remembered injury: only what it allows without pain, and forget it once healed (forget_athlete_fact)".to_owned();
         out.push(reason("injury", 2, says, Some(change)));
     }
