@@ -169,8 +169,8 @@ fn load_vs_tolerance_chart_matches_its_golden_image() {
     let data = synthetic::load_tolerance();
     let png = garmin_charts::load_vs_tolerance(&data, &default_options()).unwrap();
     let image = check("load_tolerance", &png, 1200, 700);
-    // The spike week (410 over a tolerance of 316) is drawn in the warning colour: some pixels of
-    // its bar are red-dominant, and no other week's are.
+    // The spike week (410 over a tolerance of 316) is drawn in the warning colour: its bar puts
+    // hundreds of red-dominant pixels on the chart (nothing else there is red).
     let reddish = |x0: u32, x1: u32| {
         (x0..x1)
             .flat_map(|x| (300..640).map(move |y| (x, y)))

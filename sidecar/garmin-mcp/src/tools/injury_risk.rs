@@ -11,7 +11,8 @@ use chrono::{Datelike, Duration, NaiveDate};
 use garmin::Served;
 use garmin::athlete::{Fact, FactKind};
 use garmin::models::devices::Device;
-use garmin::models::metrics::RunningTolerance;
+use garmin::models::metrics::{RunningTolerance, TrainingReadiness};
+use garmin::models::wellness::{DailySummary, Hrv, Sleep};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{schemars, tool, tool_router};
 use serde::Deserialize;
@@ -174,22 +175,32 @@ async fn gather(reading: &Reading, date: NaiveDate, load: Option<&str>) -> Resul
     let sleep = part(&mut missing, "sleep", sleep.map(Served::into_value)).flatten();
     let hrv = part(&mut missing, "hrv", hrv.map(Served::into_value)).flatten();
     let readiness = part(&mut missing, "readiness", readiness).unwrap_or_default();
-    let night = sleep.as_ref().and_then(|s| s.daily_sleep.as_ref());
-    let hrv_summary = hrv.as_ref().and_then(|h| h.hrv_summary.as_ref());
-    let recovery = Recovery {
+    let recovery = recovery_of(summary.as_ref(), sleep.as_ref(), hrv.as_ref(), &readiness);
+    Ok(Gathered { loads, runs, tolerance, tolerance_error, recovery, missing })
+}
+
+/// The recovery signals of the day from what Garmin gave.
+fn recovery_of(
+    summary: Option<&DailySummary>,
+    sleep: Option<&Sleep>,
+    hrv: Option<&Hrv>,
+    readiness: &[TrainingReadiness],
+) -> Recovery {
+    let night = sleep.and_then(|s| s.daily_sleep.as_ref());
+    let hrv_summary = hrv.and_then(|h| h.hrv_summary.as_ref());
+    Recovery {
         hrv_status: hrv_summary.and_then(|h| h.status.clone()),
         hrv_last_night_ms: hrv_summary.and_then(|h| h.last_night_avg),
-        resting_hr: summary.as_ref().and_then(|s| s.resting_heart_rate),
-        resting_hr_7d: summary.as_ref().and_then(|s| s.last_seven_days_avg_resting_heart_rate),
+        resting_hr: summary.and_then(|s| s.resting_heart_rate),
+        resting_hr_7d: summary.and_then(|s| s.last_seven_days_avg_resting_heart_rate),
         sleep_hours: night.and_then(|n| n.sleep_time_seconds).filter(|s| *s > 0.0).map(|s| s / 3600.0),
         sleep_need_hours: night
             .and_then(|n| n.sleep_need.as_ref())
             .and_then(|n| n.actual)
             .filter(|m| *m > 0.0)
             .map(|m| m / 60.0),
-        readiness: morning_readiness(&readiness).and_then(|r| r.score).filter(|s| *s >= 0.0),
-    };
-    Ok(Gathered { loads, runs, tolerance, tolerance_error, recovery, missing })
+        readiness: morning_readiness(readiness).and_then(|r| r.score).filter(|s| *s >= 0.0),
+    }
 }
 
 /// The running days (`(day, km)`) of `from..=to`: the history where it covers them, else Garmin.
