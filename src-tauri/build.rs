@@ -49,6 +49,7 @@ const COMMANDS: &[&str] = &[
     "delete_athlete_fact",
     "history_status",
     "start_history_sync",
+    "training_overview",
     "personal_key_status",
     "open_personal_key_page",
     "add_personal_key",

@@ -164,7 +164,7 @@ pub struct HistoryStatusView {
 }
 
 /// A history error in the one error shape: Garmin's own errors keep their code (sign in again…).
-fn history_error(e: history::HistoryError) -> Error {
+pub(crate) fn history_error(e: history::HistoryError) -> Error {
     match e {
         history::HistoryError::Garmin(e) => e.into(),
         other => Error::new(
@@ -293,7 +293,7 @@ impl HistorySync {
 }
 
 /// The athlete's today on this computer.
-fn today() -> NaiveDate {
+pub(crate) fn today() -> NaiveDate {
     chrono::Local::now().date_naive()
 }
 

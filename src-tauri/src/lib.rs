@@ -19,6 +19,7 @@
 //! | `remote` | the remote-access panel: `garmin-mcp --http` as a child process, its token file |
 //! | `athlete` | the athlete memory card: list, add, edit, delete facts (over `garmin::athlete`) |
 //! | `history_sync` | the history card: the Sync button's background sync and what the history holds |
+//! | `training` | the Training view: the fitness chart and newest activities from the local history |
 //! | `lifecycle` | per-OS life of the app: macOS keeps running while a sidecar needs it; children end with it |
 //! | `preferences` | the app's own choices in the store plugin's `preferences.json`, and the window's size |
 //! | `personal_key` | Garmin's official Personal API key: key page, paste, check, expiry, remove |
@@ -41,6 +42,7 @@ mod remote;
 pub mod signin;
 mod state;
 mod tool_check;
+mod training;
 pub mod typescript;
 mod writes;
 
@@ -114,6 +116,7 @@ pub fn build<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             athlete::delete_athlete_fact,
             history_sync::history_status,
             history_sync::start_history_sync,
+            training::training_overview,
             personal_key::personal_key_status,
             personal_key::open_personal_key_page,
             personal_key::add_personal_key,

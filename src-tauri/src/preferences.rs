@@ -20,8 +20,8 @@ use std::sync::Arc;
 
 use app_bridge::preferences::WINDOW;
 pub use app_bridge::preferences::{
-    Language, PREFERENCES_FILE, Preferences, PreferencesUpdate, WindowGeometry, clamp_window, file_in,
-    window_after_resize,
+    HomeView, Language, PREFERENCES_FILE, Preferences, PreferencesUpdate, WindowGeometry, clamp_window,
+    file_in, window_after_resize,
 };
 use serde_json::{Map, Value};
 use tauri::{AppHandle, LogicalSize, Manager as _, Runtime, State, Window};

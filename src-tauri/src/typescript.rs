@@ -22,8 +22,9 @@ use crate::history_sync::{
 };
 use crate::models::{AccountView, CheckResult, SessionView, SiteChoice};
 use crate::personal_key::PersonalKeyView;
-use crate::preferences::{Language, Preferences, PreferencesUpdate, WindowGeometry};
+use crate::preferences::{HomeView, Language, Preferences, PreferencesUpdate, WindowGeometry};
 use crate::tool_check::{ToolCheckReport, ToolCheckRow, ToolOutcome};
+use crate::training::{FitnessView, RecentActivityView, TrainingView};
 use crate::writes::{ChangeRowView, DoneView};
 use app_bridge::remote::owner::{PairingCode, PendingClient, RemoteClient};
 use app_bridge::remote::{OwnerView, RemoteSettings, RemoteView};
@@ -114,6 +115,10 @@ fn exported(cfg: &Config) -> Vec<Declared> {
         declare::<SyncOutcomeView>(cfg),
         declare::<SyncView>(cfg),
         declare::<HistoryStatusView>(cfg),
+        // The Training view.
+        declare::<FitnessView>(cfg),
+        declare::<RecentActivityView>(cfg),
+        declare::<TrainingView>(cfg),
         // Garmin's official Personal API key.
         declare::<PersonalKeyView>(cfg),
         // The athlete memory.
@@ -122,6 +127,7 @@ fn exported(cfg: &Config) -> Vec<Declared> {
         declare::<FactForm>(cfg),
         // The app's preferences.
         declare::<Language>(cfg),
+        declare::<HomeView>(cfg),
         declare::<WindowGeometry>(cfg),
         declare::<Preferences>(cfg),
         declare::<PreferencesUpdate>(cfg),

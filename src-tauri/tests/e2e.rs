@@ -9,7 +9,11 @@
 //! sign-in pages fill themselves in and submit (`BrowserOptions::auto_sign_in`), while the app reads
 //! the window's cookies and page exactly as it does with Garmin. After each sign-in the test checks
 //! that the session file holds the HttpOnly cookies with mode 0600, in the right folder, and that
-//! the home window shows the account. In the demo, the Sync button fills the local history with a
+//! the home window shows the account. The signed-in window's navigation (Training, Workouts, AI
+//! clients, Remote access, Account) is clicked as a person would before each step, opens on the
+//! view shown last, and every view is screenshot. In the demo, the Training view first says nothing
+//! is synced; after the sync it draws the demo's fitness chart (the MCP App's chart component) and
+//! its newest activities, labelled as the demo's. In the demo, the Sync button fills the local history with a
 //! progress bar and the history card shows what it holds; on "Garmin international" Garmin's
 //! official API key is added: the key page opens, signed in, in a sign-in window (the fake's log
 //! shows it served to a session), the key is pasted, checked with one exchange, saved 0600 and its
@@ -111,6 +115,15 @@ async fn run() {
         capture_sign_in_window(&display.name, &shots, "03-demo-sign-in-window", DEMO_WINDOW_TITLE)
     });
     ui.wait_for("[data-testid=account-name]", "the home window after the demo sign-in").await;
+    // The signed-in window opens on Training (nothing remembered yet): nothing synced, said plainly.
+    ui.wait_for("[data-testid=nav-training][aria-current=page]", "the navigation on Training").await;
+    ui.wait_for("[data-testid=training-empty]", "the Training view's empty state before a sync").await;
+    assert!(
+        ui.find("[data-testid=training-demo]").await.is_some(),
+        "the demo's Training view says it is the demo's"
+    );
+    ui.screenshot("04a-training-demo-empty").await;
+    ui.open_view("account").await;
     assert!(ui.text("[data-testid=account-name]").await.contains(FULL_NAME));
     ui.wait_for("[data-testid=demo-badge]", "the Demo badge on the demo account").await;
     assert!(ui.text("[data-testid=site-label]").await.contains("Demo"), "the site label says Demo");
@@ -136,8 +149,15 @@ async fn run() {
     ui.script("document.querySelector('[data-testid=tool-check]').scrollIntoView(); return null").await;
     ui.screenshot("05-home-demo-tool-check").await;
 
-    // The Sync button: the demo's year of history in the background, with a progress bar.
+    // The Sync button: the demo's year of history in the background, with a progress bar; then
+    // the Training view draws the synced fitness and activities.
+    ui.open_view("training").await;
     sync_the_history(&ui, &data_dir.join(garmin_desktop::DEMO_FOLDER)).await;
+    training_shows_the_synced_demo(&ui).await;
+    screenshot_every_view(&ui, "demo").await;
+
+    ui.open_view("account").await;
+    wait_for_preference(&preferences_file, "homeView", &json!("account")).await;
 
     ui.click("[data-testid=sign-out]").await;
     ui.click("[data-testid=confirm-sign-out]").await;
@@ -151,6 +171,8 @@ async fn run() {
         capture_sign_in_window(&display.name, &shots, "06-garmin-sign-in-window", GARMIN_WINDOW_TITLE)
     });
     ui.wait_for("[data-testid=account-name]", "the home window after signing in to Garmin").await;
+    // The window opens on the view shown last (Account, remembered in the preferences).
+    ui.wait_for("[data-testid=nav-account][aria-current=page]", "the view shown last").await;
     assert!(ui.text("[data-testid=account-name]").await.contains(FULL_NAME));
     assert!(ui.find("[data-testid=demo-badge]").await.is_none(), "no Demo badge on a real account");
     ui.screenshot("07-home-garmin").await;
@@ -169,19 +191,23 @@ async fn run() {
     add_a_personal_api_key(&ui, &data_dir, &garmin, &display.name, &shots).await;
 
     // 3. One click per AI client, in the app's temporary HOME.
+    ui.open_view("clients").await;
     configure_two_clients(&ui, home.path(), &data_dir).await;
 
     // 3b. Remote access for a hosted assistant: approved with a click in the panel, then revoked.
+    ui.open_view("remote").await;
     remote_access_for_a_hosted_assistant(&ui).await;
 
     // 4. A workout an AI assistant proposes, confirmed in the window and then made on the fake.
     confirm_a_proposed_workout(&ui, &data_dir, &garmin).await;
 
-    // 5. A workout made by hand in the home window, scheduled, then the schedule undone.
+    // 5. A workout made by hand in the Workouts view, scheduled, then the schedule undone.
+    ui.open_view("workouts").await;
     make_a_workout_by_hand(&ui, &data_dir).await;
 
     // 6. An AI assistant that found no usable session asks the app for a sign-in; with the
     // automatic first sync back on, the history starts filling by itself after that sign-in.
+    ui.open_view("training").await;
     ui.click("[data-testid=auto-sync]").await;
     wait_for_preference(&preferences_file, "autoFirstSync", &json!(true)).await;
     assert!(!data_dir.join("history.sqlite3").exists(), "no history yet for the Garmin account");
@@ -579,6 +605,46 @@ async fn wait_for_preference(file: &Path, key: &str, expected: &Value) {
             std::fs::read_to_string(file).unwrap_or_default()
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// After the demo's sync, the Training view shows the demo's data, labelled as the demo's: the
+/// shared fitness chart with its three lines drawn over 90 days and the convention named, and the
+/// ten newest activities, newest first.
+async fn training_shows_the_synced_demo(ui: &WebDriver<'_>) {
+    step("the Training view shows the synced demo data");
+    for series in ["ctl", "atl", "tsb"] {
+        let css = format!("[data-testid=training-chart] path[data-series={series}]");
+        ui.wait_for(&css, &format!("the fitness chart's {series} line after the sync")).await;
+    }
+    let points = ui
+        .script("return [...document.querySelectorAll('[data-testid=training-chart] path[data-series]')].map(p => Number(p.dataset.points))")
+        .await;
+    assert_eq!(points, json!([90, 90, 90]), "each line has a point per day of the 90 shown");
+    let note = ui.text("[data-testid=training-chart] [data-convention]").await;
+    assert!(note.contains("CTL") && note.contains("TSB"), "the chart names its convention: {note}");
+    assert!(ui.text("[data-testid=training-demo]").await.contains("Demo data"), "the demo is labelled");
+    let days = ui
+        .script("return [...document.querySelectorAll('[data-testid=recent-activity]')].map(r => r.dataset.activityId)")
+        .await;
+    assert_eq!(days.as_array().map(Vec::len), Some(10), "the ten newest activities: {days}");
+    assert!(ui.find("[data-testid=training-empty]").await.is_none(), "no empty state once synced");
+    // The chart's hover readout works in the app as in the MCP App view.
+    ui.script(
+        "const svg = document.querySelector('[data-testid=training-chart] svg[data-panel]');          const box = svg.getBoundingClientRect();          svg.dispatchEvent(new MouseEvent('mousemove', { bubbles: true, clientX: box.right - 20, clientY: box.top + box.height / 2 }));          return null",
+    )
+    .await;
+    let tip = ui.text("[data-testid=training-chart] .tip").await;
+    assert!(tip.contains("Fitness (CTL)"), "hovering the chart reads its values: {tip}");
+    ui.screenshot("05c-training-demo").await;
+}
+
+/// A screenshot of every view of the signed-in window, reached through the navigation.
+async fn screenshot_every_view(ui: &WebDriver<'_>, account: &str) {
+    for view in ["training", "workouts", "clients", "remote", "account"] {
+        ui.open_view(view).await;
+        ui.script("window.scrollTo(0, 0); return null").await;
+        ui.screenshot(&format!("05d-view-{view}-{account}")).await;
     }
 }
 
@@ -1006,6 +1072,15 @@ impl<'a> WebDriver<'a> {
     async fn script(&self, script: &str) -> Value {
         let body = json!({ "script": script, "args": [] });
         self.call(reqwest::Method::POST, "/execute/sync", Some(body)).await["value"].clone()
+    }
+
+    /// Opens a view of the signed-in window with its navigation button, as a person would, and
+    /// waits until it is the one shown (and the button says so with `aria-current`).
+    async fn open_view(&self, view: &str) {
+        self.click(&format!("[data-testid=nav-{view}]")).await;
+        self.wait_for(&format!("[data-section={view}]:not([hidden])"), &format!("the {view} view")).await;
+        self.wait_for(&format!("[data-testid=nav-{view}][aria-current=page]"), "the navigation marks it")
+            .await;
     }
 
     /// Picks a language in the header's switcher as a person would (select + change event).

@@ -28,6 +28,7 @@ import type {
   Preferences,
   PreferencesUpdate,
   SyncView,
+  TrainingView,
   WorkoutPreview,
 } from "./generated/bindings";
 import { toAppError } from "./errors";
@@ -268,6 +269,11 @@ export function startHistorySync(firstOnly = false): Promise<SyncView> {
 /** Calls `handler` as a sync progresses and when it ends. */
 export function onHistorySync(handler: (sync: SyncView) => void): Promise<UnlistenFn> {
   return listen<SyncView>("history-sync", (event) => handler(event.payload));
+}
+
+/** The Training view of the account shown: its fitness chart and newest activities, from the local history. */
+export function trainingOverview(): Promise<TrainingView> {
+  return call<TrainingView>("training_overview");
 }
 
 /** The lifetimes Garmin's key page offers, in days. */

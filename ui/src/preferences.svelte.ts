@@ -16,6 +16,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   remote: { network: false, port: 8765, readOnly: true },
   autoFirstSync: true,
   window: null,
+  homeView: null,
 };
 
 /** The two commands this module uses (tests pass their own). */

@@ -27,9 +27,9 @@
 //! * `mcpb-check` — the bundle of a debug build through Anthropic's `mcpb` CLI (unpack, validate,
 //!   pack), then its server started exactly as the manifest says (`mcpb_check.rs`); `test` runs it
 //!   after `clients`.
-//! * `mcp-app` — the MCP Apps chart view (`mcp_app.rs`): the committed build of `ui/src/mcp-app` is
-//!   current, and in headless Chromium a test host on the official ext-apps AppBridge draws real
-//!   demo answers in it; `test` runs it after `interop`.
+//! * `mcp-app` — the MCP Apps chart view (`mcp_app.rs`): the committed build of `ui/src/mcp-app`
+//!   (with the shared `ui/src/charts`) is current, and in headless Chromium a test host on the
+//!   official ext-apps AppBridge draws real demo answers in it; `test` runs it after `interop`.
 //! * `interop` — only those MCP interop checks (quick, after changing the HTTP mode).
 //! * `oauth` — remote access through OAuth end to end (`oauth.rs`): the Python SDK's OAuth client
 //!   and the conformance suite's authorization-server scenarios through a Caddy TLS proxy; `test`

@@ -2,7 +2,8 @@
 //!
 //! 1. The committed `sidecar/garmin-mcp/assets/chart-view.html` (embedded by garmin-mcp with
 //!    `include_str!`, so that building the server needs no Node.js) is what its sources in
-//!    `ui/src/mcp-app/` build today: `npm run build:mcp-app` into a scratch folder, compared byte
+//!    `ui/src/mcp-app/` (and the chart components it shares with the desktop app, `ui/src/charts/`)
+//!    build today: `npm run build:mcp-app` into a scratch folder, compared byte
 //!    for byte.
 //! 2. `ui/tests/mcp-app/run.mjs` with the Node 22 of `.ci/.node`: headless Chromium (Debian's
 //!    `chromium`) with a test host on the official `@modelcontextprotocol/ext-apps` AppBridge,

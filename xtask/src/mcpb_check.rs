@@ -8,6 +8,10 @@
 //! substituted as a host does) and speaks MCP to it over stdio: with the demo option the server
 //! lists exactly the manifest's tools, and with read-only too it lists no write tool. The desktop app's
 //! own bundle (its data folder as an option, no tool list) is validated and started the same way.
+//! The MCP Registry's `server.json` written beside the bundle is validated against the registry's
+//! published schema (vendored in `xtask/registry/`, pinned by its SHA-256) with the `jsonschema`
+//! package of `.ci/.venv`, formats checked; a copy made invalid on purpose must be refused, so the
+//! check can fail.
 
 use std::collections::BTreeSet;
 use std::io::{BufRead as _, BufReader, Write as _};
@@ -34,6 +38,7 @@ pub fn check(root: &Path) -> Result<(), String> {
     let out = scratch.0.join("out");
     let args = ["--binary".to_owned(), path_text(&binary)?, "--out".to_owned(), path_text(&out)?];
     crate::mcpb::mcpb(root, &args)?;
+    registry_entry(root, &out.join("server.json"))?;
     let platform = client_setup::bundle::Platform::from_triple(&crate::host_triple()?)?;
     let bundle = out.join(platform.bundle_name());
     let path = std::env::join_paths(
@@ -121,6 +126,56 @@ fn app_bundle(
         data_dir.display(),
         listed.len()
     );
+    Ok(())
+}
+
+/// The SHA-256 of `xtask/registry/server.schema.json`: the registry's 2025-12-11 schema, byte for
+/// byte (see `xtask/registry/README.md`).
+const REGISTRY_SCHEMA_SHA256: &str = "3fba09590c99f61735d234822279f4223fab9e300c0a81e81c91ab62a4114de0";
+
+/// Validates `server.json` against the vendored registry schema (draft 7, formats checked), and
+/// proves the validator bites: the same entry with a 101-character description and a package
+/// without its transport must be refused.
+fn registry_entry(root: &Path, server_json: &Path) -> Result<(), String> {
+    let schema = root.join("xtask/registry/server.schema.json");
+    let sha256 = crate::mcpb::sha256_hex(&schema)?;
+    if sha256 != REGISTRY_SCHEMA_SHA256 {
+        return Err(format!(
+            "{} is not the registry's 2025-12-11 schema (SHA-256 {sha256}, expected {REGISTRY_SCHEMA_SHA256}); restore it from git",
+            schema.display()
+        ));
+    }
+    let python = root.join(".ci/.venv/bin/python");
+    if !python.exists() {
+        return Err(format!("{} is missing: run .ci/setup", python.display()));
+    }
+    const VALIDATE: &str = r#"
+import copy, json, sys
+from jsonschema import Draft7Validator, FormatChecker
+schema = json.load(open(sys.argv[1]))
+entry = json.load(open(sys.argv[2]))
+validator = Draft7Validator(schema, format_checker=FormatChecker())
+problems = [f"{'/'.join(map(str, e.path)) or '/'}: {e.message}" for e in validator.iter_errors(entry)]
+if problems:
+    sys.exit("server.json does not match the registry's schema:\n  " + "\n  ".join(problems))
+broken = copy.deepcopy(entry)
+broken["description"] = "x" * 101
+del broken["packages"][0]["transport"]
+if len(list(validator.iter_errors(broken))) < 2:
+    sys.exit("the schema check accepted a server.json made invalid on purpose")
+print(f"{entry['name']} {entry['version']}: valid against {schema['$id']} ({len(entry['packages'])} packages)")
+"#;
+    let output = Command::new(&python)
+        .args(["-c", VALIDATE])
+        .arg(&schema)
+        .arg(server_json)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
+    let said = |bytes: &[u8]| String::from_utf8_lossy(bytes).trim().to_owned();
+    if !output.status.success() {
+        return Err(format!("{}: {}", server_json.display(), said(&output.stderr)));
+    }
+    println!("xtask: server.json {}", said(&output.stdout));
     Ok(())
 }
 

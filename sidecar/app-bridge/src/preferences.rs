@@ -26,6 +26,8 @@ pub const REMOTE: &str = "remote";
 pub const AUTO_FIRST_SYNC: &str = "autoFirstSync";
 /// See [`LANGUAGE`].
 pub const WINDOW: &str = "window";
+/// See [`LANGUAGE`].
+pub const HOME_VIEW: &str = "homeView";
 
 /// What the site picker offers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,6 +51,23 @@ pub enum Language {
     En,
     /// Chinese (simplified).
     Zh,
+}
+
+/// The views of the signed-in window's navigation (`ui/src/sections.ts`'s `SECTIONS`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
+pub enum HomeView {
+    /// The athlete's fitness chart, recent activities and the history's sync.
+    Training,
+    /// Workouts made by hand and the recent changes.
+    Workouts,
+    /// The AI clients set up to use garmin-mcp.
+    Clients,
+    /// Remote access for hosted assistants.
+    Remote,
+    /// The account, its session, the tool check, the API key and the athlete memory.
+    Account,
 }
 
 /// The main window's size in logical pixels, and whether it was maximised (the size is then the
@@ -80,6 +99,8 @@ pub struct Preferences {
     pub auto_first_sync: bool,
     /// The main window's size when it last changed; none: the configured size.
     pub window: Option<WindowGeometry>,
+    /// The view of the signed-in window last shown; none: Training.
+    pub home_view: Option<HomeView>,
 }
 
 impl Default for Preferences {
@@ -90,6 +111,7 @@ impl Default for Preferences {
             remote: RemoteSettings::default(),
             auto_first_sync: true,
             window: None,
+            home_view: None,
         }
     }
 }
@@ -105,6 +127,9 @@ pub struct PreferencesUpdate {
     /// Whether the first sync after a sign-in starts by itself.
     #[cfg_attr(feature = "ts", ts(optional))]
     pub auto_first_sync: Option<bool>,
+    /// The view of the signed-in window shown now.
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub home_view: Option<HomeView>,
 }
 
 impl Preferences {
@@ -132,8 +157,12 @@ impl Preferences {
             }
             usable
         });
+        let home_view = field(entries, HOME_VIEW, defaults.home_view, &mut notes, || {
+            "homeView is not training, workouts, clients, remote or account; the window opens on Training"
+                .into()
+        });
         let remote = remote_from(entries.get(REMOTE), &mut notes);
-        (Preferences { language, last_site, remote, auto_first_sync, window }, notes)
+        (Preferences { language, last_site, remote, auto_first_sync, window, home_view }, notes)
     }
 
     /// The store's entries for these preferences (one key per field; `null` for none).
@@ -152,6 +181,9 @@ impl Preferences {
         }
         if let Some(auto) = update.auto_first_sync {
             self.auto_first_sync = auto;
+        }
+        if let Some(view) = update.home_view {
+            self.home_view = Some(view);
         }
         self
     }
@@ -279,12 +311,14 @@ mod tests {
             remote: RemoteSettings { network: true, port: 9000, read_only: false, public_url: None },
             auto_first_sync: false,
             window: Some(WindowGeometry { width: 1200, height: 800, maximized: true }),
+            home_view: Some(HomeView::Workouts),
         };
         let written = saved.to_entries();
         assert_eq!(written["language"], json!("zh"));
         assert_eq!(written["lastSite"], json!("cn"));
         assert_eq!(written["remote"], json!({ "network": true, "port": 9000, "readOnly": false }));
         assert_eq!(written["autoFirstSync"], json!(false));
+        assert_eq!(written["homeView"], json!("workouts"));
         let (read, notes) = Preferences::from_entries(&written);
         assert_eq!(read, saved);
         assert!(notes.is_empty(), "{notes:?}");
@@ -341,10 +375,12 @@ mod tests {
             "remote": "on",
             "autoFirstSync": "no",
             "window": { "width": -5, "height": 600, "maximized": false },
+            "homeView": "settings",
             "somethingNewer": { "kept": "ignored" },
         })));
         assert_eq!(preferences, Preferences::default());
-        assert_eq!(notes.len(), 5, "{notes:?}");
+        assert_eq!(notes.len(), 6, "{notes:?}");
+        assert!(notes.iter().any(|n| n.contains("homeView") && !n.contains("settings")), "{notes:?}");
     }
 
     #[test]
@@ -359,19 +395,29 @@ mod tests {
     #[test]
     fn an_update_changes_only_the_fields_it_gives() {
         let before = Preferences { last_site: Some(SiteChoice::Global), ..Preferences::default() };
-        let after =
-            before.clone().apply(&PreferencesUpdate { language: Some(Language::Zh), auto_first_sync: None });
+        let after = before
+            .clone()
+            .apply(&PreferencesUpdate { language: Some(Language::Zh), ..PreferencesUpdate::default() });
         assert_eq!(after, Preferences { language: Some(Language::Zh), ..before.clone() });
-        let after = after.apply(&PreferencesUpdate { language: None, auto_first_sync: Some(false) });
+        let after =
+            after.apply(&PreferencesUpdate { auto_first_sync: Some(false), ..PreferencesUpdate::default() });
         assert_eq!(after.language, Some(Language::Zh), "an absent field is left as it was");
         assert!(!after.auto_first_sync);
+        let after = after
+            .apply(&PreferencesUpdate { home_view: Some(HomeView::Remote), ..PreferencesUpdate::default() });
+        assert_eq!((after.home_view, after.auto_first_sync), (Some(HomeView::Remote), false));
         assert_eq!(after.last_site, Some(SiteChoice::Global));
     }
 
     #[test]
     fn a_partial_update_reads_from_the_uis_json_with_absent_fields_unchanged() {
         let update: PreferencesUpdate = serde_json::from_value(json!({ "autoFirstSync": false })).unwrap();
-        assert_eq!(update, PreferencesUpdate { language: None, auto_first_sync: Some(false) });
+        assert_eq!(
+            update,
+            PreferencesUpdate { auto_first_sync: Some(false), ..PreferencesUpdate::default() }
+        );
+        let update: PreferencesUpdate = serde_json::from_value(json!({ "homeView": "clients" })).unwrap();
+        assert_eq!(update.home_view, Some(HomeView::Clients));
         assert!(serde_json::from_value::<PreferencesUpdate>(json!({ "language": "fr" })).is_err());
     }
 

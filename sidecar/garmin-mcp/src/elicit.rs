@@ -10,11 +10,11 @@
 //! form with `confirm` ticked writes, a field left out counts as its default, and a value that does
 //! not fit (a day that is not `YYYY-MM-DD`, a word where a yes/no belongs) is refused with a sentence
 //! and writes nothing. What is written is exactly what was accepted ([`Plan`]); declining,
-//! dismissing, or a client that fails or does not answer writes nothing ([`GarminMcp::ask_in_chat`]).
+//! dismissing, or a client that fails or does not answer writes nothing ([`Writes::ask_in_chat`](crate::writes::Writes)).
 //! The journal records these changes as confirmed by `elicitation`.
 //!
 //! A question costs the server a waiting call, so questions are bounded and never outlive their
-//! call ([`GarminMcp::ask`]): at most [`MAX_QUESTIONS_PER_SESSION`] wait per session and
+//! call ([`Writes::ask`](crate::writes::Writes)): at most [`MAX_QUESTIONS_PER_SESSION`] wait per session and
 //! [`MAX_QUESTIONS`] in all (past that a write is answered at once, nothing written); a call that
 //! ends without an answer — cancelled, timed out, its client gone — withdraws its question
 //! (`notifications/cancelled`), so an answer sent later finds nothing to confirm. The preview in the
@@ -40,7 +40,6 @@ use serde_json::Value;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::output::Answer;
-use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
 use crate::writes::{Proposed, WriteOutcome, WriteStatus};
 
@@ -96,7 +95,7 @@ impl Clone for Questions {
     }
 }
 
-/// What became of a question asked in the chat ([`GarminMcp::ask`]).
+/// What became of a question asked in the chat (`Writes::ask`).
 #[derive(Debug)]
 pub(crate) enum Asked {
     /// The person (or their client) answered.
@@ -406,9 +405,9 @@ fn kind(value: &Value) -> String {
     }
 }
 
-impl GarminMcp {
+impl crate::writes::Writes<'_> {
     /// Asks the person a question in the chat (`elicitation/create`), waiting at most
-    /// [`GarminMcp::chat_answer_wait`] with progress notifications (`waiting`). At most
+    /// the server's chat answer wait with progress notifications (`waiting`). At most
     /// [`MAX_QUESTIONS_PER_SESSION`] questions wait per session and [`MAX_QUESTIONS`] in all; past
     /// that nothing is asked. A question not answered when this ends (cancelled, timed out, the
     /// future dropped because the client went away) is withdrawn.
@@ -418,12 +417,12 @@ impl GarminMcp {
         ctx: &RequestContext<RoleServer>,
         waiting: &str,
     ) -> Asked {
-        let _places = match self.questions().reserve() {
+        let _places = match self.server().questions().reserve() {
             Ok(places) => places,
             Err(why) => return Asked::Busy(why),
         };
         let request = ServerRequest::ElicitRequest(ElicitRequest::new(params));
-        let options = PeerRequestOptions::with_timeout(self.chat_answer_wait());
+        let options = PeerRequestOptions::with_timeout(self.server().chat_answer_wait());
         let handle = match ctx.peer.send_request_with_option(request, options).await {
             Ok(handle) => handle,
             Err(e) => return failed(&e),
@@ -451,7 +450,7 @@ impl GarminMcp {
         proposed: Proposed,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<Answer<WriteOutcome>, ToolError> {
-        let question = Question::for_proposal(&proposed, self.is_demo());
+        let question = Question::for_proposal(&proposed, self.server().is_demo());
         let waiting = "Waiting for the person to answer the confirmation question in the chat…";
         let answer = match self.ask(question.params(), ctx, waiting).await {
             Asked::Answered(answer) => answer,
@@ -479,7 +478,7 @@ impl GarminMcp {
             }
         };
         let not_written = |summary: String| {
-            self.answer(
+            self.server().answer(
                 summary,
                 WriteOutcome {
                     status: WriteStatus::Cancelled,
@@ -497,7 +496,7 @@ impl GarminMcp {
                 "The person dismissed the confirmation question without answering, so nothing was written. Ask them in words whether they want this change before calling again.".to_owned(),
             )),
             ElicitationAction::Accept => {
-                match question.read_answer(&proposed.change, answer.content.as_ref(), self.today()) {
+                match question.read_answer(&proposed.change, answer.content.as_ref(), self.server().today()) {
                     Err(why) => Err(ToolError::Local(format!(
                         "The answer to the confirmation question cannot be used: {why}. Nothing was written; call the tool again to ask the person once more."
                     ))),

@@ -418,7 +418,7 @@ impl GarminMcp {
         self.session.0.tag.subscriptions().count()
     }
 
-    /// The places for confirmation questions (see [`crate::elicit::GarminMcp::ask`]).
+    /// The places for confirmation questions (see `Writes::ask` in [`crate::elicit`]).
     pub(crate) fn questions(&self) -> &crate::elicit::Questions {
         &self.session.0.questions
     }
@@ -463,6 +463,11 @@ impl GarminMcp {
     /// The athlete's "today" (local date).
     pub(crate) fn today(&self) -> NaiveDate {
         self.ctx.options.today.unwrap_or_else(|| chrono::Local::now().date_naive())
+    }
+
+    /// This call's door to the safety model every write goes through ([`crate::writes`]).
+    pub(crate) fn writes(&self) -> crate::writes::Writes<'_> {
+        crate::writes::Writes::new(self)
     }
 
     /// An answer, labelled as demo data when serving the demo account.

@@ -1,7 +1,7 @@
 //! The safety model every tool that changes the Garmin account goes through, decided here once.
 //!
 //! A write tool builds a [`Proposed`] change (what, in words, with the preview) and hands it to
-//! [`GarminMcp::propose`]. What happens next depends on the [`WriteMode`]:
+//! [`Writes::propose`] (`self.writes().propose(…)` in a tool). What happens next depends on the [`WriteMode`]:
 //!
 //! * [`WriteMode::AskApp`] (default): nothing is written by the tool itself; the person is asked,
 //!   in this order:
@@ -152,7 +152,24 @@ impl From<Done> for DoneChange {
     }
 }
 
-impl GarminMcp {
+/// One tool call's door to the safety model: the write flow borrows the server for the call and
+/// reaches it only through the settings and parts it names (write mode, whether the app may be used
+/// or started, the demo flag, the data folder, the chat's question places, the web session), so the
+/// server type itself carries no write logic.
+pub(crate) struct Writes<'a> {
+    server: &'a GarminMcp,
+}
+
+impl<'a> Writes<'a> {
+    pub(crate) fn new(server: &'a GarminMcp) -> Self {
+        Writes { server }
+    }
+
+    /// The server this call's writes go through (for the chat's questions, `crate::elicit`).
+    pub(crate) fn server(&self) -> &'a GarminMcp {
+        self.server
+    }
+
     /// Runs `proposed` through the safety model (see the module docs).
     pub(crate) async fn propose(
         &self,
@@ -164,7 +181,7 @@ impl GarminMcp {
         // the question in the chat and the answer, and a name must never start a line there.
         let proposed =
             Proposed { preview: clean_display_text(&proposed.preview, MAX_PREVIEW_CHARS), ..proposed };
-        match self.write_mode() {
+        match self.server.write_mode() {
             WriteMode::Direct if confirm => {
                 let preview = proposed.preview.clone();
                 let changes = self
@@ -188,20 +205,20 @@ impl GarminMcp {
         proposed: Proposed,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<Answer<WriteOutcome>, ToolError> {
-        let link = AppLink::in_dir(self.store().dir());
+        let link = AppLink::in_dir(self.server.store().dir());
         // Over HTTP without `--with-app`, callers may not use the app on this computer (nor start
         // it); the person in their chat may still be asked.
-        if self.may_use_app() && link.is_running().await {
+        if self.server.may_use_app() && link.is_running().await {
             return self.ask_app(proposed, link, ctx).await;
         }
         if crate::elicit::client_can_ask(ctx) {
             return self.ask_in_chat(proposed, ctx).await;
         }
-        if !self.may_use_app() {
+        if !self.server.may_use_app() {
             return Ok(self.preview(proposed.preview, &how_to_enable_writes_over_http()));
         }
         // The demo's data folder is a temporary one no app watches: never start the app for it.
-        if !crate::app::reach(&link, self.may_start_app()).await {
+        if !crate::app::reach(&link, self.server.may_start_app()).await {
             return Ok(self.preview(proposed.preview, &format!("{} {NO_CHAT}", how_to_enable_writes())));
         }
         self.ask_app(proposed, link, ctx).await
@@ -219,7 +236,7 @@ impl GarminMcp {
             change: proposed.change.clone(),
             spec: proposed.spec.clone(),
             requested_by: ctx.peer.peer_info().map(|info| info.client_info.name.clone()),
-            demo: self.is_demo(),
+            demo: self.server.is_demo(),
         }
         .for_display();
         let request = Request::Confirm(proposal.clone());
@@ -255,7 +272,7 @@ impl GarminMcp {
                     .map(|r| clean_display_text(&r, MAX_REASON_CHARS))
                     .filter(|r| !r.is_empty())
                     .map_or_else(String::new, |r| format!(" ({r})"));
-                Ok(self.answer(
+                Ok(self.server.answer(
                     format!("The person cancelled this in the Garmin MCP app{why}; nothing was written."),
                     WriteOutcome {
                         status: WriteStatus::Cancelled,
@@ -290,8 +307,8 @@ impl GarminMcp {
         follow_ups: FollowUps,
         confirmed_by: ConfirmedBy,
     ) -> Result<Vec<DoneChange>, ToolError> {
-        let client = self.web_session().await?;
-        let journal = Journal::in_dir(self.store().dir());
+        let client = self.server.web_session().await?;
+        let journal = Journal::in_dir(self.server.store().dir());
         let made_by = MadeBy::Assistant(confirmed_by);
         let done = apply_and_journal(&client, &journal, made_by, &change, undoes, &follow_ups).await?;
         Ok(done.into_iter().map(DoneChange::from).collect())
@@ -310,14 +327,14 @@ impl GarminMcp {
         } else {
             format!(" (undo with undo_change: {})", undo.join(", "))
         };
-        self.answer(
+        self.server.answer(
             format!("{summary}.{undo}"),
             WriteOutcome { status: WriteStatus::Written, preview, changes, how_to_write: None },
         )
     }
 
     pub(crate) fn preview(&self, preview: String, how_to_write: &str) -> Answer<WriteOutcome> {
-        self.answer(
+        self.server.answer(
             format!("Preview only — nothing was written. {preview}\n{how_to_write}"),
             WriteOutcome {
                 status: WriteStatus::Preview,

@@ -21,6 +21,9 @@ pub enum HistoryError {
     /// is shutting down); what was committed before it stays.
     #[error("the sync stopped while {0}; run it again to continue")]
     Interrupted(String),
+    /// A read was asked for something it cannot answer (the text says what and what to ask).
+    #[error("{0}")]
+    Invalid(String),
     /// Garmin refused in a way that stops the whole sync (no session, session expired).
     #[error(transparent)]
     Garmin(#[from] garmin::Error),

@@ -14,6 +14,8 @@
 //! * The sync reads Garmin only through a [`garmin::Garmin`] reader (`garmin::reads`), which
 //!   chooses between the web session, the Personal API key and the activities' FIT files.
 //! * [`profile`] keeps the athlete's heart-rate profile and FTP (read at sync, at most daily by tools).
+//! * [`training`] the athlete's training at a glance for the desktop app: the fitness chart's days
+//!   and the newest activities.
 //! * [`sync_once`] lets one sync run at a time per data folder across processes, and keeps what the
 //!   last one did for the next caller to report.
 #![deny(missing_docs)]
@@ -32,6 +34,7 @@ mod store;
 pub mod summary;
 pub mod sync;
 pub mod sync_once;
+pub mod training;
 mod write_gate;
 
 pub use curves::Metric;

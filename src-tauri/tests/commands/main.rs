@@ -153,4 +153,5 @@ mod personal_key;
 mod preferences;
 mod session;
 mod tool_check;
+mod training;
 mod writes;

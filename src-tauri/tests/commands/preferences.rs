@@ -24,6 +24,7 @@ fn preferences_start_at_the_defaults_and_a_change_is_saved_for_the_next_start() 
                 "remote": { "network": false, "port": 8765, "readOnly": true },
                 "autoFirstSync": true,
                 "window": null,
+                "homeView": null,
             })
         );
         let changed =

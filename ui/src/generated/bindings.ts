@@ -1033,6 +1033,97 @@ history: HistoryView,
 sync: SyncView, };
 
 /**
+ * The fitness chart's days as columns, the shape the chart component draws.
+ */
+export type FitnessView = {
+/**
+ * One day each, oldest first, without gaps; the last is today.
+ */
+dates: Array<string>,
+/**
+ * Fitness (CTL) per day.
+ */
+ctl: Array<number>,
+/**
+ * Fatigue (ATL) per day.
+ */
+atl: Array<number>,
+/**
+ * Form (TSB) per day.
+ */
+tsb: Array<number>,
+/**
+ * How CTL, ATL and TSB are computed, in one sentence (English).
+ */
+convention: string,
+/**
+ * Which load was counted, in one sentence (English).
+ */
+loadConvention: string,
+/**
+ * Some day shown is within the history's first 42 days: read those numbers as rough.
+ */
+settling: boolean, };
+
+/**
+ * One of the newest activities.
+ */
+export type RecentActivityView = {
+/**
+ * Garmin's id.
+ */
+activityId: number,
+/**
+ * Local date of the start.
+ */
+date: string,
+/**
+ * Its name as Garmin keeps it.
+ */
+name: string | null,
+/**
+ * Garmin's type key (`running`, `cycling`, …).
+ */
+typeKey: string | null,
+/**
+ * Distance, m.
+ */
+distanceM: number | null,
+/**
+ * Timer time, s.
+ */
+durationS: number | null,
+/**
+ * Average heart rate, bpm.
+ */
+avgHr: number | null,
+/**
+ * Garmin's training load.
+ */
+trainingLoad: number | null, };
+
+/**
+ * What the Training view shows for the account shown.
+ */
+export type TrainingView = {
+/**
+ * The demo account's (its data is the demo's, and the view says so).
+ */
+demo: boolean,
+/**
+ * What the history holds (its days, counts, last sync).
+ */
+history: HistoryView,
+/**
+ * The fitness chart up to today; `None` when no synced activity has a training load.
+ */
+fitness: FitnessView | null,
+/**
+ * The newest activities, newest first.
+ */
+recent: Array<RecentActivityView>, };
+
+/**
  * The Personal API key of the account shown, as the home window shows it (never the key).
  */
 export type PersonalKeyView = {
@@ -1163,6 +1254,11 @@ weeklyKmCap: number | null, };
 export type Language = "en" | "zh";
 
 /**
+ * The views of the signed-in window's navigation (`ui/src/sections.ts`'s `SECTIONS`).
+ */
+export type HomeView = "training" | "workouts" | "clients" | "remote" | "account";
+
+/**
  * The main window's size in logical pixels, and whether it was maximised (the size is then the
  * one it returns to when un-maximised).
  */
@@ -1203,7 +1299,11 @@ autoFirstSync: boolean,
 /**
  * The main window's size when it last changed; none: the configured size.
  */
-window: WindowGeometry | null, };
+window: WindowGeometry | null,
+/**
+ * The view of the signed-in window last shown; none: Training.
+ */
+homeView: HomeView | null, };
 
 /**
  * What the UI changes: only the fields given; the others stay as they are.
@@ -1216,7 +1316,11 @@ language?: Language,
 /**
  * Whether the first sync after a sign-in starts by itself.
  */
-autoFirstSync?: boolean, };
+autoFirstSync?: boolean,
+/**
+ * The view of the signed-in window shown now.
+ */
+homeView?: HomeView, };
 
 /** Every error code, in the order Rust declares them. */
 export const ERROR_CODES: readonly ErrorCode[] = ["not_signed_in", "session_expired", "network", "sign_in_closed", "wrong_site", "sign_in_rejected", "invalid_input", "other"];

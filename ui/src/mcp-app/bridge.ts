@@ -3,7 +3,7 @@
 // the view asks for more data). Written here rather than taken from @modelcontextprotocol/ext-apps'
 // `App`, whose bundle with its dependencies is about 540 KB against this view's few tens.
 
-import type { ToolResult } from "./types";
+import type { ToolResult } from "../charts/types";
 
 /** What the host tells the view about itself (only the parts the view reads). */
 export interface HostContext {

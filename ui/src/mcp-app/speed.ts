@@ -1,6 +1,6 @@
 // An activity's speed as the view shows it: pace per km or per 100 m (swimming), or km/h.
 
-import { clock } from "./format";
+import { clock } from "../charts/format";
 
 /** `mps` in the activity's unit; null when standing still (pace would be endless). */
 export function inUnit(unit: string, mps: number | null | undefined): number | null {

@@ -142,7 +142,7 @@ impl GarminMcp {
             spec: None,
             undoes: None,
         };
-        self.propose(proposed, args.confirm, &ctx).await
+        self.writes().propose(proposed, args.confirm, &ctx).await
     }
 
     /// Delete a race or event from the person's Garmin calendar (a copy is kept in the change
@@ -176,7 +176,7 @@ impl GarminMcp {
             spec: None,
             undoes: None,
         };
-        self.propose(proposed, args.confirm, &ctx).await
+        self.writes().propose(proposed, args.confirm, &ctx).await
     }
 }
 

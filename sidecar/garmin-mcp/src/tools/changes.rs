@@ -150,6 +150,6 @@ impl GarminMcp {
             spec: None,
             undoes: Some(entry.id),
         };
-        self.propose(proposed, args.confirm, &ctx).await
+        self.writes().propose(proposed, args.confirm, &ctx).await
     }
 }

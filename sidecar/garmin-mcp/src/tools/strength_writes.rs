@@ -91,7 +91,7 @@ impl GarminMcp {
             spec: None,
             undoes: None,
         };
-        self.propose(proposed, args.confirm, &ctx).await
+        self.writes().propose(proposed, args.confirm, &ctx).await
     }
 }
 

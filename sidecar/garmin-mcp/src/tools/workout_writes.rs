@@ -168,7 +168,7 @@ impl GarminMcp {
             spec: Some(spec_json),
             undoes: None,
         };
-        self.propose(proposed, args.confirm, &ctx).await
+        self.writes().propose(proposed, args.confirm, &ctx).await
     }
 
     /// Put a workout from the library on the person's Garmin calendar on a day (it then shows on
@@ -204,7 +204,7 @@ impl GarminMcp {
             spec: None,
             undoes: None,
         };
-        self.propose(proposed, args.confirm, &ctx).await
+        self.writes().propose(proposed, args.confirm, &ctx).await
     }
 
     /// Take a scheduled workout off the calendar (the workout stays in the library). Confirmed
@@ -242,7 +242,7 @@ impl GarminMcp {
             spec: None,
             undoes: None,
         };
-        self.propose(proposed, args.confirm, &ctx).await
+        self.writes().propose(proposed, args.confirm, &ctx).await
     }
 
     /// Send a library workout to the person's watch (default: the device that synced last); it
@@ -295,7 +295,7 @@ impl GarminMcp {
             spec: None,
             undoes: None,
         };
-        self.propose(proposed, args.confirm, &ctx).await
+        self.writes().propose(proposed, args.confirm, &ctx).await
     }
 
     /// Delete a workout from the person's Garmin library (its calendar entries go too). A copy is
@@ -329,6 +329,6 @@ impl GarminMcp {
             spec: None,
             undoes: None,
         };
-        self.propose(proposed, args.confirm, &ctx).await
+        self.writes().propose(proposed, args.confirm, &ctx).await
     }
 }

@@ -1,5 +1,6 @@
-// The chart view's words in English and Chinese; the language follows the host's locale
-// (`hostContext.locale`), English otherwise.
+// The charts' words in English and Chinese (src/charts is shared by the MCP App view and the
+// desktop app's Training view); the language follows the host's locale (`hostContext.locale`) in
+// the MCP App and the window's language in the desktop app, English otherwise.
 
 const en = {
   waiting: "Waiting for the chart's data…",
