@@ -20,6 +20,12 @@ use crate::daily::{DailyLoad, lay_out};
 pub const ACUTE_DAYS: usize = 7;
 /// Days in the chronic window.
 pub const CHRONIC_DAYS: usize = 28;
+/// Lowest ratio of the productive band (Gabbett 2016).
+pub const PRODUCTIVE_LOW: f64 = 0.8;
+/// Highest ratio of the productive band, included (Gabbett 2016): the "sweet spot" ends here.
+pub const PRODUCTIVE_HIGH: f64 = 1.3;
+/// Highest ratio of the caution band, included; above it the spike is high risk (Gabbett 2016).
+pub const CAUTION_HIGH: f64 = 1.5;
 /// Monotony when the week's loads are all equal (SD 0) or higher.
 pub const MONOTONY_CAP: f64 = 10.0;
 
@@ -51,11 +57,11 @@ impl AcwrBand {
     pub fn of(ratio: f64) -> Option<Self> {
         if !ratio.is_finite() || ratio < 0.0 {
             None
-        } else if ratio < 0.8 {
+        } else if ratio < PRODUCTIVE_LOW {
             Some(Self::Under)
-        } else if ratio <= 1.3 {
+        } else if ratio <= PRODUCTIVE_HIGH {
             Some(Self::Productive)
-        } else if ratio <= 1.5 {
+        } else if ratio <= CAUTION_HIGH {
             Some(Self::Caution)
         } else {
             Some(Self::HighRisk)
@@ -144,6 +150,17 @@ pub fn acute_chronic(loads: &[DailyLoad], last_day: Option<NaiveDate>) -> Result
         date = date.succ_opt().unwrap_or(date);
     }
     Ok(AcwrSeries { days, convention: ACWR_CONVENTION, ignored_loads: series.ignored })
+}
+
+/// The most load a week (7 days) can hold so that the rolling, coupled ratio on its last day stays
+/// at or under `ratio`, given the load of the 21 days before it: acute = W, chronic = (W + prior)
+/// / 4, so W / ((W + prior) / 4) ≤ r ⇔ W ≤ r · prior / (4 − r). E.g. 90 km in the three weeks
+/// before and r = 1.3: 1.3 × 90 / 2.7 = 43.3 km. `None` without prior load (no chronic load to
+/// compare with) or for a ratio that is not a number in (0, 4).
+pub fn coupled_week_limit(prior_three_weeks: f64, ratio: f64) -> Option<f64> {
+    let usable = prior_three_weeks.is_finite() && prior_three_weeks > 0.0;
+    (usable && ratio.is_finite() && ratio > 0.0 && ratio < 4.0)
+        .then(|| ratio * prior_three_weeks / (4.0 - ratio))
 }
 
 /// How monotonous a week was.
@@ -238,4 +255,23 @@ pub fn week_monotony(week: &[f64]) -> (f64, Option<f64>) {
     let sd = (week.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n).sqrt();
     let monotony = if sd > 0.0 { (mean / sd).min(MONOTONY_CAP) } else { MONOTONY_CAP };
     (total, Some(monotony))
+}
+
+#[cfg(test)]
+mod week_limit_tests {
+    use super::*;
+
+    #[test]
+    fn the_week_limit_puts_the_coupled_ratio_exactly_on_the_band_edge() {
+        // 90 in the 21 days before; 1.3 × 90 / 2.7 = 43.33…; then acute 43.33 over chronic
+        // (43.33 + 90) / 4 = 33.33 is 1.3.
+        let limit = coupled_week_limit(90.0, PRODUCTIVE_HIGH).unwrap();
+        assert!((limit - 43.333_333).abs() < 1e-4, "{limit}");
+        assert!((limit / ((limit + 90.0) / 4.0) - PRODUCTIVE_HIGH).abs() < 1e-9);
+        assert_eq!(coupled_week_limit(0.0, 1.3), None, "no chronic load, no limit");
+        assert_eq!(coupled_week_limit(90.0, 4.0), None);
+        assert_eq!(coupled_week_limit(f64::NAN, 1.3), None);
+        assert_eq!(AcwrBand::of(PRODUCTIVE_HIGH), Some(AcwrBand::Productive));
+        assert_eq!(AcwrBand::of(CAUTION_HIGH + 0.01), Some(AcwrBand::HighRisk));
+    }
 }

@@ -101,6 +101,11 @@ phrases! {
     Chronic => "chronic", "慢性";
     Ratio => "ratio", "比值";
 
+    LoadToleranceTitle => "Weekly running load against Running Tolerance", "每周跑步负荷 (Running Tolerance)";
+    WeeklyRunLoad => "Weekly running load", "每周跑步负荷";
+    AboveTolerance => "Above tolerance", "高于 Running Tolerance";
+    ProductiveBand => "ACWR 0.8–1.3 (productive)", "最佳范围 (ACWR 0.8–1.3)";
+
     FitnessTitle => "Fitness, fatigue and form", "体能、疲劳与状态";
     Fitness => "Fitness (CTL)", "体能 (CTL)";
     Fatigue => "Fatigue (ATL)", "疲劳 (ATL)";

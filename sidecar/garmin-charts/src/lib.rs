@@ -10,6 +10,7 @@
 //! | sleep | [`sleep()`] | one night's stages as a hypnogram, with the score |
 //! | health trend | [`health_trend()`] | resting HR, HRV, Body Battery or stress per day |
 //! | training load | [`training_load()`] | daily load bars with acute and chronic load lines |
+//! | load vs tolerance | [`load_vs_tolerance()`] | weekly running load bars against Running Tolerance, with the ACWR 0.8–1.3 band |
 //! | fitness | [`fitness()`] | fitness (CTL) and fatigue (ATL) lines, form (TSB) bars, settling weeks shaded |
 //! | best efforts | [`best_efforts()`] | mean-max curve of power, pace or HR on a log time axis, periods overlaid |
 //! | intensity | [`intensity()`] | weekly 100 % bars of time per zone with the low-intensity share |
@@ -36,6 +37,7 @@ mod fitness;
 mod health_trend;
 mod hr_zones;
 mod intensity;
+mod load_tolerance;
 mod sleep;
 mod strength;
 mod training_load;
@@ -49,6 +51,7 @@ pub use health_trend::{HealthMetric, HealthTrendChart, TrendDay, health_trend};
 pub use hr_zones::{HrZonesChart, ZoneTime, hr_zones};
 pub use i18n::Language;
 pub use intensity::{IntensityChart, IntensityWeek, intensity};
+pub use load_tolerance::{LoadToleranceChart, ToleranceWeek, load_vs_tolerance};
 pub use sleep::{SleepChart, SleepSegment, SleepStage, sleep};
 pub use strength::{E1rmPoint, MuscleSets, StrengthChart, strength};
 pub use training_load::{LoadDay, TrainingLoadChart, training_load};

@@ -165,6 +165,38 @@ fn training_load_chart_matches_its_golden_image() {
 }
 
 #[test]
+fn load_vs_tolerance_chart_matches_its_golden_image() {
+    let data = synthetic::load_tolerance();
+    let png = garmin_charts::load_vs_tolerance(&data, &default_options()).unwrap();
+    let image = check("load_tolerance", &png, 1200, 700);
+    // The spike week (410 over a tolerance of 316) is drawn in the warning colour: its bar puts
+    // hundreds of red-dominant pixels on the chart (nothing else there is red).
+    let reddish = |x0: u32, x1: u32| {
+        (x0..x1)
+            .flat_map(|x| (300..640).map(move |y| (x, y)))
+            .filter(|&(x, y)| {
+                let [r, g, b] = image.pixel(x, y);
+                r > 180 && g < 90 && b < 130
+            })
+            .count()
+    };
+    let total = reddish(0, 1200);
+    assert!(total > 500, "the week above its tolerance is drawn in red ({total} pixels)");
+    // Empty weeks are refused with a reason.
+    let empty = garmin_charts::LoadToleranceChart {
+        weeks: vec![garmin_charts::ToleranceWeek {
+            label: "2026-11-09".into(),
+            load: f64::NAN,
+            ..Default::default()
+        }],
+    };
+    assert!(matches!(
+        garmin_charts::load_vs_tolerance(&empty, &default_options()),
+        Err(ChartError::NoData(_))
+    ));
+}
+
+#[test]
 fn fitness_chart_matches_its_golden_image() {
     let png = garmin_charts::fitness(&synthetic::fitness(150), &default_options()).unwrap();
     check("fitness", &png, 1200, 700);

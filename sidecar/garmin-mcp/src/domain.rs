@@ -14,6 +14,9 @@
 //! - [`fitness`]: the fitness trend (CTL, ATL, TSB) from the sessions' loads, for
 //!   `get_fitness_trend` and the fitness chart.
 //! - [`goal_race`]: the next goal race from the athlete memory, as the analyses mention it.
+//! - [`injury_risk`]: "am I doing too much?" judged from the mechanical and cardiovascular load,
+//!   recovery and the athlete memory, for `get_injury_risk` and the `load_vs_tolerance` chart.
+//! - [`watch`]: the morning readiness and the sentence for a metric the watch does not record.
 //! - [`load`]: the acute:chronic workload ratio and its bands, and the rolling acute and chronic
 //!   loads of the load chart.
 //! - [`session_load`]: the athlete's load profile and each stored session's loads (TSS, hrTSS,
@@ -38,6 +41,7 @@ pub mod coach_plan;
 pub mod dates;
 pub mod fitness;
 pub mod goal_race;
+pub mod injury_risk;
 pub mod load;
 pub mod parts;
 pub mod plan;
@@ -45,4 +49,5 @@ pub(crate) mod reading;
 pub mod session_load;
 pub mod sleep;
 pub mod strength;
+pub mod watch;
 pub mod words;

@@ -485,7 +485,8 @@ fn render(
             if zh {
                 format!(
                     "请为我制定 {monday} 至 {sunday} 的训练计划。\n\n我的限制：{constraints}\n\n\
-                     需要调用：`get_training_status`（当前负荷、ACWR、准备度）；`list_activities`（最近两周）；\
+                     需要调用：`get_training_status`（当前负荷、ACWR、准备度）；`get_injury_risk`（受伤风险结论、\
+                     本周跑量上限、记住的伤病和跑量上限）；`list_activities`（最近两周）；\
                      `get_calendar`（下周已有的安排和比赛）；`get_workouts`（可复用的课表）。\n\n\
                      回答结构：每天一行（日期、类型、距离或时长、配速或心率区间、目的）；本周总量及与近期相比的变化\
                      （增幅不超过约 10%）；理由。等我同意后，才用 `create_workout` 和 `schedule_workout` 写入 Garmin。"
@@ -493,7 +494,9 @@ fn render(
             } else {
                 format!(
                     "Plan my training for {monday} to {sunday}.\n\nMy constraints: {constraints}\n\n\
-                     Tools to call: `get_training_status` (current load, ACWR, readiness); `list_activities` (the last \
+                     Tools to call: `get_training_status` (current load, ACWR, readiness); `get_injury_risk` (am I \
+                     doing too much: the verdict, the most running a week keeps, remembered injuries and caps); \
+                     `list_activities` (the last \
                      two weeks); `get_calendar` (what is already planned next week, races); `get_workouts` (workouts \
                      to reuse).\n\nShape of the answer: one line per day (date, type, distance or duration, pace or \
                      heart-rate zone, purpose); the week's total against recent weeks (at most about 10 % more); why. \

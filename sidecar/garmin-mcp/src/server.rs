@@ -273,6 +273,7 @@ impl GarminMcp {
             + Self::stats_tools()
             + Self::calendar_tools()
             + Self::training_tools()
+            + Self::injury_tools()
             + Self::health_tools()
             + Self::profile_tools()
             + Self::workouts_tools()

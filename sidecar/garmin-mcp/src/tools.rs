@@ -24,6 +24,7 @@ pub mod events;
 pub mod exports;
 pub mod health;
 pub mod history;
+pub mod injury_risk;
 pub mod profile;
 pub mod session;
 pub mod social;

@@ -32,8 +32,8 @@ pub const TOOLSETS: &[Toolset] = &[
     },
     Toolset {
         id: "training",
-        description: "training status, load, readiness, VO2max, race predictions and personal records",
-        tools: &["get_training_status", "get_personal_records"],
+        description: "training status, load, readiness, VO2max, race predictions, personal records and injury risk",
+        tools: &["get_training_status", "get_personal_records", "get_injury_risk"],
     },
     Toolset {
         id: "health",

@@ -9,8 +9,8 @@
 use garmin_charts::{
     ActivityChart, ActivitySample, BestEffortsChart, CurveMetric, CurveSeries, FitnessChart, FitnessDay,
     HealthMetric, HealthTrendChart, HrZoneFloor, HrZonesChart, IntensityChart, IntensityWeek, LoadDay,
-    SleepChart, SleepSegment, SleepStage, SpeedUnit, Sport, TrainingLoadChart, TrendDay, VolumeBucket,
-    VolumeChart, VolumeMetric, ZoneTime,
+    LoadToleranceChart, SleepChart, SleepSegment, SleepStage, SpeedUnit, Sport, ToleranceWeek,
+    TrainingLoadChart, TrendDay, VolumeBucket, VolumeChart, VolumeMetric, ZoneTime,
 };
 
 /// A seeded pseudo-random source (Knuth's MMIX constants).
@@ -370,4 +370,23 @@ pub fn intensity_weeks() -> IntensityChart {
         })
         .collect();
     IntensityChart { weeks, low_zones: 2 }
+}
+
+/// Ten training weeks of running load against a tolerance that builds slowly, with a spike in week
+/// 8 above both the tolerance and the ACWR band, and the band from the week and the three before
+/// it (coupled: chronic = the four weeks' mean; no band for the first three).
+pub fn load_tolerance() -> LoadToleranceChart {
+    let loads = [180.0, 210.0, 195.0, 230.0, 240.0, 120.0, 250.0, 410.0, 260.0, 150.0];
+    let weeks = (0..loads.len())
+        .map(|i| {
+            let chronic = (i >= 3).then(|| loads[i - 3..=i].iter().sum::<f64>() / 4.0);
+            ToleranceWeek {
+                label: date_after_aug1(10 + 7 * i),
+                load: loads[i],
+                tolerance: Some(260.0 + 8.0 * i as f64),
+                band: chronic.map(|c| (0.8 * c, 1.3 * c)),
+            }
+        })
+        .collect();
+    LoadToleranceChart { weeks }
 }

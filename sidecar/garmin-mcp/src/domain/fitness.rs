@@ -89,6 +89,10 @@ pub struct SessionCounts {
     pub garmin: usize,
 }
 
+/// A weekly ramp of fitness (CTL gained over 7 days) above this is rising fast: watch for
+/// overreaching (the common coaching cut, as intervals.icu and TrainingPeaks warn around 5–8).
+pub(crate) const FAST_RAMP: f64 = 8.0;
+
 /// Intervals.icu's form bands, in words.
 fn form_words(tsb: f64) -> &'static str {
     if tsb > 25.0 {
@@ -163,7 +167,7 @@ fn reading(shown: &[PmcDay], end: NaiveDate, load_word: &str) -> String {
         last.tsb,
         form_words(last.tsb)
     );
-    if last.ramp.is_some_and(|r| r > 8.0) {
+    if last.ramp.is_some_and(|r| r > FAST_RAMP) {
         line.push_str(" Fitness is rising fast (ramp above 8 a week): watch for overreaching.");
     }
     if shown.iter().any(|d| d.settling) {
@@ -173,7 +177,7 @@ fn reading(shown: &[PmcDay], end: NaiveDate, load_word: &str) -> String {
 }
 
 /// The word of a load scale, as the answer names it.
-fn scale_word(scale: Option<LoadScale>) -> &'static str {
+pub(crate) fn scale_word(scale: Option<LoadScale>) -> &'static str {
     match scale {
         Some(LoadScale::Tss) => "tss",
         Some(LoadScale::Garmin) => "garmin",
@@ -194,23 +198,10 @@ pub(crate) async fn fitness_trend(
     range: DateRange,
     load: Option<&str>,
 ) -> Result<FitnessTrend, ToolError> {
-    let (load_word, choice) = load_choice(load)?;
-    let TrendSessions { activities, source, mut notes } = trend_sessions(inputs, range).await?;
-    let need_hr = matches!(choice, LoadChoice::Auto | LoadChoice::HeartRate);
-    let need_power = matches!(choice, LoadChoice::Auto | LoadChoice::Power);
-    let athlete = athlete(inputs, need_hr, need_power).await;
-    let sessions = session_loads(&activities, &athlete);
-    let loads = daily_loads(&sessions, choice);
+    let TrendLoads { loads, load_word, notes, source } = trend_loads(inputs, range, load).await?;
     let pmc = performance_management_until(&loads.days, &PmcConstants::default(), range.end)
         .map_err(|e| ToolError::Local(e.to_string()))?;
     let shown = pmc.between(range.start, range.end);
-    notes.extend(athlete.notes);
-    if loads.scale == Some(LoadScale::Garmin) && choice == LoadChoice::Auto {
-        notes.push(
-            "no session had power TSS or hrTSS, so Garmin's training load is used (its own scale, not TSS)"
-                .to_owned(),
-        );
-    }
     Ok(FitnessTrend {
         start_date: range.start.to_string(),
         end_date: range.end.to_string(),
@@ -229,6 +220,44 @@ pub(crate) async fn fitness_trend(
         notes,
         source,
     })
+}
+
+/// The daily loads behind a trend, on the scale `load` asks for, with where they came from.
+pub(crate) struct TrendLoads {
+    /// Each day's load (every session up to the range's end).
+    pub loads: analytics::load::DailyLoadSeries,
+    /// The load asked for: `auto`, `garmin`, `hr` or `power`.
+    pub load_word: String,
+    /// What was missing (no FTP, no heart-rate profile, no history…).
+    pub notes: Vec<String>,
+    /// Where the sessions came from.
+    pub source: DataSource,
+}
+
+/// The daily loads of every session up to `range.end` on the `load` asked (`auto`, `garmin`, `hr`,
+/// `power`), as `get_fitness_trend` counts them: the one way the tools turn sessions into loads.
+pub(crate) async fn trend_loads(
+    inputs: &Reading,
+    range: DateRange,
+    load: Option<&str>,
+) -> Result<TrendLoads, ToolError> {
+    let (load_word, choice) = load_choice(load)?;
+    let need_hr = matches!(choice, LoadChoice::Auto | LoadChoice::HeartRate);
+    let need_power = matches!(choice, LoadChoice::Auto | LoadChoice::Power);
+    // The sessions and the athlete's profile do not depend on each other: read both at once.
+    let (sessions, athlete) =
+        tokio::join!(trend_sessions(inputs, range), athlete(inputs, need_hr, need_power));
+    let TrendSessions { activities, source, mut notes } = sessions?;
+    let sessions = session_loads(&activities, &athlete);
+    let loads = daily_loads(&sessions, choice);
+    notes.extend(athlete.notes);
+    if loads.scale == Some(LoadScale::Garmin) && choice == LoadChoice::Auto {
+        notes.push(
+            "no session had power TSS or hrTSS, so Garmin's training load is used (its own scale, not TSS)"
+                .to_owned(),
+        );
+    }
+    Ok(TrendLoads { loads, load_word, notes, source })
 }
 
 /// The sessions of a trend: from the history when it covers the range (the days after its last

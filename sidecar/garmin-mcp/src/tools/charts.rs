@@ -14,6 +14,7 @@ mod fitness;
 mod health;
 mod period;
 mod strength;
+mod tolerance;
 
 use std::path::PathBuf;
 
@@ -64,6 +65,9 @@ pub enum ChartKind {
     /// `exercise`, its estimated one-rep max session by session; without, sets per muscle group
     /// week by week.
     Strength,
+    /// Weekly running impact load against the watch's Running Tolerance, with the productive ACWR
+    /// band (0.8–1.3 × the mean of the week and the three before), as `get_injury_risk` judges it.
+    LoadVsTolerance,
 }
 
 impl ChartKind {
@@ -79,6 +83,7 @@ impl ChartKind {
             ChartKind::Fitness => "fitness",
             ChartKind::MeanMax => "mean_max",
             ChartKind::Strength => "strength",
+            ChartKind::LoadVsTolerance => "load_vs_tolerance",
         }
     }
 }
@@ -143,7 +148,7 @@ pub struct RenderChartArgs {
     #[serde(default)]
     pub period: Option<VolumePeriod>,
     /// Weeks back from `date`: `volume` by week (1–104, default 12), `training_load` (2–26,
-    /// default 8), `hr_zones` over a period (1–52), `intensity` (1–26, default 12), `fitness` (1–20, default 12), `strength` (1–52, default 8).
+    /// default 8), `hr_zones` over a period (1–52), `intensity` (1–26, default 12), `fitness` (1–20, default 12), `strength` (1–52, default 8), `load_vs_tolerance` (2–26, default 8).
     #[serde(default)]
     #[schemars(range(min = 1, max = 104))]
     pub weeks: Option<u32>,
@@ -224,11 +229,24 @@ const ARGUMENT_KINDS: [(&str, &[ChartKind]); 10] = {
     [
         ("activity_id", &[Activity, HrZones]),
         ("period", &[Volume]),
-        ("weeks", &[Volume, TrainingLoad, HrZones, Intensity, Fitness, Strength]),
+        ("weeks", &[Volume, TrainingLoad, HrZones, Intensity, Fitness, Strength, LoadVsTolerance]),
         ("exercise", &[Strength]),
         ("months", &[Volume]),
         ("days", &[HealthTrend, HrZones]),
-        ("date", &[Volume, HrZones, Sleep, HealthTrend, TrainingLoad, Intensity, Fitness, MeanMax]),
+        (
+            "date",
+            &[
+                Volume,
+                HrZones,
+                Sleep,
+                HealthTrend,
+                TrainingLoad,
+                Intensity,
+                Fitness,
+                MeanMax,
+                LoadVsTolerance,
+            ],
+        ),
         ("sport", &[Volume, HrZones, MeanMax]),
         ("metric", &[Volume, HealthTrend, MeanMax]),
         ("stacked", &[Volume]),
@@ -332,7 +350,8 @@ impl GarminMcp {
     /// or month by sport ("my weekly mileage for the last 12 weeks"); `hr_zones` — time in each
     /// heart-rate zone for an activity or the last `weeks`/`days`; `sleep` — a night's stages with
     /// the score; `health_trend` — resting HR, HRV, Body Battery or stress per day; `training_load`
-    /// — daily load with acute/chronic lines; `strength` — an exercise's estimated one-rep max per
+    /// — daily load with acute/chronic lines; `load_vs_tolerance` — weekly running load against
+    /// Running Tolerance with the ACWR band (the picture of `get_injury_risk`); `strength` — an exercise's estimated one-rep max per
     /// session, or weekly sets per muscle group, from the local history. Use `language=zh` for Chinese labels. It only reads
     /// Garmin; the PNG is also kept in the export folder (`folder`, else GARMIN_MCP_EXPORT_DIR, else
     /// Downloads/Garmin), like a cache, and the answer gives its path.
@@ -422,6 +441,10 @@ impl GarminMcp {
             Fitness => {
                 let weeks = bounded("weeks", args.weeks, 12, (1, 20))?;
                 self.fitness_chart(date, weeks, options).await?
+            }
+            LoadVsTolerance => {
+                let weeks = bounded("weeks", args.weeks, 8, (2, 26))?;
+                self.load_tolerance_chart(date, weeks, options).await?
             }
             MeanMax => {
                 let metric = match args.metric {

@@ -365,7 +365,7 @@ async fn bad_arguments_are_error_results_with_a_reason() {
     let message = h.call_invalid("render_chart", json!({"kind": "pie"})).await;
     assert!(message.starts_with("`kind` of `render_chart` must be one of `activity`"), "{message}");
     assert!(
-        message.contains("`training_load`, `intensity`, `fitness`, `mean_max`, `strength`; found `pie`"),
+        message.contains("`intensity`, `fitness`, `mean_max`, `strength`, `load_vs_tolerance`; found `pie`"),
         "{message}"
     );
     assert_eq!(saved_pngs(&folder(&h)), 0, "nothing is saved for refused arguments");

@@ -20,6 +20,7 @@ mod events;
 mod exports;
 mod health;
 mod history;
+mod injury;
 mod niceties;
 mod partial;
 mod personal;

@@ -70,14 +70,7 @@ pub(super) fn readiness_part(r: &TrainingReadiness) -> ReadinessPart {
     }
 }
 
-/// The morning readiness of a day (`AFTER_WAKEUP_RESET`), else the latest.
-pub fn morning_readiness(entries: &[TrainingReadiness]) -> Option<&TrainingReadiness> {
-    entries
-        .iter()
-        .filter(|e| e.has_data() && e.input_context.as_deref() == Some("AFTER_WAKEUP_RESET"))
-        .max_by_key(|e| e.timestamp)
-        .or_else(|| TrainingReadiness::latest(entries))
-}
+pub use crate::domain::watch::morning_readiness;
 
 pub(super) fn trend_rows(
     dates: &[NaiveDate],

@@ -1,45 +1,15 @@
 //! Garmin's newest metrics in `get_training_status` (#29): Running Tolerance with its impact load
 //! and verdict, heat and altitude acclimation, and the one plain sentence that stands in for a
 //! metric the watch does not record ("your Forerunner 255 does not record Running Tolerance"),
-//! never zeros and never a failed answer.
+//! never zeros and never a failed answer (that sentence is `crate::domain::watch`'s, shared with
+//! `get_injury_risk`).
 
 use chrono::NaiveDate;
-use garmin::models::devices::Device;
 use garmin::models::metrics::{HeatAltitudeAcclimation, MaxMetrics, RunningTolerance, TrainingStatus};
-use garmin::{ErrorKind, ForbiddenKind};
 
 use super::answer::{AcclimationPart, RunningTolerancePart};
+pub(super) use crate::domain::watch::{absence, watch_words};
 use crate::domain::words::{whole, words};
-
-/// What stands in for a metric Garmin did not give: a sentence for the person (the watch does not
-/// record it, or Garmin keeps it from this account), or `None` when the request failed for
-/// another reason (then it is named in `missing` with Garmin's reason).
-pub(super) fn absence(watch: &str, metric: &str, error: Option<&garmin::Error>) -> Option<String> {
-    let Some(e) = error else { return Some(format!("{watch} does not record {metric}.")) };
-    if let garmin::Error::Rejected { status: 402, .. } = e {
-        return Some(format!("{metric} needs Garmin Connect+."));
-    }
-    match (e.kind(), e.forbidden_kind()) {
-        (ErrorKind::NotFound | ErrorKind::NoContent, _) => Some(format!("{watch} does not record {metric}.")),
-        (ErrorKind::Forbidden, Some(ForbiddenKind::Feature | ForbiddenKind::Account)) => Some(format!(
-            "Garmin does not give {metric} to this account: it may need Garmin Connect+ or a newer watch."
-        )),
-        _ => None,
-    }
-}
-
-/// "your Forerunner 255" (the watch that records training, else the first device), or "your
-/// watch" when Garmin named none.
-pub(super) fn watch_words(status: Option<&TrainingStatus>, devices: &[Device]) -> String {
-    let recorded = status
-        .and_then(|s| s.most_recent_training_status.as_ref())
-        .and_then(|s| s.recorded_devices.iter().find_map(|d| d.device_name.clone()));
-    let listed = || devices.iter().find_map(|d| d.product_display_name.clone().or(d.display_name.clone()));
-    match recorded.filter(|n| !n.trim().is_empty()).or_else(listed) {
-        Some(name) => format!("your {name}"),
-        None => "your watch".to_owned(),
-    }
-}
 
 /// The latest Running Tolerance row on or before `date`.
 pub(super) fn running_tolerance_part(
