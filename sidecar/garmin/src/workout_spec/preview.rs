@@ -753,17 +753,24 @@ fn target_parts(
 }
 
 /// The middle speed (m/s) of a pace or speed target.
+///
+/// Each bound is first read in the unit people set it in (seconds per km, km/h) to a millionth:
+/// Garmin stores the bounds as m/s, and the same bound can come back a bit or two off what was sent
+/// (1.0638297872340425 m/s returns as …423). Unrounded, that noise could move an estimate that
+/// lands on a half (a 6,276 s swim at 1:36/100 m is 6,537.5 m) to the other side, and a workout's
+/// preview would change between proposing it and reading it back.
 fn speed_of(step: &WorkoutStep, secondary: bool) -> Option<f64> {
     let (key, one, two, _) = target_parts(step, secondary);
+    let settled = |value: f64| (value * 1e6).round() / 1e6;
     match key.as_deref() {
         Some("pace.zone") => {
             // The middle pace, not the middle speed: time over a distance is linear in pace.
-            let paces: Vec<f64> = [one, two].into_iter().flatten().map(|s| 1.0 / s).collect();
-            (!paces.is_empty()).then(|| paces.len() as f64 / paces.iter().sum::<f64>())
+            let paces: Vec<f64> = [one, two].into_iter().flatten().map(|s| settled(1000.0 / s)).collect();
+            (!paces.is_empty()).then(|| 1000.0 * paces.len() as f64 / paces.iter().sum::<f64>())
         }
         Some("speed.zone") => {
-            let speeds: Vec<f64> = [one, two].into_iter().flatten().collect();
-            (!speeds.is_empty()).then(|| speeds.iter().sum::<f64>() / speeds.len() as f64)
+            let speeds: Vec<f64> = [one, two].into_iter().flatten().map(|s| settled(s * 3.6)).collect();
+            (!speeds.is_empty()).then(|| speeds.iter().sum::<f64>() / speeds.len() as f64 / 3.6)
         }
         _ => None,
     }

@@ -171,3 +171,35 @@ fn swim_paces_are_per_100_m_in_spec_body_and_preview() {
     );
     assert!(!shown.estimated);
 }
+
+/// The next `f64` below `value` (one bit off, as Garmin may return a bound it was sent).
+fn one_bit_below(value: f64) -> f64 {
+    f64::from_bits(value.to_bits() - 1)
+}
+
+#[test]
+fn a_target_read_back_a_bit_off_previews_the_same_totals_even_on_a_half() {
+    // 6,276 s at the middle of 1:34–1:38/100 m (1:36) is exactly 6,537.5 m: the estimate sits on a
+    // half, where one bit of noise in the bounds used to round it to 6,537 one way and 6,538 the
+    // other (found by the round-trip property test).
+    let swim = serde_json::json!({"name": "a", "sport": "swim",
+        "steps": [{"type": "warmup", "duration_s": 6276, "pace": "1:36"}]});
+    let ride = serde_json::json!({"name": "b", "sport": "ride",
+        "steps": [{"type": "interval", "duration_s": 3599, "speed_range": "20-31"}]});
+    for spec in [swim, ride] {
+        let sent = parse_spec(&spec).unwrap().to_garmin();
+        let mut body = serde_json::to_value(&sent).unwrap();
+        let step = &mut body["workoutSegments"][0]["workoutSteps"][0];
+        for bound in ["targetValueOne", "targetValueTwo"] {
+            let value = step[bound].as_f64().unwrap_or_else(|| panic!("{bound} in {step}"));
+            step[bound] = serde_json::json!(one_bit_below(value));
+        }
+        let read_back: garmin::models::workouts::Workout = serde_json::from_value(body).unwrap();
+        assert_ne!(
+            serde_json::to_value(&read_back).unwrap()["workoutSegments"][0]["workoutSteps"][0]["targetValueOne"],
+            serde_json::to_value(&sent).unwrap()["workoutSegments"][0]["workoutSteps"][0]["targetValueOne"],
+            "the bounds really differ"
+        );
+        assert_eq!(preview(&read_back).text, preview(&sent).text);
+    }
+}
