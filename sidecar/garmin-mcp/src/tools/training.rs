@@ -109,7 +109,8 @@ fn training_args(args: &TrainingStatusArgs, today: NaiveDate) -> Result<(NaiveDa
 impl GarminMcp {
     /// Training status on a day: Garmin's status (productive, maintaining, recovery,
     /// overreaching…), acute and chronic load with the acute:chronic workload ratio (ACWR) and what
-    /// it means — use this to answer "am I overtraining?" —, load balance, VO2max and fitness age,
+    /// it means (for "am I overtraining?", `get_injury_risk` weighs it with recovery and the
+    /// athlete's injuries), load balance, VO2max and fitness age,
     /// training readiness and what limits it, HRV, race predictions (5K to marathon), lactate
     /// threshold, endurance and hill scores, Running Tolerance (weekly tolerance, impact load and
     /// Garmin's verdict), heat and altitude acclimation, plus the last `trend_days` days of the
