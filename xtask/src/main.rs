@@ -120,11 +120,16 @@ fn sidecar(release: bool) -> Result<(), String> {
         build.arg("--release");
     }
     run(&mut build)?;
+    place_sidecar(&root, release)
+}
 
+/// Copies the built `garmin-mcp` to `src-tauri/binaries/garmin-mcp-<target triple>`, where
+/// tauri-build and the bundler look for the sidecar.
+fn place_sidecar(root: &Path, release: bool) -> Result<(), String> {
     let triple = host_triple()?;
     let exe = std::env::consts::EXE_SUFFIX;
     let profile = if release { "release" } else { "debug" };
-    let built = target_dir(&root).join(profile).join(format!("garmin-mcp{exe}"));
+    let built = target_dir(root).join(profile).join(format!("garmin-mcp{exe}"));
     let dest_dir = root.join("src-tauri").join("binaries");
     let dest = dest_dir.join(format!("garmin-mcp-{triple}{exe}"));
     std::fs::create_dir_all(&dest_dir)
@@ -148,7 +153,15 @@ fn run_app() -> Result<(), String> {
 }
 
 /// Builds the installable app (`bundles`: the Tauri CLI's `--bundles` list, e.g. `deb,appimage`);
-/// `debug` packages a debug build (quick, reuses the test build: what `test` checks).
+/// `debug` packages a debug build (quick: what `test` checks).
+///
+/// One cargo run builds the app and its sidecar as they ship (`tauri/custom-protocol`, the UI
+/// embedded, no dev-dependency features, so no fake control API), sharing every dependency they
+/// have in common; the Tauri CLI then only packages (`tauri bundle`). `tauri build` would compile
+/// the app in a cargo run of its own after the sidecar's, building their shared dependencies twice.
+/// The app finds its sidecar beside its own executable, not through the configuration, so building
+/// it without `externalBin` (which would make the build look for the sidecar before it exists)
+/// changes nothing at run time.
 fn bundle(bundles: &str, debug: bool) -> Result<(), String> {
     let root = workspace_root();
     let tauri = root.join("ui").join("node_modules").join(".bin").join(if cfg!(windows) {
@@ -163,19 +176,33 @@ fn bundle(bundles: &str, debug: bool) -> Result<(), String> {
             tauri.display()
         ));
     }
-    sidecar(!debug)?;
-    // In `src-tauri` the CLI finds `tauri.conf.json` at once; without `TAURI_CONFIG` the sidecar stays in
-    // the bundle.
-    let mut build = Command::new(&tauri);
-    build.current_dir(root.join("src-tauri")).env_remove("TAURI_CONFIG").args([
+    let mut build = Command::new(cargo());
+    build.current_dir(&root).env("TAURI_CONFIG", NO_SIDECAR_CONFIG).args([
         "build",
+        "--bins",
+        "-p",
+        "garmin-desktop",
+        "-p",
+        "garmin-mcp",
+        "--features",
+        "tauri/custom-protocol",
+    ]);
+    if !debug {
+        build.arg("--release");
+    }
+    run(&mut build)?;
+    place_sidecar(&root, !debug)?;
+    // Without `TAURI_CONFIG` the configuration's `externalBin` puts the sidecar in the bundle.
+    let mut package = Command::new(&tauri);
+    package.current_dir(root.join("src-tauri")).env_remove("TAURI_CONFIG").args([
+        "bundle",
         "--bundles",
         bundles,
     ]);
     if debug {
-        build.arg("--debug");
+        package.arg("--debug");
     }
-    run(&mut build)?;
+    run(&mut package)?;
     let profile = if debug { "debug" } else { "release" };
     let bundle_dir = target_dir(&root).join(profile).join("bundle");
     if cfg!(target_os = "linux") && bundles.split(',').any(|b| b.trim() == "deb") {
@@ -659,13 +686,21 @@ fn write_private(path: &Path, contents: &str) -> Result<(), String> {
         .map_err(|e| format!("could not write {}: {e}", path.display()))
 }
 
-/// Builds the UI into `ui/dist` (embedded into the app at compile time); `npm ci` first if needed.
+/// Builds the UI into `ui/dist` (embedded into the app at compile time) once per run; `npm ci` first
+/// if needed.
 fn build_ui(root: &Path) -> Result<(), String> {
+    // The sources do not change during a run: the stages after the first reuse its build.
+    static BUILT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if BUILT.load(std::sync::atomic::Ordering::Relaxed) {
+        return Ok(());
+    }
     let ui = root.join("ui");
     if !ui.join("node_modules").is_dir() {
         run(Command::new("npm").current_dir(&ui).args(["ci", "--no-audit", "--no-fund"]))?;
     }
-    run(Command::new("npm").current_dir(&ui).args(["run", "build"]))
+    run(Command::new("npm").current_dir(&ui).args(["run", "build"]))?;
+    BUILT.store(true, std::sync::atomic::Ordering::Relaxed);
+    Ok(())
 }
 
 /// The UI's unit tests (Vitest): `npm test`, after `npm ci` when the installed packages predate it.

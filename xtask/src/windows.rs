@@ -20,7 +20,9 @@
 //!    not needed). Together they
 //!    type-check and lint every `cfg(windows)` / `cfg(target_os = "macos")` path, the desktop app's
 //!    included.
-//! 4. `garmin-desktop.exe` is built for the target (it cannot run under Wine: WebView2 does not).
+//! 4. `garmin-desktop.exe` is built for the target (it cannot run under Wine: WebView2 does not), in
+//!    the cargo run of 1 (through its small `typescript` test, which needs the program), so the
+//!    dependencies it shares with the server compile once.
 //!
 //! `.ci/setup` installs the targets, mingw, Wine and cargo-zigbuild (with Zig, in `.ci/.zig`).
 
@@ -51,7 +53,13 @@ pub fn windows(root: &Path) -> Result<(), String> {
     let mut timings = Vec::new();
     let started = Instant::now();
     let binaries = build_windows_tests(root)?;
-    timings.push(("cross-build garmin-mcp.exe and its Windows tests", started.elapsed()));
+    timings.push(("cross-build garmin-mcp.exe, garmin-desktop.exe and the Windows tests", started.elapsed()));
+    let desktop_size = std::fs::metadata(&binaries.garmin_desktop).map(|m| m.len()).unwrap_or_default();
+    println!(
+        "xtask: {} built ({:.1} MB; WebView2 cannot run under Wine: built, not run)",
+        binaries.garmin_desktop.display(),
+        desktop_size as f64 / 1e6
+    );
 
     let started = Instant::now();
     let prefix = wine_prefix(root)?;
@@ -75,10 +83,6 @@ pub fn windows(root: &Path) -> Result<(), String> {
     let started = Instant::now();
     clippy_macos(root)?;
     timings.push(("clippy for aarch64-apple-darwin", started.elapsed()));
-    let started = Instant::now();
-    build_desktop(root)?;
-    timings.push(("build garmin-desktop.exe", started.elapsed()));
-
     for (what, took) in timings {
         println!("xtask: windows stage: {what}: {:.0} s", took.as_secs_f64());
     }
@@ -91,6 +95,7 @@ struct WindowsBinaries {
     windows: PathBuf,
     app_bridge: PathBuf,
     garmin_mcp_unit: PathBuf,
+    garmin_desktop: PathBuf,
 }
 
 /// Builds `garmin-mcp.exe`, the `windows` test of `garmin-mcp` and `app-bridge`'s unit tests for
@@ -102,12 +107,15 @@ fn build_windows_tests(root: &Path) -> Result<WindowsBinaries, String> {
         }
     }
     // One cargo run for the packages, so their dependencies are built once with one feature set
-    // (`--lib` also builds garmin-mcp's own unit tests, which run under Wine too, and garmin's, built
-    // so clippy sees its Windows file code's tests).
+    // (`--lib` also builds garmin-mcp's own unit tests, which run under Wine too, and garmin's and the
+    // app's, built so clippy sees their Windows code's tests; the app's `typescript` test is there
+    // for the program it needs: `garmin-desktop.exe`, whose UI comes from `ui/dist`).
     let output = Command::new(cargo())
         .current_dir(root)
+        .env("TAURI_CONFIG", NO_SIDECAR_CONFIG)
         .args(["test", "--target", WINDOWS, "--no-run", "--message-format=json"])
-        .args(["-p", "garmin-mcp", "-p", "app-bridge", "-p", "garmin", "--lib", "--test", "windows"])
+        .args(["-p", "garmin-mcp", "-p", "app-bridge", "-p", "garmin", "-p", "garmin-desktop"])
+        .args(["--lib", "--test", "windows", "--test", "typescript"])
         .stderr(Stdio::inherit())
         .output()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
@@ -135,6 +143,7 @@ fn build_windows_tests(root: &Path) -> Result<WindowsBinaries, String> {
         windows: executable("windows", true)?,
         app_bridge: executable("app_bridge", true)?,
         garmin_mcp_unit: executable("garmin_mcp", true)?,
+        garmin_desktop: executable("garmin-desktop", false)?,
     })
 }
 
@@ -283,21 +292,6 @@ fn clippy_macos(root: &Path) -> Result<(), String> {
         .env("PATH", path)
         .env("TAURI_CONFIG", NO_SIDECAR_CONFIG)
         .args(["clippy", "--workspace", "--lib", "--bins", "--target", MACOS, "--", "-D", "warnings"]))
-}
-
-/// `garmin-desktop.exe` for [`WINDOWS`] (needs `ui/dist`; WebView2 does not run under Wine, so it
-/// is built, not run).
-fn build_desktop(root: &Path) -> Result<(), String> {
-    println!(
-        "xtask: building garmin-desktop.exe for {WINDOWS} (WebView2 cannot run under Wine: built, not run)"
-    );
-    run(Command::new(cargo()).current_dir(root).env("TAURI_CONFIG", NO_SIDECAR_CONFIG).args([
-        "build",
-        "-p",
-        "garmin-desktop",
-        "--target",
-        WINDOWS,
-    ]))
 }
 
 /// Runs a command, inheriting stdio; kills it after `limit`.
