@@ -1,10 +1,10 @@
-//! The athlete memory in the home window: thin commands over `garmin::athlete` (the same
+//! The athlete memory in the home window: thin commands over `local_data::athlete` (the same
 //! `athlete.json` every `garmin-mcp` of the account reads and writes), so the person sees every fact
 //! an assistant remembered and can change, add or delete any of them. The checks, the lock and the
 //! file live in the `garmin` crate; facts changed here are marked as the app's ([`APP_SOURCE`]).
 
 use chrono::{DateTime, NaiveDate, Utc};
-use garmin::athlete::{AthleteMemory, Fact, FactInput, FactKind, MemoryError};
+use local_data::athlete::{AthleteMemory, Fact, FactInput, FactKind, MemoryError};
 use serde::{Deserialize, Serialize};
 use tauri::State;
 

@@ -17,7 +17,7 @@
 //! | `tool_check` | the home window's tool check: runs the bundled `garmin-mcp check --json` |
 //! | `writes` | the app's own writes: a workout created by hand, Undo of a journaled change |
 //! | `remote` | the remote-access panel: `garmin-mcp --http` as a child process, its token file |
-//! | `athlete` | the athlete memory card: list, add, edit, delete facts (over `garmin::athlete`) |
+//! | `athlete` | the athlete memory card: list, add, edit, delete facts (over `local_data::athlete`) |
 //! | `history_sync` | the history card: the Sync button's background sync and what the history holds |
 //! | `training` | the Training view: the fitness chart and newest activities from the local history |
 //! | `lifecycle` | per-OS life of the app: macOS keeps running while a sidecar needs it; children end with it |

@@ -38,7 +38,7 @@ fn open<R: Runtime>(app: &AppHandle<R>, data_dir: &Path) -> Result<Arc<Store<R>>
     let path = file_in(data_dir);
     // The store would create a missing data folder with the default mode; the session's folder is
     // private (0700), so it is made (or checked) the session's way first.
-    garmin::private_files::ensure_folder(data_dir).map_err(|e| {
+    local_data::private_files::ensure_folder(data_dir).map_err(|e| {
         Error::new(ErrorCode::Other, format!("the data folder {} is not usable: {e}", data_dir.display()))
     })?;
     let store = app.store(&path).map_err(|e| {

@@ -28,11 +28,11 @@ use crate::training::{FitnessView, RecentActivityView, TrainingView};
 use crate::writes::{ChangeRowView, DoneView};
 use app_bridge::remote::owner::{PairingCode, PendingClient, RemoteClient};
 use app_bridge::remote::{OwnerView, RemoteSettings, RemoteView};
-use garmin::athlete::FactKind;
 use garmin::exercises::{ExerciseHit, ExerciseQuery};
 use garmin::workout_spec::{
     EditorGrammar, FieldGroup, FieldKey, PerSport, SpecProblem, SportGrammar, Template,
 };
+use local_data::athlete::FactKind;
 
 /// Where the generated types live, relative to the workspace root.
 pub const BINDINGS_FILE: &str = "ui/src/generated/bindings.ts";

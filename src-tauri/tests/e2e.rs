@@ -78,7 +78,7 @@ async fn run() {
     let data_dir = home.path().join("garmin-data");
     // The Sync button is tested by hand below: no automatic first sync after the first sign-ins,
     // set as a person's earlier run would have left it in the app's preferences.
-    garmin::private_files::ensure_folder(&data_dir).expect("the data folder");
+    local_data::private_files::ensure_folder(&data_dir).expect("the data folder");
     let preferences_file = data_dir.join(garmin_desktop::preferences::PREFERENCES_FILE);
     std::fs::write(&preferences_file, r#"{ "autoFirstSync": false }"#).expect("preferences written");
 

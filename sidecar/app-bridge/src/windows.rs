@@ -3,7 +3,7 @@
 //!
 //! * The pipe's name ([`crate::pipe_name`]) holds our user's SID and a hash of the data folder.
 //! * The app creates it with an owner-only security descriptor (only our user may open it,
-//!   `garmin::private_files::acl::owner_only_pipe_sddl`), refusing remote clients
+//!   `local_data::private_files::acl::owner_only_pipe_sddl`), refusing remote clients
 //!   (`PIPE_REJECT_REMOTE_CLIENTS`), and as the first instance of that name: if the name is taken,
 //!   another copy of the app runs ([`BridgeError::AlreadyRunning`]) or a process of another user
 //!   squats it ([`BridgeError::OtherUser`]; unlike a stale socket file it cannot be replaced, and
@@ -21,8 +21,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use garmin::private_files::acl::owner_only_pipe_sddl;
-use garmin::private_files::windows::{
+use local_data::private_files::acl::owner_only_pipe_sddl;
+use local_data::private_files::windows::{
     Descriptor, PipeEnd, create_pipe, current_user_sid, pipe_peer_pid, process_user_sid,
 };
 use tokio::net::windows::named_pipe::{
@@ -133,7 +133,7 @@ impl AppListener {
 
     /// [`AppListener::bind`], accepting peers of the user `trusted_user` (ourselves, except in tests).
     async fn bind_trusting(dir: &Path, trusted_user: String) -> Result<Self, BridgeError> {
-        garmin::private_files::ensure_folder(dir).map_err(|source| io_error(dir, source))?;
+        local_data::private_files::ensure_folder(dir).map_err(|source| io_error(dir, source))?;
         let me = current_user_sid().map_err(|source| io_error(dir, source))?;
         let name = pipe_name(dir, &me);
         let path = PathBuf::from(&name);
@@ -262,8 +262,8 @@ mod tests {
     use super::*;
     use crate::Proposal;
     use crate::framing::READ_REQUEST_TIMEOUT;
-    use garmin::private_files::acl::{AclVerdict, judge};
-    use garmin::private_files::windows::handle_sddl;
+    use local_data::private_files::acl::{AclVerdict, judge};
+    use local_data::private_files::windows::handle_sddl;
 
     /// A SID no process here runs as.
     const SOMEONE_ELSE: &str = "S-1-5-21-1111111111-2222222222-3333333333-4242";

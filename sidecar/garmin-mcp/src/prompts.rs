@@ -5,7 +5,7 @@
 //! looked up cheaply (the workout library, recent runs), complete through `completion/complete`
 //! (see [`complete`]).
 //!
-//! Prompts that plan or judge training read the athlete memory (`garmin::athlete`): race readiness
+//! Prompts that plan or judge training read the athlete memory (`local_data::athlete`): race readiness
 //! names the remembered goal race with the days to it (and remembered injuries as risks); plan next
 //! week lists the remembered constraints, volume caps and injuries beside the ones given. Any caller
 //! of the memory tools can write a fact, so facts appear as quoted data — the athlete's words in
@@ -16,7 +16,7 @@
 
 use crate::domain::coach_plan::PlanGoal;
 use chrono::{Duration, NaiveDate};
-use garmin::athlete::{Fact, FactKind};
+use local_data::athlete::{Fact, FactKind};
 use rmcp::ErrorData;
 use rmcp::model::{GetPromptResult, JsonObject, Prompt, PromptArgument, PromptMessage, Role};
 
@@ -422,7 +422,7 @@ fn render(
                     format!("My goal race: {r}. Find it with `get_calendar` (the months around it).")
                 }
                 (Some(r), true) => format!("我的目标比赛：{r}。用 `get_calendar`（比赛前后的月份）找到它。"),
-                (None, zh) => match (garmin::athlete::next_goal_race(facts, today), plan_goal) {
+                (None, zh) => match (local_data::athlete::next_goal_race(facts, today), plan_goal) {
                     (Some(goal), _) => remembered_goal(goal, today, zh),
                     (None, Some(goal)) => plan_goal_words(goal, today, zh),
                     (None, None) if zh => {
@@ -475,7 +475,8 @@ fn render(
                 (None, false, true) => format!("（运动员记忆{MEMORY_NOTES_ZH}）{kept}"),
                 (None, true, _) => String::new(),
             };
-            let goal = garmin::athlete::next_goal_race(facts, today).map(|g| remembered_goal(g, today, zh));
+            let goal =
+                local_data::athlete::next_goal_race(facts, today).map(|g| remembered_goal(g, today, zh));
             let constraints = match goal {
                 Some(goal) if !constraints.is_empty() => format!("{constraints}\n{goal}"),
                 Some(goal) => format!("{}\n{goal}", no_constraints(zh)),
@@ -636,7 +637,7 @@ impl crate::server::GarminMcp {
         let today = self.today();
         if request.name != "race_readiness"
             || race_given
-            || garmin::athlete::next_goal_race(facts, today).is_some()
+            || local_data::athlete::next_goal_race(facts, today).is_some()
         {
             return None;
         }
@@ -700,10 +701,10 @@ mod tests {
 
     fn memory() -> Vec<Fact> {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let memory = garmin::athlete::AthleteMemory::in_dir(dir.path());
+        let memory = local_data::athlete::AthleteMemory::in_dir(dir.path());
         let now = chrono::Utc::now();
         let add = |kind, text: &str, date: Option<&str>| {
-            let input = garmin::athlete::FactInput {
+            let input = local_data::athlete::FactInput {
                 kind: Some(kind),
                 text: Some(text.into()),
                 date: date.map(Into::into),

@@ -70,14 +70,14 @@ pub fn list() -> Vec<Resource> {
 }
 
 /// One resource per remembered goal race (`garmin://athlete/goal/{id}`), soonest first.
-pub fn goal_resources(facts: &[garmin::athlete::Fact], today: chrono::NaiveDate) -> Vec<Resource> {
-    let mut races: Vec<&garmin::athlete::Fact> =
-        facts.iter().filter(|f| f.kind == garmin::athlete::FactKind::GoalRace).collect();
+pub fn goal_resources(facts: &[local_data::athlete::Fact], today: chrono::NaiveDate) -> Vec<Resource> {
+    let mut races: Vec<&local_data::athlete::Fact> =
+        facts.iter().filter(|f| f.kind == local_data::athlete::FactKind::GoalRace).collect();
     races.sort_by_key(|f| (f.date, f.id));
     races
         .into_iter()
         .map(|f| {
-            let when = f.days_from(today).map(garmin::athlete::days_phrase).unwrap_or_default();
+            let when = f.days_from(today).map(local_data::athlete::days_phrase).unwrap_or_default();
             Resource::new(goal_uri(f.id), format!("goal_race_{}", f.id))
                 .with_title(format!("Goal race: {}", f.text))
                 .with_description(format!("{} ({when}), from the athlete memory.", f.describe()))
@@ -92,8 +92,12 @@ pub fn goal_uri(id: u64) -> String {
 }
 
 /// The ids of the remembered goal races, for completing `garmin://athlete/goal/{id}`.
-pub fn goal_ids(facts: &[garmin::athlete::Fact]) -> Vec<String> {
-    facts.iter().filter(|f| f.kind == garmin::athlete::FactKind::GoalRace).map(|f| f.id.to_string()).collect()
+pub fn goal_ids(facts: &[local_data::athlete::Fact]) -> Vec<String> {
+    facts
+        .iter()
+        .filter(|f| f.kind == local_data::athlete::FactKind::GoalRace)
+        .map(|f| f.id.to_string())
+        .collect()
 }
 
 /// The parameterised resources.

@@ -7,7 +7,7 @@
 //! Beside tools it serves prompts (`crate::prompts`), resources (`crate::resources`), argument
 //! completion for both, and log notifications at the level each session sets (`crate::client_log`).
 //! The instructions it answers `initialize` with end with the athlete memory in a line, from its
-//! structured fields only (`garmin::athlete::brief`, read when each client connects): a fact's
+//! structured fields only (`local_data::athlete::brief`, read when each client connects): a fact's
 //! words are data any caller could have written, never instructions.
 //!
 //! A call stops as soon as it is cancelled — by the client, or over HTTP because its client left
@@ -994,7 +994,7 @@ impl GarminMcp {
             return None;
         }
         let facts = self.athlete_facts();
-        let Some(brief) = garmin::athlete::brief(&facts, self.today(), 400) else {
+        let Some(brief) = local_data::athlete::brief(&facts, self.today(), 400) else {
             return self.offers_tool("remember_athlete_fact").then(|| {
                 "Athlete memory: empty. When the athlete mentions a goal race, an injury, a constraint or a \
                  preference worth keeping, offer to remember it (remember_athlete_fact)."

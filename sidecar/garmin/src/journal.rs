@@ -177,7 +177,7 @@ impl Journal {
         let mut line = Vec::new();
         // A crash mid-write leaves a last line without its newline: start on a fresh line so this
         // entry is not glued to the torn one.
-        if crate::private_files::read_regular(&self.path(), MAX_JOURNAL_BYTES)
+        if local_data::private_files::read_regular(&self.path(), MAX_JOURNAL_BYTES)
             .is_ok_and(|bytes| bytes.is_some_and(|b| b.last().is_some_and(|b| *b != b'\n')))
         {
             line.push(b'\n');
@@ -191,7 +191,7 @@ impl Journal {
 
     /// Every entry, oldest first. A line that does not parse (a torn write) is skipped.
     pub fn entries(&self) -> Result<Vec<JournalEntry>, JournalError> {
-        let bytes = match crate::private_files::read_regular(&self.path(), MAX_JOURNAL_BYTES) {
+        let bytes = match local_data::private_files::read_regular(&self.path(), MAX_JOURNAL_BYTES) {
             Ok(Some(bytes)) => bytes,
             Ok(None) => return Ok(Vec::new()),
             Err(e) => return Err(self.error("read", e)),
@@ -253,7 +253,7 @@ impl Journal {
     }
 
     fn lock(&self) -> Result<File, JournalError> {
-        crate::private_files::ensure_folder(&self.dir).map_err(|e| self.error("created", e))?;
+        local_data::private_files::ensure_folder(&self.dir).map_err(|e| self.error("created", e))?;
         let file = open_private(&self.dir.join(LOCK_NAME), false).map_err(|e| self.error("locked", e))?;
         file.lock().map_err(|e| self.error("locked", e))?;
         Ok(file)
@@ -285,7 +285,7 @@ fn bounded(mut entry: JournalEntry) -> JournalEntry {
     entry
 }
 
-/// Opens a journal file 0600, never through a link (see [`crate::private_files`]).
+/// Opens a journal file 0600, never through a link (see [`local_data::private_files`]).
 fn open_private(path: &Path, append: bool) -> std::io::Result<File> {
     let mut options = OpenOptions::new();
     options.create(true).read(true);
@@ -299,7 +299,7 @@ fn open_private(path: &Path, append: bool) -> std::io::Result<File> {
         use std::os::unix::fs::OpenOptionsExt as _;
         options.mode(0o600);
     }
-    crate::private_files::open_regular(path, &mut options)
+    local_data::private_files::open_regular(path, &mut options)
 }
 
 #[cfg(test)]

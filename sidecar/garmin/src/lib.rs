@@ -8,9 +8,8 @@
 //!   401 — without ever losing Garmin's one-time refresh credential; a 403 that is not about the
 //!   session (Cloudflare's edge, Garmin's `ForbiddenException`, a missing feature) is named, never renewed.
 //! * [`SessionStore`] is the one `session.json` file (0600, in a 0700 folder) with atomic writes and
-//!   a cross-process lock; see its module doc for the rules every writer follows.
-//! * [`athlete`] is the athlete memory (`athlete.json`: goal races, injuries, constraints,
-//!   preferences), kept with the same lock and atomic-write routines.
+//!   a cross-process lock (the data folder's file rules live in the `local-data` crate, with the
+//!   athlete memory); see its module doc for the rules every writer follows.
 //! * [`reads`] is the one way to read Garmin for the MCP tools, the history sync and the app: a
 //!   [`Garmin`] reader built from the session store chooses per read between the Personal API, the
 //!   web session and the activity's original FIT file (one policy), owns every path, page size and
@@ -48,7 +47,6 @@
 mod answer_cap;
 pub mod api;
 pub mod apply;
-pub mod athlete;
 pub mod changes;
 mod client;
 mod cookie_export;
@@ -63,7 +61,6 @@ pub mod journal;
 pub mod models;
 mod paths;
 pub mod personal;
-pub mod private_files;
 pub mod reads;
 mod refresh;
 mod retry;

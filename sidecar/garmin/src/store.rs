@@ -4,7 +4,7 @@
 //! Rules every writer follows, because Garmin's refresh credential is one-time and losing a race
 //! logs the user out:
 //! * the folder is ours and 0700, the file 0600, and every file in the folder is opened without
-//!   following links and read with a size cap (see [`crate::private_files`]);
+//!   following links and read with a size cap (see [`local_data::private_files`]);
 //! * every write is atomic: a temp file in the same folder, `fsync`, `rename`, `fsync` the folder —
 //!   a reader (or a crash) sees the old complete file or the new complete file, never a mix;
 //! * every read-modify-write holds an exclusive lock on `session.lock` (an OS file lock, released by
@@ -21,9 +21,11 @@
 //! tauri-plugin-store must never manage this file: it rewrites whole files in place with mode 0644
 //! and would overwrite a credential another process just rotated.
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write as _};
+use std::fs::{self, File};
+use std::io;
 use std::path::{Path, PathBuf};
+
+use local_data::atomic_file::{FileError, LockError, lock_exclusive, sync_dir, write_atomically};
 
 use crate::personal::PersonalApiKey;
 use crate::session::{FORMAT_VERSION, Session};
@@ -31,14 +33,13 @@ use crate::session::{FORMAT_VERSION, Session};
 const SESSION_FILE: &str = "session.json";
 const LOCK_FILE: &str = "session.lock";
 const TEMP_PREFIX: &str = ".session-";
-const TEMP_SUFFIX: &str = ".tmp";
 /// Largest session file read: a session is a few kilobytes.
 const MAX_SESSION_BYTES: u64 = 1024 * 1024;
 /// The file's field holding the Personal API key and its cached token.
 const PERSONAL_FIELD: &str = "personal_api";
 /// Longest wait for the session lock. A renewal holds it for one request to Garmin (with its
 /// retries); longer means the holder is stuck or stopped.
-pub const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(20);
+pub const LOCK_WAIT: std::time::Duration = local_data::atomic_file::LOCK_WAIT;
 
 /// Why the session file could not be used.
 #[derive(Debug, thiserror::Error)]
@@ -154,13 +155,14 @@ impl SessionStore {
     /// The file as JSON (version checked), or `None` when there is none.
     fn load_raw(&self) -> Result<Option<serde_json::Value>, StoreError> {
         let path = self.path();
-        crate::private_files::check_folder(&self.dir).map_err(io_err("use the data folder", &self.dir))?;
-        let Some(bytes) = crate::private_files::read_regular(&path, MAX_SESSION_BYTES)
+        local_data::private_files::check_folder(&self.dir)
+            .map_err(io_err("use the data folder", &self.dir))?;
+        let Some(bytes) = local_data::private_files::read_regular(&path, MAX_SESSION_BYTES)
             .map_err(io_err("read the session file", &path))?
         else {
             return Ok(None);
         };
-        tighten_file_mode(&path);
+        local_data::private_files::tighten_file(&path);
         parse(&path, &bytes).map(Some)
     }
 
@@ -218,7 +220,7 @@ impl SessionStore {
     }
 
     fn ensure_dir(&self) -> Result<(), StoreError> {
-        crate::private_files::ensure_folder(&self.dir).map_err(io_err("use the data folder", &self.dir))
+        local_data::private_files::ensure_folder(&self.dir).map_err(io_err("use the data folder", &self.dir))
     }
 }
 
@@ -321,114 +323,9 @@ impl StoreLock {
     }
 }
 
-/// A file operation the OS refused: what we were doing, on which path, and why.
-#[derive(Debug)]
-pub(crate) struct FileError {
-    /// What we were doing ("replace", "open the lock file"…).
-    pub action: &'static str,
-    /// The file or folder.
-    pub path: PathBuf,
-    /// The OS error.
-    pub source: io::Error,
-}
-
 impl From<FileError> for StoreError {
     fn from(e: FileError) -> Self {
         StoreError::Io { action: e.action, path: e.path, source: e.source }
-    }
-}
-
-fn file_err<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) -> FileError + 'a {
-    move |source| FileError { action, path: path.to_path_buf(), source }
-}
-
-/// Why [`lock_exclusive`] gave up.
-#[derive(Debug)]
-pub(crate) enum LockError {
-    /// The lock file could not be opened or locked.
-    File(FileError),
-    /// Another process held the lock for longer than we wait; its pid when it wrote one.
-    Busy {
-        /// The holder's process id.
-        pid: Option<u32>,
-    },
-}
-
-/// The data folder's one cross-process lock routine (used for `session.lock` and every other
-/// private file rewritten whole): an exclusive OS lock on the regular file `path` (created 0600,
-/// never through a link), waiting at most `wait`; the holder writes its pid in it so a waiter that
-/// gives up can name it. Released when the returned file is dropped (or by the kernel on death).
-///
-/// The lock is std's `File::try_lock` (`flock` on Unix, `LockFileEx` on Windows; in std since Rust
-/// 1.89, so no file-lock crate is needed). On Windows the lock is mandatory over the whole file, so
-/// a waiter cannot read the holder's pid there and names no process.
-pub(crate) fn lock_exclusive(path: &Path, wait: std::time::Duration) -> Result<File, LockError> {
-    let mut options = OpenOptions::new();
-    options.create(true).truncate(false).read(true).write(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut file = crate::private_files::open_regular(path, &mut options)
-        .map_err(|e| LockError::File(file_err("open the lock file", path)(e)))?;
-    let started = std::time::Instant::now();
-    loop {
-        match file.try_lock() {
-            Ok(()) => break,
-            Err(fs::TryLockError::WouldBlock) if started.elapsed() < wait => {
-                std::thread::sleep(std::time::Duration::from_millis(20));
-            }
-            Err(fs::TryLockError::WouldBlock) => {
-                let pid = fs::read_to_string(path).ok().and_then(|t| t.trim().parse().ok());
-                return Err(LockError::Busy { pid });
-            }
-            Err(fs::TryLockError::Error(e)) => return Err(LockError::File(file_err("lock", path)(e))),
-        }
-    }
-    // Who holds it, for a waiter that gives up (best effort: the lock is what counts).
-    let _ = file.set_len(0).and_then(|()| {
-        use std::io::Seek as _;
-        file.seek(io::SeekFrom::Start(0))?;
-        write!(file, "{}", std::process::id())
-    });
-    Ok(file)
-}
-
-/// The data folder's one atomic-write routine: replaces `target` (in `dir`) with `bytes` through a
-/// 0600 temp file named `{temp_prefix}…{TEMP_SUFFIX}` in the same folder, `fsync`, `rename`,
-/// `fsync` of the folder, so a reader (or a crash) sees the old or the new file, never a mix.
-/// Call it under the file's lock ([`lock_exclusive`]): it first removes temp files a writer killed
-/// mid-write left behind, which only the lock holder may do.
-pub(crate) fn write_atomically(
-    dir: &Path,
-    target: &Path,
-    temp_prefix: &str,
-    bytes: &[u8],
-) -> Result<(), FileError> {
-    remove_stale_temp_files(dir, temp_prefix);
-    // tempfile creates the file with mode 0600 on Unix.
-    let mut temp = tempfile::Builder::new()
-        .prefix(temp_prefix)
-        .suffix(TEMP_SUFFIX)
-        .tempfile_in(dir)
-        .map_err(file_err("create a temporary file in", dir))?;
-    temp.write_all(bytes).map_err(file_err("write", temp.path()))?;
-    temp.as_file().sync_all().map_err(file_err("flush", dir))?;
-    // Closed before the rename (Windows renames a closed file); removed again if the rename fails.
-    let temp = temp.into_temp_path();
-    crate::private_files::rename_over(&temp, target).map_err(file_err("replace", target))?;
-    let _ = temp.keep();
-    sync_dir(dir);
-    Ok(())
-}
-
-/// A writer killed mid-write leaves its temp file behind; under the lock no one else is writing.
-fn remove_stale_temp_files(dir: &Path, temp_prefix: &str) {
-    let Ok(entries) = fs::read_dir(dir) else { return };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if name.starts_with(temp_prefix) && name.ends_with(TEMP_SUFFIX) {
-            let _ = fs::remove_file(entry.path());
-        }
     }
 }
 
@@ -467,18 +364,4 @@ fn decode(path: &Path, value: serde_json::Value) -> Result<Session, StoreError> 
         path: path.to_path_buf(),
         message: format!("at `{}`: {}", e.path(), e.inner()),
     })
-}
-
-/// Makes the directory entry of a rename (or removal) durable. Best effort: not every OS allows
-/// opening folders.
-pub(crate) fn sync_dir(dir: &Path) {
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
-    }
-}
-
-/// A private file readable by others is repaired (e.g. restored from a backup): 0600 on Unix, an
-/// owner-only DACL on Windows.
-pub(crate) fn tighten_file_mode(path: &Path) {
-    crate::private_files::tighten_file(path);
 }

@@ -50,7 +50,7 @@ impl History {
     /// Opens (creating it if needed) the history in the data folder `dir`; a broken file is moved
     /// aside and replaced by an empty one ([`History::moved_aside`] says where it went).
     pub fn open(dir: &Path) -> Result<History> {
-        garmin::private_files::ensure_folder(dir)?;
+        local_data::private_files::ensure_folder(dir)?;
         let path = History::path_in(dir);
         match open_file(&path) {
             Ok(conn) => Ok(History::wrap(path, conn, None)),
@@ -86,7 +86,7 @@ impl History {
         if !path.exists() {
             return Ok(None);
         }
-        garmin::private_files::ensure_folder(dir)?;
+        local_data::private_files::ensure_folder(dir)?;
         let conn = open_file_waiting(&path, busy, 0)?;
         Ok(Some(History::wrap(path, conn, None)))
     }
@@ -134,7 +134,7 @@ impl History {
 /// tests proving that an old file upgrades in place.
 #[doc(hidden)]
 pub fn create_v1_for_tests(dir: &Path) -> Result<()> {
-    garmin::private_files::ensure_folder(dir)?;
+    local_data::private_files::ensure_folder(dir)?;
     let mut conn = Connection::open(History::path_in(dir))?;
     schema::v1_only().to_latest(&mut conn).map_err(|e| HistoryError::Migration(e.to_string()))?;
     Ok(())
@@ -153,7 +153,7 @@ fn open_file_waiting(path: &Path, busy: Duration, migrate_tries: u32) -> Result<
     options.read(true).write(true).create(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let file = garmin::private_files::open_regular(path, &mut options)?;
+    let file = local_data::private_files::open_regular(path, &mut options)?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt as _;

@@ -100,13 +100,13 @@ pub struct SyncLock {
 /// Takes the sync lock of the data folder `dir` without waiting: `Ok(Err(Busy))` while another
 /// sync holds it.
 pub fn try_lock(dir: &Path) -> Result<std::result::Result<SyncLock, Busy>> {
-    garmin::private_files::ensure_folder(dir)?;
+    local_data::private_files::ensure_folder(dir)?;
     let path = lock_path(dir);
     let mut options = OpenOptions::new();
     options.create(true).truncate(false).read(true).write(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let file = garmin::private_files::open_regular(&path, &mut options)?;
+    let file = local_data::private_files::open_regular(&path, &mut options)?;
     match file.try_lock() {
         Ok(()) => {}
         Err(std::fs::TryLockError::WouldBlock) => return Ok(Err(Busy { holder: read_record(&path) })),
@@ -153,7 +153,7 @@ fn lock_path(dir: &Path) -> PathBuf {
 fn read_record(path: &Path) -> Option<Record> {
     let mut options = OpenOptions::new();
     options.read(true);
-    let file = garmin::private_files::open_regular(path, &mut options).ok()?;
+    let file = local_data::private_files::open_regular(path, &mut options).ok()?;
     let mut bytes = Vec::new();
     file.take(MAX_RECORD_BYTES).read_to_end(&mut bytes).ok()?;
     serde_json::from_slice(&bytes).ok()

@@ -11,9 +11,9 @@ use super::*;
 #[test]
 fn the_athlete_memory_is_listed_edited_added_to_and_deleted_from_the_app() {
     let dir = tempfile::tempdir().unwrap();
-    let memory = garmin::athlete::AthleteMemory::in_dir(dir.path());
-    let said = garmin::athlete::FactInput {
-        kind: Some(garmin::athlete::FactKind::GoalRace),
+    let memory = local_data::athlete::AthleteMemory::in_dir(dir.path());
+    let said = local_data::athlete::FactInput {
+        kind: Some(local_data::athlete::FactKind::GoalRace),
         text: Some("Berlin Marathon".into()),
         date: Some("2099-09-26".into()),
         target_time: Some("3:15".into()),

@@ -199,7 +199,7 @@ fn read_key_file(path: &Path) -> Result<String, String> {
             ));
         }
     }
-    match garmin::private_files::read_regular(path, KEY_FILE_MAX_BYTES) {
+    match local_data::private_files::read_regular(path, KEY_FILE_MAX_BYTES) {
         Ok(Some(bytes)) => {
             String::from_utf8(bytes).map_err(|_| format!("--api-key-file {shown} is not text"))
         }

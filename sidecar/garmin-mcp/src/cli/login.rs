@@ -131,7 +131,7 @@ struct ManualArgs {
 /// The text of `--cookies-file`, or what is wrong with it.
 fn read_cookies_file(path: &std::path::Path) -> Result<String, String> {
     let shown = path.display();
-    match garmin::private_files::read_regular(path, COOKIES_FILE_MAX_BYTES) {
+    match local_data::private_files::read_regular(path, COOKIES_FILE_MAX_BYTES) {
         Ok(Some(bytes)) if bytes.len() as u64 > COOKIES_FILE_MAX_BYTES => {
             Err(format!("--cookies-file {shown} is over 4 MiB: export only Garmin Connect's cookies"))
         }

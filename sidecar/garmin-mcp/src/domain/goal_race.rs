@@ -2,7 +2,7 @@
 //! and `list_athlete_facts` shows it: one home for the note, so no tool imports another's type.
 
 use chrono::NaiveDate;
-use garmin::athlete::{self, Fact};
+use local_data::athlete::{self, Fact};
 use rmcp::schemars;
 use serde::Serialize;
 

@@ -1,4 +1,4 @@
-//! The `athlete` toolset: the athlete memory (`garmin::athlete`, `athlete.json` in the data folder)
+//! The `athlete` toolset: the athlete memory (`local_data::athlete`, `athlete.json` in the data folder)
 //! as four tools — `remember_athlete_fact`, `update_athlete_fact`, `list_athlete_facts` and
 //! `forget_athlete_fact` — so goal races, injuries, constraints and preferences said in one
 //! conversation hold in the next. Each fact keeps the MCP client that said it (`clientInfo.name`).
@@ -16,7 +16,7 @@
 //! (`GARMIN_ALLOW_WRITE=1`), never with previews only (`GARMIN_WORKOUT_EDITOR=0`).
 
 use chrono::NaiveDate;
-use garmin::athlete::{self, AthleteMemory, Fact, FactInput, FactKind, MemoryError};
+use local_data::athlete::{self, AthleteMemory, Fact, FactInput, FactKind, MemoryError};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, schemars, tool, tool_router};

@@ -9,10 +9,10 @@
 
 use chrono::{Datelike, Duration, NaiveDate};
 use garmin::Served;
-use garmin::athlete::{Fact, FactKind};
 use garmin::models::devices::Device;
 use garmin::models::metrics::{RunningTolerance, TrainingReadiness};
 use garmin::models::wellness::{DailySummary, Hrv, Sleep};
+use local_data::athlete::{Fact, FactKind};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{schemars, tool, tool_router};
 use serde::Deserialize;

@@ -337,7 +337,7 @@ async fn a_hand_edited_megabyte_memory_keeps_the_instructions_short_and_the_fact
     assert!(text.len() < 2_000, "instructions of {} characters", text.len());
     let (_, listed) = h.call_ok("list_athlete_facts", json!({})).await;
     for fact in listed["facts"].as_array().unwrap() {
-        assert!(fact["text"].as_str().unwrap().chars().count() <= garmin::athlete::MAX_TEXT_CHARS);
+        assert!(fact["text"].as_str().unwrap().chars().count() <= local_data::athlete::MAX_TEXT_CHARS);
         assert!(fact["source"].as_str().unwrap().chars().count() <= 100);
     }
 }

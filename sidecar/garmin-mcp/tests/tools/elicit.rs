@@ -472,7 +472,7 @@ async fn a_workout_name_with_line_breaks_cannot_write_a_line_of_its_own_into_the
 
 /// What the athlete memory holds now, as its file says.
 fn remembered(h: &Harness) -> Vec<String> {
-    garmin::athlete::AthleteMemory::in_dir(h.dir.path())
+    local_data::athlete::AthleteMemory::in_dir(h.dir.path())
         .facts()
         .unwrap()
         .into_iter()

@@ -10,7 +10,7 @@
 //!   read with a size cap (see [`crate::private_files`]). Nothing in it is ever sent anywhere.
 //! * Never loses a fact: every change is a read-modify-write under an OS lock on `athlete.lock`,
 //!   re-reading the file under the lock, and the file is replaced atomically — the same lock and
-//!   atomic-write routines as `session.json` (`crate::store`). Two processes adding facts at once
+//!   atomic-write routines as `session.json` ([`crate::atomic_file`]). Two processes adding facts at once
 //!   both land; a reader without the lock sees the old or the new file, never a mix.
 //! * Bounded: at most [`MAX_FACTS`] facts of at most [`MAX_TEXT_CHARS`] characters each; past that a
 //!   fact is refused with what to do, never cut silently. The same limits hold on read: a file
@@ -32,7 +32,7 @@ use std::path::PathBuf;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::store::{LockError, lock_exclusive, write_atomically};
+use crate::atomic_file::{FileError, LockError, lock_exclusive, write_atomically};
 
 /// The memory's file in the data folder.
 pub const FILE_NAME: &str = "athlete.json";
@@ -292,8 +292,8 @@ impl MemoryError {
     }
 }
 
-impl From<crate::store::FileError> for MemoryError {
-    fn from(e: crate::store::FileError) -> Self {
+impl From<FileError> for MemoryError {
+    fn from(e: FileError) -> Self {
         MemoryError::Io { action: e.action, path: e.path, source: e.source }
     }
 }
@@ -318,7 +318,7 @@ impl AthleteMemory {
     /// The memory in `dir` (the data folder that holds `session.json`); the file is made on the
     /// first fact.
     pub fn in_dir(dir: impl Into<PathBuf>) -> Self {
-        AthleteMemory { dir: dir.into(), lock_wait: crate::store::LOCK_WAIT }
+        AthleteMemory { dir: dir.into(), lock_wait: crate::atomic_file::LOCK_WAIT }
     }
 
     /// The same memory, waiting at most `wait` for the lock (tests).
@@ -473,7 +473,7 @@ impl AthleteMemory {
         else {
             return Ok(MemoryFile { version: FORMAT_VERSION, next_id: 1, facts: Vec::new() });
         };
-        crate::store::tighten_file_mode(&path);
+        crate::private_files::tighten_file(&path);
         let value: serde_json::Value = serde_json::from_slice(&bytes)
             .map_err(|e| MemoryError::Corrupt { path: path.clone(), message: e.to_string() })?;
         let version = value.get("version").and_then(serde_json::Value::as_u64).unwrap_or(0);
