@@ -12,7 +12,7 @@
 //!    build in the same run (the ratio; Wine adds its own start-up), and the `.exe`'s size.
 //! 3. Clippy with warnings denied for both targets. Windows: every workspace crate of the builds
 //!    in 1 and 4 (the server, the app, every library they use, the unit tests of `garmin-mcp`,
-//!    `app-bridge` and `garmin` with its Windows file code, the `windows` suite) compiles through
+//!    `app-bridge`, the app and `local-data` with its Windows file code, the `windows` suite) compiles through
 //!    clippy's driver (`RUSTC_WORKSPACE_WRAPPER`, set for the whole `xtask test` run, and by this
 //!    stage when run alone), so the Windows code is linted by the builds themselves instead of a
 //!    second compile. macOS: `cargo-zigbuild clippy` of every library and program (Zig's `cc`
@@ -107,14 +107,14 @@ fn build_windows_tests(root: &Path) -> Result<WindowsBinaries, String> {
         }
     }
     // One cargo run for the packages, so their dependencies are built once with one feature set
-    // (`--lib` also builds garmin-mcp's own unit tests, which run under Wine too, and garmin's and the
-    // app's, built so clippy sees their Windows code's tests; the app's `typescript` test is there
+    // (`--lib` also builds garmin-mcp's own unit tests, which run under Wine too, and local-data's
+    // (the Windows file code) and the app's, built so clippy sees their Windows code's tests; the app's `typescript` test is there
     // for the program it needs: `garmin-desktop.exe`, whose UI comes from `ui/dist`).
     let output = Command::new(cargo())
         .current_dir(root)
         .env("TAURI_CONFIG", NO_SIDECAR_CONFIG)
         .args(["test", "--target", WINDOWS, "--no-run", "--message-format=json"])
-        .args(["-p", "garmin-mcp", "-p", "app-bridge", "-p", "garmin", "-p", "garmin-desktop"])
+        .args(["-p", "garmin-mcp", "-p", "app-bridge", "-p", "local-data", "-p", "garmin-desktop"])
         .args(["--lib", "--test", "windows", "--test", "typescript"])
         .stderr(Stdio::inherit())
         .output()
