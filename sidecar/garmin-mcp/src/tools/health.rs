@@ -15,6 +15,7 @@ mod answer;
 mod day;
 mod format;
 mod range;
+mod status;
 mod timeline;
 
 use rmcp::handler::server::wrapper::Parameters;
