@@ -58,8 +58,8 @@ pub struct TrainingStatusArgs {
     /// The day, `YYYY-MM-DD` (default today).
     #[serde(default)]
     pub date: Option<Day<arg::Date>>,
-    /// Days of trend to add (readiness, acute load, VO2max, HRV per day), ending on `date`:
-    /// 0–28, default 7.
+    /// Days of trend to add (readiness, acute load, VO2max, HRV, Running Tolerance, endurance and
+    /// hill scores per day), ending on `date`: 0–28, default 7.
     #[serde(default)]
     #[schemars(range(min = 0, max = 28))]
     pub trend_days: Option<u32>,
@@ -114,12 +114,14 @@ impl GarminMcp {
     /// Training status on a day: Garmin's status (productive, maintaining, recovery,
     /// overreaching…), acute and chronic load with the acute:chronic workload ratio (ACWR) and what
     /// it means (for "am I overtraining?", `get_injury_risk` weighs it with recovery and the
-    /// athlete's injuries), load balance, VO2max and fitness age,
+    /// athlete's injuries), load focus (low and high aerobic and anaerobic load against their
+    /// targets, with the shortage or excess), VO2max and fitness age,
     /// training readiness and what limits it, HRV, race predictions (5K to marathon), lactate
-    /// threshold, endurance and hill scores, Running Tolerance (weekly tolerance, impact load and
-    /// Garmin's verdict), heat and altitude acclimation, plus the last `trend_days` days of the
-    /// morning readiness, acute load, VO2max, HRV and Running Tolerance. What the watch does not
-    /// record is said in `not_recorded`, one sentence each.
+    /// threshold, endurance and hill scores with their levels, Running Tolerance (weekly tolerance,
+    /// impact load and Garmin's verdict), heat and altitude acclimation, plus the last `trend_days`
+    /// days of the morning readiness, acute load, VO2max, HRV, Running Tolerance and the endurance
+    /// and hill scores (from the local history when synced). What the watch does not record is
+    /// said in `not_recorded`, one sentence each.
     #[tool(
         name = "get_training_status",
         annotations(
