@@ -32,8 +32,12 @@ pub(super) fn router() -> Router<AppState> {
 /// Nights a baseline is made of.
 const BASELINE_NIGHTS: i64 = 28;
 
-/// The metrics, their unit key, their value of a night and the narrowest baseline half-width.
-const METRICS: [(&str, &str, fn(&Day) -> Option<f64>, f64); 5] = [
+/// One metric: Garmin's key, its unit key, its value of a night and the narrowest baseline
+/// half-width.
+type Metric = (&'static str, &'static str, fn(&Day) -> Option<f64>, f64);
+
+/// The metrics, in the card's order.
+const METRICS: [Metric; 5] = [
     ("HRV", "ms", |d| d.hrv.as_ref().map(|h| h.last_night_avg), 3.0),
     ("RESTING_HEART_RATE", "bpm", |d| Some(d.resting_hr), 2.0),
     ("RESPIRATION", "breaths_per_min", |d| Some(d.sleep.avg_respiration).filter(|v| *v > 0.0), 0.5),
@@ -48,7 +52,7 @@ fn skin_temperature_change(d: &Day) -> f64 {
 }
 
 /// One metric of a day against its baseline; `null` values when the night has none.
-fn metric(d: &Dataset, day: NaiveDate, rec: &Day, m: &(&str, &str, fn(&Day) -> Option<f64>, f64)) -> Value {
+fn metric(d: &Dataset, day: NaiveDate, rec: &Day, m: &Metric) -> Value {
     let (name, unit, value_of, min_half) = *m;
     let history: Vec<f64> = clock::days(day - Duration::days(BASELINE_NIGHTS), day - Duration::days(1))
         .filter_map(|x| d.day(x).and_then(value_of))

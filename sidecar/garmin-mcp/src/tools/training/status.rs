@@ -205,20 +205,6 @@ fn trend_sentence(r: &TrainingStatusReport) -> Option<String> {
     (!trend.is_empty()).then(|| format!(" Last {days} days: {}.", trend.join(", ")))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn status_keys_read_as_words() {
-        assert_eq!(status_phrase("PRODUCTIVE_3"), "productive");
-        assert_eq!(status_phrase("UNPRODUCTIVE_4"), "unproductive");
-        assert_eq!(status_phrase("NO_STATUS"), "no status");
-        assert_eq!(status_phrase("STRAINED_1"), "strained");
-        assert_eq!(status_from_code(42), "status code 42");
-    }
-}
-
 /// A band's shortage or excess in words, with how far it is from its range; `None` on target.
 fn band_focus(b: &LoadBand) -> Option<String> {
     let load = b.load?;
@@ -238,5 +224,19 @@ fn band_focus(b: &LoadBand) -> Option<String> {
             Some(format!("{} excess ({:.0} above {range})", b.band, b.target_max.map_or(0.0, |hi| load - hi)))
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_keys_read_as_words() {
+        assert_eq!(status_phrase("PRODUCTIVE_3"), "productive");
+        assert_eq!(status_phrase("UNPRODUCTIVE_4"), "unproductive");
+        assert_eq!(status_phrase("NO_STATUS"), "no status");
+        assert_eq!(status_phrase("STRAINED_1"), "strained");
+        assert_eq!(status_from_code(42), "status code 42");
     }
 }
