@@ -537,8 +537,8 @@ async fn a_version_1_database_upgrades_in_place_and_its_settled_activities_get_c
     let version: i64 =
         rusqlite_open(rig.dir.path()).query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
     assert_eq!(
-        version, 5,
-        "opened: upgraded to the newest schema (curves, the athlete profile, sources, then strength sets)"
+        version, 6,
+        "opened: upgraded to the newest schema (curves, the athlete profile, sources, strength sets, then the newest metrics' daily series)"
     );
     // The next sync reads the series of every activity, though their blocks are settled, and no laps.
     rig.fake.clear_requests();
