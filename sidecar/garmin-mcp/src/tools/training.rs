@@ -334,8 +334,9 @@ impl GarminMcp {
             w.hrv_range(first, date),
             m.race_predictions(),
             m.lactate_threshold(),
-            m.endurance_score(date),
-            m.hill_score(date),
+            // With a live trend, the day's scores come with the ranges: no request of their own.
+            async { if live_trend { Ok(None) } else { m.endurance_score(date).await } },
+            async { if live_trend { Ok(None) } else { m.hill_score(date).await } },
             m.fitness_age(date),
             tolerance,
             hill_range,
@@ -364,6 +365,19 @@ impl GarminMcp {
             tolerance: tolerance.unwrap_or_default(),
             tolerance_error,
         };
+        if live_trend {
+            parts.endurance = parts
+                .endurance_range
+                .endurance_score_dto
+                .clone()
+                .filter(|e| e.calendar_date == Some(date) && e.overall_score.is_some());
+            parts.hill = parts
+                .hill_range
+                .hill_scores
+                .iter()
+                .find(|h| h.calendar_date == Some(date) && h.overall_score.is_some())
+                .cloned();
+        }
         if let Some((days, source)) = kept {
             (parts.hill_range, parts.endurance_range) = kept::as_ranges(&days);
             parts.kept = Some((days, source));

@@ -506,8 +506,8 @@ async fn requests_and_wall_time_of_the_newest_metrics_at_80_ms_per_request_again
         o.1.as_millis(),
         o.1.as_secs_f64() / b.1.as_secs_f64()
     );
-    // Running Tolerance, and (since Load Focus and the score trends) the hill and endurance ranges.
-    assert_eq!(o.0, b.0 + 3, "Running Tolerance and the two score ranges, nothing else");
+    // Running Tolerance; the hill and endurance ranges of the score trends replace the day's two.
+    assert_eq!(o.0, b.0 + 1, "Running Tolerance, nothing else");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -611,7 +611,8 @@ async fn a_synced_history_answers_the_score_trend_and_the_answer_says_so() {
 /// and the score trends, every Garmin request taking 80 ms, against the same tool's requests
 /// without the new trend reads (the day's parts and Running Tolerance, sent all at once through a
 /// client of the same fake), in the same run. Printed with `--nocapture`; the request counts are
-/// asserted (two more requests, sent with the rest: no sequential round trip).
+/// asserted: the two score ranges replace the day's endurance and hill requests (the ranges carry
+/// the day's records), so no request is added and no round trip.
 #[tokio::test]
 async fn requests_and_wall_time_with_load_focus_and_score_trends_at_80_ms_per_request() {
     let h = Harness::start().await;
@@ -660,5 +661,8 @@ async fn requests_and_wall_time_with_load_focus_and_score_trends_at_80_ms_per_re
         o.1.as_millis(),
         o.1.as_secs_f64() / b.1.as_secs_f64()
     );
-    assert_eq!(o.0, b.0 + 2, "the hill and endurance ranges, nothing else");
+    assert_eq!(o.0, b.0, "the score ranges stand in for the day's score requests");
+    let paths = h.gc_api_paths();
+    assert!(paths.iter().any(|p| p.contains("/hillscore/stats")), "{paths:#?}");
+    assert!(!paths.iter().any(|p| p.ends_with("/metrics-service/metrics/hillscore")), "{paths:#?}");
 }

@@ -434,9 +434,12 @@ pub struct EnduranceScoreRange {
     pub avg: Option<f64>,
     /// Best over the range.
     pub max: Option<f64>,
-    /// Per week (key: the week's first day, `YYYY-MM-DD`).
+    /// Per period (key: the period's first day, `YYYY-MM-DD`).
     #[serde(deserialize_with = "de::map")]
     pub group_map: BTreeMap<String, EnduranceGroup>,
+    /// The range's last day's full record (the fake's shape, as `endurance_score.json`).
+    #[serde(rename = "enduranceScoreDTO")]
+    pub endurance_score_dto: Option<EnduranceScore>,
 }
 
 /// One period of [`EnduranceScoreRange`].
