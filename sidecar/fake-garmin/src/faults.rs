@@ -113,6 +113,11 @@ pub enum Fault {
     /// (§0 `[1]`): Garmin refuses this to the account. On a path of a feature that needs a device
     /// or a subscription (e.g. `/hrv-service/`) it stands for a feature the account lacks.
     ForbiddenException,
+    /// 402 Payment Required with a Garmin-style JSON body, as for a feature Garmin keeps behind
+    /// Garmin Connect+ from an account without it (reference `garmin-newest-metrics.md`, "Paywall
+    /// and device notes": "a 402/403/empty answer"; the status is the reference's, the body is
+    /// ours, *unverified*).
+    PaymentRequired,
 }
 
 /// Marks a response as Cloudflare's own (no `cf-cache-status` is added to it).
@@ -149,6 +154,12 @@ impl Fault {
                 (StatusCode::OK, [(header::CONTENT_TYPE, JSON)], body.to_string()).into_response()
             }
             Self::NoContent => StatusCode::NO_CONTENT.into_response(),
+            Self::PaymentRequired => (
+                StatusCode::PAYMENT_REQUIRED,
+                [(header::CONTENT_TYPE, JSON)],
+                r#"{"message":"HTTP 402 Payment Required","error":"PaymentRequiredException"}"#,
+            )
+                .into_response(),
             Self::ExpireSession => StatusCode::UNAUTHORIZED.into_response(),
             Self::NotFound => (
                 StatusCode::NOT_FOUND,

@@ -34,6 +34,7 @@ mod events;
 mod export;
 mod gear;
 mod graphql;
+mod health_status;
 mod metrics;
 mod mobile;
 mod movement;
@@ -84,6 +85,7 @@ pub fn router() -> Router<AppState> {
         .merge(mobile::router())
         .merge(records::router())
         .merge(scores::router())
+        .merge(health_status::router())
         .merge(gear::router())
         .merge(challenges::router())
         .merge(social::router())

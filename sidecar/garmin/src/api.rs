@@ -34,7 +34,7 @@ pub use devices::DevicesApi;
 pub use downloads::{DownloadsApi, export_endpoint};
 pub use events::{EventsApi, RaceSearch};
 pub use gear::GearApi;
-pub use metrics::MetricsApi;
+pub use metrics::{BiometricSeries, MetricsApi};
 pub use profile::ProfileApi;
 pub use records::RecordsApi;
 pub use social::SocialApi;

@@ -489,6 +489,9 @@ impl Client {
                     });
                 }
                 Outcome::NotFound => return Err(Error::NotFound { endpoint: call.endpoint() }),
+                Outcome::NeedsSubscription(message) => {
+                    return Err(Error::NeedsSubscription { endpoint: call.endpoint(), message });
+                }
                 Outcome::Rejected(message) => {
                     return Err(Error::Rejected { status, endpoint: call.endpoint(), message });
                 }
@@ -862,6 +865,8 @@ enum Outcome {
     RateLimited,
     Server,
     NotFound,
+    /// 402: behind Garmin Connect+.
+    NeedsSubscription(String),
     Rejected(String),
 }
 
@@ -882,6 +887,7 @@ fn classify(status: u16, body: &[u8], seen: &Seen, path: &str, session: &Session
         300..=399 => classify_redirect(seen, session),
         401 => Outcome::Auth,
         403 => classify_403(body, seen.through_garmin, path),
+        402 => Outcome::NeedsSubscription(garmin_message(body)),
         404 => Outcome::NotFound,
         429 => Outcome::RateLimited,
         500..=599 => Outcome::Server,

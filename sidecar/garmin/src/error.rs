@@ -102,6 +102,19 @@ pub enum Error {
         endpoint: String,
     },
 
+    /// 402 Payment Required: the feature needs a Garmin subscription (Garmin Connect+) this account
+    /// does not have (reference `garmin-newest-metrics.md`, "Paywall and device notes"). An answer
+    /// about the account, not a failure: signing in again or retrying changes nothing.
+    #[error(
+        "Garmin keeps this behind its Garmin Connect+ subscription, which this account does not have ({endpoint} answered HTTP 402: {message}); subscribe on Garmin Connect, or ask about something else"
+    )]
+    NeedsSubscription {
+        /// Method and path that answered 402.
+        endpoint: String,
+        /// Garmin's own words, or a description of the body.
+        message: String,
+    },
+
     /// Another 4xx: Garmin understood the request and refused its content.
     #[error("Garmin rejected the request to {endpoint} (HTTP {status}): {message}")]
     Rejected {
@@ -259,6 +272,8 @@ pub enum ErrorKind {
     RateLimited,
     /// 5xx.
     Server,
+    /// 402: the feature needs Garmin Connect+.
+    NeedsSubscription,
     /// Other 4xx.
     Rejected,
     /// Transport failure.
@@ -287,6 +302,7 @@ impl Error {
             Error::NoContent { .. } => ErrorKind::NoContent,
             Error::RateLimited { .. } => ErrorKind::RateLimited,
             Error::Server { .. } => ErrorKind::Server,
+            Error::NeedsSubscription { .. } => ErrorKind::NeedsSubscription,
             Error::Rejected { .. } => ErrorKind::Rejected,
             Error::Network { .. } => ErrorKind::Network,
             Error::Decode { .. } => ErrorKind::Decode,
@@ -303,12 +319,13 @@ impl Error {
         matches!(self.kind(), ErrorKind::NotSignedIn | ErrorKind::SessionExpired | ErrorKind::OtherFrontEnd)
     }
 
-    /// True when Garmin answered that it has nothing here for this account: 404, no content, or a
-    /// 403 from Garmin itself (the account or its devices lack it, or it is another athlete's) —
-    /// not Cloudflare's edge, which never reached Garmin. An answer, not a failure.
+    /// True when Garmin answered that it has nothing here for this account: 404, no content, a
+    /// 402 (behind Garmin Connect+), or a 403 from Garmin itself (the account or its devices lack
+    /// it, or it is another athlete's) — not Cloudflare's edge, which never reached Garmin. An
+    /// answer, not a failure.
     pub fn means_nothing_there(&self) -> bool {
         match self {
-            Error::NotFound { .. } | Error::NoContent { .. } => true,
+            Error::NotFound { .. } | Error::NoContent { .. } | Error::NeedsSubscription { .. } => true,
             Error::Forbidden { kind, .. } => *kind != ForbiddenKind::CloudflareEdge,
             _ => false,
         }

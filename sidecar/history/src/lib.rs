@@ -13,6 +13,8 @@
 //!   [`read_sets`] every set of the strength activities.
 //! * The sync reads Garmin only through a [`garmin::Garmin`] reader (`garmin::reads`), which
 //!   chooses between the web session, the Personal API key and the activities' FIT files.
+//! * [`daily_metrics`] keeps the daily series of Garmin's newest metrics (hill and endurance
+//!   scores, Health Status, load focus) for the tools' trends.
 //! * [`profile`] keeps the athlete's heart-rate profile and FTP (read at sync, at most daily by tools).
 //! * [`training`] the athlete's training at a glance for the desktop app: the fitness chart's days
 //!   and the newest activities.
@@ -21,6 +23,7 @@
 #![deny(missing_docs)]
 
 pub mod curves;
+pub mod daily_metrics;
 mod db;
 mod error;
 pub mod profile;

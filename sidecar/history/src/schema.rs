@@ -211,9 +211,29 @@ CREATE TABLE activity_sets (
 ) WITHOUT ROWID;
 ";
 
+/// Migration 6: the daily series of Garmin's newest metrics (issue #29), so their trends come from
+/// the local history: the hill and endurance scores of each day, each night's Health Status (its metrics against
+/// their baselines, as read: Garmin's shape is *unverified*) and the load focus of the block's
+/// training-status snapshot (its last day). One row per day that has any; a column is NULL where
+/// Garmin had nothing, never 0.
+const V6: &str = r"
+CREATE TABLE daily_metrics (
+    date                 TEXT PRIMARY KEY,      -- YYYY-MM-DD
+    hill_score           REAL,                  -- GET …/metrics-service/metrics/hillscore/stats (daily)
+    hill_class           INTEGER,               -- hillScoreClassificationId
+    endurance_score      REAL,                  -- GET …/endurancescore/stats (daily groupAverage)
+    health_status_json   TEXT,                  -- GET …/healthstatus-service/healthstatus/summary/{start}/{end}
+    load_aerobic_low     REAL,                  -- mostRecentTrainingLoadBalance of the snapshot
+    load_aerobic_high    REAL,
+    load_anaerobic       REAL,
+    load_focus_feedback  TEXT,                  -- trainingBalanceFeedbackPhrase
+    synced_at            INTEGER NOT NULL
+) WITHOUT ROWID;
+";
+
 /// Every migration, oldest first.
 pub fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(V1), M::up(V2), M::up(V3), M::up(V4), M::up(V5)])
+    Migrations::new(vec![M::up(V1), M::up(V2), M::up(V3), M::up(V4), M::up(V5), M::up(V6)])
 }
 
 /// The schema's first version, for tests that make a database as an older build did.

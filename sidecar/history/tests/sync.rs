@@ -537,8 +537,8 @@ async fn a_version_1_database_upgrades_in_place_and_its_settled_activities_get_c
     let version: i64 =
         rusqlite_open(rig.dir.path()).query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
     assert_eq!(
-        version, 5,
-        "opened: upgraded to the newest schema (curves, the athlete profile, sources, then strength sets)"
+        version, 6,
+        "opened: upgraded to the newest schema (curves, the athlete profile, sources, strength sets, then the newest metrics' daily series)"
     );
     // The next sync reads the series of every activity, though their blocks are settled, and no laps.
     rig.fake.clear_requests();
@@ -1183,4 +1183,68 @@ async fn a_session_corrected_from_this_computer_is_read_again_by_the_next_sync_w
     rig.fake.clear_requests();
     rig.sync(&options).await;
     assert!(!sets_requested(&rig.api_requests()).contains(&(old as i64)), "read again with nothing new");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The daily series of Garmin's newest metrics (#29 item 4, migration 6).
+
+#[tokio::test]
+async fn the_newest_metrics_daily_series_is_kept_as_garmin_gives_it_even_in_an_upgraded_version_1_file() {
+    let rig = Rig::start().await;
+    // A file as the first build made it: migration 6 adds the series' table in place.
+    history::create_v1_for_tests(rig.dir.path()).unwrap();
+    let since = NaiveDate::from_ymd_opt(2026, 10, 1).unwrap();
+    let mut options = SyncOptions::new(today());
+    options.since = Some(since);
+    let report = rig.sync(&options).await;
+    assert!(report.complete(), "{}", report.summary());
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    let first = history::sync::block_start(since);
+    let kept = rig.history().daily_metrics(first, today()).unwrap();
+    let g = rig.client();
+    let hills = g.metrics().hill_score_range(first, today()).await.unwrap();
+    let scores = g.metrics().endurance_score_range(first, today()).await.unwrap().averages();
+    let nights = g.metrics().health_status_range(first, today()).await.unwrap();
+    assert!(hills.hill_scores.len() > 28 && scores.len() > 28 && nights.len() > 28);
+    for h in &hills.hill_scores {
+        let day = kept.iter().find(|k| Some(k.date) == h.calendar_date).expect("each hill day is kept");
+        assert_eq!(day.hill_score, h.overall_score);
+        assert_eq!(day.hill_class, h.hill_score_classification_id);
+    }
+    for (date, score) in &scores {
+        let day = kept.iter().find(|k| k.date == *date).expect("each endurance day is kept");
+        assert_eq!(day.endurance_score, Some(*score));
+    }
+    for night in &nights {
+        let day = kept.iter().find(|k| Some(k.date) == night.calendar_date).expect("each night is kept");
+        assert_eq!(day.health_status.as_ref(), Some(night));
+    }
+    // The load focus of each block's training-status snapshot (its last day).
+    let snapshots: Vec<_> = kept.iter().filter(|k| k.load_anaerobic.is_some()).collect();
+    assert!(!snapshots.is_empty());
+    for day in snapshots {
+        let status = g.metrics().training_status(day.date).await.unwrap().unwrap();
+        let b = status.primary_load_balance().unwrap();
+        assert_eq!(day.load_anaerobic, b.monthly_load_anaerobic);
+        assert_eq!(day.load_focus_feedback, b.training_balance_feedback_phrase);
+    }
+}
+
+#[tokio::test]
+async fn an_older_watch_syncs_completely_and_keeps_no_newest_metric_never_zeros() {
+    let fake = FakeGarmin::start(FakeConfig::older_watch_account(today())).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    save_session(&fake, dir.path());
+    let rig = Rig { fake, dir };
+    let mut options = SyncOptions::new(today());
+    options.since = Some(today() - chrono::Duration::days(30));
+    let report = rig.sync(&options).await;
+    assert!(report.complete(), "{}", report.summary());
+    assert!(report.problems.is_empty(), "404s are answers, not problems: {:?}", report.problems);
+    let kept = rig.history().daily_metrics(today() - chrono::Duration::days(60), today()).unwrap();
+    assert!(
+        kept.iter()
+            .all(|k| k.hill_score.is_none() && k.endurance_score.is_none() && k.health_status.is_none()),
+        "{kept:?}"
+    );
 }

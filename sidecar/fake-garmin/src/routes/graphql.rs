@@ -133,7 +133,7 @@ fn resolve(d: &Dataset, name: &str, args: &Map<String, Value>) -> Result<Option<
         }
         "enduranceScoreScalar" => {
             let (s, e) = span(args)?;
-            super::scores::endurance_range(d, s, e)
+            super::scores::endurance_range(d, s, e, 7)
         }
         "epochChartScalar" => epoch_chart(d, arg_date(args, "date")?, args.get("include")),
         "heatAltitudeAcclimationScalar" => {

@@ -28,6 +28,7 @@ pub(super) fn router() -> Router<AppState> {
         .route("/biometric-service/biometric/latestLactateThreshold", get(lactate_latest))
         .route("/biometric-service/stats/{series}/range/{start}/{end}", get(biometric_range))
         .route("/biometric-service/biometric/latestFunctionalThresholdPower/CYCLING", get(ftp))
+        .route("/biometric-service/criticalSwimSpeed/latest/{date}", get(critical_swim_speed))
         .route("/biometric-service/biometric/powerToWeight/latest/{date}", get(power_to_weight))
         .route("/metrics-service/metrics/runningtolerance/stats", get(running_tolerance))
         .route("/fitnessage-service/fitnessage/{date}", get(fitness_age))
@@ -139,8 +140,10 @@ async fn lactate_latest(State(state): State<AppState>) -> Response {
         .build())
 }
 
-/// `GET /biometric-service/stats/{lactateThresholdSpeed|lactateThresholdHeartRate}/range/{start}/{end}`
-/// (one value per week, as the watch re-detects it).
+/// `GET /biometric-service/stats/{lactateThresholdSpeed|lactateThresholdHeartRate|functionalThresholdPower}/range/{start}/{end}`
+/// (paths: tamcore endpoints, python-garminconnect; the row `{from, until, series, value,
+/// updatedDate}` is *unverified*). The lactate threshold is re-detected weekly (one row a Sunday);
+/// FTP changes every four weeks, reaching today's 240 W (`ftp`) by steps of 2 W.
 async fn biometric_range(
     State(state): State<AppState>,
     Path((series, s, e)): Path<(String, String, String)>,
@@ -149,19 +152,61 @@ async fn biometric_range(
         Ok(r) => r,
         Err(e) => return e.into(),
     };
-    let d = read(&state);
-    let rows: Vec<Value> = clock::days(start, end)
-        .filter(|x| x.weekday() == chrono::Weekday::Sun)
-        .filter_map(|x| d.day(x).map(|r| (x, lactate_threshold(r.fitness.vo2max))))
-        .map(|(x, (hr, speed))| {
-            let value = if series == "lactateThresholdHeartRate" { hr } else { round(speed / 10.0, 6) };
-            json!({"from": clock::date(x), "until": clock::date(x), "series": series, "value": value, "updatedDate": clock::date(x)})
-        })
-        .collect();
-    if !["lactateThresholdSpeed", "lactateThresholdHeartRate"].contains(&series.as_str()) {
+    if !["lactateThresholdSpeed", "lactateThresholdHeartRate", "functionalThresholdPower"]
+        .contains(&series.as_str())
+    {
         return super::not_found();
     }
+    let d = read(&state);
+    let row = |x: NaiveDate, value: Value| json!({"from": clock::date(x), "until": clock::date(x), "series": series, "value": value, "updatedDate": clock::date(x)});
+    let rows: Vec<Value> = if series == "functionalThresholdPower" {
+        clock::days(start, end.min(d.today))
+            .filter(|x| (d.today - *x).num_days() % 28 == 0 && d.day(*x).is_some())
+            .map(|x| row(x, json!(ftp_on(d.today, x))))
+            .collect()
+    } else {
+        clock::days(start, end)
+            .filter(|x| x.weekday() == chrono::Weekday::Sun)
+            .filter_map(|x| d.day(x).map(|r| (x, lactate_threshold(r.fitness.vo2max))))
+            .map(|(x, (hr, speed))| {
+                let value = if series == "lactateThresholdHeartRate" {
+                    json!(hr)
+                } else {
+                    json!(round(speed / 10.0, 6))
+                };
+                row(x, value)
+            })
+            .collect()
+    };
     ok(Value::Array(rows))
+}
+
+/// The cycling FTP on `day`: 240 W today, 2 W less for each four weeks before (at least 200 W).
+fn ftp_on(today: NaiveDate, day: NaiveDate) -> i64 {
+    (240 - 2 * ((today - day).num_days() / 28)).max(200)
+}
+
+/// `GET /biometric-service/criticalSwimSpeed/latest/{date}` (path: one unattributed catalogue,
+/// *unverified*; the shape `{calendarDate, speed (m/s), isStale}` is ours, *unverified*): the
+/// CSS from the last pool swim on or before the day, about 1.2 m/s. A watch without it: 404
+/// (*unverified*, as the other newest metrics); no swim yet: 204.
+async fn critical_swim_speed(State(state): State<AppState>, Path(raw): Path<String>) -> Response {
+    let day = match date(&raw) {
+        Ok(x) => x,
+        Err(e) => return e.into(),
+    };
+    let d = read(&state);
+    if !d.records_newest_metrics() {
+        return super::not_found();
+    }
+    let swim = d.live().rev().find(|a| a.sport() == Sport::Swimming && a.start_local.date() <= day);
+    match swim {
+        Some(a) => {
+            ok(json!({"userProfilePK": d.profile_id, "calendarDate": clock::date(a.start_local.date()),
+                             "speed": round(1.18 + (a.id % 7) as f64 / 100.0, 3), "isStale": false}))
+        }
+        None => no_content(),
+    }
 }
 
 /// `GET /biometric-service/biometric/latestFunctionalThresholdPower/CYCLING`

@@ -72,14 +72,16 @@ async fn endurance(State(state): State<AppState>, q: Query) -> Response {
     }
 }
 
-/// Endurance stats over a range (also `enduranceScoreScalar`): weekly groups from `start`.
-pub(super) fn endurance_range(d: &Dataset, start: NaiveDate, end: NaiveDate) -> Value {
+/// Endurance stats over a range (also `enduranceScoreScalar`): groups of `days` days from `start`
+/// (7 for `aggregation=weekly`, as tamcore asks; 1 for `aggregation=daily`, which the hill-score
+/// twin of this path takes — for the endurance score *unverified*).
+pub(super) fn endurance_range(d: &Dataset, start: NaiveDate, end: NaiveDate, days: usize) -> Value {
     let scores: Vec<(NaiveDate, f64)> = clock::days(start, end)
         .filter(|_| d.records_newest_metrics())
         .filter_map(|x| d.day(x).map(|r| (x, r.fitness.endurance)))
         .collect();
     let mut groups = Map::new();
-    for chunk in scores.chunks(7) {
+    for chunk in scores.chunks(days.max(1)) {
         let Some(first) = chunk.first() else { continue };
         let avg = chunk.iter().map(|x| x.1).sum::<f64>() / chunk.len() as f64;
         let max = chunk.iter().map(|x| x.1).fold(0.0, f64::max);
@@ -103,10 +105,11 @@ pub(super) fn endurance_range(d: &Dataset, start: NaiveDate, end: NaiveDate) -> 
         .build()
 }
 
-/// `GET /metrics-service/metrics/endurancescore/stats?startDate&endDate&aggregation=weekly`
+/// `GET /metrics-service/metrics/endurancescore/stats?startDate&endDate&aggregation=weekly|daily`
 async fn endurance_stats(State(state): State<AppState>, q: Query) -> Response {
+    let days = if q.get("aggregation").map(String::as_str) == Some("daily") { 1 } else { 7 };
     match (query_date(&q, "startDate"), query_date(&q, "endDate")) {
-        (Ok(s), Ok(e)) if s <= e => ok(endurance_range(&read(&state), s, e)),
+        (Ok(s), Ok(e)) if s <= e => ok(endurance_range(&read(&state), s, e, days)),
         (Ok(_), Ok(_)) => bad_request("endDate is before startDate"),
         (Err(r), _) | (_, Err(r)) => r.into(),
     }

@@ -12,16 +12,20 @@ use garmin::{ErrorKind, ForbiddenKind};
 /// another reason (then it is named in `missing` with Garmin's reason).
 pub(crate) fn absence(watch: &str, metric: &str, error: Option<&garmin::Error>) -> Option<String> {
     let Some(e) = error else { return Some(format!("{watch} does not record {metric}.")) };
-    if let garmin::Error::Rejected { status: 402, .. } = e {
-        return Some(format!("{metric} needs Garmin Connect+."));
-    }
     match (e.kind(), e.forbidden_kind()) {
+        (ErrorKind::NeedsSubscription, _) => Some(format!("{} needs Garmin Connect+.", capitalised(metric))),
         (ErrorKind::NotFound | ErrorKind::NoContent, _) => Some(format!("{watch} does not record {metric}.")),
         (ErrorKind::Forbidden, Some(ForbiddenKind::Feature | ForbiddenKind::Account)) => Some(format!(
             "Garmin does not give {metric} to this account: it may need Garmin Connect+ or a newer watch."
         )),
         _ => None,
     }
+}
+
+/// The metric's name as the start of a sentence ("a hill score" → "A hill score").
+fn capitalised(metric: &str) -> String {
+    let mut chars = metric.chars();
+    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
 /// "your Forerunner 255" (the watch that records training, else the first device), or "your

@@ -15,6 +15,7 @@ mod answer;
 mod day;
 mod format;
 mod range;
+mod status;
 mod timeline;
 
 use rmcp::handler::server::wrapper::Parameters;
@@ -66,7 +67,9 @@ pub struct DailyHealthArgs {
 impl GarminMcp {
     /// Daily health from the watch: steps, resting heart rate, last night's sleep (times, stages,
     /// score, sleep need and why it moved), stress, Body Battery, respiration, SpO2, HRV,
-    /// intensity minutes, weight and body composition, blood pressure and hydration — for one day
+    /// intensity minutes, weight and body composition, blood pressure, hydration and Health Status
+    /// (HRV, resting heart rate, respiration, skin temperature and SpO2 against the athlete's own
+    /// baseline, on recent watches) — for one day
     /// (`date`, default today) or, as one compact row per day plus averages, for up to 14 days
     /// (`start_date`/`end_date`). Use it for
     /// "how did I sleep?", "what's my resting heart rate?", "how stressed was I this week?". Parts

@@ -16,6 +16,10 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
+mod thresholds;
+
+pub use self::thresholds::{FtpPoint, LactateThresholdPoint, SwimSpeedPart, ThresholdHistory};
+use self::thresholds::{threshold_history, thresholds_sentence};
 use crate::domain::parts::{part, with_missing};
 use crate::output::Answer;
 use crate::server::GarminMcp;
@@ -78,6 +82,9 @@ pub struct ProfileView {
     /// Functional threshold power (W).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ftp_watts: Option<f64>,
+    /// Lactate threshold and FTP over the last year, each value with its day, and the latest
+    /// Critical Swim Speed.
+    pub thresholds: ThresholdHistory,
     /// Heart-rate zones per sport.
     pub hr_zones: Vec<HrZoneSet>,
     /// Totals since the account began.
@@ -292,6 +299,7 @@ fn profile_view(
         lactate_threshold_hr_bpm: lt_hr,
         lactate_threshold_pace_per_km: lt_speed.and_then(|v| display::pace_per_km(v * 10.0)),
         ftp_watts: bio.functional_threshold_power.filter(|v| *v > 0.0),
+        thresholds: ThresholdHistory::default(),
         hr_zones: zones.iter().filter_map(zone_set).collect(),
         lifetime: lifetime(totals),
         sports: stats.user_metrics.iter().filter_map(sport_totals).collect(),
@@ -303,7 +311,8 @@ fn profile_view(
 impl GarminMcp {
     /// The athlete's profile: name, gender, age, height, weight, VO2max (running, cycling), max and
     /// resting heart rate, heart-rate zones per sport (bpm floors), lactate threshold (heart rate
-    /// and pace), FTP, unit system, lifetime totals and totals per sport. Use it to personalise
+    /// and pace) and FTP with their history over the last year (each value with its day),
+    /// Critical Swim Speed, unit system, lifetime totals and totals per sport. Use it to personalise
     /// advice ("what are my zones?", "what's my threshold pace?", "how many km have I ever run?").
     #[tool(
         name = "get_profile",
@@ -325,7 +334,9 @@ impl GarminMcp {
         let account = if client.display_name().is_empty() { Some(client.verify().await?) } else { None };
         // The settings are the profile; every other request only completes it, so one that fails
         // is named in `missing` and the rest is still shown.
-        let (social, settings, personal, zones, threshold, stats, totals) = futures::join!(
+        let mut history_missing = Vec::new();
+        let today = self.today();
+        let (social, settings, personal, zones, threshold, stats, totals, history) = futures::join!(
             async {
                 match &account {
                     Some(_) => Ok(None),
@@ -338,6 +349,7 @@ impl GarminMcp {
             async { client.metrics().lactate_threshold().await },
             async { client.profile().statistics().await },
             async { client.profile().lifetime_totals().await },
+            threshold_history(&client, today, &mut history_missing),
         );
         let settings = settings?;
         let mut missing = Vec::new();
@@ -356,7 +368,7 @@ impl GarminMcp {
             .and_then(|a| a.full_name)
             .or_else(|| social.and_then(|s| s.full_name))
             .filter(|n| !n.trim().is_empty());
-        let view = profile_view(
+        let mut view = profile_view(
             (display_name, full_name),
             settings,
             personal,
@@ -366,7 +378,13 @@ impl GarminMcp {
             &totals,
             missing,
         );
-        let summary = with_missing(profile_summary(&view), &view.missing);
+        view.thresholds = history;
+        view.missing.extend(history_missing);
+        let mut summary = profile_summary(&view);
+        if let Some(sentence) = thresholds_sentence(&view.thresholds) {
+            summary.push_str(&sentence);
+        }
+        let summary = with_missing(summary, &view.missing);
         Ok(self.answer(summary, view))
     }
 

@@ -11,6 +11,7 @@
 
 mod answer;
 mod fitness;
+mod kept;
 mod newest;
 mod records;
 mod status;
@@ -22,8 +23,8 @@ use garmin::ErrorKind;
 use garmin::Served;
 use garmin::models::devices::Device;
 use garmin::models::metrics::{
-    EnduranceScore, FitnessAge, HillScore, LactateThreshold, MaxMetrics, RacePredictions, RunningTolerance,
-    TrainingReadiness, TrainingStatus,
+    EnduranceScore, EnduranceScoreRange, FitnessAge, HillScore, HillScoreRange, LactateThreshold, MaxMetrics,
+    RacePredictions, RunningTolerance, TrainingReadiness, TrainingStatus,
 };
 use garmin::models::wellness::HrvSummary;
 use rmcp::handler::server::wrapper::Parameters;
@@ -33,7 +34,10 @@ use serde::Deserialize;
 pub use self::answer::*;
 pub use self::fitness::morning_readiness;
 use self::fitness::{endurance_level, lactate_speed_mps, readiness_part, trend_rows, vo2max_part};
-use self::newest::{absence, acclimation_part, running_tolerance_part, tolerance_on, watch_words};
+use self::newest::{
+    absence, acclimation_part, add_score_trend, focus_and_scores_sentence, hill_level,
+    running_tolerance_part, tolerance_on, watch_words,
+};
 pub use self::records::names_to_fetch;
 use self::records::{record_row, records_summary, sport_rank};
 pub use self::status::status_phrase;
@@ -54,8 +58,8 @@ pub struct TrainingStatusArgs {
     /// The day, `YYYY-MM-DD` (default today).
     #[serde(default)]
     pub date: Option<Day<arg::Date>>,
-    /// Days of trend to add (readiness, acute load, VO2max, HRV per day), ending on `date`:
-    /// 0–28, default 7.
+    /// Days of trend to add (readiness, acute load, VO2max, HRV, Running Tolerance, endurance and
+    /// hill scores per day), ending on `date`: 0–28, default 7.
     #[serde(default)]
     #[schemars(range(min = 0, max = 28))]
     pub trend_days: Option<u32>,
@@ -110,12 +114,14 @@ impl GarminMcp {
     /// Training status on a day: Garmin's status (productive, maintaining, recovery,
     /// overreaching…), acute and chronic load with the acute:chronic workload ratio (ACWR) and what
     /// it means (for "am I overtraining?", `get_injury_risk` weighs it with recovery and the
-    /// athlete's injuries), load balance, VO2max and fitness age,
+    /// athlete's injuries), load focus (low and high aerobic and anaerobic load against their
+    /// targets, with the shortage or excess), VO2max and fitness age,
     /// training readiness and what limits it, HRV, race predictions (5K to marathon), lactate
-    /// threshold, endurance and hill scores, Running Tolerance (weekly tolerance, impact load and
-    /// Garmin's verdict), heat and altitude acclimation, plus the last `trend_days` days of the
-    /// morning readiness, acute load, VO2max, HRV and Running Tolerance. What the watch does not
-    /// record is said in `not_recorded`, one sentence each.
+    /// threshold, endurance and hill scores with their levels, Running Tolerance (weekly tolerance,
+    /// impact load and Garmin's verdict), heat and altitude acclimation, plus the last `trend_days`
+    /// days of the morning readiness, acute load, VO2max, HRV, Running Tolerance and the endurance
+    /// and hill scores (from the local history when synced). What the watch does not record is
+    /// said in `not_recorded`, one sentence each.
     #[tool(
         name = "get_training_status",
         annotations(
@@ -153,14 +159,30 @@ impl GarminMcp {
                 let day = row.date.parse().unwrap_or(date);
                 (row.running_tolerance, row.impact_load) = tolerance_on(&fetched.tolerance, day);
             }
+            add_score_trend(&mut report.trend, &fetched.hill_range, &fetched.endurance_range);
+            if let Some(row) = report.trend.iter_mut().find(|r| r.date == date.to_string())
+                && row.hill_score.is_none()
+            {
+                row.hill_score = report.hill_score.as_ref().and_then(|h| h.score);
+            }
+            if let Some((days, source)) = &fetched.kept {
+                kept::add_kept_load_focus(&mut report.trend, days);
+                report.trend_source = Some(source.clone());
+            } else {
+                report.trend_source = Some(crate::history::DataSource::live());
+            }
         }
         report.not_recorded = self.not_recorded(&report, &fetched, status_error.as_ref()).await;
         report.missing = missing_parts(&report, &failed);
         report.goal_race = self.next_goal_race();
-        let mut summary = match &report.goal_race {
-            Some(race) => format!("{} {}", training_summary(&report), race.sentence()),
-            None => training_summary(&report),
-        };
+        let mut summary = training_summary(&report);
+        if let Some(sentence) = focus_and_scores_sentence(&report) {
+            summary.push_str(&sentence);
+        }
+        if let Some(race) = &report.goal_race {
+            summary.push(' ');
+            summary.push_str(&race.sentence());
+        }
         for sentence in &report.not_recorded {
             summary.push(' ');
             summary.push_str(sentence);
@@ -248,6 +270,11 @@ struct TrainingParts {
     lactate: Option<LactateThreshold>,
     endurance: Option<EnduranceScore>,
     hill: Option<HillScore>,
+    /// The trend's daily hill scores and weekly endurance scores (read only with a trend).
+    hill_range: HillScoreRange,
+    endurance_range: EnduranceScoreRange,
+    /// The trend's kept days, when the local history answered them.
+    kept: Option<(Vec<::history::daily_metrics::DailyMetrics>, crate::history::DataSource)>,
     fitness_age: Option<FitnessAge>,
     /// Running Tolerance rows, and the failure of their request (kept to say why they are absent).
     tolerance: Vec<RunningTolerance>,
@@ -265,13 +292,26 @@ impl GarminMcp {
     ) -> Result<(TrainingParts, Vec<String>, Option<garmin::Error>), ToolError> {
         let reads = self.reads().await?;
         let client = reads.web("this tool's data")?.clone();
-        let (m, w) = (client.metrics(), client.wellness());
         let first = date - Duration::days(i64::from(trend_days.max(1)) - 1);
+        // The scores' trend from the local history when it covers it (no request to Garmin).
+        let kept = if trend_days > 0 {
+            kept::kept_trend(self.history_for_reads().await, first, date, self.today()).await
+        } else {
+            None
+        };
+        let live_trend = trend_days > 0 && kept.is_none();
+        let (m, w) = (client.metrics(), client.wellness());
         let trend_dates: Vec<NaiveDate> =
             (0..i64::from(trend_days.max(1))).map(|i| first + Duration::days(i)).collect();
         let readiness = futures::future::try_join_all(trend_dates.iter().map(|d| m.training_readiness(*d)));
         let vo2_range =
             async { if trend_days > 0 { m.max_metrics(first, date).await } else { Ok(Vec::new()) } };
+        // The trend of the scores: two range requests, sent with the rest.
+        let hill_range =
+            async { if live_trend { m.hill_score_range(first, date).await } else { Ok(Default::default()) } };
+        let endurance_range = async {
+            if live_trend { m.endurance_score_range(first, date).await } else { Ok(Default::default()) }
+        };
         // A week at least, so this week's tolerance is there whatever the trend's length.
         let tolerance = reads.running_tolerance(first.min(date - Duration::days(6)), date);
         let (
@@ -285,6 +325,8 @@ impl GarminMcp {
             hill,
             fitness_age,
             tolerance,
+            hill_range,
+            endurance_range,
         ) = tokio::join!(
             m.training_status(date),
             readiness,
@@ -292,17 +334,20 @@ impl GarminMcp {
             w.hrv_range(first, date),
             m.race_predictions(),
             m.lactate_threshold(),
-            m.endurance_score(date),
-            m.hill_score(date),
+            // With a live trend, the day's scores come with the ranges: no request of their own.
+            async { if live_trend { Ok(None) } else { m.endurance_score(date).await } },
+            async { if live_trend { Ok(None) } else { m.hill_score(date).await } },
             m.fitness_age(date),
             tolerance,
+            hill_range,
+            endurance_range,
         );
         let mut failed = Vec::new();
         let (status, status_error) = split(status);
         let (tolerance, tolerance_error) = split(tolerance.map(Served::into_value));
         let readiness =
             part(&mut failed, "readiness", readiness).unwrap_or_else(|| vec![Vec::new(); trend_dates.len()]);
-        let parts = TrainingParts {
+        let mut parts = TrainingParts {
             date,
             status: status.flatten(),
             readiness_by_day: trend_dates.iter().copied().zip(readiness).collect(),
@@ -313,10 +358,30 @@ impl GarminMcp {
             lactate: part(&mut failed, "lactate_threshold", lactate).flatten(),
             endurance: part(&mut failed, "endurance_score", endurance).flatten(),
             hill: part(&mut failed, "hill_score", hill).flatten(),
+            hill_range: part(&mut failed, "hill_score_trend", hill_range).unwrap_or_default(),
+            endurance_range: part(&mut failed, "endurance_score_trend", endurance_range).unwrap_or_default(),
+            kept: None,
             fitness_age: part(&mut failed, "fitness_age", fitness_age).flatten(),
             tolerance: tolerance.unwrap_or_default(),
             tolerance_error,
         };
+        if live_trend {
+            parts.endurance = parts
+                .endurance_range
+                .endurance_score_dto
+                .clone()
+                .filter(|e| e.calendar_date == Some(date) && e.overall_score.is_some());
+            parts.hill = parts
+                .hill_range
+                .hill_scores
+                .iter()
+                .find(|h| h.calendar_date == Some(date) && h.overall_score.is_some())
+                .cloned();
+        }
+        if let Some((days, source)) = kept {
+            (parts.hill_range, parts.endurance_range) = kept::as_ranges(&days);
+            parts.kept = Some((days, source));
+        }
         if let Some(e) = status_error.as_ref().filter(|e| absence("", "", Some(e)).is_none()) {
             failed.push(format!("status: {e}"));
         }
@@ -404,6 +469,7 @@ fn date_bound_report(f: &TrainingParts) -> TrainingStatusReport {
         score: h.overall_score.and_then(whole),
         strength: h.strength_score.and_then(whole),
         endurance: h.endurance_score.and_then(whole),
+        level: h.hill_score_classification_id.and_then(hill_level).map(str::to_owned),
     });
     report
 }

@@ -8,6 +8,7 @@
 use std::collections::BTreeSet;
 
 use chrono::{Datelike, Duration, NaiveDate};
+use fake_garmin::FakeConfig;
 use fake_garmin::data::Dataset;
 use fake_garmin::faults::{Fault, FaultRule};
 use garmin_mcp::output::BUDGET_BYTES;
@@ -175,8 +176,9 @@ async fn the_default_day_is_today_and_uses_each_endpoint_once() {
     assert_eq!(out["date"], today().to_string());
     assert_no_duplicates(&h);
     let paths = h.gc_api_paths();
-    assert_eq!(paths.len(), 8, "{paths:#?}");
+    assert_eq!(paths.len(), 9, "{paths:#?}");
     for part in [
+        "/healthstatus-service/healthstatus/summary/2026-11-15",
         "/usersummary-service/usersummary/daily/",
         "/wellness-service/wellness/dailySleepData/",
         "/hrv-service/hrv/2026-11-15",
@@ -382,4 +384,91 @@ async fn the_sleep_need_and_its_reasons_are_shown_with_the_night() {
     let reasons = need["reasons"].as_array().unwrap();
     assert!(reasons.contains(&json!("recent training: increasing")), "{reasons:?}");
     assert_eq!(reasons.iter().any(|r| r == "HRV: increasing"), hrv_low, "{reasons:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Health Status (#29 item 1): each metric against the athlete's baseline on the demo's watch,
+// one sentence on the older-watch account and on an account without Garmin Connect+.
+
+#[tokio::test]
+async fn health_status_shows_each_metric_against_its_baseline_as_the_fake_gives_it() {
+    let h = Harness::start().await;
+    let date = today() - Duration::days(1);
+    let (text, out) = h.call_ok("get_daily_health", json!({"date": date.to_string()})).await;
+    let g = garmin::Client::builder().store(h.store.clone()).build().unwrap();
+    let kept = g.metrics().health_status(date).await.unwrap().expect("the demo's watch records it");
+    let metrics = out["day"]["health_status"]["metrics"].as_array().unwrap();
+    let names = [
+        ("HRV", "hrv"),
+        ("RESTING_HEART_RATE", "resting heart rate"),
+        ("RESPIRATION", "respiration"),
+        ("SKIN_TEMPERATURE", "skin temperature"),
+        ("SPO2", "spo2"),
+    ];
+    let mut out_of_range = Vec::new();
+    for (key, name) in names {
+        let Some(m) = kept.metric(key) else {
+            assert!(!metrics.iter().any(|x| x["metric"] == name), "{name} has no value: absent, not 0");
+            continue;
+        };
+        let shown = metrics.iter().find(|x| x["metric"] == name).unwrap_or_else(|| panic!("{name}: {out}"));
+        assert_eq!(shown["value"], round1(m.value.unwrap()), "{name}");
+        assert_eq!(shown["baseline_low"], round1(m.baseline_lower_limit.unwrap()), "{name}");
+        assert_eq!(shown["baseline_high"], round1(m.baseline_upper_limit.unwrap()), "{name}");
+        let status = match m.status.as_deref().unwrap() {
+            "IN_RANGE" => "within baseline",
+            "ABOVE_BASELINE" => "above baseline",
+            "BELOW_BASELINE" => "below baseline",
+            other => panic!("the fake has a baseline of 28 nights: {other}"),
+        };
+        assert_eq!(shown["status"], status, "{name}");
+        // The status agrees with the numbers.
+        let (v, lo, hi) =
+            (m.value.unwrap(), m.baseline_lower_limit.unwrap(), m.baseline_upper_limit.unwrap());
+        assert_eq!(status == "within baseline", (lo..=hi).contains(&v), "{name} {v} in {lo}–{hi}");
+        if status != "within baseline" {
+            out_of_range.push(name);
+        }
+    }
+    assert!(metrics.len() >= 4, "{metrics:?}");
+    for name in &out_of_range {
+        assert!(text.contains(&format!("{name} ")), "the summary names {name}: {text}");
+    }
+    if out_of_range.is_empty() {
+        assert!(text.contains("metrics within baseline"), "{text}");
+    }
+    assert!(out.get("not_recorded").is_none(), "{out}");
+}
+
+#[tokio::test]
+async fn an_older_watch_gets_one_health_status_sentence_and_never_zeros() {
+    let h = Harness::with_fake(FakeConfig::older_watch_account(today())).await;
+    let (text, out) = h.call_ok("get_daily_health", json!({})).await;
+    assert!(out["day"].get("health_status").is_none(), "{out}");
+    let sentence = "your Forerunner 255 does not record Health Status.";
+    assert_eq!(out["not_recorded"], json!([sentence]));
+    assert!(text.contains(sentence), "{text}");
+    let missing = out["missing"].as_array().unwrap();
+    assert!(
+        !missing.iter().any(|m| m.as_str().is_some_and(|m| m.starts_with("health_status"))),
+        "{missing:?}"
+    );
+    // The rest of the day is still there.
+    assert!(out["day"]["heart_rate"]["resting_bpm"].is_u64(), "{out}");
+}
+
+#[tokio::test]
+async fn health_status_behind_garmin_connect_plus_is_one_sentence_from_the_typed_402() {
+    let h = Harness::start().await;
+    h.fake.push_fault(FaultRule::always(Fault::PaymentRequired).on_path("/healthstatus-service/"));
+    let g = garmin::Client::builder().store(h.store.clone()).build().unwrap();
+    let refused = g.metrics().health_status(today()).await.unwrap_err();
+    assert_eq!(refused.kind(), garmin::ErrorKind::NeedsSubscription, "{refused}");
+    assert!(refused.means_nothing_there());
+    let (text, out) = h.call_ok("get_daily_health", json!({})).await;
+    let sentence = "Health Status needs Garmin Connect+.";
+    assert_eq!(out["not_recorded"], json!([sentence]));
+    assert!(text.contains(sentence), "{text}");
+    assert!(out["day"].get("health_status").is_none());
+    assert!(out["day"]["sleep"].is_object(), "the rest still answers: {out}");
 }

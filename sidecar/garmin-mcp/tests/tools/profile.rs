@@ -6,6 +6,9 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
+use chrono::{Datelike, Duration};
+use fake_garmin::FakeConfig;
+use fake_garmin::data::activity::Sport;
 use fake_garmin::data::fitness::lactate_threshold;
 use fake_garmin::data::kit::WATCH_ID;
 use fake_garmin::data::series::{HR_ZONES, MAX_HR};
@@ -49,9 +52,13 @@ async fn profile_reads_each_endpoint_once_concurrently() {
             "/gc-api/biometric-service/biometric/latestLactateThreshold",
             "/gc-api/userstats-service/statistics/fake-athlete-1",
             "/gc-api/usersummary-service/stats/connectLifetimeTotals/fake-athlete-1",
+            "/gc-api/biometric-service/stats/lactateThresholdHeartRate/range/2025-11-16/2026-11-15",
+            "/gc-api/biometric-service/stats/lactateThresholdSpeed/range/2025-11-16/2026-11-15",
+            "/gc-api/biometric-service/stats/functionalThresholdPower/range/2025-11-16/2026-11-15",
+            "/gc-api/biometric-service/criticalSwimSpeed/latest/2026-11-15",
         ])
     );
-    assert_eq!(h.gc_api_paths().len(), 7);
+    assert_eq!(h.gc_api_paths().len(), 11);
     assert_no_repeated_request(&h);
 }
 
@@ -344,4 +351,59 @@ async fn a_session_that_does_not_know_the_account_learns_it_once_per_call() {
             assert_eq!(data["full_name"], "Alex Example");
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Threshold history and Critical Swim Speed (#29 item 3).
+
+#[tokio::test]
+async fn lactate_threshold_and_ftp_history_and_critical_swim_speed_each_come_with_their_day() {
+    let h = Harness::start().await;
+    let (text, out) = h.call_ok("get_profile", json!({})).await;
+    let t = &out["thresholds"];
+    // Lactate threshold: the fake re-detects it each Sunday from that day's VO2max; the history
+    // lists each change with its day, oldest first.
+    let points = t["lactate_threshold"].as_array().unwrap();
+    assert!(points.len() > 5, "{t}");
+    let d = h.fake.state().inner.data.read().unwrap();
+    for p in points {
+        let day: chrono::NaiveDate = p["date"].as_str().unwrap().parse().unwrap();
+        assert_eq!(day.weekday(), chrono::Weekday::Sun, "{p}");
+        assert!(day > today() - Duration::days(365) && day <= today(), "{p}");
+        let (hr, _) = lactate_threshold(d.day(day).unwrap().fitness.vo2max);
+        assert_eq!(p["heart_rate_bpm"], hr.round(), "{p}");
+        assert!(p["pace_per_km"].is_string(), "{p}");
+    }
+    let dates: Vec<&str> = points.iter().map(|p| p["date"].as_str().unwrap()).collect();
+    assert!(dates.windows(2).all(|w| w[0] < w[1]), "{dates:?}");
+    // FTP: 240 W today, 2 W less every four weeks before.
+    let ftp = t["ftp"].as_array().unwrap();
+    let last = ftp.last().unwrap();
+    assert_eq!(last["date"], today().to_string());
+    assert_eq!(last["watts"], 240.0);
+    for p in ftp {
+        let day: chrono::NaiveDate = p["date"].as_str().unwrap().parse().unwrap();
+        let expected = (240 - 2 * ((today() - day).num_days() / 28)).max(200);
+        assert_eq!(p["watts"], expected as f64, "{p}");
+    }
+    // Critical Swim Speed from the last pool swim, as pace per 100 m.
+    let swim =
+        d.live().rev().find(|a| a.sport() == Sport::Swimming && a.start_local.date() <= today()).unwrap();
+    let css = &t["critical_swim_speed"];
+    assert_eq!(css["date"], swim.start_local.date().to_string());
+    let speed = css["speed_m_s"].as_f64().unwrap();
+    assert!((1.18..=1.25).contains(&speed), "{css}");
+    assert_eq!(css["pace_per_100m"], display::duration(100.0 / speed));
+    drop(d);
+    assert!(text.contains("FTP") && text.contains("→ 240 W"), "{text}");
+    assert!(text.contains("Critical Swim Speed"), "{text}");
+}
+
+#[tokio::test]
+async fn an_older_watch_has_no_critical_swim_speed_and_the_profile_still_answers() {
+    let h = Harness::with_fake(FakeConfig::older_watch_account(today())).await;
+    let (_, out) = h.call_ok("get_profile", json!({})).await;
+    assert!(out["thresholds"].get("critical_swim_speed").is_none(), "{out}");
+    assert!(out.get("missing").is_none(), "a 404 is an answer, not a failure: {out}");
+    assert!(!out["thresholds"]["ftp"].as_array().unwrap().is_empty());
 }

@@ -506,5 +506,163 @@ async fn requests_and_wall_time_of_the_newest_metrics_at_80_ms_per_request_again
         o.1.as_millis(),
         o.1.as_secs_f64() / b.1.as_secs_f64()
     );
+    // Running Tolerance; the hill and endurance ranges of the score trends replace the day's two.
     assert_eq!(o.0, b.0 + 1, "Running Tolerance, nothing else");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load Focus, endurance and hill scores with their classes and trends (#29 item 2).
+
+#[tokio::test]
+async fn load_focus_endurance_and_hill_scores_are_shown_with_their_classes_and_trends() {
+    let h = Harness::start().await;
+    let date = today() - Duration::days(1);
+    let (text, out) =
+        h.call_ok("get_training_status", json!({"date": date.to_string(), "trend_days": 14})).await;
+    let g = garmin(&h);
+    // Load focus: each band against its target range, with the shortage or excess in words.
+    let status = g.metrics().training_status(date).await.unwrap().unwrap();
+    let b = status.primary_load_balance().unwrap();
+    let bands = out["load_balance"]["bands"].as_array().unwrap();
+    let anaerobic = bands.iter().find(|x| x["band"] == "anaerobic").unwrap();
+    assert_eq!(anaerobic["load"], b.monthly_load_anaerobic.unwrap().round());
+    assert_eq!(anaerobic["target_min"], b.monthly_load_anaerobic_target_min.unwrap().round());
+    let focus: Vec<&str> = out["load_balance"]["focus"]
+        .as_array()
+        .map_or(Vec::new(), |f| f.iter().filter_map(|x| x.as_str()).collect());
+    for band in bands {
+        let name = band["band"].as_str().unwrap();
+        match band["status"].as_str().unwrap() {
+            "below target" => {
+                assert!(focus.iter().any(|f| f.starts_with(&format!("{name} shortage"))), "{focus:?}")
+            }
+            "above target" => {
+                assert!(focus.iter().any(|f| f.starts_with(&format!("{name} excess"))), "{focus:?}")
+            }
+            _ => assert!(!focus.iter().any(|f| f.starts_with(name)), "{focus:?}"),
+        }
+    }
+    assert!(text.contains("Load focus:"), "{text}");
+    // Endurance and hill scores with their classes, as the fake gives them.
+    let endurance = g.metrics().endurance_score(date).await.unwrap().unwrap();
+    assert_eq!(out["endurance_score"]["score"], endurance.overall_score.unwrap().round());
+    assert!(out["endurance_score"]["level"].is_string(), "{out}");
+    let hill = g.metrics().hill_score(date).await.unwrap().unwrap();
+    assert_eq!(out["hill_score"]["score"], hill.overall_score.unwrap().round());
+    let level = match hill.hill_score_classification_id.unwrap() {
+        2 => "challenger",
+        3 => "trained",
+        4 => "skilled",
+        other => panic!("the fake gives classes 2–4, got {other}"),
+    };
+    assert_eq!(out["hill_score"]["level"], level);
+    assert!(
+        text.contains(&format!("hill score {} ({level})", hill.overall_score.unwrap().round())),
+        "{text}"
+    );
+    // The trend: each day's hill and endurance scores, read live (no history yet).
+    let first = date - Duration::days(13);
+    let hills = g.metrics().hill_score_range(first, date).await.unwrap();
+    let days = g.metrics().endurance_score_range(first, date).await.unwrap().averages();
+    assert_eq!(days.len(), 14);
+    for row in out["trend"].as_array().unwrap() {
+        let day: chrono::NaiveDate = row["date"].as_str().unwrap().parse().unwrap();
+        let kept = hills.hill_scores.iter().find(|x| x.calendar_date == Some(day)).unwrap();
+        assert_eq!(row["hill_score"], kept.overall_score.unwrap().round(), "{day}");
+        let score = days.iter().find(|w| w.0 == day).unwrap().1;
+        assert_eq!(row["endurance_score"], score.round(), "{day}");
+    }
+    assert_eq!(out["trend_source"]["from"], "garmin");
+}
+
+#[tokio::test]
+async fn a_synced_history_answers_the_score_trend_and_the_answer_says_so() {
+    let h = Harness::start().await;
+    let date = today() - Duration::days(1);
+    let args = json!({"date": date.to_string(), "trend_days": 10});
+    let (_, live) = h.call_ok("get_training_status", args.clone()).await;
+    assert_eq!(live["trend_source"]["from"], "garmin");
+    let mut ended = false;
+    for _ in 0..10 {
+        let (_, data) = h.call_ok("sync_history", json!({"since": "2026-09-01"})).await;
+        if data["status"] != "running" {
+            ended = true;
+            break;
+        }
+    }
+    assert!(ended, "the sync did not end");
+    h.fake.clear_requests();
+    let (text, kept) = h.call_ok("get_training_status", args).await;
+    assert_eq!(kept["trend_source"]["from"], "history", "{kept}");
+    let paths = h.gc_api_paths();
+    assert!(
+        !paths.iter().any(|p| p.contains("/hillscore/stats") || p.contains("/endurancescore/stats")),
+        "{paths:#?}"
+    );
+    // The same numbers as Garmin's live answer.
+    for (a, b) in live["trend"].as_array().unwrap().iter().zip(kept["trend"].as_array().unwrap()) {
+        assert_eq!(a["hill_score"], b["hill_score"], "{a} {b}");
+        assert_eq!(a["endurance_score"], b["endurance_score"], "{a} {b}");
+    }
+    assert!(text.contains("Load focus"), "{text}");
+}
+
+/// Issue #29's measure for item 2: `get_training_status` (default, a 7-day trend) with Load Focus
+/// and the score trends, every Garmin request taking 80 ms, against the same tool's requests
+/// without the new trend reads (the day's parts and Running Tolerance, sent all at once through a
+/// client of the same fake), in the same run. Printed with `--nocapture`; the request counts are
+/// asserted: the two score ranges replace the day's endurance and hill requests (the ranges carry
+/// the day's records), so no request is added and no round trip.
+#[tokio::test]
+async fn requests_and_wall_time_with_load_focus_and_score_trends_at_80_ms_per_request() {
+    let h = Harness::start().await;
+    h.fake.push_fault(FaultRule::always(Fault::Latency(std::time::Duration::from_millis(80))));
+    let g = garmin(&h);
+    let date = today();
+    let first = date - Duration::days(6);
+    h.call_ok("get_training_status", json!({})).await;
+    let (m, w) = (g.metrics(), g.wellness());
+    m.race_predictions().await.unwrap();
+    let mut baseline = Vec::new();
+    let mut ours = Vec::new();
+    for _ in 0..3 {
+        h.fake.clear_requests();
+        let started = std::time::Instant::now();
+        let readiness =
+            futures::future::join_all((0..7).map(|i| m.training_readiness(first + Duration::days(i))));
+        let _ = tokio::join!(
+            m.training_status(date),
+            readiness,
+            m.max_metrics(first, date),
+            w.hrv_range(first, date),
+            m.race_predictions(),
+            m.lactate_threshold(),
+            m.endurance_score(date),
+            m.hill_score(date),
+            m.fitness_age(date),
+            m.running_tolerance(first, date),
+        );
+        baseline.push((h.gc_api_paths().len(), started.elapsed()));
+        h.fake.clear_requests();
+        let started = std::time::Instant::now();
+        h.call_ok("get_training_status", json!({})).await;
+        ours.push((h.gc_api_paths().len(), started.elapsed()));
+    }
+    let median = |v: &mut Vec<(usize, std::time::Duration)>| {
+        v.sort_by_key(|x| x.1);
+        v[1]
+    };
+    let (b, o) = (median(&mut baseline), median(&mut ours));
+    println!(
+        "get_training_status at 80 ms/request: without the new trend reads {} requests in {} ms; with Load Focus and the score trends {} in {} ms; ratio {:.2}",
+        b.0,
+        b.1.as_millis(),
+        o.0,
+        o.1.as_millis(),
+        o.1.as_secs_f64() / b.1.as_secs_f64()
+    );
+    assert_eq!(o.0, b.0, "the score ranges stand in for the day's score requests");
+    let paths = h.gc_api_paths();
+    assert!(paths.iter().any(|p| p.contains("/hillscore/stats")), "{paths:#?}");
+    assert!(!paths.iter().any(|p| p.ends_with("/metrics-service/metrics/hillscore")), "{paths:#?}");
 }

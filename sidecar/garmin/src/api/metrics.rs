@@ -5,7 +5,8 @@ use chrono::NaiveDate;
 
 use super::{Many, check_range, display_name, ymd};
 use crate::models::metrics::{
-    EnduranceScore, FitnessAge, HillScore, HillScoreRange, HrZones, LactateThreshold, MaxMetrics,
+    BiometricValue, CriticalSwimSpeed, EnduranceScore, EnduranceScoreRange, FitnessAge,
+    FunctionalThresholdPower, HealthStatus, HillScore, HillScoreRange, HrZones, LactateThreshold, MaxMetrics,
     RacePredictions, RunningTolerance, TrainingReadiness, TrainingStatus,
 };
 use crate::{Client, Result};
@@ -132,5 +133,104 @@ impl MetricsApi<'_> {
             .into_iter()
             .filter(RunningTolerance::has_data)
             .collect())
+    }
+
+    /// `GET /gc-api/healthstatus-service/healthstatus/summary/{date}` — Health Status: each
+    /// overnight metric against the athlete's baseline (path *unverified*, see
+    /// [`HealthStatus`]); `None` when the day has none (Garmin answers 204).
+    pub async fn health_status(&self, date: NaiveDate) -> Result<Option<HealthStatus>> {
+        let path = format!("/healthstatus-service/healthstatus/summary/{}", ymd(date));
+        let status: Option<Many<HealthStatus>> = self.client.get_json(&path, &[]).await?;
+        Ok(status.and_then(|s| s.into_vec().into_iter().find(HealthStatus::has_data)))
+    }
+
+    /// `GET /gc-api/healthstatus-service/healthstatus/summary/{start}/{end}` — Health Status per
+    /// day (*unverified*); days without a value are dropped.
+    pub async fn health_status_range(&self, start: NaiveDate, end: NaiveDate) -> Result<Vec<HealthStatus>> {
+        check_range(start, end)?;
+        let path = format!("/healthstatus-service/healthstatus/summary/{}/{}", ymd(start), ymd(end));
+        let days: Option<Many<HealthStatus>> = self.client.get_json(&path, &[]).await?;
+        Ok(days.map(Many::into_vec).unwrap_or_default().into_iter().filter(HealthStatus::has_data).collect())
+    }
+
+    /// `GET /gc-api/biometric-service/stats/{series}/range/{start}/{end}` with `series`
+    /// `lactateThresholdHeartRate` or `lactateThresholdSpeed` (sport `RUNNING`), or
+    /// `functionalThresholdPower` (sport `CYCLING`): each value with the days it held.
+    pub async fn biometric_history(
+        &self,
+        series: BiometricSeries,
+        start: NaiveDate,
+        end: NaiveDate,
+    ) -> Result<Vec<BiometricValue>> {
+        check_range(start, end)?;
+        let path = format!("/biometric-service/stats/{}/range/{}/{}", series.key(), ymd(start), ymd(end));
+        let query = [
+            ("sport", series.sport().to_owned()),
+            ("aggregation", "daily".to_owned()),
+            ("aggregationStrategy", "LATEST".to_owned()),
+        ];
+        let rows: Option<Many<BiometricValue>> = self.client.get_json(&path, &query).await?;
+        Ok(rows.map(Many::into_vec).unwrap_or_default().into_iter().filter(|r| r.value.is_some()).collect())
+    }
+
+    /// `GET /gc-api/biometric-service/biometric/latestFunctionalThresholdPower/CYCLING` — the
+    /// latest cycling FTP.
+    pub async fn ftp_latest(&self) -> Result<Option<FunctionalThresholdPower>> {
+        let path = "/biometric-service/biometric/latestFunctionalThresholdPower/CYCLING";
+        let ftp: Option<Many<FunctionalThresholdPower>> = self.client.get_json(path, &[]).await?;
+        Ok(ftp.and_then(|m| m.into_vec().into_iter().find(|f| f.functional_threshold_power.is_some())))
+    }
+
+    /// `GET /gc-api/biometric-service/criticalSwimSpeed/latest/{date}` — the latest Critical Swim
+    /// Speed on or before `date` (path *unverified*, see [`CriticalSwimSpeed`]).
+    pub async fn critical_swim_speed(&self, date: NaiveDate) -> Result<Option<CriticalSwimSpeed>> {
+        let path = format!("/biometric-service/criticalSwimSpeed/latest/{}", ymd(date));
+        let css: Option<Many<CriticalSwimSpeed>> = self.client.get_json(&path, &[]).await?;
+        Ok(css.and_then(|m| m.into_vec().into_iter().find(|c| c.speed.is_some_and(|s| s > 0.0))))
+    }
+
+    /// `GET /gc-api/metrics-service/metrics/endurancescore/stats?startDate&endDate&aggregation=daily`
+    /// — endurance scores of a range, one group per day (tamcore asks `weekly`; `daily` is the
+    /// hill-score twin's aggregation, for this path *unverified*).
+    pub async fn endurance_score_range(
+        &self,
+        start: NaiveDate,
+        end: NaiveDate,
+    ) -> Result<EnduranceScoreRange> {
+        check_range(start, end)?;
+        let query = [("startDate", ymd(start)), ("endDate", ymd(end)), ("aggregation", "daily".to_owned())];
+        Ok(self
+            .client
+            .get_json("/metrics-service/metrics/endurancescore/stats", &query)
+            .await?
+            .unwrap_or_default())
+    }
+}
+
+/// A biometric series with a history ([`MetricsApi::biometric_history`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BiometricSeries {
+    /// Lactate-threshold heart rate (bpm), running.
+    LactateThresholdHeartRate,
+    /// Lactate-threshold speed (m/s ÷ 10), running.
+    LactateThresholdSpeed,
+    /// Functional threshold power (W), cycling.
+    FunctionalThresholdPower,
+}
+
+impl BiometricSeries {
+    fn key(self) -> &'static str {
+        match self {
+            BiometricSeries::LactateThresholdHeartRate => "lactateThresholdHeartRate",
+            BiometricSeries::LactateThresholdSpeed => "lactateThresholdSpeed",
+            BiometricSeries::FunctionalThresholdPower => "functionalThresholdPower",
+        }
+    }
+
+    fn sport(self) -> &'static str {
+        match self {
+            BiometricSeries::FunctionalThresholdPower => "CYCLING",
+            _ => "RUNNING",
+        }
     }
 }

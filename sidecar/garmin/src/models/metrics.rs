@@ -2,8 +2,10 @@
 //! endurance and hill scores, heart-rate zones and fitness age. Training status is in `status`
 //! (re-exported).
 
+mod health_status;
 mod status;
 
+pub use health_status::*;
 pub use status::*;
 
 use std::collections::BTreeMap;
@@ -364,5 +366,98 @@ impl RunningTolerance {
     /// True when the row holds a tolerance or a load (Garmin sends rows of nulls on days without).
     pub fn has_data(&self) -> bool {
         self.running_tolerance.is_some() || self.acute_running_load.is_some()
+    }
+}
+
+/// One row of `biometric-service/stats/{lactateThresholdHeartRate|lactateThresholdSpeed|
+/// functionalThresholdPower}/range/{start}/{end}`: the value that held from `from` (tamcore and
+/// python-garminconnect name the paths; the row shape `{from, until, series, value, updatedDate}`
+/// is the fake's, *unverified* — upstream types the FTP answer "dict or list").
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct BiometricValue {
+    /// First day the value held.
+    #[serde(deserialize_with = "de::date")]
+    pub from: Option<NaiveDate>,
+    /// Last day it held.
+    #[serde(deserialize_with = "de::date")]
+    pub until: Option<NaiveDate>,
+    /// The series' key.
+    pub series: Option<String>,
+    /// The value (bpm; m/s ÷ 10 for the speed, as `latestLactateThreshold`; W).
+    pub value: Option<f64>,
+    /// When Garmin last changed it.
+    #[serde(deserialize_with = "de::date")]
+    pub updated_date: Option<NaiveDate>,
+}
+
+/// `biometric-service/criticalSwimSpeed/latest/{date}` (the path is one unattributed catalogue's,
+/// *unverified*; so is this shape, the fake's: a speed in m/s and its day).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct CriticalSwimSpeed {
+    /// The day it was set.
+    #[serde(deserialize_with = "de::date")]
+    pub calendar_date: Option<NaiveDate>,
+    /// Critical Swim Speed, m/s.
+    pub speed: Option<f64>,
+    /// Garmin marks an old value as stale.
+    pub is_stale: Option<bool>,
+}
+
+/// `biometric-service/biometric/latestFunctionalThresholdPower/CYCLING`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct FunctionalThresholdPower {
+    /// The day it was set.
+    #[serde(deserialize_with = "de::date")]
+    pub calendar_date: Option<NaiveDate>,
+    /// `CYCLING`, `RUNNING`.
+    pub sport: Option<String>,
+    /// FTP, W.
+    pub functional_threshold_power: Option<f64>,
+}
+
+/// `metrics-service/metrics/endurancescore/stats?startDate&endDate&aggregation=…`
+/// (`endurance_score.json`'s range twin, as tamcore reads it): the range's average and best, and
+/// one group per period (a day with `daily`, a week with `weekly`) keyed by its first day.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct EnduranceScoreRange {
+    /// First day.
+    #[serde(deserialize_with = "de::date")]
+    pub start_date: Option<NaiveDate>,
+    /// Last day.
+    #[serde(deserialize_with = "de::date")]
+    pub end_date: Option<NaiveDate>,
+    /// Average over the range.
+    pub avg: Option<f64>,
+    /// Best over the range.
+    pub max: Option<f64>,
+    /// Per period (key: the period's first day, `YYYY-MM-DD`).
+    #[serde(deserialize_with = "de::map")]
+    pub group_map: BTreeMap<String, EnduranceGroup>,
+    /// The range's last day's full record (the fake's shape, as `endurance_score.json`).
+    #[serde(rename = "enduranceScoreDTO")]
+    pub endurance_score_dto: Option<EnduranceScore>,
+}
+
+/// One period of [`EnduranceScoreRange`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct EnduranceGroup {
+    /// The period's average score.
+    pub group_average: Option<f64>,
+    /// The period's best score.
+    pub group_max: Option<f64>,
+}
+
+impl EnduranceScoreRange {
+    /// The averages by the period's first day (with `daily`: each day's score), oldest first.
+    pub fn averages(&self) -> Vec<(NaiveDate, f64)> {
+        self.group_map
+            .iter()
+            .filter_map(|(day, g)| Some((NaiveDate::parse_from_str(day, "%Y-%m-%d").ok()?, g.group_average?)))
+            .collect()
     }
 }

@@ -17,7 +17,7 @@ use crate::fit_series::FitSeries;
 use crate::models::activities::{
     ActivityDetails, ActivitySplits, ActivitySummary, ActivityType, ExerciseSets, TimeInZone,
 };
-use crate::models::metrics::{HrZones, TrainingStatus};
+use crate::models::metrics::{EnduranceScoreRange, HealthStatus, HillScoreRange, HrZones, TrainingStatus};
 use crate::models::wellness::{DailySleep, DailySummary, DailyWeightSummary, HrvSummary, SleepStatsDay};
 use crate::{Client, Error, PersonalClient, Result};
 
@@ -382,6 +382,30 @@ impl Garmin {
                 }),
         )
         .await
+    }
+
+    /// The daily series of Garmin's newest metrics over `start..=end` (at most a block; web session
+    /// only, recent watches only: others answer 404/204): the daily hill scores, the weekly
+    /// endurance-score groups and the Health Status of each night. Typed, since the history keeps
+    /// their numbers (and Health Status as read).
+    pub async fn kept_newest_metrics(
+        &self,
+        start: NaiveDate,
+        end: NaiveDate,
+    ) -> (Result<HillScoreRange>, Result<EnduranceScoreRange>, Result<Vec<HealthStatus>>) {
+        let (hill, endurance, health) =
+            futures::join!(
+                self.serve(Read::new("hill scores").web(move |w| {
+                    Box::pin(async move { w.metrics().hill_score_range(start, end).await })
+                })),
+                self.serve(Read::new("endurance scores").web(move |w| {
+                    Box::pin(async move { w.metrics().endurance_score_range(start, end).await })
+                })),
+                self.serve(Read::new("Health Status").web(move |w| {
+                    Box::pin(async move { w.metrics().health_status_range(start, end).await })
+                })),
+            );
+        (hill.map(Served::into_value), endurance.map(Served::into_value), health.map(Served::into_value))
     }
 
     /// Garmin's training status snapshot on `date` (web session only).

@@ -12,7 +12,7 @@ use crate::models::activities::{Activity, ActivitySummary, ActivityWeather, Exer
 use crate::models::common::DatedValue;
 use crate::models::devices::Device;
 use crate::models::downloads::{DownloadedFile, ExportFormat, OriginalFile};
-use crate::models::metrics::{FitnessAge, HrZones, RunningTolerance};
+use crate::models::metrics::{FitnessAge, HealthStatus, HrZones, RunningTolerance};
 use crate::models::profile::ProfileSettings;
 use crate::models::wellness::{
     BloodPressureRange, BodyBatteryReport, DailyStress, DailySummary, Hrv, HrvSummary, Hydration,
@@ -304,6 +304,16 @@ impl Garmin {
         self.serve(
             Read::new("Running Tolerance")
                 .web(move |w| Box::pin(async move { w.metrics().running_tolerance(start, end).await })),
+        )
+        .await
+    }
+
+    /// The day's Health Status, each overnight metric against its baseline (web session only;
+    /// fēnix 8 era watches, 204/404 from others, 402 where Garmin keeps it behind Connect+).
+    pub async fn health_status(&self, date: NaiveDate) -> Result<Served<Option<HealthStatus>>> {
+        self.serve(
+            Read::new("Health Status")
+                .web(move |w| Box::pin(async move { w.metrics().health_status(date).await })),
         )
         .await
     }

@@ -283,11 +283,12 @@ enum Range<T> {
 async fn read_ranges(run: &Run<'_>, block: Block, report: &mut SyncReport) -> Result<Step> {
     let (start, last) = (block.start, block.last);
     let g = &run.garmin;
-    let (sleep, hrv, weight, status) = futures::join!(
+    let (sleep, hrv, weight, status, newest) = futures::join!(
         range(g.kept_sleep(start, last)),
         range(g.kept_hrv(start, last)),
         range(g.kept_weight(start, last)),
         async { if g.has_web() { Some(g.kept_training_status(last).await) } else { None } },
+        async { if g.has_web() { Some(g.kept_newest_metrics(start, last).await) } else { None } },
     );
     let mut failures = Failures { run, block, report, stop: None, failed: false };
     let sleep = failures.take("the sleep", sleep)?;
@@ -296,6 +297,15 @@ async fn read_ranges(run: &Run<'_>, block: Block, report: &mut SyncReport) -> Re
     let status = match status {
         Some(read) => failures.take("the training status", read)?,
         None => None,
+    };
+    // Garmin's newest metrics: a watch without them answers 404/204 (nothing to keep).
+    let (hill, endurance, health) = match newest {
+        Some((hill, endurance, health)) => (
+            failures.take("the hill scores", hill)?,
+            failures.take("the endurance scores", endurance)?,
+            failures.take("the Health Status", health)?,
+        ),
+        None => (None, None, None),
     };
     let Failures { stop, failed, .. } = failures;
     let mut conn = run.history.conn();
@@ -308,7 +318,15 @@ async fn read_ranges(run: &Run<'_>, block: Block, report: &mut SyncReport) -> Re
     store::store_ranges(&tx, sleep_rows, sleep_origin, rows_of(&hrv), rows_of(&weight), now)?;
     if let Some(snapshot) = &status {
         store::upsert_training_status(&tx, last, &snapshot.value, now)?;
+        crate::daily_metrics::store_load_focus(&tx, last, &snapshot.value.value, now)?;
     }
+    crate::daily_metrics::store_newest_metrics(
+        &tx,
+        &hill.unwrap_or_default(),
+        &endurance.unwrap_or_default(),
+        &health.unwrap_or_default(),
+        now,
+    )?;
     if !failed {
         store::mark_ranges_read(&tx, start, last, now)?;
     }

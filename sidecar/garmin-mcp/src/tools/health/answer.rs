@@ -27,6 +27,10 @@ pub struct DailyHealth {
     pub averages: Option<HealthAverages>,
     /// Parts Garmin has no data for, e.g. `hrv` (a range: `hrv: 2026-11-03, 2026-11-10`).
     pub missing: Vec<String>,
+    /// One plain sentence per metric the watch does not record or Garmin keeps from this account
+    /// ("your Forerunner 255 does not record Health Status"), never shown as zeros.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_recorded: Vec<String>,
 }
 
 /// One day's health; a part is absent when Garmin has nothing for it (see `missing`).
@@ -68,6 +72,39 @@ pub struct HealthDay {
     /// Water drunk.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hydration: Option<DayHydration>,
+    /// Health Status: each overnight metric against the athlete's own baseline range (recent
+    /// watches).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub health_status: Option<HealthStatusPart>,
+}
+
+/// Health Status: the night's metrics against the athlete's own baseline.
+#[derive(Debug, Default, Serialize, schemars::JsonSchema)]
+pub struct HealthStatusPart {
+    /// Garmin's overall verdict in words (`all in range`, `out of range`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overall: Option<String>,
+    /// HRV, resting heart rate, respiration, skin temperature and SpO2, those Garmin gave.
+    pub metrics: Vec<HealthStatusMetricPart>,
+}
+
+/// One metric of Health Status.
+#[derive(Debug, Default, Serialize, schemars::JsonSchema)]
+pub struct HealthStatusMetricPart {
+    /// `hrv`, `resting heart rate`, `respiration`, `skin temperature` or `spo2`.
+    pub metric: String,
+    /// The night's value, in `unit`.
+    pub value: f64,
+    /// `ms`, `bpm`, `breaths/min`, `°C change` (from the usual) or `%`.
+    pub unit: String,
+    /// The athlete's baseline range, low end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline_low: Option<f64>,
+    /// The athlete's baseline range, high end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline_high: Option<f64>,
+    /// `within baseline`, `above baseline`, `below baseline` or `no baseline yet`.
+    pub status: String,
 }
 
 /// Steps, distance, floors, calories.

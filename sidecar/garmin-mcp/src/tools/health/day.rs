@@ -2,6 +2,7 @@
 //! day's parts (naming those Garmin has nothing for) and summed up in a sentence or two.
 
 use chrono::{Duration, NaiveDate, NaiveDateTime};
+use garmin::models::metrics::HealthStatus;
 use garmin::models::wellness::{
     BloodPressureRange, DailySleep, DailyStress, DailySummary, Hrv, Hydration, IntensityMinutesDay, Sleep,
     Spo2, StressDay, WeightEntry, WeightRange,
@@ -11,6 +12,7 @@ use garmin::reads::ServedFuture;
 use super::Detail;
 use super::answer::*;
 use super::format::{kg, parse_hm, round1};
+use super::status::{health_status_part, health_status_sentence};
 use super::timeline::{hourly, sleep_timeline};
 use crate::domain::words::{thousands, whole, words};
 use crate::server::GarminMcp;
@@ -33,7 +35,7 @@ impl GarminMcp {
         let full = detail == Detail::Full;
         let series = async { if full { Some(w.stress(date).value().await) } else { None } };
         let spo2 = async { if full { Some(w.spo2(date).value().await) } else { None } };
-        let (summary, sleep, hrv, im, weight, bp, hydration, stress_day, series, spo2) = tokio::join!(
+        let (summary, sleep, hrv, im, weight, bp, hydration, stress_day, series, spo2, health_status) = tokio::join!(
             w.daily_summary(date).value(),
             w.sleep(date, full).value(),
             w.hrv(date).value(),
@@ -44,6 +46,7 @@ impl GarminMcp {
             w.stress_daily(date, date).value(),
             series,
             spo2,
+            w.health_status(date).value(),
         );
         let mut failures = Failures::default();
         let summary = failures.take(Request::Summary, summary).flatten();
@@ -70,18 +73,72 @@ impl GarminMcp {
         };
         let stress_day = stress_day.into_iter().find(|d| d.calendar_date == Some(date));
         let spo2 = spo2.and_then(|r| failures.take(Request::Spo2, r)).flatten();
-        let parts =
-            DayParts { date, summary, sleep, hrv, im, weight, bp, hydration, stress_day, series, spo2, full };
-        let (day, absent) = parts.build();
+        let not_recorded = self.health_status_absence(&w, health_status.as_ref().err()).await;
+        let health_status = match health_status {
+            Err(_) if !not_recorded.is_empty() => None,
+            result => failures.take(Request::HealthStatus, result).flatten(),
+        };
+        let parts = DayParts {
+            date,
+            summary,
+            sleep,
+            hrv,
+            im,
+            weight,
+            bp,
+            hydration,
+            stress_day,
+            series,
+            spo2,
+            health_status,
+            full,
+        };
+        let (day, mut absent) = parts.build();
         if absent.len() == PART_NAMES.len() && failures.reasons.is_empty() {
             return Err(ToolError::NoData(format!("No health data recorded for {date}")));
         }
+        if !not_recorded.is_empty() {
+            absent.retain(|part| part != "health_status");
+        }
         let missing = failures.explain(&absent);
-        let text = day_summary(date, &day, &missing);
+        let mut text = day_summary(date, &day, &missing);
+        for sentence in &not_recorded {
+            text.push(' ');
+            text.push_str(sentence);
+        }
         Ok((
             text,
-            DailyHealth { date: Some(date.to_string()), day: Some(day), missing, ..DailyHealth::default() },
+            DailyHealth {
+                date: Some(date.to_string()),
+                day: Some(day),
+                missing,
+                not_recorded,
+                ..DailyHealth::default()
+            },
         ))
+    }
+}
+
+impl GarminMcp {
+    /// The sentence that stands in for Health Status when Garmin's refusal says the watch does not
+    /// record it or the account lacks Garmin Connect+ (the watch is named from the device list:
+    /// one more request, only then); empty otherwise.
+    async fn health_status_absence(
+        &self,
+        w: &garmin::reads::Garmin,
+        error: Option<&garmin::Error>,
+    ) -> Vec<String> {
+        let Some(error) = error else { return Vec::new() };
+        // A sentence that does not name the watch (Garmin Connect+) needs no device list.
+        const UNNAMED: &str = "\u{0}";
+        match crate::domain::watch::absence(UNNAMED, "Health Status", Some(error)) {
+            None => return Vec::new(),
+            Some(sentence) if !sentence.contains(UNNAMED) => return vec![sentence],
+            Some(_) => {}
+        }
+        let devices = w.devices().await.map(garmin::Served::into_value).unwrap_or_default();
+        let watch = crate::domain::watch::watch_words(None, &devices);
+        crate::domain::watch::absence(&watch, "Health Status", Some(error)).into_iter().collect()
     }
 }
 
@@ -98,6 +155,7 @@ enum Request {
     StressStats,
     StressSeries,
     Spo2,
+    HealthStatus,
 }
 
 impl Request {
@@ -116,6 +174,7 @@ impl Request {
             Request::StressStats => part == "stress",
             Request::StressSeries => ["stress", "body_battery"].contains(&part),
             Request::Spo2 => part == "spo2",
+            Request::HealthStatus => part == "health_status",
         }
     }
 }
@@ -158,7 +217,7 @@ impl Failures {
 }
 
 /// Every part of a day, in the order `missing` lists them.
-const PART_NAMES: [&str; 12] = [
+const PART_NAMES: [&str; 13] = [
     "activity",
     "heart_rate",
     "sleep",
@@ -171,6 +230,7 @@ const PART_NAMES: [&str; 12] = [
     "body_composition",
     "blood_pressure",
     "hydration",
+    "health_status",
 ];
 
 /// What Garmin answered for one day.
@@ -187,6 +247,8 @@ struct DayParts {
     series: Option<DailyStress>,
     /// The day's blood-oxygen read (full detail only).
     spo2: Option<Spo2>,
+    /// Health Status (recent watches).
+    health_status: Option<HealthStatus>,
     full: bool,
 }
 
@@ -207,6 +269,7 @@ impl DayParts {
             body_composition: self.body(),
             blood_pressure: self.blood_pressure(),
             hydration: self.hydration(),
+            health_status: self.health_status.as_ref().and_then(health_status_part),
         };
         let missing = absent_parts(&day);
         (day, missing)
@@ -474,6 +537,7 @@ fn absent_parts(day: &HealthDay) -> Vec<String> {
         day.body_composition.is_some(),
         day.blood_pressure.is_some(),
         day.hydration.is_some(),
+        day.health_status.is_some(),
     ];
     PART_NAMES.iter().zip(present).filter(|(_, has)| !has).map(|(name, _)| (*name).to_owned()).collect()
 }
@@ -520,6 +584,10 @@ fn day_summary(date: NaiveDate, day: &HealthDay, missing: &[String]) -> String {
         parts.push(format!("{} steps", thousands(steps)));
     }
     let mut text = parts.join(", ") + ".";
+    if let Some(status) = &day.health_status {
+        text.push(' ');
+        text.push_str(&health_status_sentence(status));
+    }
     if missing.iter().any(|m| m == "hrv") {
         text.push_str(&format!(" No HRV reading for {date}."));
     }

@@ -52,6 +52,10 @@ pub struct TrainingStatusReport {
     /// One row per day of the trend, oldest first.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub trend: Vec<TrendRow>,
+    /// Where the trend's hill scores, endurance scores and load focus came from: the local
+    /// history when it covers the trend's days, else Garmin live.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trend_source: Option<crate::history::DataSource>,
     /// Parts Garmin has no data for.
     pub missing: Vec<String>,
     /// The next goal race from the athlete memory, with the days to it (when one is remembered).
@@ -104,6 +108,10 @@ pub struct LoadBalancePart {
     /// Garmin's verdict, e.g. `anaerobic shortage`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub feedback: Option<String>,
+    /// Each band's shortage or excess against its target range, e.g. `anaerobic shortage (120
+    /// below 180–540)`; empty when every band is on target.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub focus: Vec<String>,
 }
 
 /// One intensity band.
@@ -120,7 +128,7 @@ pub struct LoadBand {
     /// Target range, upper end.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub target_max: Option<f64>,
-    /// `below target`, `on target` or `above target`.
+    /// `below target` (a shortage), `on target` or `above target` (an excess).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
 }
@@ -258,6 +266,9 @@ pub struct HillPart {
     /// Endurance part.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub endurance: Option<u64>,
+    /// `recreational`, `challenger`, `trained`, `skilled`, `expert` or `elite`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
 }
 
 /// One day of the trend.
@@ -283,6 +294,16 @@ pub struct TrendRow {
     /// Acute running impact load of the day.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub impact_load: Option<f64>,
+    /// Hill score of the day.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hill_score: Option<u64>,
+    /// Endurance score of the day.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub endurance_score: Option<u64>,
+    /// Garmin's load-focus verdict on the days the local history kept one (e.g. `anaerobic
+    /// shortage`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub load_focus: Option<String>,
 }
 
 /// Running Tolerance and impact load (Forerunner 570/970, fēnix 8 era).

@@ -5,9 +5,12 @@
 //! `get_injury_risk`).
 
 use chrono::NaiveDate;
-use garmin::models::metrics::{HeatAltitudeAcclimation, MaxMetrics, RunningTolerance, TrainingStatus};
+use garmin::models::metrics::{
+    EnduranceScoreRange, HeatAltitudeAcclimation, HillScoreRange, MaxMetrics, RunningTolerance,
+    TrainingStatus,
+};
 
-use super::answer::{AcclimationPart, RunningTolerancePart};
+use super::answer::{AcclimationPart, RunningTolerancePart, TrainingStatusReport, TrendRow};
 pub(super) use crate::domain::watch::{absence, watch_words};
 use crate::domain::words::{whole, words};
 
@@ -53,4 +56,66 @@ pub(super) fn tolerance_on(rows: &[RunningTolerance], day: NaiveDate) -> (Option
     rows.iter()
         .find(|r| r.calendar_date == Some(day))
         .map_or((None, None), |r| (r.running_tolerance.map(f64::round), r.acute_running_load.map(f64::round)))
+}
+
+/// Garmin's hill-score level of a classification id: the six levels of the Garmin Connect card,
+/// in its order (the ids 1–6 are *unverified*: `hill_score.json` shows only one of them).
+pub(super) fn hill_level(class: i64) -> Option<&'static str> {
+    Some(match class {
+        1 => "recreational",
+        2 => "challenger",
+        3 => "trained",
+        4 => "skilled",
+        5 => "expert",
+        6 => "elite",
+        _ => return None,
+    })
+}
+
+/// The trend's hill and endurance scores of each day (Garmin's daily range answers).
+pub(super) fn add_score_trend(rows: &mut [TrendRow], hill: &HillScoreRange, endurance: &EnduranceScoreRange) {
+    let daily = endurance.averages();
+    for row in rows {
+        let Ok(day) = row.date.parse::<NaiveDate>() else { continue };
+        row.hill_score = hill
+            .hill_scores
+            .iter()
+            .find(|h| h.calendar_date == Some(day))
+            .and_then(|h| h.overall_score)
+            .and_then(whole);
+        row.endurance_score = daily.iter().find(|(d, _)| *d == day).and_then(|(_, v)| whole(*v));
+    }
+}
+
+/// " Load focus: anaerobic shortage (…). Endurance score 6,812 (well trained); hill score 62
+/// (skilled)." — the parts there are.
+pub(super) fn focus_and_scores_sentence(r: &TrainingStatusReport) -> Option<String> {
+    let mut parts = Vec::new();
+    if let Some(balance) = &r.load_balance {
+        if balance.focus.is_empty() {
+            parts.push(" Load focus: every band on target.".to_owned());
+        } else {
+            parts.push(format!(" Load focus: {}.", balance.focus.join("; ")));
+        }
+    }
+    let level = |l: &Option<String>| l.as_deref().map(|l| format!(" ({l})")).unwrap_or_default();
+    let mut scores = Vec::new();
+    if let Some(score) = r.endurance_score.as_ref().and_then(|e| e.score.map(|s| (s, &e.level))) {
+        scores.push(format!(
+            "endurance score {}{}",
+            crate::domain::words::thousands(score.0),
+            level(score.1)
+        ));
+    }
+    if let Some(score) = r.hill_score.as_ref().and_then(|h| h.score.map(|s| (s, &h.level))) {
+        scores.push(format!("hill score {}{}", score.0, level(score.1)));
+    }
+    if let Some((first, rest)) = scores.split_first() {
+        let mut first = first.clone();
+        first[..1].make_ascii_uppercase();
+        let rest: Vec<String> = rest.to_vec();
+        let joined = std::iter::once(first).chain(rest).collect::<Vec<_>>().join("; ");
+        parts.push(format!(" {joined}."));
+    }
+    (!parts.is_empty()).then(|| parts.concat())
 }

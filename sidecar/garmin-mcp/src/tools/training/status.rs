@@ -111,7 +111,8 @@ pub(super) fn load_balance_part(status: &TrainingStatus) -> Option<LoadBalancePa
     if bands.iter().all(|b| b.load.is_none()) {
         return None;
     }
-    Some(LoadBalancePart { bands, feedback: b.training_balance_feedback_phrase.as_deref().map(words) })
+    let focus = bands.iter().filter_map(band_focus).collect();
+    Some(LoadBalancePart { bands, feedback: b.training_balance_feedback_phrase.as_deref().map(words), focus })
 }
 
 /// The summary of a training status report: status, load ratio, readiness, VO2max, race
@@ -202,6 +203,28 @@ fn trend_sentence(r: &TrainingStatusReport) -> Option<String> {
         trend.push(format!("acute load {a:.0} → {b:.0}"));
     }
     (!trend.is_empty()).then(|| format!(" Last {days} days: {}.", trend.join(", ")))
+}
+
+/// A band's shortage or excess in words, with how far it is from its range; `None` on target.
+fn band_focus(b: &LoadBand) -> Option<String> {
+    let load = b.load?;
+    let range = match (b.target_min, b.target_max) {
+        (Some(lo), Some(hi)) => format!("{lo:.0}–{hi:.0}"),
+        (Some(lo), None) => format!("at least {lo:.0}"),
+        (None, Some(hi)) => format!("at most {hi:.0}"),
+        (None, None) => return None,
+    };
+    match b.status.as_deref()? {
+        "below target" => Some(format!(
+            "{} shortage ({:.0} below {range})",
+            b.band,
+            b.target_min.map_or(0.0, |lo| lo - load)
+        )),
+        "above target" => {
+            Some(format!("{} excess ({:.0} above {range})", b.band, b.target_max.map_or(0.0, |hi| load - hi)))
+        }
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,147 @@
+//! The daily series of Garmin's newest metrics (issue #29): hill score, endurance score, Health
+//! Status and load focus, kept by the sync (migration 6, `daily_metrics`) so
+//! `get_training_status` and `get_daily_health` draw their trends from the history instead of
+//! asking Garmin. A value Garmin did not have stays NULL, never 0.
+
+use chrono::NaiveDate;
+use garmin::models::metrics::{EnduranceScoreRange, HealthStatus, HillScoreRange, TrainingStatus};
+use rusqlite::{Connection, params};
+
+use crate::store::{parse_ymd, ymd};
+use crate::{History, Result};
+
+/// One day of the series, as kept.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DailyMetrics {
+    /// The day.
+    pub date: NaiveDate,
+    /// Hill score of the day.
+    pub hill_score: Option<f64>,
+    /// Garmin's hill-score classification id.
+    pub hill_class: Option<i64>,
+    /// Endurance score of the day.
+    pub endurance_score: Option<f64>,
+    /// The night's Health Status, as read.
+    pub health_status: Option<HealthStatus>,
+    /// Four-week low aerobic load (the load focus), on the days a snapshot was kept.
+    pub load_aerobic_low: Option<f64>,
+    /// Four-week high aerobic load.
+    pub load_aerobic_high: Option<f64>,
+    /// Four-week anaerobic load.
+    pub load_anaerobic: Option<f64>,
+    /// Garmin's load-focus verdict key (`ANAEROBIC_SHORTAGE`…).
+    pub load_focus_feedback: Option<String>,
+}
+
+fn finite(v: Option<f64>) -> Option<f64> {
+    v.filter(|x| x.is_finite())
+}
+
+/// Makes sure `date` has a row, to update one column set of it.
+fn ensure(conn: &Connection, date: NaiveDate, now: i64) -> Result<()> {
+    conn.execute(
+        "INSERT INTO daily_metrics (date, synced_at) VALUES (?1, ?2)
+         ON CONFLICT(date) DO UPDATE SET synced_at = excluded.synced_at",
+        params![ymd(date), now],
+    )?;
+    Ok(())
+}
+
+/// Keeps a block's daily hill and endurance scores and Health Status nights.
+pub(crate) fn store_newest_metrics(
+    conn: &Connection,
+    hill: &HillScoreRange,
+    endurance: &EnduranceScoreRange,
+    health: &[HealthStatus],
+    now: i64,
+) -> Result<()> {
+    for h in &hill.hill_scores {
+        let (Some(date), Some(score)) = (h.calendar_date, finite(h.overall_score)) else { continue };
+        ensure(conn, date, now)?;
+        conn.execute(
+            "UPDATE daily_metrics SET hill_score = ?2, hill_class = ?3 WHERE date = ?1",
+            params![ymd(date), score, h.hill_score_classification_id],
+        )?;
+    }
+    for (date, score) in endurance.averages() {
+        ensure(conn, date, now)?;
+        conn.execute(
+            "UPDATE daily_metrics SET endurance_score = ?2 WHERE date = ?1",
+            params![ymd(date), finite(Some(score))],
+        )?;
+    }
+    for night in health.iter().filter(|n| n.has_data()) {
+        let Some(date) = night.calendar_date else { continue };
+        ensure(conn, date, now)?;
+        let json = serde_json::to_string(night).map_err(|e| crate::HistoryError::Invalid(e.to_string()))?;
+        conn.execute(
+            "UPDATE daily_metrics SET health_status_json = ?2 WHERE date = ?1",
+            params![ymd(date), json],
+        )?;
+    }
+    Ok(())
+}
+
+/// Keeps the load focus of a training-status snapshot of `date`.
+pub(crate) fn store_load_focus(
+    conn: &Connection,
+    date: NaiveDate,
+    status: &TrainingStatus,
+    now: i64,
+) -> Result<()> {
+    let Some(b) = status.primary_load_balance() else { return Ok(()) };
+    if b.monthly_load_aerobic_low.is_none() && b.monthly_load_anaerobic.is_none() {
+        return Ok(());
+    }
+    ensure(conn, date, now)?;
+    conn.execute(
+        "UPDATE daily_metrics SET load_aerobic_low = ?2, load_aerobic_high = ?3, load_anaerobic = ?4,
+         load_focus_feedback = ?5 WHERE date = ?1",
+        params![
+            ymd(date),
+            finite(b.monthly_load_aerobic_low),
+            finite(b.monthly_load_aerobic_high),
+            finite(b.monthly_load_anaerobic),
+            b.training_balance_feedback_phrase,
+        ],
+    )?;
+    Ok(())
+}
+
+impl History {
+    /// The kept newest-metric days of `from..=to`, oldest first (days without a row are absent).
+    pub fn daily_metrics(&self, from: NaiveDate, to: NaiveDate) -> Result<Vec<DailyMetrics>> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare(
+            "SELECT date, hill_score, hill_class, endurance_score, health_status_json, load_aerobic_low,
+                    load_aerobic_high, load_anaerobic, load_focus_feedback
+             FROM daily_metrics WHERE date BETWEEN ?1 AND ?2 ORDER BY date",
+        )?;
+        let rows = stmt.query_map(params![ymd(from), ymd(to)], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                DailyMetrics {
+                    date: NaiveDate::MIN,
+                    hill_score: r.get(1)?,
+                    hill_class: r.get(2)?,
+                    endurance_score: r.get(3)?,
+                    health_status: r
+                        .get::<_, Option<String>>(4)?
+                        .and_then(|json| serde_json::from_str(&json).ok()),
+                    load_aerobic_low: r.get(5)?,
+                    load_aerobic_high: r.get(6)?,
+                    load_anaerobic: r.get(7)?,
+                    load_focus_feedback: r.get(8)?,
+                },
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (date, mut day) = row?;
+            let Some(date) = parse_ymd(&date) else { continue };
+            day.date = date;
+            out.push(day);
+        }
+        Ok(out)
+    }
+}
