@@ -13,6 +13,7 @@ pub mod elicit;
 pub mod files;
 pub mod history;
 pub mod http;
+mod listing;
 pub mod icons;
 pub mod logging;
 pub mod output;
