@@ -26,12 +26,19 @@ fn main() {
          pub(crate) const SNAPSHOTS: &[Snapshot] = &[\n",
     );
     for path in files {
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-        let tool: serde_json::Value = serde_json::from_str(&text)
-            .unwrap_or_else(|e| panic!("{} is not JSON ({e}); regenerate it with UPDATE_TOOLSNAPS=1", path.display()));
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        let tool: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|e| {
+            panic!("{} is not JSON ({e}); regenerate it with UPDATE_TOOLSNAPS=1", path.display())
+        });
         let name = tool["name"].as_str().unwrap_or_default();
         let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
-        assert_eq!(name, stem, "{} describes the tool `{name}`; regenerate it with UPDATE_TOOLSNAPS=1", path.display());
+        assert_eq!(
+            name,
+            stem,
+            "{} describes the tool `{name}`; regenerate it with UPDATE_TOOLSNAPS=1",
+            path.display()
+        );
         let read_only = tool["annotations"]["readOnlyHint"] == serde_json::Value::Bool(true);
         let compact = compact_dir.join(format!("{name}.json"));
         std::fs::write(&compact, tool.to_string()).expect("write the compact snapshot");

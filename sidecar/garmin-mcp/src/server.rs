@@ -1074,8 +1074,8 @@ mod tests {
     /// Every way the server can be set up that changes its tools: all toolsets or each one alone,
     /// each with and without `--readonly`.
     fn every_setup(dir: &std::path::Path) -> Vec<ServerOptions> {
-        let toolsets = std::iter::once(None)
-            .chain(toolsets::TOOLSETS.iter().map(|set| Some(vec![set.id.to_owned()])));
+        let toolsets =
+            std::iter::once(None).chain(toolsets::TOOLSETS.iter().map(|set| Some(vec![set.id.to_owned()])));
         toolsets
             .flat_map(|chosen| {
                 [false, true].map(|read_only| ServerOptions {
@@ -1109,7 +1109,8 @@ mod tests {
                 );
                 assert!(listed == expected, "{setup}: a tool's description differs from the router's");
                 for tool in all.list_all() {
-                    let refused = grant_read_only && server.offered().iter().any(|t| t.name == tool.name && !t.read_only);
+                    let refused = grant_read_only
+                        && server.offered().iter().any(|t| t.name == tool.name && !t.read_only);
                     let allowed = server.offers_tool(&tool.name) && !refused;
                     assert_eq!(allowed, expected.contains(&tool), "{setup}: `{}`", tool.name);
                 }
@@ -1123,7 +1124,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let server = GarminMcp::new(options_in(dir.path())).unwrap();
         let info = server.get_info();
-        assert!(info.instructions.unwrap_or_default().contains("Athlete memory"), "the athlete toolset is offered");
+        assert!(
+            info.instructions.unwrap_or_default().contains("Athlete memory"),
+            "the athlete toolset is offered"
+        );
         assert!(server.get_tool("get_activity").is_some());
         assert_eq!(server.listed_tools(false).len(), GarminMcp::all_tools().list_all().len());
         assert!(server.tools.router.get().is_none(), "initialize or tools/list built the router");
