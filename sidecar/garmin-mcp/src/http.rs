@@ -272,12 +272,7 @@ pub async fn bind(options: HttpOptions) -> Result<Listening, StartError> {
 /// The tools that change Garmin data (not marked read-only): what a read-only OAuth grant may
 /// neither list nor call.
 fn write_tools() -> std::collections::HashSet<String> {
-    GarminMcp::all_tools()
-        .list_all()
-        .into_iter()
-        .filter(|tool| tool.annotations.as_ref().and_then(|a| a.read_only_hint) != Some(true))
-        .map(|tool| tool.name.to_string())
-        .collect()
+    crate::listing::write_tools().map(str::to_owned).collect()
 }
 
 impl Listening {

@@ -14,6 +14,7 @@ pub mod files;
 pub mod history;
 pub mod http;
 pub mod icons;
+mod listing;
 pub mod logging;
 pub mod output;
 pub mod prompts;

@@ -118,12 +118,15 @@ pub struct GarminMcp {
     call: CallScope,
 }
 
-/// The tools this server offers (after `--toolsets` and `--readonly`), built when first needed —
-/// the first `tools/list`, tool call, or question about which tools are offered — not at start-up:
-/// building them (every tool's schemas, generated then tidied) is most of what a start would
-/// otherwise do before it can read its first message. Each listing is kept once built.
+/// The tools this server offers (after `--toolsets` and `--readonly`). Which tools are offered and
+/// how `tools/list` describes them come from the descriptions embedded at build time
+/// (`crate::listing`); the router that runs them (every tool's schemas, generated then tidied) is
+/// built on the first tool call, so neither `initialize` nor `tools/list` pays for it. Each part is
+/// kept once built.
 #[derive(Debug, Default)]
 struct Tools {
+    /// The offered tools' embedded descriptions (by name).
+    offered: std::sync::OnceLock<Vec<&'static crate::listing::Snapshot>>,
     router: std::sync::OnceLock<ToolRouter<GarminMcp>>,
     /// The whole list as `tools/list` answers it (sorted by name).
     listed: std::sync::OnceLock<Vec<rmcp::model::Tool>>,
@@ -217,15 +220,29 @@ impl GarminMcp {
         }
     }
 
-    /// The tools this server offers, built on first use (see [`Tools`]).
+    /// The router of the offered tools, built on first use: the first tool call (see [`Tools`]).
     fn tool_router(&self) -> &ToolRouter<Self> {
         self.tools.router.get_or_init(|| Self::offered_tools(&self.ctx.options))
+    }
+
+    /// The offered tools' embedded descriptions (see [`Tools`]).
+    fn offered(&self) -> &[&'static crate::listing::Snapshot] {
+        self.tools.offered.get_or_init(|| {
+            let options = &self.ctx.options;
+            // Checked in `new`; an unknown name there stopped the server.
+            let chosen = options.toolsets.as_ref().map(|names| toolsets::select(names).unwrap_or_default());
+            crate::listing::offered(chosen.as_deref(), options.read_only)
+        })
     }
 
     /// The tools offered with `options`: every tool, less those `--toolsets` leaves out and, with
     /// `--readonly`, those that write.
     fn offered_tools(options: &ServerOptions) -> ToolRouter<Self> {
-        let mut router = Self::all_tools();
+        Self::keep_offered(Self::all_tools(), options)
+    }
+
+    /// `router` less the tools `options` does not offer.
+    fn keep_offered(mut router: ToolRouter<Self>, options: &ServerOptions) -> ToolRouter<Self> {
         if let Some(names) = &options.toolsets {
             // Checked in `new`; an unknown name there stopped the server.
             let chosen = toolsets::select(names).unwrap_or_default();
@@ -245,15 +262,13 @@ impl GarminMcp {
         router
     }
 
-    /// The offered tools as `tools/list` answers them, all or (for a read-only grant) only those
-    /// that read; built once each.
-    fn listed_tools(&self, read_only: bool) -> Vec<rmcp::model::Tool> {
-        let (cell, keep): (_, fn(&rmcp::model::Tool) -> bool) = if read_only {
-            (&self.tools.listed_read_only, Self::is_read_only_tool)
-        } else {
-            (&self.tools.listed, |_| true)
-        };
-        cell.get_or_init(|| self.tool_router().list_all().into_iter().filter(keep).collect()).clone()
+    /// The offered tools as `tools/list` answers them (from their embedded descriptions), all or
+    /// (for a read-only grant) only those that read; built once each.
+    fn listed_tools(&self, read_only: bool) -> &[rmcp::model::Tool] {
+        let cell = if read_only { &self.tools.listed_read_only } else { &self.tools.listed };
+        cell.get_or_init(|| {
+            crate::listing::describe(self.offered().iter().filter(|tool| !read_only || tool.read_only))
+        })
     }
 
     /// Every tool of every toolset, before filtering, as clients see them (see [`crate::schema`]).
@@ -399,7 +414,7 @@ impl GarminMcp {
 
     /// Whether this server offers the tool `name` (after `--toolsets` and `--readonly`).
     pub(crate) fn offers_tool(&self, name: &str) -> bool {
-        self.tool_router().has_route(name)
+        self.offered().iter().any(|tool| tool.name == name)
     }
 
     /// Whether the MCP Apps chart view is offered: when a tool that draws in it is.
@@ -597,7 +612,7 @@ impl GarminMcp {
     /// Whether the tool that reads `uri` is offered (`--toolsets` and `--readonly` hide resources
     /// with their tools).
     fn offers_resource(&self, uri: &str) -> bool {
-        crate::resources::resolve(uri, None).is_ok_and(|reading| self.tool_router().has_route(reading.tool))
+        crate::resources::resolve(uri, None).is_ok_and(|reading| self.offers_tool(reading.tool))
     }
 
     /// Subscriptions are for resources that exist and that this server tells about when they
@@ -697,7 +712,7 @@ impl ServerHandler for GarminMcp {
         let supports_cache_hints = context
             .protocol_version()
             .is_some_and(|version| version >= rmcp::model::ProtocolVersion::V_2026_07_28);
-        let tools = self.listed_tools(read_only);
+        let tools = self.listed_tools(read_only).to_vec();
         Ok(ListToolsResult {
             result_type: Some(rmcp::model::ResultType::COMPLETE),
             tools,
@@ -721,9 +736,7 @@ impl ServerHandler for GarminMcp {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
-        if Self::read_only_grant(&context)
-            && self.tool_router().get(&name).is_some_and(|t| !Self::is_read_only_tool(t))
-        {
+        if Self::read_only_grant(&context) && self.offered().iter().any(|t| t.name == name && !t.read_only) {
             return Err(ErrorData::invalid_request(
                 format!(
                     "`{name}` changes Garmin data and this connection may only read; approve it again with write access"
@@ -929,7 +942,7 @@ impl ServerHandler for GarminMcp {
         let charts = self.store().dir().join("charts").display().to_string();
         let charts = (!self.is_read_only()).then_some(charts.as_str());
         let reading = crate::resources::resolve(&request.uri, charts)?;
-        if !self.tool_router().has_route(reading.tool) {
+        if !self.offers_tool(reading.tool) {
             return Err(ErrorData::resource_not_found(
                 format!(
                     "`{}` is read by the `{}` tool, which this server does not offer (--toolsets or --readonly).",
@@ -953,6 +966,12 @@ impl ServerHandler for GarminMcp {
         _context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::CustomResult, ErrorData> {
         Err(crate::protocol::unparsed_request(&request.method, request.params.as_ref()))
+    }
+
+    /// An offered tool as `tools/list` describes it (the HTTP transport checks `Mcp-Param-*`
+    /// headers against its input schema), without building the router.
+    fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
+        self.listed_tools(false).iter().find(|tool| tool.name == name).cloned()
     }
 
     fn get_info(&self) -> ServerConfig {
@@ -1047,6 +1066,73 @@ fn hide_paths_in(value: &mut serde_json::Value, data_dir: &str, home: Option<&st
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn options_in(dir: &std::path::Path) -> ServerOptions {
+        ServerOptions::new(SessionStore::new(dir))
+    }
+
+    /// Every way the server can be set up that changes its tools: all toolsets or each one alone,
+    /// each with and without `--readonly`.
+    fn every_setup(dir: &std::path::Path) -> Vec<ServerOptions> {
+        let toolsets =
+            std::iter::once(None).chain(toolsets::TOOLSETS.iter().map(|set| Some(vec![set.id.to_owned()])));
+        toolsets
+            .flat_map(|chosen| {
+                [false, true].map(|read_only| ServerOptions {
+                    toolsets: chosen.clone(),
+                    read_only,
+                    ..options_in(dir)
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_embedded_tool_list_equals_the_routers_for_every_toolset_readonly_and_read_only_grant() {
+        let dir = tempfile::tempdir().unwrap();
+        let all = GarminMcp::all_tools();
+        for options in every_setup(dir.path()) {
+            let router = GarminMcp::keep_offered(all.clone(), &options);
+            let server = GarminMcp::new(options.clone()).unwrap();
+            let setup = format!("toolsets {:?}, --readonly {}", options.toolsets, options.read_only);
+            for grant_read_only in [false, true] {
+                let expected: Vec<_> = router
+                    .list_all()
+                    .into_iter()
+                    .filter(|tool| !grant_read_only || GarminMcp::is_read_only_tool(tool))
+                    .collect();
+                let listed = server.listed_tools(grant_read_only);
+                assert_eq!(
+                    listed.iter().map(|t| t.name.as_ref()).collect::<Vec<_>>(),
+                    expected.iter().map(|t| t.name.as_ref()).collect::<Vec<_>>(),
+                    "{setup}, read-only grant {grant_read_only}"
+                );
+                assert!(listed == expected, "{setup}: a tool's description differs from the router's");
+                for tool in all.list_all() {
+                    let refused = grant_read_only
+                        && server.offered().iter().any(|t| t.name == tool.name && !t.read_only);
+                    let allowed = server.offers_tool(&tool.name) && !refused;
+                    assert_eq!(allowed, expected.contains(&tool), "{setup}: `{}`", tool.name);
+                }
+            }
+            assert!(server.tools.router.get().is_none(), "{setup}: listing built the router");
+        }
+    }
+
+    #[test]
+    fn initialize_and_tools_list_answer_without_building_the_tool_router() {
+        let dir = tempfile::tempdir().unwrap();
+        let server = GarminMcp::new(options_in(dir.path())).unwrap();
+        let info = server.get_info();
+        assert!(
+            info.instructions.unwrap_or_default().contains("Athlete memory"),
+            "the athlete toolset is offered"
+        );
+        assert!(server.get_tool("get_activity").is_some());
+        assert_eq!(server.listed_tools(false).len(), GarminMcp::all_tools().list_all().len());
+        assert!(server.tools.router.get().is_none(), "initialize or tools/list built the router");
+        assert!(server.tool_router().has_route("get_activity"), "a tool call builds it");
+    }
 
     #[test]
     fn answers_for_remote_callers_name_neither_the_data_folder_nor_the_home_folder() {
