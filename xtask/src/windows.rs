@@ -119,12 +119,21 @@ fn build_windows_tests(root: &Path) -> Result<WindowsBinaries, String> {
         .stderr(Stdio::inherit())
         .output()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
+    let artifacts = String::from_utf8_lossy(&output.stdout);
     if !output.status.success() {
+        // With `--message-format=json` the compiler's errors are on stdout, as JSON: show them.
+        for message in artifacts.lines().filter(|line| line.contains("\"reason\":\"compiler-message\"")) {
+            if let Some(rendered) = serde_json::from_str::<serde_json::Value>(message)
+                .ok()
+                .and_then(|m| m["message"]["rendered"].as_str().map(str::to_owned))
+            {
+                eprint!("{rendered}");
+            }
+        }
         return Err(format!(
             "cross-building the Windows tests failed ({WINDOWS}: run .ci/setup if the target is missing)"
         ));
     }
-    let artifacts = String::from_utf8_lossy(&output.stdout);
     let executable = |name: &str, test: bool| {
         artifacts
             .lines()
