@@ -623,28 +623,25 @@ fn remembered_goal(goal: &Fact, today: NaiveDate, zh: bool) -> String {
     }
 }
 
-impl crate::server::GarminMcp {
-    /// The goal race of the athlete's first training plan that leads to one on or after today, for
-    /// `race_readiness` when no race is given and none is remembered; `None` otherwise, and when
-    /// Garmin cannot be read (the prompt then asks to find the race on the calendar).
-    pub(crate) async fn plan_goal_for_prompt(
-        &self,
-        request: &rmcp::model::GetPromptRequestParams,
-        facts: &[Fact],
-    ) -> Option<PlanGoal> {
-        let race_given =
-            request.arguments.as_ref().is_some_and(|a| a.get("race").is_some_and(|r| !r.is_null()));
-        let today = self.today();
-        if request.name != "race_readiness"
-            || race_given
-            || local_data::athlete::next_goal_race(facts, today).is_some()
-        {
-            return None;
-        }
-        let reads = self.reads().await.ok()?;
-        let plans = crate::domain::coach_plan::read_plans(&reads).await.ok()?;
-        plans.plans.into_iter().filter_map(|p| p.goal).find(|g| g.date >= today)
-    }
+/// Whether `race_readiness` should name the goal race of the athlete's training plan: no race is
+/// given and none is remembered.
+pub(crate) fn wants_plan_goal(
+    request: &rmcp::model::GetPromptRequestParams,
+    facts: &[Fact],
+    today: NaiveDate,
+) -> bool {
+    let race_given = request.arguments.as_ref().is_some_and(|a| a.get("race").is_some_and(|r| !r.is_null()));
+    request.name == "race_readiness"
+        && !race_given
+        && local_data::athlete::next_goal_race(facts, today).is_none()
+}
+
+/// The goal race of the athlete's first training plan that leads to one on or after `today`; `None`
+/// when there is none, and when Garmin cannot be read (the prompt then asks to find the race on the
+/// calendar).
+pub(crate) async fn plan_goal(reads: &garmin::Garmin, today: NaiveDate) -> Option<PlanGoal> {
+    let plans = crate::domain::coach_plan::read_plans(reads).await.ok()?;
+    plans.plans.into_iter().filter_map(|p| p.goal).find(|g| g.date >= today)
 }
 
 #[cfg(test)]

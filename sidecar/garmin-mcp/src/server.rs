@@ -855,15 +855,18 @@ impl ServerHandler for GarminMcp {
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         let facts = if self.offers_tool("list_athlete_facts") { self.athlete_facts() } else { Vec::new() };
-        let plan_goal = self.plan_goal_for_prompt(&request, &facts).await;
-        crate::prompts::get(
-            &request.name,
-            request.arguments.as_ref(),
-            self.today(),
-            &facts,
-            plan_goal.as_ref(),
-        )
-        .map(Into::into)
+        let today = self.today();
+        // Garmin is read only when the prompt needs the training plan's goal race.
+        let plan_goal = if crate::prompts::wants_plan_goal(&request, &facts, today) {
+            match self.reads().await {
+                Ok(reads) => crate::prompts::plan_goal(&reads, today).await,
+                Err(_) => None,
+            }
+        } else {
+            None
+        };
+        crate::prompts::get(&request.name, request.arguments.as_ref(), today, &facts, plan_goal.as_ref())
+            .map(Into::into)
     }
 
     async fn complete(
