@@ -10,11 +10,12 @@
 //! form with `confirm` ticked writes, a field left out counts as its default, and a value that does
 //! not fit (a day that is not `YYYY-MM-DD`, a word where a yes/no belongs) is refused with a sentence
 //! and writes nothing. What is written is exactly what was accepted ([`Plan`]); declining,
-//! dismissing, or a client that fails or does not answer writes nothing ([`Writes::ask_in_chat`](crate::writes::Writes)).
+//! dismissing, or a client that fails or does not answer writes nothing (the write flow, `crate::writes`, acts on
+//! the answer).
 //! The journal records these changes as confirmed by `elicitation`.
 //!
 //! A question costs the server a waiting call, so questions are bounded and never outlive their
-//! call ([`Writes::ask`](crate::writes::Writes)): at most [`MAX_QUESTIONS_PER_SESSION`] wait per session and
+//! call ([`Chat::ask`]): at most [`MAX_QUESTIONS_PER_SESSION`] wait per session and
 //! [`MAX_QUESTIONS`] in all (past that a write is answered at once, nothing written); a call that
 //! ends without an answer — cancelled, timed out, its client gone — withdraws its question
 //! (`notifications/cancelled`), so an answer sent later finds nothing to confirm. The preview in the
@@ -28,7 +29,6 @@ use app_bridge::{MAX_PREVIEW_CHARS, MAX_TITLE_CHARS, clean_display_text};
 use chrono::NaiveDate;
 use garmin::apply::FollowUps;
 use garmin::changes::Change;
-use garmin::journal::ConfirmedBy;
 use rmcp::RoleServer;
 use rmcp::model::{
     BooleanSchema, CancelledNotificationParam, ClientResult, ElicitRequest, ElicitRequestParams,
@@ -38,10 +38,6 @@ use rmcp::model::{
 use rmcp::service::{PeerRequestOptions, RequestContext, ServiceError};
 use serde_json::Value;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
-
-use crate::output::Answer;
-use crate::tool_error::ToolError;
-use crate::writes::{Proposed, WriteOutcome, WriteStatus};
 
 /// The form's yes/no: the change is written only when the person ticks it.
 pub const CONFIRM_FIELD: &str = "confirm";
@@ -95,7 +91,7 @@ impl Clone for Questions {
     }
 }
 
-/// What became of a question asked in the chat (`Writes::ask`).
+/// What became of a question asked in the chat ([`Chat::ask`]).
 #[derive(Debug)]
 pub(crate) enum Asked {
     /// The person (or their client) answered.
@@ -189,9 +185,10 @@ pub(crate) enum Accepted {
 }
 
 impl Question {
-    /// The question for `proposed` (labelled as the demo account's when `demo`).
-    pub(crate) fn for_proposal(proposed: &Proposed, demo: bool) -> Question {
-        let placement = match (&proposed.change, proposed.undoes) {
+    /// The question for a proposed `change` and its `preview` (`undoes`: the journal entry an undo
+    /// takes back), labelled as the demo account's when `demo`.
+    pub(crate) fn for_change(change: &Change, undoes: Option<u64>, preview: &str, demo: bool) -> Question {
+        let placement = match (change, undoes) {
             (_, Some(_)) => None,
             (Change::CreateWorkout { .. }, None) => Some((Placement::New, None, false)),
             (Change::ScheduleWorkout { workout_id, date }, None) => {
@@ -202,8 +199,8 @@ impl Question {
             }
             _ => None,
         };
-        let title = clean_display_text(&proposed.change.describe(), MAX_TITLE_CHARS);
-        let preview = clean_display_text(&proposed.preview, MAX_PREVIEW_CHARS);
+        let title = clean_display_text(&change.describe(), MAX_TITLE_CHARS);
+        let preview = clean_display_text(preview, MAX_PREVIEW_CHARS);
         let account = if demo { "the demo account (fake data)" } else { "your Garmin account" };
         let placement_words = match &placement {
             Some((Placement::New, ..)) => {
@@ -373,7 +370,7 @@ fn failed(error: &ServiceError) -> Asked {
 }
 
 /// "5 minutes", "1 minute", "30 seconds".
-fn wait_words(wait: std::time::Duration) -> String {
+pub(crate) fn wait_words(wait: std::time::Duration) -> String {
     let seconds = wait.as_secs();
     match (seconds % 60, seconds / 60) {
         (0, 1) => "1 minute".to_owned(),
@@ -405,9 +402,19 @@ fn kind(value: &Value) -> String {
     }
 }
 
-impl crate::writes::Writes<'_> {
+/// The chat of one call, where the person can be asked: the server's places for waiting questions
+/// and how long a question waits for its answer.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Chat<'a> {
+    /// The places for waiting questions (per session and in all).
+    pub questions: &'a Questions,
+    /// How long a question waits for the person.
+    pub wait: Duration,
+}
+
+impl Chat<'_> {
     /// Asks the person a question in the chat (`elicitation/create`), waiting at most
-    /// the server's chat answer wait with progress notifications (`waiting`). At most
+    /// [`Chat::wait`] with progress notifications (`waiting`). At most
     /// [`MAX_QUESTIONS_PER_SESSION`] questions wait per session and [`MAX_QUESTIONS`] in all; past
     /// that nothing is asked. A question not answered when this ends (cancelled, timed out, the
     /// future dropped because the client went away) is withdrawn.
@@ -417,12 +424,12 @@ impl crate::writes::Writes<'_> {
         ctx: &RequestContext<RoleServer>,
         waiting: &str,
     ) -> Asked {
-        let _places = match self.server().questions().reserve() {
+        let _places = match self.questions.reserve() {
             Ok(places) => places,
             Err(why) => return Asked::Busy(why),
         };
         let request = ServerRequest::ElicitRequest(ElicitRequest::new(params));
-        let options = PeerRequestOptions::with_timeout(self.server().chat_answer_wait());
+        let options = PeerRequestOptions::with_timeout(self.wait);
         let handle = match ctx.peer.send_request_with_option(request, options).await {
             Ok(handle) => handle,
             Err(e) => return failed(&e),
@@ -442,95 +449,6 @@ impl crate::writes::Writes<'_> {
             Some(Err(e)) => failed(&e),
         }
     }
-
-    /// Asks the person in the chat to confirm `proposed` (see the module docs) and writes exactly
-    /// what they accepted.
-    pub(crate) async fn ask_in_chat(
-        &self,
-        proposed: Proposed,
-        ctx: &RequestContext<RoleServer>,
-    ) -> Result<Answer<WriteOutcome>, ToolError> {
-        let question = Question::for_proposal(&proposed, self.server().is_demo());
-        let waiting = "Waiting for the person to answer the confirmation question in the chat…";
-        let answer = match self.ask(question.params(), ctx, waiting).await {
-            Asked::Answered(answer) => answer,
-            Asked::Cancelled => {
-                return Err(ToolError::Local(
-                    "The call was cancelled while the person was being asked; nothing was written."
-                        .to_owned(),
-                ));
-            }
-            Asked::TimedOut(timeout) => {
-                return Err(ToolError::Local(format!(
-                    "Nobody answered the confirmation question in the chat within {}, so nothing was written. Ask the person whether they still want this change before calling again.",
-                    wait_words(timeout)
-                )));
-            }
-            Asked::Busy(why) => return Err(ToolError::Local(why)),
-            Asked::Failed(why) => {
-                return Ok(self.preview(
-                    proposed.preview,
-                    &format!(
-                        "This AI client could not show the confirmation question ({why}), so nothing was written. {}",
-                        crate::writes::how_to_enable_writes()
-                    ),
-                ));
-            }
-        };
-        let not_written = |summary: String| {
-            self.server().answer(
-                summary,
-                WriteOutcome {
-                    status: WriteStatus::Cancelled,
-                    preview: proposed.preview.clone(),
-                    changes: Vec::new(),
-                    how_to_write: None,
-                },
-            )
-        };
-        match answer.action {
-            ElicitationAction::Decline => Ok(not_written(
-                "The person declined this change in the chat, so nothing was written. Do not call again for it unless they ask; if they saw no question, their AI client declines such questions by itself, and they can confirm in the Garmin MCP app instead.".to_owned(),
-            )),
-            ElicitationAction::Cancel => Ok(not_written(
-                "The person dismissed the confirmation question without answering, so nothing was written. Ask them in words whether they want this change before calling again.".to_owned(),
-            )),
-            ElicitationAction::Accept => {
-                match question.read_answer(&proposed.change, answer.content.as_ref(), self.server().today()) {
-                    Err(why) => Err(ToolError::Local(format!(
-                        "The answer to the confirmation question cannot be used: {why}. Nothing was written; call the tool again to ask the person once more."
-                    ))),
-                    Ok(Accepted::NotConfirmed) => Ok(not_written(
-                        "The person submitted the confirmation without ticking \"Yes, write this\", so nothing was written. Ask them in words whether they want this change before calling again.".to_owned(),
-                    )),
-                    Ok(Accepted::NothingChosen) => Ok(not_written(
-                        "The person confirmed with neither a day to schedule the workout nor sending it to the watch, so there was nothing to write.".to_owned(),
-                    )),
-                    Ok(Accepted::Write(plan)) => {
-                        let mut changes = self
-                            .apply(plan.change, proposed.undoes, plan.follow_ups, ConfirmedBy::Elicitation)
-                            .await?;
-                        for next in plan.then {
-                            let describe = next.describe();
-                            match self.apply(next, None, FollowUps::default(), ConfirmedBy::Elicitation).await {
-                                Ok(done) => changes.extend(done),
-                                Err(e) => changes.push(crate::writes::DoneChange {
-                                    change_id: None,
-                                    summary: format!("Not done: {describe} — {}", e.message()),
-                                    ids: Default::default(),
-                                    can_undo: false,
-                                }),
-                            }
-                        }
-                        Ok(self.written(proposed.preview, changes))
-                    }
-                }
-            }
-            other => Ok(not_written(format!(
-                "The chat client answered the confirmation question with {other:?}, which this server does not know, so nothing was written."
-            ))),
-        }
-    }
 }
 
 #[cfg(test)]
@@ -541,14 +459,25 @@ mod tests {
         NaiveDate::parse_from_str(text, "%Y-%m-%d").unwrap()
     }
 
+    /// A proposed change as the write flow hands it over.
+    struct Proposed {
+        change: Change,
+        preview: String,
+        undoes: Option<u64>,
+    }
+
     fn proposed(change: Change) -> Proposed {
-        Proposed { change, preview: "Schedule 'Easy' on Fri 2026-11-20".into(), spec: None, undoes: None }
+        Proposed { change, preview: "Schedule 'Easy' on Fri 2026-11-20".into(), undoes: None }
+    }
+
+    fn question_for(proposed: &Proposed, demo: bool) -> Question {
+        Question::for_change(&proposed.change, proposed.undoes, &proposed.preview, demo)
     }
 
     #[test]
     fn the_form_is_flat_primitives_with_the_proposed_defaults_and_confirm_off() {
         let schedule = Change::ScheduleWorkout { workout_id: 7, date: day("2026-11-20") };
-        let question = Question::for_proposal(&proposed(schedule), false);
+        let question = question_for(&proposed(schedule), false);
         let wire = serde_json::to_value(&question.schema).unwrap();
         assert_eq!(wire["type"], "object");
         assert_eq!(wire["required"], serde_json::json!(["confirm"]));
@@ -573,16 +502,16 @@ mod tests {
 
         // A send proposes the send; a delete (or an undo) asks only for the yes.
         let send = Change::SendToDevice { workout_id: 7, device_id: Some(3) };
-        let wire = serde_json::to_value(&Question::for_proposal(&proposed(send), false).schema).unwrap();
+        let wire = serde_json::to_value(&question_for(&proposed(send), false).schema).unwrap();
         assert_eq!(wire["properties"]["send_to_watch"]["default"], true);
         assert!(wire["properties"]["schedule_on"].get("default").is_none());
-        let delete = Question::for_proposal(&proposed(Change::DeleteWorkout { workout_id: 7 }), true);
+        let delete = question_for(&proposed(Change::DeleteWorkout { workout_id: 7 }), true);
         let wire = serde_json::to_value(&delete.schema).unwrap();
         assert_eq!(wire["properties"].as_object().unwrap().len(), 1);
         assert!(delete.message.contains("demo account"), "{}", delete.message);
         let mut undo = proposed(Change::ScheduleWorkout { workout_id: 7, date: day("2026-11-20") });
         undo.undoes = Some(4);
-        let wire = serde_json::to_value(&Question::for_proposal(&undo, false).schema).unwrap();
+        let wire = serde_json::to_value(&question_for(&undo, false).schema).unwrap();
         assert_eq!(wire["properties"].as_object().unwrap().len(), 1);
     }
 
@@ -590,7 +519,7 @@ mod tests {
     fn an_accepted_form_becomes_exactly_the_changes_it_names() {
         let today = day("2026-11-15");
         let schedule = Change::ScheduleWorkout { workout_id: 7, date: day("2026-11-20") };
-        let question = Question::for_proposal(&proposed(schedule.clone()), false);
+        let question = question_for(&proposed(schedule.clone()), false);
         let read = |content: Value| question.read_answer(&schedule, Some(&content), today);
 
         // Moved a day and sent to the watch: the new day, then the send.
@@ -649,7 +578,7 @@ mod tests {
     fn a_new_workout_takes_the_day_and_the_watch_as_follow_ups() {
         let workout = garmin::models::workouts::Workout::default();
         let create = Change::CreateWorkout { workout: Box::new(workout) };
-        let question = Question::for_proposal(&proposed(create.clone()), false);
+        let question = question_for(&proposed(create.clone()), false);
         let plan = question.read_answer(
             &create,
             Some(&serde_json::json!({"confirm": true, "schedule_on": "2026-11-18", "send_to_watch": true})),

@@ -18,7 +18,7 @@
 //!   (past it, new connections get an immediate 503 instead of waiting in the queue); one address
 //!   holds only a few connections until one of them is authenticated, and an authenticated client
 //!   only its share ([`connections`]), so a slowloris from one address leaves room for everyone
-//!   else; per-client caps key on the authenticated caller ([`auth::ClientKey`]), not the address,
+//!   else; per-client caps key on the authenticated caller ([`crate::caller::ClientKey`]), not the address,
 //!   which behind a tunnel is everyone's;
 //! * calls are bounded per session, per client and in all, and a call whose client closed its
 //!   connection before the answer is cancelled ([`inflight`]);
@@ -59,7 +59,8 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tower::ServiceExt as _;
 
-pub use auth::{ClientKey, Scopes, TOKEN_FILE_NAME, Token};
+pub use crate::caller::{ClientKey, Peer, Scopes};
+pub use auth::{TOKEN_FILE_NAME, Token};
 pub use connections::{MAX_CONNECTIONS_PER_CLIENT, MAX_UNAUTHENTICATED_PER_PEER};
 pub use guard::AllowedHost;
 pub use inflight::{MAX_CALLS, MAX_CALLS_PER_CLIENT, MAX_CALLS_PER_SESSION};
@@ -450,20 +451,6 @@ async fn busy(_request: Request<Incoming>) -> Result<axum::http::Response<String
 /// The answer to a connection from an address that holds its share of unauthenticated ones
 /// ([`connections::MAX_UNAUTHENTICATED_PER_PEER`]), written before closing it.
 const PEER_FULL: &str = "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 94\r\n\r\nService Unavailable: this address holds too many connections that have not sent a request yet\n";
-
-/// The client a call counts for in per-client caps kept by the server (subscriptions): over HTTP
-/// the authenticated caller ([`ClientKey`]) or else the peer address, as [`limits`] keys them;
-/// `local` over stdio (the person's own client).
-pub(crate) fn client_of_call(context: &rmcp::service::RequestContext<rmcp::RoleServer>) -> String {
-    match context.extensions.get::<axum::http::request::Parts>() {
-        Some(parts) => limits::client_of(&parts.extensions),
-        None => "local".to_owned(),
-    }
-}
-
-/// The remote address of the connection a request came on (for logs).
-#[derive(Clone, Copy, Debug)]
-pub struct Peer(pub SocketAddr);
 
 /// The whole HTTP application, outermost first: a declared body length over the limit, the
 /// target/Host/Origin check, OAuth paths (404), bearer auth, session/stream/body/call limits,

@@ -3,6 +3,7 @@
 
 mod app;
 pub mod apps;
+pub mod caller;
 pub mod check;
 pub mod cli;
 pub mod client_log;

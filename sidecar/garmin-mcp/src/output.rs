@@ -65,6 +65,16 @@ impl<T: Serialize> Answer<T> {
         Answer { summary: summary.into(), data }
     }
 
+    /// An answer for the account being served: labelled as demo data when `demo`.
+    pub fn for_account(demo: bool, summary: impl Into<String>, data: T) -> Self {
+        let summary = summary.into();
+        if demo {
+            Answer::new(format!("{} {summary}", crate::demo::DEMO_LABEL), data)
+        } else {
+            Answer::new(summary, data)
+        }
+    }
+
     /// The size of the text the model reads, for budget checks.
     pub fn text_len(&self) -> usize {
         self.summary.len() + serde_json::to_string(&self.data).map_or(0, |s| s.len())

@@ -320,7 +320,7 @@ pub fn athlete_change(tool: &str, structured: Option<&Value>) -> Option<AthleteC
 /// under this (five fixed ones and the goal races).
 pub const MAX_SUBSCRIPTIONS_PER_SESSION: usize = 64;
 /// Subscriptions of all sessions of one client together (the authenticated caller over HTTP; see
-/// `crate::http::client_of_call`).
+/// `crate::caller::client_of_call`).
 pub const MAX_SUBSCRIPTIONS_PER_CLIENT: usize = 512;
 /// Subscriptions of all sessions together.
 pub const MAX_SUBSCRIPTIONS: usize = 4096;

@@ -433,11 +433,6 @@ impl GarminMcp {
         self.session.0.tag.subscriptions().count()
     }
 
-    /// The places for confirmation questions (see `Writes::ask` in [`crate::elicit`]).
-    pub(crate) fn questions(&self) -> &crate::elicit::Questions {
-        &self.session.0.questions
-    }
-
     /// This server's opened local history (see [`crate::history`]).
     pub(crate) fn history_slot(&self) -> &crate::history::Slot {
         &self.ctx.history
@@ -482,17 +477,34 @@ impl GarminMcp {
 
     /// This call's door to the safety model every write goes through ([`crate::writes`]).
     pub(crate) fn writes(&self) -> crate::writes::Writes<'_> {
-        crate::writes::Writes::new(self)
+        crate::writes::Writes {
+            mode: self.write_mode(),
+            data_dir: self.store().dir(),
+            may_use_app: self.may_use_app(),
+            may_start_app: self.may_start_app(),
+            demo: self.is_demo(),
+            today: self.today(),
+            chat: self.chat(),
+            session: self,
+        }
+    }
+
+    /// Where this call can ask the person in the chat ([`crate::elicit`]).
+    pub(crate) fn chat(&self) -> crate::elicit::Chat<'_> {
+        crate::elicit::Chat { questions: &self.session.0.questions, wait: self.chat_answer_wait() }
     }
 
     /// An answer, labelled as demo data when serving the demo account.
     pub(crate) fn answer<T: Serialize>(&self, summary: impl Into<String>, data: T) -> Answer<T> {
-        let summary = summary.into();
-        if self.is_demo() {
-            Answer::new(format!("{} {summary}", crate::demo::DEMO_LABEL), data)
-        } else {
-            Answer::new(summary, data)
-        }
+        Answer::for_account(self.is_demo(), summary, data)
+    }
+}
+
+impl crate::writes::WebSession for GarminMcp {
+    fn web_session(
+        &self,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<Client, ToolError>> + Send + '_>> {
+        Box::pin(GarminMcp::web_session(self))
     }
 }
 
@@ -672,16 +684,6 @@ impl GarminMcp {
         }
     }
 
-    /// Whether this request comes with an OAuth grant that may only read (`crate::http::Scopes`,
-    /// set by the HTTP authentication layer): write tools are then neither listed nor run.
-    fn read_only_grant(context: &RequestContext<RoleServer>) -> bool {
-        context
-            .extensions
-            .get::<axum::http::request::Parts>()
-            .and_then(|parts| parts.extensions.get::<crate::http::Scopes>())
-            .is_some_and(|scopes| !scopes.write)
-    }
-
     fn is_read_only_tool(tool: &rmcp::model::Tool) -> bool {
         tool.annotations.as_ref().and_then(|a| a.read_only_hint) == Some(true)
     }
@@ -708,7 +710,7 @@ impl ServerHandler for GarminMcp {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let read_only = Self::read_only_grant(&context);
+        let read_only = crate::caller::is_read_only_grant(&context);
         let supports_cache_hints = context
             .protocol_version()
             .is_some_and(|version| version >= rmcp::model::ProtocolVersion::V_2026_07_28);
@@ -736,7 +738,9 @@ impl ServerHandler for GarminMcp {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
-        if Self::read_only_grant(&context) && self.offered().iter().any(|t| t.name == name && !t.read_only) {
+        if crate::caller::is_read_only_grant(&context)
+            && self.offered().iter().any(|t| t.name == name && !t.read_only)
+        {
             return Err(ErrorData::invalid_request(
                 format!(
                     "`{name}` changes Garmin data and this connection may only read; approve it again with write access"
@@ -814,7 +818,7 @@ impl ServerHandler for GarminMcp {
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         self.check_subscribable(&request.uri)?;
-        let client = crate::http::client_of_call(&context);
+        let client = crate::caller::client_of_call(&context);
         self.session
             .0
             .tag

@@ -28,22 +28,28 @@
 //! ([`ConfirmedBy`]), for `list_changes` and `undo_change`.
 
 use std::collections::BTreeMap;
+use std::future::Future;
+use std::path::Path;
+use std::pin::Pin;
 use std::time::Duration;
 
 use app_bridge::{
     AppLink, BridgeError, MAX_PREVIEW_CHARS, MAX_REASON_CHARS, Proposal, Reply, Request, clean_display_text,
 };
+use chrono::NaiveDate;
+use garmin::Client;
 use garmin::apply::{Done, FollowUps, MadeBy, apply_and_journal};
 use garmin::changes::Change;
 use garmin::journal::{ConfirmedBy, Journal};
 use rmcp::RoleServer;
+use rmcp::model::ElicitationAction;
 use rmcp::schemars;
 use rmcp::service::RequestContext;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::elicit::{Accepted, Asked, Chat, Question, client_can_ask, wait_words};
 use crate::output::Answer;
-use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
 
 /// `1` (or `true`/`yes`) lets write tools write when called with `confirm: true`.
@@ -152,24 +158,36 @@ impl From<Done> for DoneChange {
     }
 }
 
-/// One tool call's door to the safety model: the write flow borrows the server for the call and
-/// reaches it only through the settings and parts it names (write mode, whether the app may be used
-/// or started, the demo flag, the data folder, the chat's question places, the web session), so the
-/// server type itself carries no write logic.
-pub(crate) struct Writes<'a> {
-    server: &'a GarminMcp,
+/// Where a write gets the web session it writes through: asked only when something is written, so
+/// a preview needs no sign-in. The server gives its call's session (`GarminMcp::writes`).
+pub(crate) trait WebSession: Sync {
+    /// The web session of the shared session file, or why there is none.
+    fn web_session(&self) -> Pin<Box<dyn Future<Output = Result<Client, ToolError>> + Send + '_>>;
 }
 
-impl<'a> Writes<'a> {
-    pub(crate) fn new(server: &'a GarminMcp) -> Self {
-        Writes { server }
-    }
+/// One tool call's door to the safety model: the settings and parts the write flow uses, named one
+/// by one (the server builds it for each call, `GarminMcp::writes`), so the flow depends on these
+/// and not on the server type, and the server type carries no write logic.
+pub(crate) struct Writes<'a> {
+    /// Who confirms.
+    pub mode: WriteMode,
+    /// The data folder: the app's local bridge and the journal are found there.
+    pub data_dir: &'a Path,
+    /// Whether the desktop app on this computer may be asked (not over HTTP without `--with-app`).
+    pub may_use_app: bool,
+    /// Whether the app may be started when it is not running (never for the demo).
+    pub may_start_app: bool,
+    /// Serving the demo account: answers and questions say so.
+    pub demo: bool,
+    /// The athlete's today, for the days the person types into a question.
+    pub today: NaiveDate,
+    /// Where the person can be asked in the chat.
+    pub chat: Chat<'a>,
+    /// The web session writes go through.
+    pub session: &'a dyn WebSession,
+}
 
-    /// The server this call's writes go through (for the chat's questions, `crate::elicit`).
-    pub(crate) fn server(&self) -> &'a GarminMcp {
-        self.server
-    }
-
+impl Writes<'_> {
     /// Runs `proposed` through the safety model (see the module docs).
     pub(crate) async fn propose(
         &self,
@@ -181,7 +199,7 @@ impl<'a> Writes<'a> {
         // the question in the chat and the answer, and a name must never start a line there.
         let proposed =
             Proposed { preview: clean_display_text(&proposed.preview, MAX_PREVIEW_CHARS), ..proposed };
-        match self.server.write_mode() {
+        match self.mode {
             WriteMode::Direct if confirm => {
                 let preview = proposed.preview.clone();
                 let changes = self
@@ -205,20 +223,20 @@ impl<'a> Writes<'a> {
         proposed: Proposed,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<Answer<WriteOutcome>, ToolError> {
-        let link = AppLink::in_dir(self.server.store().dir());
+        let link = AppLink::in_dir(self.data_dir);
         // Over HTTP without `--with-app`, callers may not use the app on this computer (nor start
         // it); the person in their chat may still be asked.
-        if self.server.may_use_app() && link.is_running().await {
+        if self.may_use_app && link.is_running().await {
             return self.ask_app(proposed, link, ctx).await;
         }
-        if crate::elicit::client_can_ask(ctx) {
+        if client_can_ask(ctx) {
             return self.ask_in_chat(proposed, ctx).await;
         }
-        if !self.server.may_use_app() {
+        if !self.may_use_app {
             return Ok(self.preview(proposed.preview, &how_to_enable_writes_over_http()));
         }
         // The demo's data folder is a temporary one no app watches: never start the app for it.
-        if !crate::app::reach(&link, self.server.may_start_app()).await {
+        if !crate::app::reach(&link, self.may_start_app).await {
             return Ok(self.preview(proposed.preview, &format!("{} {NO_CHAT}", how_to_enable_writes())));
         }
         self.ask_app(proposed, link, ctx).await
@@ -236,7 +254,7 @@ impl<'a> Writes<'a> {
             change: proposed.change.clone(),
             spec: proposed.spec.clone(),
             requested_by: ctx.peer.peer_info().map(|info| info.client_info.name.clone()),
-            demo: self.server.is_demo(),
+            demo: self.demo,
         }
         .for_display();
         let request = Request::Confirm(proposal.clone());
@@ -272,7 +290,7 @@ impl<'a> Writes<'a> {
                     .map(|r| clean_display_text(&r, MAX_REASON_CHARS))
                     .filter(|r| !r.is_empty())
                     .map_or_else(String::new, |r| format!(" ({r})"));
-                Ok(self.server.answer(
+                Ok(self.answer(
                     format!("The person cancelled this in the Garmin MCP app{why}; nothing was written."),
                     WriteOutcome {
                         status: WriteStatus::Cancelled,
@@ -298,6 +316,95 @@ impl<'a> Writes<'a> {
         }
     }
 
+    /// Asks the person in the chat to confirm `proposed` (see the module docs) and writes exactly
+    /// what they accepted.
+    async fn ask_in_chat(
+        &self,
+        proposed: Proposed,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<Answer<WriteOutcome>, ToolError> {
+        let question = Question::for_change(&proposed.change, proposed.undoes, &proposed.preview, self.demo);
+        let waiting = "Waiting for the person to answer the confirmation question in the chat…";
+        let answer = match self.chat.ask(question.params(), ctx, waiting).await {
+            Asked::Answered(answer) => answer,
+            Asked::Cancelled => {
+                return Err(ToolError::Local(
+                    "The call was cancelled while the person was being asked; nothing was written."
+                        .to_owned(),
+                ));
+            }
+            Asked::TimedOut(timeout) => {
+                return Err(ToolError::Local(format!(
+                    "Nobody answered the confirmation question in the chat within {}, so nothing was written. Ask the person whether they still want this change before calling again.",
+                    wait_words(timeout)
+                )));
+            }
+            Asked::Busy(why) => return Err(ToolError::Local(why)),
+            Asked::Failed(why) => {
+                return Ok(self.preview(
+                    proposed.preview,
+                    &format!(
+                        "This AI client could not show the confirmation question ({why}), so nothing was written. {}",
+                        how_to_enable_writes()
+                    ),
+                ));
+            }
+        };
+        let not_written = |summary: String| {
+            self.answer(
+                summary,
+                WriteOutcome {
+                    status: WriteStatus::Cancelled,
+                    preview: proposed.preview.clone(),
+                    changes: Vec::new(),
+                    how_to_write: None,
+                },
+            )
+        };
+        match answer.action {
+            ElicitationAction::Decline => Ok(not_written(
+                "The person declined this change in the chat, so nothing was written. Do not call again for it unless they ask; if they saw no question, their AI client declines such questions by itself, and they can confirm in the Garmin MCP app instead.".to_owned(),
+            )),
+            ElicitationAction::Cancel => Ok(not_written(
+                "The person dismissed the confirmation question without answering, so nothing was written. Ask them in words whether they want this change before calling again.".to_owned(),
+            )),
+            ElicitationAction::Accept => {
+                match question.read_answer(&proposed.change, answer.content.as_ref(), self.today) {
+                    Err(why) => Err(ToolError::Local(format!(
+                        "The answer to the confirmation question cannot be used: {why}. Nothing was written; call the tool again to ask the person once more."
+                    ))),
+                    Ok(Accepted::NotConfirmed) => Ok(not_written(
+                        "The person submitted the confirmation without ticking \"Yes, write this\", so nothing was written. Ask them in words whether they want this change before calling again.".to_owned(),
+                    )),
+                    Ok(Accepted::NothingChosen) => Ok(not_written(
+                        "The person confirmed with neither a day to schedule the workout nor sending it to the watch, so there was nothing to write.".to_owned(),
+                    )),
+                    Ok(Accepted::Write(plan)) => {
+                        let mut changes = self
+                            .apply(plan.change, proposed.undoes, plan.follow_ups, ConfirmedBy::Elicitation)
+                            .await?;
+                        for next in plan.then {
+                            let describe = next.describe();
+                            match self.apply(next, None, FollowUps::default(), ConfirmedBy::Elicitation).await {
+                                Ok(done) => changes.extend(done),
+                                Err(e) => changes.push(DoneChange {
+                                    change_id: None,
+                                    summary: format!("Not done: {describe} — {}", e.message()),
+                                    ids: Default::default(),
+                                    can_undo: false,
+                                }),
+                            }
+                        }
+                        Ok(self.written(proposed.preview, changes))
+                    }
+                }
+            }
+            other => Ok(not_written(format!(
+                "The chat client answered the confirmation question with {other:?}, which this server does not know, so nothing was written."
+            ))),
+        }
+    }
+
     /// Applies `change` and the follow-ups, recording each in the journal as confirmed by
     /// `confirmed_by` (`garmin::apply`).
     pub(crate) async fn apply(
@@ -307,8 +414,8 @@ impl<'a> Writes<'a> {
         follow_ups: FollowUps,
         confirmed_by: ConfirmedBy,
     ) -> Result<Vec<DoneChange>, ToolError> {
-        let client = self.server.web_session().await?;
-        let journal = Journal::in_dir(self.server.store().dir());
+        let client = self.session.web_session().await?;
+        let journal = Journal::in_dir(self.data_dir);
         let made_by = MadeBy::Assistant(confirmed_by);
         let done = apply_and_journal(&client, &journal, made_by, &change, undoes, &follow_ups).await?;
         Ok(done.into_iter().map(DoneChange::from).collect())
@@ -327,14 +434,14 @@ impl<'a> Writes<'a> {
         } else {
             format!(" (undo with undo_change: {})", undo.join(", "))
         };
-        self.server.answer(
+        self.answer(
             format!("{summary}.{undo}"),
             WriteOutcome { status: WriteStatus::Written, preview, changes, how_to_write: None },
         )
     }
 
     pub(crate) fn preview(&self, preview: String, how_to_write: &str) -> Answer<WriteOutcome> {
-        self.server.answer(
+        self.answer(
             format!("Preview only — nothing was written. {preview}\n{how_to_write}"),
             WriteOutcome {
                 status: WriteStatus::Preview,
@@ -343,6 +450,11 @@ impl<'a> Writes<'a> {
                 how_to_write: Some(how_to_write.to_owned()),
             },
         )
+    }
+
+    /// An answer, labelled as demo data when serving the demo account.
+    fn answer(&self, summary: impl Into<String>, data: WriteOutcome) -> Answer<WriteOutcome> {
+        Answer::for_account(self.demo, summary, data)
     }
 }
 

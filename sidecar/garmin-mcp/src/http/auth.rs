@@ -25,8 +25,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use subtle::ConstantTimeEq as _;
 
-use super::Peer;
 use super::oauth::{self, OAuth};
+use crate::caller::{ClientKey, Peer, Scopes};
 
 /// Shortest token accepted: anything shorter could be guessed over the network.
 pub const MIN_TOKEN_LEN: usize = 16;
@@ -143,19 +143,6 @@ fn create_private(dir: &Path, path: &Path) -> Result<(), String> {
 fn bearer(value: &str) -> Option<&str> {
     let (scheme, token) = value.split_once(' ')?;
     scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
-}
-
-/// The authenticated caller of a request (a request extension): `"token"` for the static token,
-/// `"oauth:<grant id>"` for an OAuth grant. Absent on requests without authentication.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct ClientKey(pub String);
-
-/// What an OAuth grant may do (a request extension; absent for the static token, which may do
-/// everything the server offers). The MCP server reads it to hide write tools from `tools/list`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Scopes {
-    /// The grant includes `garmin:write`.
-    pub write: bool,
 }
 
 /// What the authentication layer checks against.

@@ -8,7 +8,7 @@
 //!   other peers (600 half-open connections from one address once took all of them). How long
 //!   unfinished headers may hold a connection is [`super::HEADER_READ_TIMEOUT`].
 //! * **Per client, after.** Once a request on it passed authentication, a connection counts for its
-//!   client — the authenticated caller ([`super::auth::ClientKey`]: the token, an OAuth grant), or
+//!   client — the authenticated caller ([`crate::caller::ClientKey`]: the token, an OAuth grant), or
 //!   the peer address without a token — at most [`MAX_CONNECTIONS_PER_CLIENT`] each. Behind a
 //!   reverse proxy or tunnel every remote client shares one address, so caps on a client never key
 //!   on the address when the caller is known.

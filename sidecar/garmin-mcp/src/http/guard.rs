@@ -12,7 +12,8 @@ use axum::http::{HeaderMap, StatusCode, Uri, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::{Peer, Token};
+use super::Token;
+use crate::caller::Peer;
 
 /// What the middleware layers check: allowed host names and the optional token.
 #[derive(Debug)]

@@ -4,7 +4,7 @@
 //!
 //! * [`Sessions`] wraps rmcp's in-memory session manager: at most [`SessionLimits::max`] live
 //!   sessions and [`SessionLimits::per_client`] per client — the authenticated caller
-//!   ([`super::auth::ClientKey`]), else the peer address ([`client_of`]), so behind a tunnel or a
+//!   ([`crate::caller::ClientKey`]), else the peer address ([`client_of`]), so behind a tunnel or a
 //!   reverse proxy, where every remote client is 127.0.0.1, one client cannot shut the others out;
 //!   a session that made no request after its `initialize` is closed after
 //!   [`SessionLimits::abandoned_after`]; sessions in use end after [`IDLE_SESSION_TIMEOUT`] without
@@ -39,11 +39,11 @@ use rmcp::transport::streamable_http_server::session::local::{
 };
 use rmcp::transport::streamable_http_server::session::{ServerSseMessage, SessionId, SessionManager};
 
-use super::auth::ClientKey;
 use super::connections::Connection;
 use super::inflight::{CallRefused, CallSlot, CallStream, Calls};
 use super::replay::{self, Replay};
-use super::{BODY_READ_TIMEOUT, MAX_BODY_BYTES, Peer};
+use super::{BODY_READ_TIMEOUT, MAX_BODY_BYTES};
+use crate::caller::client_of;
 
 /// A session in use ends after this long without any traffic (the client starts a new one).
 pub const IDLE_SESSION_TIMEOUT: Duration = Duration::from_secs(300);
@@ -552,17 +552,6 @@ pub(super) async fn admit(State(state): State<Arc<Limits>>, request: Request, ne
     }
 }
 
-/// The client a request counts for, from its extensions: its authenticated caller ([`ClientKey`]),
-/// else its peer address (`--no-token`, or a request authentication refused). The one home of
-/// this rule for every per-client cap.
-pub(super) fn client_of(extensions: &axum::http::Extensions) -> String {
-    match (extensions.get::<ClientKey>(), extensions.get::<Peer>()) {
-        (Some(key), _) => key.0.clone(),
-        (None, Some(peer)) => format!("peer:{}", peer.0.ip()),
-        (None, None) => "peer:unknown".to_owned(),
-    }
-}
-
 /// The answer to a call refused before it started (see [`super::inflight`]).
 fn refused_call(refused: &CallRefused) -> Response {
     use super::inflight::{MAX_CALLS, MAX_CALLS_PER_CLIENT, MAX_CALLS_PER_SESSION};
@@ -694,15 +683,5 @@ mod tests {
         let full = sessions.reserve(&"a2".into(), "oauth:a").unwrap_err();
         assert!(full.per_client);
         sessions.reserve(&"b0".into(), "oauth:b").expect("another client of the same address gets in");
-
-        let mut request = Request::new(Body::empty());
-        request.extensions_mut().insert(Peer("127.0.0.1:5000".parse().unwrap()));
-        assert_eq!(client_of(request.extensions()), "peer:127.0.0.1", "without authentication: the address");
-        request.extensions_mut().insert(ClientKey("oauth:grant-7".to_owned()));
-        assert_eq!(
-            client_of(request.extensions()),
-            "oauth:grant-7",
-            "authenticated: the caller, whatever its address"
-        );
     }
 }

@@ -285,7 +285,7 @@ impl GarminMcp {
         );
         let question = crate::elicit::yes_no_question(message, "Yes, remember this");
         let waiting = "Waiting for the person to confirm the fact in the chat…";
-        let answer = match self.writes().ask(question, ctx, waiting).await {
+        let answer = match self.chat().ask(question, ctx, waiting).await {
             Asked::Answered(answer) => answer,
             Asked::Cancelled => return Err(ToolError::Local(format!("{not_kept}: the call was cancelled."))),
             Asked::TimedOut(_) => {

@@ -209,7 +209,7 @@ async fn client_and_redirect(
     let Some(client_id) = params.get("client_id") else {
         return bad("This authorization request has no client", "The client_id parameter is missing.".into());
     };
-    let client = match oauth.clients.resolve(client_id, &oauth.grants).await {
+    let client = match oauth.clients.resolve(client_id, |id| oauth.grants.client(id)).await {
         Ok(client) => client,
         Err(e) => return bad("This client cannot be used", format!("{e}.")),
     };

@@ -230,11 +230,12 @@ impl Registry {
         Registry { registered: Mutex::default(), documents: Mutex::default(), fetcher }
     }
 
-    /// The client behind `client_id`: pinned, registered, known from a grant, or fetched.
+    /// The client behind `client_id`: pinned, registered, known from a grant (`from_grants`, which
+    /// looks a client id up in the saved grants), or fetched.
     pub(crate) async fn resolve(
         &self,
         client_id: &str,
-        grants: &super::grants::Store,
+        from_grants: impl FnOnce(&str) -> Option<Client>,
     ) -> Result<Client, ClientError> {
         if let Some(client) = pinned(client_id) {
             return Ok(client);
@@ -243,8 +244,7 @@ impl Registry {
             return Ok(client.clone());
         }
         if !client_id.starts_with("https://") {
-            return grants
-                .client(client_id)
+            return from_grants(client_id)
                 .filter(|c| c.kind == ClientKind::Registered)
                 .ok_or(ClientError::Unknown);
         }
