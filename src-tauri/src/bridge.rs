@@ -200,7 +200,7 @@ fn view(asked: &Asked) -> AskedView {
             title: proposal.title.clone(),
             preview: proposal.preview.clone(),
             change_kind: proposal.change.tool_name(),
-            spec: crate::confirm::editable_spec(proposal),
+            spec: proposal.editable_spec(),
             requested_by: proposal.requested_by.clone(),
             demo: proposal.demo,
         },

@@ -3,7 +3,7 @@
 //! `Change::CreateWorkout` through the `garmin` crate's own parser and translator. Totals are
 //! recomputed by `garmin::workout_spec::preview`, never in the UI.
 
-use app_bridge::{Proposal, Reply};
+use app_bridge::Reply;
 use chrono::NaiveDate;
 use garmin::changes::Change;
 use garmin::exercises::{self, ExerciseHit, ExerciseQuery};
@@ -116,19 +116,6 @@ fn no_longer_waiting() -> Error {
     )
 }
 
-/// The spec the editor shows for `proposal`, in canonical form: the assistant's spec, or for a new
-/// workout without one, the spec read back from the workout itself. `None` for other changes.
-pub fn editable_spec(proposal: &Proposal) -> Option<Value> {
-    let Change::CreateWorkout { workout } = &proposal.change else { return None };
-    let spec = match proposal.spec.as_ref().map(workout_spec::parse_spec) {
-        Some(Ok(spec)) => spec,
-        // The sidecar checked it; anything else is shown as it came.
-        Some(Err(_)) => return proposal.spec.clone(),
-        None => workout_spec::spec_from_garmin(workout).ok()?,
-    };
-    serde_json::to_value(spec).ok()
-}
-
 /// Checks and previews `spec` with the `garmin` crate, in `language`.
 pub fn preview_spec_in(spec: &Value, language: Language) -> WorkoutPreview {
     let words = match language {
@@ -209,6 +196,7 @@ pub fn change_from_spec(spec: &Value) -> Result<Change> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use app_bridge::Proposal;
     use serde_json::json;
 
     /// Checks and previews `spec` in English.
@@ -334,7 +322,7 @@ mod tests {
             change: change.clone(),
             ..create_proposal(None)
         };
-        assert_eq!(editable_spec(&proposal), None, "sets are approved as they are, not edited here");
+        assert_eq!(proposal.editable_spec(), None, "sets are approved as they are, not edited here");
         let asked = Asked::Confirm(proposal);
         let approve = Decision::Approve { spec: None, schedule_on: None, send_to_device: true };
         assert_eq!(
@@ -347,16 +335,16 @@ mod tests {
 
     #[test]
     fn the_editor_gets_the_canonical_spec_even_when_the_assistant_sent_none() {
-        let from_spec = editable_spec(&create_proposal(Some(intervals()))).unwrap();
+        let from_spec = create_proposal(Some(intervals())).editable_spec().unwrap();
         assert_eq!(from_spec["steps"][1]["steps"][0]["pace_range"], "4:55-5:05");
         assert_eq!(from_spec["steps"][0]["duration_s"], 600.0);
-        let from_workout = editable_spec(&create_proposal(None)).unwrap();
+        let from_workout = create_proposal(None).editable_spec().unwrap();
         assert_eq!(from_workout["steps"][1]["times"], 4);
         assert_eq!(from_workout["steps"].as_array().map(Vec::len), Some(3));
         let date = NaiveDate::from_ymd_opt(2026, 12, 3).unwrap();
         let schedule =
             Proposal { change: Change::ScheduleWorkout { workout_id: 5, date }, ..create_proposal(None) };
-        assert_eq!(editable_spec(&schedule), None);
+        assert_eq!(schedule.editable_spec(), None);
     }
 
     #[test]

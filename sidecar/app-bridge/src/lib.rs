@@ -111,6 +111,20 @@ impl Request {
 }
 
 impl Proposal {
+    /// The spec the app's editor shows, in canonical form: the assistant's spec, or for a new
+    /// workout without one, the spec read back from the workout itself. `None` for other changes
+    /// (they are approved as they are).
+    pub fn editable_spec(&self) -> Option<Value> {
+        let Change::CreateWorkout { workout } = &self.change else { return None };
+        let spec = match self.spec.as_ref().map(garmin::workout_spec::parse_spec) {
+            Some(Ok(spec)) => spec,
+            // The sidecar checked it; anything else is shown as it came.
+            Some(Err(_)) => return self.spec.clone(),
+            None => garmin::workout_spec::spec_from_garmin(workout).ok()?,
+        };
+        serde_json::to_value(spec).ok()
+    }
+
     /// The proposal with its title, preview and client name cut and cleaned (see
     /// [`Request::for_display`]).
     #[must_use]

@@ -8,11 +8,8 @@ use crate::canvas::{Area, drawing};
 use crate::format::ellipsize;
 use crate::plot::Chart;
 use crate::text::{self, H, V};
-use crate::theme::{INK, MUTED, SMALL_PX, SUBTITLE_PX, TITLE_PX, Theme};
+use crate::theme::{INK, MUTED, PAGE_MARGIN, SMALL_PX, SUBTITLE_PX, TITLE_PX, Theme};
 use crate::{ChartError, ChartOptions};
-
-/// Horizontal page margin at the design size.
-pub(crate) const PAGE_MARGIN: f64 = 28.0;
 
 /// What the header shows.
 pub(crate) struct Header {

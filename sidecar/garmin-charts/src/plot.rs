@@ -14,8 +14,8 @@ use plotters::style::{Color, ShapeStyle};
 
 use crate::ChartError;
 use crate::canvas::{Area, drawing};
-use crate::frame::PAGE_MARGIN;
 use crate::text::{self, H, V};
+use crate::theme::PAGE_MARGIN;
 use crate::theme::{AXIS, DESC_PX, GRID, INK, LABEL_PX, MUTED, Theme};
 
 /// A panel's chart context (f64 on both axes).

@@ -64,6 +64,8 @@ pub(crate) const FORM_TIRED: RGBColor = RGBColor(225, 29, 72);
 /// Power curves.
 pub(crate) const POWER: RGBColor = RGBColor(124, 58, 237);
 
+/// Horizontal page margin at the design size (the header and the plot line up on it).
+pub(crate) const PAGE_MARGIN: f64 = 28.0;
 /// Text sizes at the design size (1200×700), as the pixel height of the font's full line
 /// (ascent to descent; capitals are about half of it). Chosen so numbers stay legible when the
 /// chart is shown at half size.

@@ -36,7 +36,7 @@ pub(crate) async fn read(
         return Err(too_large());
     }
     let mut body = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(|e| crate::refresh::network(method, path, &e))? {
+    while let Some(chunk) = response.chunk().await.map_err(|e| crate::error::network(method, path, &e))? {
         if body.len() + chunk.len() > max {
             return Err(too_large());
         }

@@ -402,7 +402,7 @@ impl Client {
                         retries += 1;
                         continue;
                     }
-                    return Err(refresh::network(call.method.as_str(), &call.full_path(), &e));
+                    return Err(crate::error::network(call.method.as_str(), &call.full_path(), &e));
                 }
             };
             let status = response.status().as_u16();

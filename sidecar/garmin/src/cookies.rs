@@ -4,9 +4,45 @@
 //! We keep our own jar instead of reqwest's so that the jar lives in the shared session file with
 //! every cookie's metadata, and so that each merge can be done under the cross-process lock.
 
-use chrono::{DateTime, Utc};
+use std::fmt;
 
-use crate::session::StoredCookie;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+/// One cookie of the session jar.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredCookie {
+    /// Cookie name.
+    pub name: String,
+    /// Cookie value (a secret).
+    pub value: String,
+    /// `Domain` attribute (leading dot kept); `None` means host-only for the Connect host.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub domain: Option<String>,
+    /// `Path` attribute.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Expiry, when the server gave one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires: Option<DateTime<Utc>>,
+    /// `Secure` flag.
+    #[serde(default)]
+    pub secure: bool,
+    /// `HttpOnly` flag.
+    #[serde(default)]
+    pub http_only: bool,
+}
+
+impl fmt::Debug for StoredCookie {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StoredCookie")
+            .field("name", &self.name)
+            .field("value", &"<redacted>")
+            .field("domain", &self.domain)
+            .field("expires", &self.expires)
+            .finish_non_exhaustive()
+    }
+}
 
 /// Does a cookie stored for `cookie_domain` (None = host-only for the connect host) go to `host`?
 pub(crate) fn domain_matches(cookie_domain: Option<&str>, host: &str, connect_host: &str) -> bool {

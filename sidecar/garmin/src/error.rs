@@ -339,3 +339,32 @@ impl Error {
         }
     }
 }
+
+/// A request that failed on the way (no HTTP answer), named by `method` and `path`.
+pub(crate) fn network(method: &str, path: &str, e: &reqwest::Error) -> Error {
+    Error::Network {
+        endpoint: format!("{method} {path}"),
+        message: describe_transport_error(e),
+        maybe_sent: !e.is_connect(),
+    }
+}
+
+/// A transport error in words, without the URL (which can carry a displayName in its path).
+pub(crate) fn describe_transport_error(e: &reqwest::Error) -> String {
+    let what = if e.is_timeout() {
+        "timed out"
+    } else if e.is_connect() {
+        "connection failed"
+    } else if e.is_body() || e.is_decode() {
+        "the answer was cut off"
+    } else {
+        "request failed"
+    };
+    let mut cause = String::new();
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        cause = s.to_string();
+        source = s.source();
+    }
+    if cause.is_empty() { what.to_owned() } else { format!("{what} ({cause})") }
+}

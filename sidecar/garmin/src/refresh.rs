@@ -26,6 +26,7 @@ use reqwest::header::{
 };
 use serde::Deserialize;
 
+use crate::error::network;
 use crate::session::{ACCESS_COOKIE, Session, StoredCookie};
 use crate::{Error, Result, cookies, html};
 
@@ -356,32 +357,4 @@ fn set_access_cookie(session: &mut Session, token: String) {
         secure: true,
         http_only: true,
     });
-}
-
-pub(crate) fn network(method: &str, path: &str, e: &reqwest::Error) -> Error {
-    Error::Network {
-        endpoint: format!("{method} {path}"),
-        message: describe_transport_error(e),
-        maybe_sent: !e.is_connect(),
-    }
-}
-
-/// A transport error in words, without the URL (which can carry a displayName in its path).
-pub(crate) fn describe_transport_error(e: &reqwest::Error) -> String {
-    let what = if e.is_timeout() {
-        "timed out"
-    } else if e.is_connect() {
-        "connection failed"
-    } else if e.is_body() || e.is_decode() {
-        "the answer was cut off"
-    } else {
-        "request failed"
-    };
-    let mut cause = String::new();
-    let mut source = std::error::Error::source(e);
-    while let Some(s) = source {
-        cause = s.to_string();
-        source = s.source();
-    }
-    if cause.is_empty() { what.to_owned() } else { format!("{what} ({cause})") }
 }

@@ -8,6 +8,7 @@ use base64::Engine as _;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+pub use crate::cookies::StoredCookie;
 use crate::site::{Origins, Site};
 
 /// The name of Garmin's short-lived access cookie, renewed by the refresh call.
@@ -25,41 +26,6 @@ const SESSION_ID_COOKIE: &str = "SESSIONID";
 
 /// Version of the `session.json` format written by this crate.
 pub(crate) const FORMAT_VERSION: u32 = 1;
-
-/// One cookie of the session jar.
-#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StoredCookie {
-    /// Cookie name.
-    pub name: String,
-    /// Cookie value (a secret).
-    pub value: String,
-    /// `Domain` attribute (leading dot kept); `None` means host-only for the Connect host.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub domain: Option<String>,
-    /// `Path` attribute.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub path: Option<String>,
-    /// Expiry, when the server gave one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub expires: Option<DateTime<Utc>>,
-    /// `Secure` flag.
-    #[serde(default)]
-    pub secure: bool,
-    /// `HttpOnly` flag.
-    #[serde(default)]
-    pub http_only: bool,
-}
-
-impl fmt::Debug for StoredCookie {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("StoredCookie")
-            .field("name", &self.name)
-            .field("value", &"<redacted>")
-            .field("domain", &self.domain)
-            .field("expires", &self.expires)
-            .finish_non_exhaustive()
-    }
-}
 
 /// A signed-in Garmin Connect web session: the content of `session.json`.
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -13,7 +13,7 @@ use tokio::sync::Semaphore;
 
 use super::{PersonalApiKey, origin_from_env};
 use crate::client::{decode_body, garmin_message};
-use crate::refresh::network;
+use crate::error::network;
 use crate::retry::parse_retry_after;
 use crate::{Error, ForbiddenKind, Result, RetryPolicy, SessionStore};
 
