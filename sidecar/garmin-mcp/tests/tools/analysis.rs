@@ -10,7 +10,7 @@ use analytics::load::{LoadChoice, SessionLoads, daily_loads};
 use chrono::{Datelike, Duration, NaiveDate};
 use serde_json::{Value, json};
 
-use crate::support::{Harness, all_text, api_requests};
+use crate::support::{Harness, all_text, api_requests, synced_since};
 
 fn day(s: &str) -> NaiveDate {
     s.parse().unwrap()
@@ -19,18 +19,6 @@ fn day(s: &str) -> NaiveDate {
 /// Syncs from 2026-08-01, calling again while it goes on in the background.
 async fn synced() -> Harness {
     synced_since("2026-08-01").await
-}
-
-async fn synced_since(since: &str) -> Harness {
-    let h = Harness::start().await;
-    for _ in 0..20 {
-        let (_, data) = h.call_ok("sync_history", json!({ "since": since })).await;
-        if data["status"] != "running" {
-            assert_eq!(data["status"], "complete", "{data}");
-            return h;
-        }
-    }
-    panic!("the sync did not end");
 }
 
 fn history_of(h: &Harness) -> history::History {

@@ -177,13 +177,7 @@ async fn get_activity_keeps_its_structured_answer_and_puts_the_view_in_meta_for_
 
 #[tokio::test]
 async fn the_fitness_trend_and_its_chart_give_an_apps_host_the_same_columns() {
-    let h = Harness::start().await;
-    for _ in 0..20 {
-        let (_, data) = h.call_ok("sync_history", json!({ "since": "2026-08-01" })).await;
-        if data["status"] != "running" {
-            break;
-        }
-    }
+    let h = crate::support::synced_since("2026-08-01").await;
     let host = apps_host(&h).await;
     let range = json!({"start_date": "2026-10-04", "end_date": "2026-11-14"});
     let plain = call(&h.client, "get_fitness_trend", range.clone()).await;

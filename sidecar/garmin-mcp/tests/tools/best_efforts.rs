@@ -11,22 +11,10 @@ use fake_garmin::data::activity::Sport;
 use fake_garmin::data::series;
 use serde_json::json;
 
-use crate::support::{Harness, api_requests};
+use crate::support::{Harness, api_requests, synced_since};
 
 async fn synced() -> Harness {
     synced_since("2026-08-01").await
-}
-
-async fn synced_since(since: &str) -> Harness {
-    let h = Harness::start().await;
-    for _ in 0..40 {
-        let (_, data) = h.call_ok("sync_history", json!({ "since": since })).await;
-        if data["status"] != "running" {
-            assert_eq!(data["status"], "complete", "{data}");
-            return h;
-        }
-    }
-    panic!("the sync did not end");
 }
 
 #[tokio::test]

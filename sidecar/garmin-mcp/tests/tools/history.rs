@@ -95,8 +95,7 @@ async fn after_a_sync_a_past_month_is_answered_from_the_history_with_no_garmin_r
 
 #[tokio::test]
 async fn today_is_always_read_live_and_the_answer_says_which_part_came_from_where() {
-    let h = Harness::start().await;
-    synced(&h).await;
+    let h = crate::support::synced_since("2026-08-01").await;
     h.fake.clear_requests();
     let (text, data) =
         h.call_ok("list_activities", json!({"start_date": "2026-11-01", "end_date": "2026-11-15"})).await;
@@ -301,8 +300,7 @@ async fn get_fitness_trend_matches_the_analytics_crate_on_the_synced_loads() {
     use analytics::pmc::{PmcConstants, performance_management_until};
     use chrono::NaiveDate;
 
-    let h = Harness::start().await;
-    synced(&h).await;
+    let h = crate::support::synced_since("2026-08-01").await;
     h.fake.clear_requests();
     let (text, data) = h
         .call_ok(
@@ -348,8 +346,7 @@ async fn get_fitness_trend_matches_the_analytics_crate_on_the_synced_loads() {
 
 #[tokio::test]
 async fn get_fitness_trend_uses_heart_rate_tss_by_default_and_reads_today_live() {
-    let h = Harness::start().await;
-    synced(&h).await;
+    let h = crate::support::synced_since("2026-08-01").await;
     h.fake.clear_requests();
     let (text, data) = h.call_ok("get_fitness_trend", json!({})).await;
     assert_eq!(data["end_date"], "2026-11-15");
@@ -401,8 +398,7 @@ fn profile_requests(h: &Harness) -> usize {
 
 #[tokio::test]
 async fn after_a_sync_get_fitness_trend_takes_the_athlete_profile_from_the_history_and_asks_garmin_nothing() {
-    let h = Harness::start().await;
-    synced(&h).await;
+    let h = crate::support::synced_since("2026-08-01").await;
     h.fake.clear_requests();
     let args = json!({"end_date": "2026-11-14", "load": "hr"});
     let (_, first) = h.call_ok("get_fitness_trend", args.clone()).await;

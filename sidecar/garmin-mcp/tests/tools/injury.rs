@@ -14,22 +14,14 @@ use fake_garmin::faults::{Fault, FaultRule};
 use garmin::Client;
 use serde_json::{Value, json};
 
-use crate::support::{Harness, today};
+use crate::support::{Harness, synced_since, today};
 
 fn day(s: &str) -> NaiveDate {
     s.parse().unwrap()
 }
 
 async fn synced() -> Harness {
-    let h = Harness::start().await;
-    for _ in 0..20 {
-        let (_, data) = h.call_ok("sync_history", json!({ "since": "2026-08-01" })).await;
-        if data["status"] != "running" {
-            assert_eq!(data["status"], "complete", "{data}");
-            return h;
-        }
-    }
-    panic!("the sync did not end");
+    synced_since("2026-08-01").await
 }
 
 /// The fake's running km from `from` to `to`, read from its data set.

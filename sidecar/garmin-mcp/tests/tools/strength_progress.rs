@@ -12,19 +12,7 @@ use chrono::{Datelike, NaiveDate};
 use fake_garmin::data::activity::Sport;
 use serde_json::{Value, json};
 
-use crate::support::{Harness, api_requests, today};
-
-async fn synced_since(since: &str) -> Harness {
-    let h = Harness::start().await;
-    for _ in 0..40 {
-        let (_, data) = h.call_ok("sync_history", json!({ "since": since })).await;
-        if data["status"] != "running" {
-            assert_eq!(data["status"], "complete", "{data}");
-            return h;
-        }
-    }
-    panic!("the sync did not end");
-}
+use crate::support::{Harness, api_requests, synced_since, today};
 
 /// The default range: the 8 calendar weeks ending with the week of yesterday.
 fn default_range() -> (NaiveDate, NaiveDate) {

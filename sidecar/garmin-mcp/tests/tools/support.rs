@@ -190,6 +190,76 @@ impl Harness {
     }
 }
 
+/// Signed in like [`Harness::start`], with the local history already synced from `since` to
+/// today, as a first `sync_history` leaves it.
+///
+/// The sync runs once per `since` in this test process, on a harness of its own; each caller gets
+/// a consistent copy of that history file (`VACUUM INTO`) in its own data folder, beside its own
+/// fake and server. The file is the real sync's output, so every test reads what a person reads
+/// after syncing and restarting their client; a test about the sync itself syncs on its own.
+pub async fn synced_since(since: &str) -> Harness {
+    let template = synced_template(since).await;
+    let h = Harness::start().await;
+    let file = h.dir.path().join(history::FILE_NAME);
+    std::fs::copy(&template, &file).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    h
+}
+
+/// The history file a sync from `since` leaves, made once per test process.
+async fn synced_template(since: &str) -> std::path::PathBuf {
+    static TEMPLATES: std::sync::LazyLock<
+        std::sync::Mutex<
+            std::collections::HashMap<String, std::sync::Arc<tokio::sync::OnceCell<std::path::PathBuf>>>,
+        >,
+    > = std::sync::LazyLock::new(Default::default);
+    let cell = TEMPLATES.lock().unwrap().entry(since.to_owned()).or_default().clone();
+    cell.get_or_init(|| async {
+        let h = Harness::start().await;
+        sync_until_complete(&h, since).await;
+        let file = templates_dir().join(format!("synced-{}-since-{since}.sqlite3", std::process::id()));
+        let _ = std::fs::remove_file(&file);
+        let conn = rusqlite::Connection::open(h.dir.path().join(history::FILE_NAME)).unwrap();
+        conn.execute("VACUUM INTO ?1", [file.display().to_string()]).unwrap();
+        file
+    })
+    .await
+    .clone()
+}
+
+/// Where this process keeps its synced templates: the test target's scratch folder, cleared of the
+/// templates of earlier runs.
+fn templates_dir() -> std::path::PathBuf {
+    static DIR: std::sync::LazyLock<std::path::PathBuf> = std::sync::LazyLock::new(|| {
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("tools-synced-histories");
+        std::fs::create_dir_all(&dir).unwrap();
+        let mine = format!("synced-{}-", std::process::id());
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            if !entry.file_name().to_string_lossy().starts_with(&mine) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+        dir
+    });
+    DIR.clone()
+}
+
+/// Runs `sync_history` from `since` until it reports that it ended, and checks it completed.
+pub async fn sync_until_complete(h: &Harness, since: &str) {
+    for _ in 0..40 {
+        let (_, data) = h.call_ok("sync_history", serde_json::json!({ "since": since })).await;
+        if data["status"] != "running" {
+            assert_eq!(data["status"], "complete", "{data}");
+            return;
+        }
+    }
+    panic!("the sync from {since} did not end");
+}
+
 /// The harness's server options: every toolset, "today" pinned, quick retries.
 fn server_options(store: &SessionStore) -> ServerOptions {
     let mut options = ServerOptions::new(store.clone());
