@@ -1,5 +1,6 @@
 //! `cargo xtask bench [--baseline REF] [--rounds N] [--bin PATH] [--baseline-bin PATH]`: the stdio
-//! server's start-up, idle memory, trivial-call latency and size, as a release build against a
+//! server's start-up, idle memory, trivial-call latency, a heavy call (a chart of the demo account:
+//! its round trip and the server's CPU time) and size, as a release build against a
 //! baseline built in the same run (issue #31: cold start ≤ 5 ms, idle RSS ≤ 10 MB, ping p50 ≤
 //! 0.05 ms, binary ≤ 20 MB).
 //!
@@ -22,6 +23,10 @@ const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","param
 const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
 const TOOLS_LIST: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
 const PINGS: usize = 2000;
+/// A heavy call: a chart of the demo account (data from the fake Garmin, drawn, PNG-encoded).
+const CHART: &str =
+    r#""method":"tools/call","params":{"name":"render_chart","arguments":{"kind":"training_load"}}"#;
+const CHARTS: usize = 30;
 
 /// Runs the benchmark (see the module doc).
 pub fn bench(root: &Path, args: &[String]) -> Result<(), String> {
@@ -120,11 +125,22 @@ struct Measured {
     cold: Vec<Duration>,
     rss_kib: Vec<u64>,
     pings: Vec<Duration>,
+    charts: Vec<Duration>,
+    /// The server's CPU time over all the charts (user + system, every thread).
+    chart_cpu: Duration,
 }
 
 impl Measured {
     fn new(bin: PathBuf) -> Measured {
-        Measured { bin, bare: Vec::new(), cold: Vec::new(), rss_kib: Vec::new(), pings: Vec::new() }
+        Measured {
+            bin,
+            bare: Vec::new(),
+            cold: Vec::new(),
+            rss_kib: Vec::new(),
+            pings: Vec::new(),
+            charts: Vec::new(),
+            chart_cpu: Duration::ZERO,
+        }
     }
 }
 
@@ -137,10 +153,11 @@ struct Server {
 }
 
 impl Server {
-    fn start(bin: &Path, data_dir: &Path) -> Result<Server, String> {
+    fn start(bin: &Path, data_dir: &Path, extra: &[&str]) -> Result<Server, String> {
         let mut child = Command::new(bin)
             .arg("--data-dir")
             .arg(data_dir)
+            .args(extra)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -198,7 +215,7 @@ fn measure(measured: &mut [Measured], data_dir: &Path, rounds: usize) -> Result<
             m.bare.push(started.elapsed());
 
             let started = Instant::now();
-            let mut server = Server::start(&m.bin, data_dir)?;
+            let mut server = Server::start(&m.bin, data_dir, &[])?;
             server.initialize()?;
             server.send(TOOLS_LIST)?;
             server.answer(1)?;
@@ -210,9 +227,15 @@ fn measure(measured: &mut [Measured], data_dir: &Path, rounds: usize) -> Result<
             server.stop();
         }
     }
+    measure_pings(measured, data_dir)?;
+    measure_charts(measured, data_dir)
+}
+
+/// [`PINGS`] pings to each binary, alternating.
+fn measure_pings(measured: &mut [Measured], data_dir: &Path) -> Result<(), String> {
     let mut servers = Vec::new();
     for m in measured.iter() {
-        let mut server = Server::start(&m.bin, data_dir)?;
+        let mut server = Server::start(&m.bin, data_dir, &[])?;
         server.initialize()?;
         servers.push(server);
     }
@@ -228,6 +251,48 @@ fn measure(measured: &mut [Measured], data_dir: &Path, rounds: usize) -> Result<
     }
     servers.into_iter().for_each(Server::stop);
     Ok(())
+}
+
+/// [`CHARTS`] charts from each binary's demo account (pinned day), alternating, after one each to
+/// warm up (the router, the font, the fake's data).
+fn measure_charts(measured: &mut [Measured], data_dir: &Path) -> Result<(), String> {
+    let mut servers = Vec::new();
+    for (i, m) in measured.iter().enumerate() {
+        let own = data_dir.join(format!("demo-{i}"));
+        std::fs::create_dir_all(&own).map_err(|e| format!("cannot create {}: {e}", own.display()))?;
+        let mut server = Server::start(&m.bin, &own, &["--demo", "--today", "2026-06-01"])?;
+        server.initialize()?;
+        server.send(&format!(r#"{{"jsonrpc":"2.0","id":2,{CHART}}}"#))?;
+        server.answer(2)?;
+        if !server.line.contains("image/png") {
+            return Err(format!("{} drew no chart: {}", m.bin.display(), server.line.trim()));
+        }
+        servers.push(server);
+    }
+    for i in 0..CHARTS {
+        for (m, server) in measured.iter_mut().zip(servers.iter_mut()) {
+            let id = 10 + u32::try_from(i).unwrap_or(u32::MAX - 10);
+            let cpu_before = cpu_time(server.child.id());
+            let started = Instant::now();
+            server.send(&format!(r#"{{"jsonrpc":"2.0","id":{id},{CHART}}}"#))?;
+            server.answer(id)?;
+            m.charts.push(started.elapsed());
+            if let (Some(before), Some(after)) = (cpu_before, cpu_time(server.child.id())) {
+                m.chart_cpu += after.saturating_sub(before);
+            }
+        }
+    }
+    servers.into_iter().for_each(Server::stop);
+    Ok(())
+}
+
+/// A process's CPU time so far, every thread (Linux: `/proc/PID/stat`, in the kernel's 100 Hz
+/// ticks, so only a sum over many calls means something).
+fn cpu_time(pid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
 }
 
 fn rss_kib(pid: u32) -> Option<u64> {
@@ -271,5 +336,8 @@ fn print_table(measured: &[Measured; 2], options: &Options, load: Option<&str>) 
     row("cold start → first tools/list, median", median_ms(&new.cold), median_ms(&old.cold), "ms");
     row("idle RSS after tools/list, median", rss_mb(new), rss_mb(old), "MB");
     row("ping round trip, p50", median_ms(&new.pings), median_ms(&old.pings), "ms");
+    row("render_chart (demo) round trip, median", median_ms(&new.charts), median_ms(&old.charts), "ms");
+    let cpu_ms = |m: &Measured| m.chart_cpu.as_secs_f64() * 1000.0 / CHARTS as f64;
+    row("render_chart (demo) server CPU per call", cpu_ms(new), cpu_ms(old), "ms");
     row("binary size", size_mb(new), size_mb(old), "MB");
 }

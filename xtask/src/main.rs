@@ -45,8 +45,8 @@
 //!   least once with its failure rate (`flaky.rs`). Use it before calling work on concurrency,
 //!   timing, processes or the history done.
 //! * `bench [--baseline REF] [--rounds N] [--bin PATH] [--baseline-bin PATH]` — the stdio server's
-//!   cold start, idle memory, ping latency and size as a release build against `REF` (default
-//!   `main`) built in the same run, as ratios (`bench.rs`). Not part of `test`.
+//!   cold start, idle memory, ping latency, a demo chart's time and CPU, and size as a release build
+//!   against `REF` (default `main`) built in the same run, as ratios (`bench.rs`). Not part of `test`.
 //! * `e2e` — the desktop app end to end under Xvfb, driven by tauri-driver + WebKitWebDriver: sign in
 //!   to the demo account and to a fake "Garmin international" through the real sign-in window, check
 //!   the saved sessions and the home window (`src-tauri/tests/e2e.rs`). Builds the UI first;

@@ -6,11 +6,20 @@
 //! build time by `build.rs`; the router is built on the first tool call
 //! (`crate::server::GarminMcp`).
 //!
+//! Over stdio the first `tools/list` parses nothing either: the transport marks the request
+//! ([`JsonFromSnapshots`]), the server answers it with a placeholder per tool (its name only) and
+//! the transport writes each placeholder as the tool's embedded JSON ([`to_line`]). Parsing and
+//! re-serialising every schema (~250 kB of JSON) was most of the first `tools/list`'s time and
+//! 2.5 MB of heap kept for the rest of the session. Over HTTP, where rmcp writes the answers, the
+//! list is parsed once and kept (`describe`).
+//!
 //! The snapshots cannot drift from the router: the `catalogue` tests compare them with what the
 //! router produces, and the unit tests below compare what is offered and listed here with the
 //! router for every toolset, `--readonly` and a read-only OAuth grant.
 
-use rmcp::model::Tool;
+use rmcp::RoleServer;
+use rmcp::model::{ClientRequest, JsonRpcMessage, JsonRpcRequest, JsonRpcResponse, ServerResult, Tool};
+use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 
 use crate::toolsets::Toolset;
 
@@ -53,7 +62,121 @@ pub(crate) fn describe<'a>(snapshots: impl IntoIterator<Item = &'a &'static Snap
         .collect()
 }
 
+/// Set on a `tools/list` request by a transport that writes the listed tools from their embedded
+/// JSON itself ([`to_line`]): the server then answers with [`placeholders`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct JsonFromSnapshots;
+
+/// Marks `message` with [`JsonFromSnapshots`] if it is a `tools/list` request.
+pub(crate) fn mark_list_request(message: &mut RxJsonRpcMessage<RoleServer>) {
+    if let JsonRpcMessage::Request(JsonRpcRequest {
+        request: ClientRequest::ListToolsRequest(list), ..
+    }) = message
+    {
+        list.extensions.insert(JsonFromSnapshots);
+    }
+}
+
+/// The tools as `tools/list` names them for a transport that writes them ([`JsonFromSnapshots`]):
+/// each only its name, with an empty input schema, which no real tool has.
+pub(crate) fn placeholders<'a>(snapshots: impl IntoIterator<Item = &'a &'static Snapshot>) -> Vec<Tool> {
+    snapshots.into_iter().map(|tool| Tool::new(tool.name, "", serde_json::Map::new())).collect()
+}
+
+/// `message` as one line of JSON (without its end); an answer to `tools/list` made of
+/// [`placeholders`] gets each tool's embedded JSON in place of its placeholder.
+pub(crate) fn to_line(mut message: TxJsonRpcMessage<RoleServer>) -> serde_json::Result<Vec<u8>> {
+    let JsonRpcMessage::Response(JsonRpcResponse { result: ServerResult::ListToolsResult(list), .. }) =
+        &mut message
+    else {
+        return serde_json::to_vec(&message);
+    };
+    let Some(json) = list.tools.iter().map(embedded_json).collect::<Option<Vec<&str>>>() else {
+        return serde_json::to_vec(&message);
+    };
+    if json.is_empty() {
+        return serde_json::to_vec(&message);
+    }
+    list.tools.clear();
+    let line = serde_json::to_vec(&message)?;
+    // The one `"tools":[]` outside a string: inside one, every quote is escaped.
+    const EMPTY: &[u8] = br#""tools":[]"#;
+    let Some(at) = line.windows(EMPTY.len()).position(|window| window == EMPTY) else {
+        return Err(serde::ser::Error::custom("the tool list went missing from its answer"));
+    };
+    let size = json.iter().map(|tool| tool.len() + 1).sum::<usize>();
+    let mut spliced = Vec::with_capacity(line.len() + size);
+    spliced.extend_from_slice(&line[..at]);
+    spliced.extend_from_slice(br#""tools":["#);
+    for (i, tool) in json.iter().enumerate() {
+        if i > 0 {
+            spliced.push(b',');
+        }
+        spliced.extend_from_slice(tool.as_bytes());
+    }
+    spliced.push(b']');
+    spliced.extend_from_slice(&line[at + EMPTY.len()..]);
+    Ok(spliced)
+}
+
+/// The embedded JSON of a [`placeholders`] tool; `None` for a tool described in full.
+fn embedded_json(tool: &Tool) -> Option<&'static str> {
+    if !tool.input_schema.is_empty() {
+        return None;
+    }
+    SNAPSHOTS.iter().find(|snapshot| snapshot.name == tool.name).map(|snapshot| snapshot.json)
+}
+
 /// The names of the tools that change Garmin data or files (not marked read-only).
 pub(crate) fn write_tools() -> impl Iterator<Item = &'static str> {
     SNAPSHOTS.iter().filter(|tool| !tool.read_only).map(|tool| tool.name)
+}
+
+#[cfg(test)]
+mod tests {
+    use rmcp::model::{GetExtensions as _, JsonRpcVersion2_0, ListToolsResult, NumberOrString};
+
+    use super::*;
+
+    fn answer(tools: Vec<Tool>) -> TxJsonRpcMessage<RoleServer> {
+        let mut list = ListToolsResult::with_all_items(tools);
+        list.ttl_ms = Some(60_000);
+        JsonRpcMessage::Response(JsonRpcResponse {
+            jsonrpc: JsonRpcVersion2_0,
+            id: NumberOrString::Number(4),
+            result: ServerResult::ListToolsResult(list),
+        })
+    }
+
+    #[test]
+    fn an_answer_of_placeholders_is_written_as_the_answer_with_every_tool_described() {
+        let every: Vec<_> = SNAPSHOTS.iter().collect();
+        let typed = serde_json::to_value(answer(describe(&every))).unwrap();
+        let line = to_line(answer(placeholders(&every))).unwrap();
+        let written: serde_json::Value = serde_json::from_slice(&line).unwrap();
+        assert_eq!(written["result"]["tools"].as_array().map(Vec::len), Some(SNAPSHOTS.len()));
+        assert_eq!(written, typed);
+        // Placeholders never leave unexpanded, and a described list is written as it is.
+        assert!(!String::from_utf8_lossy(&line).contains(r#""inputSchema":{}"#));
+        let described = to_line(answer(describe(&every))).unwrap();
+        assert_eq!(serde_json::from_slice::<serde_json::Value>(&described).unwrap(), typed);
+    }
+
+    #[test]
+    fn only_a_tools_list_request_is_marked_for_the_embedded_json() {
+        let mut list: RxJsonRpcMessage<RoleServer> =
+            serde_json::from_str(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#).unwrap();
+        let mut ping: RxJsonRpcMessage<RoleServer> =
+            serde_json::from_str(r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#).unwrap();
+        mark_list_request(&mut list);
+        mark_list_request(&mut ping);
+        let marked = |message: &RxJsonRpcMessage<RoleServer>| match message {
+            JsonRpcMessage::Request(request) => {
+                request.request.extensions().get::<JsonFromSnapshots>().is_some()
+            }
+            _ => false,
+        };
+        assert!(marked(&list));
+        assert!(!marked(&ping));
+    }
 }

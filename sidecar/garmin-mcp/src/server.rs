@@ -704,7 +704,8 @@ impl GarminMcp {
 #[allow(deprecated, reason = "MCP logging is deprecated for 2026-07-28 (SEP-2577) but part of 2025-11-25")]
 impl ServerHandler for GarminMcp {
     /// The tools, less the write tools for a read-only OAuth grant (the list then depends on the
-    /// credentials, so it is not to be shared between them).
+    /// credentials, so it is not to be shared between them). A transport that writes the tools
+    /// from their embedded JSON (stdio) gets placeholders (`crate::listing`).
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
@@ -714,7 +715,11 @@ impl ServerHandler for GarminMcp {
         let supports_cache_hints = context
             .protocol_version()
             .is_some_and(|version| version >= rmcp::model::ProtocolVersion::V_2026_07_28);
-        let tools = self.listed_tools(read_only).to_vec();
+        let tools = if context.extensions.get::<crate::listing::JsonFromSnapshots>().is_some() {
+            crate::listing::placeholders(self.offered().iter().filter(|tool| !read_only || tool.read_only))
+        } else {
+            self.listed_tools(read_only).to_vec()
+        };
         Ok(ListToolsResult {
             result_type: Some(rmcp::model::ResultType::COMPLETE),
             tools,

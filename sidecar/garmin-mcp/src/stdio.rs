@@ -8,7 +8,8 @@
 //! read and `null` otherwise, as JSON-RPC 2.0 says. Notifications that do not parse are dropped
 //! (JSON-RPC never answers a notification), and a line longer than [`MAX_LINE_BYTES`] is refused
 //! without being held in memory. A message naming a key twice is handled as `crate::protocol`
-//! says, like over HTTP.
+//! says, like over HTTP. `tools/list` is answered with the tools' embedded JSON, written as it is
+//! (`crate::listing::to_line`).
 
 use std::sync::Arc;
 
@@ -249,7 +250,7 @@ where
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
         let writer = Arc::clone(&self.writer);
         async move {
-            let bytes = serde_json::to_vec(&item).map_err(std::io::Error::other)?;
+            let bytes = crate::listing::to_line(item).map_err(std::io::Error::other)?;
             Self::write_line(&writer, bytes).await
         }
     }
@@ -281,7 +282,10 @@ where
                 crate::protocol::Screened::Drop => continue,
             };
             match serde_json::from_slice::<RxJsonRpcMessage<RoleServer>>(line) {
-                Ok(message) => return Some(message),
+                Ok(mut message) => {
+                    crate::listing::mark_list_request(&mut message);
+                    return Some(message);
+                }
                 Err(error) => match refusal(line, &error) {
                     Some(answer) => {
                         tracing::debug!("refusing an unreadable line: {error}");
@@ -332,6 +336,87 @@ mod tests {
         let error = serde_json::from_slice::<RxJsonRpcMessage<RoleServer>>(notification).err();
         if let Some(error) = error {
             assert!(refusal(notification, &error).is_none());
+        }
+    }
+
+    /// The answers a server with `options` gives to `lines` (one per line with an id), served
+    /// over this transport (`ours`) or rmcp's own line transport.
+    async fn answers(options: crate::server::ServerOptions, lines: &[String], ours: bool) -> Vec<Value> {
+        use rmcp::ServiceExt as _;
+        let (client, server_end) = tokio::io::duplex(4 << 20);
+        let (server_read, server_write) = tokio::io::split(server_end);
+        let server = crate::GarminMcp::new(options).unwrap();
+        let running = tokio::spawn(async move {
+            let service = if ours {
+                server.serve(LineTransport::new(server_read, server_write)).await
+            } else {
+                server.serve((server_read, server_write)).await
+            };
+            if let Ok(service) = service {
+                let _ = service.waiting().await;
+            }
+        });
+        let (read, mut write) = tokio::io::split(client);
+        let mut read = BufReader::new(read).lines();
+        let mut answers = Vec::new();
+        for line in lines {
+            write.write_all(format!("{line}\n").as_bytes()).await.unwrap();
+            let Some(id) = serde_json::from_str::<Value>(line).unwrap().get("id").cloned() else { continue };
+            loop {
+                let next = tokio::time::timeout(std::time::Duration::from_secs(30), read.next_line()).await;
+                let answer: Value = serde_json::from_str(&next.expect(line).unwrap().unwrap()).unwrap();
+                if answer["id"] == id {
+                    answers.push(answer);
+                    break;
+                }
+            }
+        }
+        write.shutdown().await.unwrap();
+        running.await.unwrap();
+        answers
+    }
+
+    #[tokio::test]
+    async fn tools_list_written_from_the_embedded_json_equals_rmcps_answer_for_every_toolset_and_version() {
+        let dir = tempfile::tempdir().unwrap();
+        let initialize = |version: &str| {
+            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": version,
+                "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}})
+            .to_string()
+        };
+        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string();
+        let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).to_string();
+        // From 2026-07-28 on there is no `initialize`: each request names its version.
+        let stateless_list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {}}}})
+        .to_string();
+        let sessions = [
+            ("2025-11-25", vec![initialize("2025-11-25"), initialized, list]),
+            ("2026-07-28", vec![stateless_list]),
+        ];
+        let toolsets = std::iter::once(None)
+            .chain(crate::toolsets::TOOLSETS.iter().map(|set| Some(vec![set.id.to_owned()])));
+        for toolsets in toolsets {
+            for read_only in [false, true] {
+                let mut options = crate::server::ServerOptions::new(garmin::SessionStore::new(dir.path()));
+                options.toolsets.clone_from(&toolsets);
+                options.read_only = read_only;
+                for (version, lines) in &sessions {
+                    let setup = format!("toolsets {toolsets:?}, --readonly {read_only}, protocol {version}");
+                    let ours = answers(options.clone(), lines, true).await;
+                    let rmcps = answers(options.clone(), lines, false).await;
+                    let listed = ours.last().unwrap();
+                    let tools =
+                        listed["result"]["tools"].as_array().unwrap_or_else(|| panic!("{setup}: {listed}"));
+                    assert!(
+                        !tools.is_empty() && tools.iter().all(|tool| tool["inputSchema"]["type"] == "object"),
+                        "{setup}"
+                    );
+                    assert_eq!(listed["result"].get("ttlMs").is_some(), *version == "2026-07-28", "{setup}");
+                    assert!(ours == rmcps, "{setup}: the answers differ");
+                }
+            }
         }
     }
 
