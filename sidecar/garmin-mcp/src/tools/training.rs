@@ -295,7 +295,13 @@ impl GarminMcp {
         let first = date - Duration::days(i64::from(trend_days.max(1)) - 1);
         // The scores' trend from the local history when it covers it (no request to Garmin).
         let kept = if trend_days > 0 {
-            kept::kept_trend(self.history_for_reads().await, first, date, self.today()).await
+            crate::domain::reading::kept_daily_metrics(
+                self.history_for_reads().await,
+                first,
+                date,
+                self.today(),
+            )
+            .await
         } else {
             None
         };
