@@ -24,6 +24,7 @@ use rmcp::{schemars, tool, tool_router};
 use serde::Deserialize;
 
 pub use self::answer::*;
+pub(crate) use self::status::{health_status_part, health_status_row};
 pub use self::timeline::sleep_timeline;
 use crate::domain::dates::{DateRange, Day, arg};
 use crate::output::Answer;

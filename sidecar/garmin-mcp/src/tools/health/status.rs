@@ -23,7 +23,7 @@ const METRICS: [(&str, &str, &str); 5] = [
 ];
 
 /// The day's Health Status part, `None` when no metric has a value.
-pub(super) fn health_status_part(status: &HealthStatus) -> Option<HealthStatusPart> {
+pub(crate) fn health_status_part(status: &HealthStatus) -> Option<HealthStatusPart> {
     let metrics: Vec<HealthStatusMetricPart> = METRICS
         .iter()
         .filter_map(|(key, name, unit)| status.metric(key).and_then(|m| metric_part(m, name, unit)))
@@ -97,7 +97,7 @@ pub(super) fn health_status_sentence(part: &HealthStatusPart) -> String {
 }
 
 /// A night's Health Status as a range row has it.
-pub(super) fn health_status_row(part: &HealthStatusPart) -> HealthStatusRow {
+pub(crate) fn health_status_row(part: &HealthStatusPart) -> HealthStatusRow {
     HealthStatusRow {
         within_baseline: part.metrics.iter().filter(|m| !out_of_baseline(m)).count(),
         out_of_baseline: part
