@@ -171,6 +171,12 @@ impl GarminMcp {
             } else {
                 report.trend_source = Some(crate::history::DataSource::live());
             }
+            // The day's own load focus on its row (today is never in the history).
+            if let Some(row) = report.trend.iter_mut().find(|r| r.date == date.to_string())
+                && row.load_focus.is_none()
+            {
+                row.load_focus = report.load_balance.as_ref().and_then(|b| b.feedback.clone());
+            }
         }
         report.not_recorded = self.not_recorded(&report, &fetched, status_error.as_ref()).await;
         report.missing = missing_parts(&report, &failed);

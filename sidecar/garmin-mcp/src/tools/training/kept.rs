@@ -39,7 +39,7 @@ pub(super) fn as_ranges(days: &[DailyMetrics]) -> (HillScoreRange, EnduranceScor
     (hill, endurance)
 }
 
-/// The load focus Garmin gave on the kept days (the history keeps it once per synced block).
+/// The load focus Garmin gave on each kept day (the history keeps it daily since migration 7).
 pub(super) fn add_kept_load_focus(rows: &mut [TrendRow], days: &[DailyMetrics]) {
     for row in rows {
         let Some(day) = days.iter().find(|d| d.date.to_string() == row.date) else { continue };
