@@ -348,8 +348,10 @@ async fn read_ranges(run: &Run<'_>, block: Block, report: &mut SyncReport) -> Re
     })
 }
 
+/// A day's training-status snapshot as Garmin served it.
+type StatusSnapshot = garmin::Served<Raw<TrainingStatus>>;
 /// A day's training-status snapshot as the sync reads it.
-type StatusRead = garmin::Result<garmin::Served<Raw<TrainingStatus>>>;
+type StatusRead = garmin::Result<StatusSnapshot>;
 
 /// The training-status snapshot of each day of the block whose load focus is not settled (web
 /// session only; none without it), a few at a time.
@@ -377,7 +379,7 @@ async fn read_statuses(run: &Run<'_>, block: Block) -> Result<Vec<(NaiveDate, St
 fn take_statuses(
     failures: &mut Failures<'_, '_>,
     reads: Vec<(NaiveDate, StatusRead)>,
-) -> Result<Vec<(NaiveDate, Option<garmin::Served<Raw<TrainingStatus>>>)>> {
+) -> Result<Vec<(NaiveDate, Option<StatusSnapshot>)>> {
     let mut kept = Vec::new();
     let mut failed = None;
     for (day, read) in reads {
