@@ -1,11 +1,11 @@
 //! The daily series of Garmin's newest metrics (issue #29): hill score, endurance score, Health
-//! Status and load focus, kept by the sync (migration 6, `daily_metrics`) so
+//! Status and load focus, kept by the sync for every day (migrations 6 and 7, `daily_metrics`) so
 //! `get_training_status` and `get_daily_health` draw their trends from the history instead of
 //! asking Garmin. A value Garmin did not have stays NULL, never 0.
 
 use chrono::NaiveDate;
 use garmin::models::metrics::{EnduranceScoreRange, HealthStatus, HillScoreRange, TrainingStatus};
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::store::{parse_ymd, ymd};
 use crate::{History, Result};
@@ -23,7 +23,7 @@ pub struct DailyMetrics {
     pub endurance_score: Option<f64>,
     /// The night's Health Status, as read.
     pub health_status: Option<HealthStatus>,
-    /// Four-week low aerobic load (the load focus), on the days a snapshot was kept.
+    /// Four-week low aerobic load (the load focus) as Garmin gave it on the day.
     pub load_aerobic_low: Option<f64>,
     /// Four-week high aerobic load.
     pub load_aerobic_high: Option<f64>,
@@ -82,30 +82,54 @@ pub(crate) fn store_newest_metrics(
     Ok(())
 }
 
-/// Keeps the load focus of a training-status snapshot of `date`.
+/// Keeps the load focus of `date` from its training-status snapshot (`None`: Garmin has none for
+/// the day), noting that it was read on `today`. Without a load balance the load columns are NULL.
 pub(crate) fn store_load_focus(
     conn: &Connection,
     date: NaiveDate,
-    status: &TrainingStatus,
+    status: Option<&TrainingStatus>,
+    today: NaiveDate,
     now: i64,
 ) -> Result<()> {
-    let Some(b) = status.primary_load_balance() else { return Ok(()) };
-    if b.monthly_load_aerobic_low.is_none() && b.monthly_load_anaerobic.is_none() {
-        return Ok(());
-    }
+    let b = status.and_then(TrainingStatus::primary_load_balance);
     ensure(conn, date, now)?;
     conn.execute(
         "UPDATE daily_metrics SET load_aerobic_low = ?2, load_aerobic_high = ?3, load_anaerobic = ?4,
-         load_focus_feedback = ?5 WHERE date = ?1",
+         load_focus_feedback = ?5, load_focus_on = ?6 WHERE date = ?1",
         params![
             ymd(date),
-            finite(b.monthly_load_aerobic_low),
-            finite(b.monthly_load_aerobic_high),
-            finite(b.monthly_load_anaerobic),
-            b.training_balance_feedback_phrase,
+            b.and_then(|b| finite(b.monthly_load_aerobic_low)),
+            b.and_then(|b| finite(b.monthly_load_aerobic_high)),
+            b.and_then(|b| finite(b.monthly_load_anaerobic)),
+            b.and_then(|b| b.training_balance_feedback_phrase.clone()),
+            ymd(today),
         ],
     )?;
     Ok(())
+}
+
+/// The days of `from..=to` whose load focus the sync reads (all of them with `full`): never read,
+/// or read while Garmin could still revise it (no more than `revise_days` after the day).
+pub(crate) fn load_focus_days_to_read(
+    conn: &Connection,
+    from: NaiveDate,
+    to: NaiveDate,
+    revise_days: i64,
+    full: bool,
+) -> Result<Vec<NaiveDate>> {
+    let mut stmt = conn.prepare_cached("SELECT load_focus_on FROM daily_metrics WHERE date = ?1")?;
+    let mut days = Vec::new();
+    for day in from.iter_days().take_while(|d| *d <= to) {
+        let read_on: Option<String> = stmt.query_row(params![ymd(day)], |r| r.get(0)).optional()?.flatten();
+        let settled = read_on
+            .as_deref()
+            .and_then(parse_ymd)
+            .is_some_and(|on| on > day + chrono::Duration::days(revise_days));
+        if full || !settled {
+            days.push(day);
+        }
+    }
+    Ok(days)
 }
 
 impl History {

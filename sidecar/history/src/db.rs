@@ -140,6 +140,16 @@ pub fn create_v1_for_tests(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Makes `history.sqlite3` in `dir` at schema version `version` (an older build's file), for tests
+/// proving that it upgrades in place.
+#[doc(hidden)]
+pub fn create_version_for_tests(dir: &Path, version: usize) -> Result<()> {
+    local_data::private_files::ensure_folder(dir)?;
+    let mut conn = Connection::open(History::path_in(dir))?;
+    schema::up_to(version).to_latest(&mut conn).map_err(|e| HistoryError::Migration(e.to_string()))?;
+    Ok(())
+}
+
 /// Creates the file private if absent (refusing a link or a non-file there), then opens, tunes,
 /// checks and migrates it.
 fn open_file(path: &Path) -> Result<Connection> {

@@ -41,5 +41,5 @@ pub mod training;
 mod write_gate;
 
 pub use curves::Metric;
-pub use db::{FILE_NAME, History, READ_BUSY_TIMEOUT, create_v1_for_tests};
+pub use db::{FILE_NAME, History, READ_BUSY_TIMEOUT, create_v1_for_tests, create_version_for_tests};
 pub use error::{HistoryError, Result};

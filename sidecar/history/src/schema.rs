@@ -231,9 +231,27 @@ CREATE TABLE daily_metrics (
 ) WITHOUT ROWID;
 ";
 
+/// Migration 7: the load focus kept for every day (issue #29), not only on each block's last day,
+/// so its trend comes from the history like the scores'. The sync reads each day's
+/// training-status snapshot and notes the day it read it, so a day is read again only while Garmin
+/// may still revise it (as the daily summaries). A day read with no load focus (a watch without
+/// it) keeps its load columns NULL, never 0, and is not asked again once settled. Rows kept by
+/// migration 6 (a block's last day) keep their values; the other days of blocks already settled
+/// stay empty until a `--full` sync.
+const V7: &str = r"
+ALTER TABLE daily_metrics ADD COLUMN load_focus_on TEXT;   -- the sync's today when the day's load focus was read
+";
+
 /// Every migration, oldest first.
 pub fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(V1), M::up(V2), M::up(V3), M::up(V4), M::up(V5), M::up(V6)])
+    Migrations::new(vec![M::up(V1), M::up(V2), M::up(V3), M::up(V4), M::up(V5), M::up(V6), M::up(V7)])
+}
+
+/// The schema up to version `n` (at least 1), for tests that make a database as an older build did.
+#[doc(hidden)]
+pub fn up_to(n: usize) -> Migrations<'static> {
+    let all = [V1, V2, V3, V4, V5, V6, V7];
+    Migrations::new(all.iter().take(n.max(1)).map(|sql| M::up(sql)).collect())
 }
 
 /// The schema's first version, for tests that make a database as an older build did.

@@ -192,10 +192,17 @@ async fn a_sync_killed_half_way_resumes_without_duplicates_or_reading_finished_d
     let task = tokio::spawn(async move {
         let _ = sync(&history, &client.clone().into(), &SyncOptions::new(today()), &|_| {}).await;
     });
-    // Kill it (drop the future at whatever await it is in) once a good part is done.
+    // Kill it (drop the future at whatever await it is in) once a good part is done: over 120 days
+    // kept (about four blocks of the year's fourteen).
+    let kept_days = || -> i64 {
+        let conn = rusqlite_open(rig.dir.path());
+        conn.busy_timeout(Duration::from_secs(5)).unwrap();
+        conn.query_row("SELECT count(*) FROM days WHERE summary_at IS NOT NULL", [], |r| r.get(0))
+            .unwrap_or(0)
+    };
     loop {
         tokio::time::sleep(Duration::from_millis(20)).await;
-        if rig.api_requests().len() > 400 {
+        if kept_days() > 120 {
             break;
         }
     }
@@ -537,8 +544,8 @@ async fn a_version_1_database_upgrades_in_place_and_its_settled_activities_get_c
     let version: i64 =
         rusqlite_open(rig.dir.path()).query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
     assert_eq!(
-        version, 6,
-        "opened: upgraded to the newest schema (curves, the athlete profile, sources, strength sets, then the newest metrics' daily series)"
+        version, 7,
+        "opened: upgraded to the newest schema (curves, the athlete profile, sources, strength sets, the newest metrics' daily series, then the daily load focus)"
     );
     // The next sync reads the series of every activity, though their blocks are settled, and no laps.
     rig.fake.clear_requests();
@@ -1219,15 +1226,103 @@ async fn the_newest_metrics_daily_series_is_kept_as_garmin_gives_it_even_in_an_u
         let day = kept.iter().find(|k| Some(k.date) == night.calendar_date).expect("each night is kept");
         assert_eq!(day.health_status.as_ref(), Some(night));
     }
-    // The load focus of each block's training-status snapshot (its last day).
-    let snapshots: Vec<_> = kept.iter().filter(|k| k.load_anaerobic.is_some()).collect();
-    assert!(!snapshots.is_empty());
-    for day in snapshots {
-        let status = g.metrics().training_status(day.date).await.unwrap().unwrap();
+    // The load focus of every day (migration 7), as each day's training-status snapshot gives it.
+    assert_daily_load_focus_is_garmins(&rig, first, today()).await;
+}
+
+/// Each day of `first..=last` has its row with Garmin's load focus of that day (read through a
+/// client of the same fake, not the sync).
+async fn assert_daily_load_focus_is_garmins(rig: &Rig, first: NaiveDate, last: NaiveDate) {
+    let kept = rig.history().daily_metrics(first, last).unwrap();
+    let g = rig.client();
+    let mut feedbacks = std::collections::BTreeSet::new();
+    for day in first.iter_days().take_while(|d| *d <= last) {
+        let row = kept.iter().find(|k| k.date == day).unwrap_or_else(|| panic!("no row for {day}"));
+        let status = g.metrics().training_status(day).await.unwrap().unwrap();
         let b = status.primary_load_balance().unwrap();
-        assert_eq!(day.load_anaerobic, b.monthly_load_anaerobic);
-        assert_eq!(day.load_focus_feedback, b.training_balance_feedback_phrase);
+        assert_eq!(row.load_aerobic_low, b.monthly_load_aerobic_low, "{day}");
+        assert_eq!(row.load_aerobic_high, b.monthly_load_aerobic_high, "{day}");
+        assert_eq!(row.load_anaerobic, b.monthly_load_anaerobic, "{day}");
+        assert_eq!(row.load_focus_feedback, b.training_balance_feedback_phrase, "{day}");
+        feedbacks.extend(row.load_focus_feedback.clone());
     }
+    assert!(!feedbacks.is_empty(), "the fake gives a load focus");
+}
+
+/// The days whose training-status snapshot a sync asked for.
+fn status_days_requested(rig: &Rig) -> Vec<String> {
+    let mut days: Vec<String> = rig
+        .api_requests()
+        .into_iter()
+        .filter_map(|(p, _)| p.split("/trainingstatus/aggregated/").nth(1).map(str::to_owned))
+        .collect();
+    days.sort();
+    days
+}
+
+#[tokio::test]
+async fn the_load_focus_is_kept_daily_and_a_version_6_file_upgrades_keeping_its_block_values_until_read_again()
+ {
+    let rig = Rig::start().await;
+    // A file as migration 6 left it: the load focus on a block's last day only.
+    history::create_version_for_tests(rig.dir.path(), 6).unwrap();
+    let since = today() - chrono::Duration::days(20);
+    let first = history::sync::block_start(since);
+    let old_day = first - chrono::Duration::days(1);
+    {
+        let conn = rusqlite_open(rig.dir.path());
+        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+        assert_eq!(version, 6);
+        conn.execute(
+            "INSERT INTO daily_metrics (date, load_aerobic_low, load_aerobic_high, load_anaerobic, load_focus_feedback, synced_at)
+             VALUES (?1, 410.5, 220.25, 61.0, 'ANAEROBIC_SHORTAGE', 1)",
+            [old_day.to_string()],
+        )
+        .unwrap();
+    }
+    // Opening upgrades it in place; the block value is kept, not yet marked as read.
+    let history = rig.history();
+    let version: i64 =
+        rusqlite_open(rig.dir.path()).query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+    assert_eq!(version, 7, "opened: upgraded to the daily load focus");
+    let kept = history.daily_metrics(old_day, old_day).unwrap();
+    assert_eq!(kept[0].load_anaerobic, Some(61.0));
+    assert_eq!(kept[0].load_focus_feedback.as_deref(), Some("ANAEROBIC_SHORTAGE"));
+    let read_on: Option<String> = rusqlite_open(rig.dir.path())
+        .query_row("SELECT load_focus_on FROM daily_metrics WHERE date = ?1", [old_day.to_string()], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(read_on, None);
+
+    // The sync reads each day of its blocks once, and keeps each day's own load focus.
+    let mut options = SyncOptions::new(today());
+    options.since = Some(since);
+    rig.fake.clear_requests();
+    let report = rig.sync(&options).await;
+    assert!(report.complete(), "{}", report.summary());
+    let asked = status_days_requested(&rig);
+    let expected: Vec<String> =
+        first.iter_days().take_while(|d| *d <= today()).map(|d| d.to_string()).collect();
+    assert_eq!(asked, expected, "each day of the synced blocks once");
+    assert_daily_load_focus_is_garmins(&rig, first, today()).await;
+    assert_eq!(
+        history.daily_metrics(old_day, old_day).unwrap()[0].load_anaerobic,
+        Some(61.0),
+        "outside: kept"
+    );
+
+    // The next sync asks only for the days Garmin may still revise (read no more than 3 days after).
+    rig.fake.clear_requests();
+    let report = rig.sync(&options).await;
+    assert!(report.complete(), "{}", report.summary());
+    let revise = history::sync::REVISE_DAYS;
+    let expected: Vec<String> = (today() - chrono::Duration::days(revise))
+        .iter_days()
+        .take_while(|d| *d <= today())
+        .map(|d| d.to_string())
+        .collect();
+    assert_eq!(status_days_requested(&rig), expected, "settled days are not read again");
 }
 
 #[tokio::test]

@@ -2,7 +2,8 @@
 //! mechanical load (Running Tolerance and impact load), the cardiovascular load we compute (ACWR
 //! both ways, monotony and strain, ramp of fitness — `analytics`, on the `load` scale of
 //! `get_fitness_trend`), the recovery signals (HRV status, resting heart rate against its 7-day
-//! average, sleep against sleep need, the morning readiness) and the injuries and weekly caps of
+//! average, sleep against sleep need, the morning readiness, Health Status against the athlete's
+//! own baseline) and the injuries and weekly caps of
 //! the athlete memory, each scored in points; the verdict, the reasons ranked with their numbers,
 //! the conventions and what would change it (the most running this week keeps).
 //!
@@ -29,7 +30,7 @@ pub const CONVENTIONS: [&str; 5] = [
     "Verdict: each reason scores 0 (ok), 1 (mild), 2 (moderate) or 3 (high); high when any reason scores 3 or the points add up to 5 or more, moderate from 2 points, else low.",
     "Running Tolerance (Garmin's weekly impact load the legs can take, reset each Monday): impact load of the week over the tolerance scores 3 (Garmin: above tolerance), over 80 % of it 2 (high load; the 80 % cut is ours, Garmin does not publish its own).",
     "Cardiovascular load: the worse of the rolling and EWMA ACWR bands scores 3 above 1.5 and 2 above 1.3 (Gabbett 2016); Foster monotony 2 at 2.0 or more, 1 from 1.5; a ramp of fitness (CTL gained in 7 days) above 8 scores 2.",
-    "Recovery: sleep under 70 % of Garmin's sleep need scores 2, under 85 % 1; resting heart rate 5 bpm or more over its 7-day average 2, 3 bpm or more 1; HRV status low or poor 2, unbalanced 1; morning Training Readiness under 25 (Garmin: poor) 2, under 50 (low) 1.",
+    "Recovery: sleep under 70 % of Garmin's sleep need scores 2, under 85 % 1; resting heart rate 5 bpm or more over its 7-day average 2, 3 bpm or more 1; HRV status low or poor 2, unbalanced 1; morning Training Readiness under 25 (Garmin: poor) 2, under 50 (low) 1; Health Status (the night's HRV, resting heart rate, respiration, skin temperature and SpO2 against the athlete's own baseline range, as the watch judges it) with two or more metrics outside that range 2, one 1 (its HRV and resting heart rate may also score above: a metric out of its baseline range is a reason of its own).",
     "Athlete memory: a remembered injury scores 2; running past a remembered weekly cap 3, past 90 % of it 1. This week's limit is the smallest of: the km that fill the Running Tolerance at this week's impact load per km, the km that keep the rolling ACWR of running distance at or under 1.3 on Sunday (1.3 × the 21 days before Monday / 2.7), and the cap.",
 ];
 
@@ -98,6 +99,11 @@ pub struct Recovery {
     pub sleep_need_hours: Option<f64>,
     /// The morning Training Readiness score.
     pub readiness: Option<f64>,
+    /// Health Status: how many of the night's metrics Garmin judged (`None` when it gave none).
+    pub health_status_metrics: Option<usize>,
+    /// Its metrics outside the athlete's baseline range, with their numbers (`resting heart rate
+    /// above baseline (58 bpm, baseline 48–54)`).
+    pub health_status_out: Vec<String>,
 }
 
 /// Everything the verdict is made of.
@@ -129,7 +135,7 @@ pub struct RiskInputs {
 #[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct RiskReason {
     /// `running_tolerance`, `acwr`, `volume_cap`, `injury`, `monotony`, `ramp`, `sleep`,
-    /// `resting_hr`, `hrv`, `readiness`.
+    /// `resting_hr`, `hrv`, `readiness`, `health_status`.
     pub factor: String,
     /// `high`, `moderate`, `mild` or `ok`.
     pub level: String,
@@ -553,7 +559,27 @@ fn recovery_reasons(r: &Recovery) -> Vec<RiskReason> {
         let change = (points > 0).then(|| "an easy day or rest today".to_owned());
         out.push(reason("readiness", points, format!("morning Training Readiness {score:.0}"), change));
     }
+    out.extend(health_status_reason(r));
     out
+}
+
+/// Health Status: each metric outside the athlete's own baseline range is named; two or more
+/// score 2, one 1.
+fn health_status_reason(r: &Recovery) -> Option<RiskReason> {
+    let judged = r.health_status_metrics?;
+    let points = match r.health_status_out.len() {
+        0 => 0,
+        1 => 1,
+        _ => 2,
+    };
+    let says = if points == 0 {
+        format!("Health Status: all {judged} metrics within your baseline")
+    } else {
+        format!("Health Status: {}", r.health_status_out.join("; "))
+    };
+    let change =
+        (points > 0).then(|| "easy days until Health Status is back within your baseline".to_owned());
+    Some(reason("health_status", points, says, change))
 }
 
 /// The inputs Garmin had nothing for (no error, just no value), one entry each, so the answer
@@ -771,6 +797,8 @@ mod tests {
             sleep_hours: Some(8.0),
             sleep_need_hours: Some(8.0),
             readiness: Some(72.0),
+            health_status_metrics: Some(5),
+            health_status_out: Vec::new(),
         }
     }
 
@@ -904,6 +932,57 @@ mod tests {
         assert_eq!((limit.km, limit.limited_by.as_str()), (40.0, "volume_cap"));
         assert!(risk.remembered.iter().any(|r| r == "weekly volume cap: 40 km"));
         assert!(risk.what_would_change.iter().any(|c| c.contains("sleep closer to your need of 8:00")));
+    }
+
+    #[test]
+    fn health_status_metrics_out_of_their_baseline_rank_as_a_recovery_reason() {
+        // The safe week (0 points) with two of the night's five metrics outside the athlete's
+        // baseline: Health Status scores 2 → 2 points, moderate, and it is the first reason.
+        let mut input = inputs(1.1, 30.0, Some((300.0, 200.0)));
+        input.recovery.health_status_out = vec![
+            "resting heart rate above baseline (56 bpm, baseline 46–51)".to_owned(),
+            "respiration above baseline (16.2 breaths/min, baseline 13.8–15.1)".to_owned(),
+        ];
+        let risk = assess(&input);
+        assert_eq!((risk.verdict.as_str(), risk.points), ("moderate", 2), "{risk:#?}");
+        assert_eq!((risk.reasons[0].factor.as_str(), risk.reasons[0].points), ("health_status", 2));
+        assert_eq!(
+            risk.reasons[0].says,
+            "Health Status: resting heart rate above baseline (56 bpm, baseline 46–51); respiration above baseline (16.2 breaths/min, baseline 13.8–15.1)"
+        );
+        assert!(
+            risk.what_would_change
+                .iter()
+                .any(|c| c == "easy days until Health Status is back within your baseline")
+        );
+        // One metric out (skin temperature): 1 point, low.
+        input.recovery.health_status_out =
+            vec!["skin temperature above baseline (0.6 °C change, baseline -0.3–0.3)".to_owned()];
+        let risk = assess(&input);
+        assert_eq!((risk.verdict.as_str(), risk.points), ("low", 1), "{risk:#?}");
+        assert_eq!(reason_of(&risk, "health_status").level, "mild");
+        // All five within: ok, 0 points, and said with its count.
+        input.recovery.health_status_out.clear();
+        let risk = assess(&input);
+        assert_eq!(reason_of(&risk, "health_status").points, 0);
+        assert_eq!(
+            reason_of(&risk, "health_status").says,
+            "Health Status: all 5 metrics within your baseline"
+        );
+        // No Health Status (an older watch): no reason, nothing made up.
+        input.recovery.health_status_metrics = None;
+        assert!(assess(&input).reasons.iter().all(|r| r.factor != "health_status"));
+        // The remembered injury and the poor night (2 + 2 = 4, moderate) with one metric out: 5
+        // points → high without any reason at 3; the 1-point Health Status ranks after the 2s.
+        let mut input = inputs(1.1, 30.0, None);
+        input.injuries = vec![r#"injury: "sore left Achilles" (since 2026-11-01)"#.to_owned()];
+        input.recovery.sleep_hours = Some(5.5);
+        input.recovery.health_status_out = vec!["hrv below baseline (41 ms, baseline 48–66)".to_owned()];
+        let risk = assess(&input);
+        assert_eq!((risk.verdict.as_str(), risk.points), ("high", 5), "{risk:#?}");
+        let scoring: Vec<(&str, u32)> =
+            risk.reasons.iter().filter(|r| r.points > 0).map(|r| (r.factor.as_str(), r.points)).collect();
+        assert_eq!(scoring, [("injury", 2), ("sleep", 2), ("health_status", 1)]);
     }
 
     #[test]

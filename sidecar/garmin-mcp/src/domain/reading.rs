@@ -8,6 +8,7 @@
 use std::sync::Arc;
 
 use ::history::History;
+use ::history::daily_metrics::DailyMetrics;
 use chrono::{Duration, NaiveDate};
 use garmin::Garmin;
 use garmin::models::activities::ActivitySummary;
@@ -82,4 +83,37 @@ pub(crate) async fn activities_cache_first(
         rows = newer;
     }
     Ok(Some((rows, DataSource::history(covered_to, synced_at, live_after))))
+}
+
+/// The newest metrics' kept days (`daily_metrics`) of `first..=date` when the history covers them
+/// up to yesterday (or `date`, if earlier), with where they came from; `None` otherwise (the caller
+/// reads Garmin). Today is never in the history: a `date` of today makes the source
+/// `history+garmin`, and the caller reads today live.
+pub(crate) async fn kept_daily_metrics(
+    history: Option<History>,
+    first: NaiveDate,
+    date: NaiveDate,
+    today: NaiveDate,
+) -> Option<(Vec<DailyMetrics>, DataSource)> {
+    let history = history?;
+    let last = date.min(today - Duration::days(1));
+    if last < first {
+        return None;
+    }
+    let read = tokio::task::spawn_blocking(move || {
+        let coverage = history.coverage(first, last)?;
+        if coverage.covered_to != Some(last) {
+            return Ok(None);
+        }
+        Ok::<_, ::history::HistoryError>(Some((history.daily_metrics(first, last)?, coverage.synced_at)))
+    })
+    .await;
+    match read {
+        Ok(Ok(Some((days, synced_at)))) => Some((days, DataSource::history(last, synced_at, last < date))),
+        Ok(Err(e)) => {
+            tracing::warn!("reading the newest metrics from the local history failed, answering live: {e}");
+            None
+        }
+        _ => None,
+    }
 }

@@ -16,6 +16,7 @@ mod day;
 mod format;
 mod range;
 mod status;
+mod status_days;
 mod timeline;
 
 use rmcp::handler::server::wrapper::Parameters;
@@ -23,6 +24,7 @@ use rmcp::{schemars, tool, tool_router};
 use serde::Deserialize;
 
 pub use self::answer::*;
+pub(crate) use self::status::{health_status_part, health_status_row};
 pub use self::timeline::sleep_timeline;
 use crate::domain::dates::{DateRange, Day, arg};
 use crate::output::Answer;
@@ -71,8 +73,9 @@ impl GarminMcp {
     /// (HRV, resting heart rate, respiration, skin temperature and SpO2 against the athlete's own
     /// baseline, on recent watches) — for one day
     /// (`date`, default today) or, as one compact row per day plus averages, for up to 14 days
-    /// (`start_date`/`end_date`). Use it for
-    /// "how did I sleep?", "what's my resting heart rate?", "how stressed was I this week?". Parts
+    /// (`start_date`/`end_date`; each night's Health Status too, from the local history when it is
+    /// synced). Use it for "how did I sleep?", "what's my resting heart rate?", "how stressed was
+    /// I this week?", "how has my Health Status been lately?". Parts
     /// Garmin has no data for are listed in `missing`. `detail=full` adds the sleep-stage timeline
     /// and an hourly stress/Body Battery summary for one day.
     #[tool(

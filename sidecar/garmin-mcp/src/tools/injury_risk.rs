@@ -2,15 +2,15 @@
 //! This file gathers the inputs — every Garmin read sent at once: the sessions' loads as
 //! `get_fitness_trend` counts them (`domain::fitness::trend_loads`), the running activities of the
 //! last four weeks (the history where it covers them), Running Tolerance, the daily summary
-//! (resting heart rate and its 7-day average), the night (sleep and sleep need), HRV and the
-//! morning readiness — plus the athlete memory's injuries and caps, and hands them to the pure
+//! (resting heart rate and its 7-day average), the night (sleep and sleep need), HRV, the
+//! morning readiness and the night's Health Status — plus the athlete memory's injuries and caps, and hands them to the pure
 //! judge, `domain::injury_risk::assess`. A part that fails is one sentence in `missing` (or, for
 //! what the watch does not record, in `not_recorded`); the verdict uses what is left.
 
 use chrono::{Datelike, Duration, NaiveDate};
 use garmin::Served;
 use garmin::models::devices::Device;
-use garmin::models::metrics::{RunningTolerance, TrainingReadiness};
+use garmin::models::metrics::{HealthStatus, RunningTolerance, TrainingReadiness};
 use garmin::models::wellness::{DailySummary, Hrv, Sleep};
 use local_data::athlete::{Fact, FactKind};
 use rmcp::handler::server::wrapper::Parameters;
@@ -50,6 +50,8 @@ struct Gathered {
     runs: Option<Vec<(NaiveDate, f64)>>,
     tolerance: Option<Vec<RunningTolerance>>,
     tolerance_error: Option<garmin::Error>,
+    /// The Health Status request's failure, kept to say why it is absent.
+    health_status_error: Option<garmin::Error>,
     recovery: Recovery,
     missing: Vec<String>,
 }
@@ -60,8 +62,9 @@ impl GarminMcp {
     /// reasons ranked, each with its numbers — Running Tolerance and impact load from the watch,
     /// the acute:chronic workload ratio both ways (rolling and EWMA), monotony, strain and the
     /// ramp of fitness on the `load` scale of `get_fitness_trend`, HRV status, resting heart rate
-    /// against its 7-day average, sleep against sleep need, the morning readiness, and the
-    /// injuries and weekly caps of the athlete memory — the conventions and thresholds used, and
+    /// against its 7-day average, sleep against sleep need, the morning readiness, Health Status
+    /// (the night's metrics against the athlete's own baseline), and the injuries and weekly caps
+    /// of the athlete memory — the conventions and thresholds used, and
     /// what would change it ("keep this week under 38 km"). Use it for "am I overtraining?",
     /// "is it safe to run more this week?", "how much can I run with my sore Achilles?".
     #[tool(
@@ -107,28 +110,38 @@ impl GarminMcp {
                 "athlete memory: the athlete toolset is off, so injuries and caps were not read".to_owned(),
             );
         }
-        if inputs.tolerance.is_none() {
-            self.tolerance_absence(&reading, &g, &mut risk).await;
-        }
+        watch_absences(&reading, &g, inputs.tolerance.is_none(), &mut risk).await;
         let summary = risk_summary(&risk);
         Ok(self.answer(summary, risk))
     }
 }
 
-impl GarminMcp {
-    /// Running Tolerance absent: one sentence naming the watch (the device list read only now,
-    /// on an answer that already lacks it), or Garmin's reason in `missing`.
-    async fn tolerance_absence(&self, reading: &Reading, g: &Gathered, risk: &mut InjuryRisk) {
-        let error = g.tolerance_error.as_ref();
-        if error.is_some() && absence("", "", error).is_none() {
-            if let Some(e) = error {
-                risk.missing.push(format!("running_tolerance: {e}"));
-            }
-            return;
-        }
-        let devices: Vec<Device> = reading.reads.devices().await.map(Served::into_value).unwrap_or_default();
-        risk.not_recorded.extend(absence(&watch_words(None, &devices), "Running Tolerance", error));
+/// Running Tolerance (when absent) and Health Status (when its request failed): one sentence each
+/// naming the watch (the device list read only now, once, on an answer that already lacks one), or
+/// Garmin's reason in `missing`.
+async fn watch_absences(reading: &Reading, g: &Gathered, no_tolerance: bool, risk: &mut InjuryRisk) {
+    let mut lacking: Vec<(&str, Option<&garmin::Error>)> = Vec::new();
+    if no_tolerance {
+        lacking.push(("Running Tolerance", g.tolerance_error.as_ref()));
     }
+    if let Some(e) = &g.health_status_error {
+        lacking.push(("Health Status", Some(e)));
+    }
+    lacking.retain(|(metric, error)| {
+        let named = error.is_none() || absence("", "", *error).is_some();
+        if let (false, Some(e)) = (named, error) {
+            let part = if *metric == "Health Status" { "health_status" } else { "running_tolerance" };
+            risk.missing.push(format!("{part}: {e}"));
+        }
+        named
+    });
+    if lacking.is_empty() {
+        return;
+    }
+    let devices: Vec<Device> = reading.reads.devices().await.map(Served::into_value).unwrap_or_default();
+    let watch = watch_words(None, &devices);
+    risk.not_recorded
+        .extend(lacking.into_iter().filter_map(|(metric, error)| absence(&watch, metric, error)));
 }
 
 /// Every read at once; a failing one is named in `missing`.
@@ -143,7 +156,7 @@ async fn gather(reading: &Reading, date: NaiveDate, load: Option<&str>) -> Resul
             Err(e) => Err(e),
         }
     };
-    let (loads, runs, tolerance, summary, sleep, hrv, readiness) = tokio::join!(
+    let (loads, runs, tolerance, summary, sleep, hrv, readiness, health_status) = tokio::join!(
         trend_loads(reading, range, load),
         run_days(reading, runs_from, date),
         reads.running_tolerance(week_start.min(date - Duration::days(6)), date),
@@ -151,6 +164,7 @@ async fn gather(reading: &Reading, date: NaiveDate, load: Option<&str>) -> Resul
         reads.sleep(date, false),
         reads.hrv(date),
         readiness,
+        reads.health_status(date),
     );
     let mut missing = Vec::new();
     let loads = match loads {
@@ -175,8 +189,25 @@ async fn gather(reading: &Reading, date: NaiveDate, load: Option<&str>) -> Resul
     let sleep = part(&mut missing, "sleep", sleep.map(Served::into_value)).flatten();
     let hrv = part(&mut missing, "hrv", hrv.map(Served::into_value)).flatten();
     let readiness = part(&mut missing, "readiness", readiness).unwrap_or_default();
-    let recovery = recovery_of(summary.as_ref(), sleep.as_ref(), hrv.as_ref(), &readiness);
-    Ok(Gathered { loads, runs, tolerance, tolerance_error, recovery, missing })
+    let (health_status, health_status_error) = match health_status {
+        Ok(night) => (night.into_value(), None),
+        Err(e) => (None, Some(e)),
+    };
+    let mut recovery = recovery_of(summary.as_ref(), sleep.as_ref(), hrv.as_ref(), &readiness);
+    with_health_status(&mut recovery, health_status.as_ref());
+    if health_status_error.is_none() && recovery.health_status_metrics.is_none() {
+        missing.push(format!("health_status: no Health Status recorded for {date}"));
+    }
+    Ok(Gathered { loads, runs, tolerance, tolerance_error, health_status_error, recovery, missing })
+}
+
+/// The night's Health Status as the recovery signals count it: the metrics judged and those
+/// outside the athlete's baseline, worded as `get_daily_health` words them.
+fn with_health_status(recovery: &mut Recovery, night: Option<&HealthStatus>) {
+    let Some(part) = night.and_then(crate::tools::health::health_status_part) else { return };
+    let row = crate::tools::health::health_status_row(&part);
+    recovery.health_status_metrics = Some(part.metrics.len());
+    recovery.health_status_out = row.out_of_baseline;
 }
 
 /// The recovery signals of the day from what Garmin gave.
@@ -200,6 +231,7 @@ fn recovery_of(
             .filter(|m| *m > 0.0)
             .map(|m| m / 60.0),
         readiness: morning_readiness(readiness).and_then(|r| r.score).filter(|s| *s >= 0.0),
+        ..Recovery::default()
     }
 }
 

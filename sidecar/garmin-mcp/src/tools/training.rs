@@ -171,6 +171,12 @@ impl GarminMcp {
             } else {
                 report.trend_source = Some(crate::history::DataSource::live());
             }
+            // The day's own load focus on its row (today is never in the history).
+            if let Some(row) = report.trend.iter_mut().find(|r| r.date == date.to_string())
+                && row.load_focus.is_none()
+            {
+                row.load_focus = report.load_balance.as_ref().and_then(|b| b.feedback.clone());
+            }
         }
         report.not_recorded = self.not_recorded(&report, &fetched, status_error.as_ref()).await;
         report.missing = missing_parts(&report, &failed);
@@ -295,7 +301,13 @@ impl GarminMcp {
         let first = date - Duration::days(i64::from(trend_days.max(1)) - 1);
         // The scores' trend from the local history when it covers it (no request to Garmin).
         let kept = if trend_days > 0 {
-            kept::kept_trend(self.history_for_reads().await, first, date, self.today()).await
+            crate::domain::reading::kept_daily_metrics(
+                self.history_for_reads().await,
+                first,
+                date,
+                self.today(),
+            )
+            .await
         } else {
             None
         };

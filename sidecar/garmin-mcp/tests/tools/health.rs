@@ -3,7 +3,8 @@
 //! `get_daily_health`: every part of a day against the fake's data set (read straight from the
 //! fake's generated days, not through the tool), nights without HRV, days before the data set,
 //! the range form and its length limit, `detail=full`, budgets, one request per endpoint, and
-//! answers that survive an expired session or a 429.
+//! answers that survive an expired session or a 429; Health Status of a day and of a range (live,
+//! from a synced history, on an older watch).
 
 use std::collections::BTreeSet;
 
@@ -262,7 +263,7 @@ async fn a_range_gives_one_row_per_day_from_range_endpoints_and_averages() {
     drop(d);
     // One range request per endpoint, no per-day loops.
     let paths = h.gc_api_paths();
-    assert_eq!(paths.len(), 7, "{paths:#?}");
+    assert_eq!(paths.len(), 8, "{paths:#?}");
     assert!(
         paths.iter().all(|p| !p.contains("dailySleepData") && !p.contains("usersummary/daily")),
         "{paths:#?}"
@@ -275,6 +276,7 @@ async fn a_range_gives_one_row_per_day_from_range_endpoints_and_averages() {
         "/bodyBattery/reports/daily",
         "/hrv-service/hrv/daily/",
         "/weight-service/weight/range/",
+        "/healthstatus-service/healthstatus/summary/",
     ] {
         assert!(paths.iter().any(|p| p.contains(part)), "{part} not requested: {paths:#?}");
     }
@@ -471,4 +473,169 @@ async fn health_status_behind_garmin_connect_plus_is_one_sentence_from_the_typed
     assert!(text.contains(sentence), "{text}");
     assert!(out["day"].get("health_status").is_none());
     assert!(out["day"]["sleep"].is_object(), "the rest still answers: {out}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Health Status over a range (#29): each night's row from Garmin's range answer before a sync, from
+// the history's `daily_metrics` after one (today live), and one sentence on an older watch.
+
+/// What a range row should hold for `night`, computed from Garmin's answer (not through the tool):
+/// the count within baseline and each metric outside it, by name and direction.
+fn expected_row(night: &garmin::models::metrics::HealthStatus) -> (usize, Vec<String>) {
+    let name = |key: &str| match key {
+        "HRV" => "hrv",
+        "RESTING_HEART_RATE" => "resting heart rate",
+        "RESPIRATION" => "respiration",
+        "SKIN_TEMPERATURE" => "skin temperature",
+        "SPO2" => "spo2",
+        other => panic!("unknown metric {other}"),
+    };
+    let (mut within, mut out) = (0, Vec::new());
+    for m in night.metrics.iter().filter(|m| m.value.is_some()) {
+        let key = m.metric_type.as_deref().unwrap();
+        match m.status.as_deref() {
+            Some("ABOVE_BASELINE") => {
+                out.push(format!("{} above baseline ({} ", name(key), round1(m.value.unwrap())))
+            }
+            Some("BELOW_BASELINE") => {
+                out.push(format!("{} below baseline ({} ", name(key), round1(m.value.unwrap())))
+            }
+            _ => within += 1,
+        }
+    }
+    (within, out)
+}
+
+/// Each row's Health Status equals Garmin's night for that day; days without a night have none.
+async fn assert_rows_are_garmins_nights(
+    h: &Harness,
+    out: &serde_json::Value,
+    start: NaiveDate,
+    end: NaiveDate,
+) {
+    let g = garmin::Client::builder().store(h.store.clone()).build().unwrap();
+    let nights = g.metrics().health_status_range(start, end).await.unwrap();
+    assert!(nights.len() >= 5, "the demo's watch records most nights: {nights:?}");
+    let rows = out["days"].as_array().unwrap();
+    let mut out_of_baseline = 0;
+    for row in rows {
+        let date: NaiveDate = row["date"].as_str().unwrap().parse().unwrap();
+        let Some(night) = nights.iter().find(|n| n.calendar_date == Some(date)) else {
+            assert!(row.get("health_status").is_none(), "{row}");
+            continue;
+        };
+        let (within, out) = expected_row(night);
+        let shown = &row["health_status"];
+        assert_eq!(shown["within_baseline"], within, "{date}: {row}");
+        let listed: Vec<&str> = shown["out_of_baseline"]
+            .as_array()
+            .map(|a| a.iter().map(|x| x.as_str().unwrap()).collect())
+            .unwrap_or_default();
+        assert_eq!(listed.len(), out.len(), "{date}: {listed:?} vs {out:?}");
+        for (listed, expected) in listed.iter().zip(&out) {
+            assert!(
+                listed.starts_with(expected.as_str()) && listed.contains("baseline "),
+                "{listed} / {expected}"
+            );
+        }
+        out_of_baseline += out.len();
+    }
+    assert!(out_of_baseline > 0, "the fake's nights include some out of baseline: {nights:?}");
+}
+
+#[tokio::test]
+async fn a_range_shows_each_nights_health_status_read_live_before_a_sync() {
+    let h = Harness::start().await;
+    let (start, end) = (today() - Duration::days(13), today());
+    let (text, out) = h
+        .call_ok("get_daily_health", json!({"start_date": start.to_string(), "end_date": end.to_string()}))
+        .await;
+    assert_rows_are_garmins_nights(&h, &out, start, end).await;
+    assert_eq!(out["health_status_source"]["from"], "garmin", "{out}");
+    assert!(text.contains("Health Status on "), "{text}");
+    assert!(text.contains("all within baseline on "), "{text}");
+    let status_requests: Vec<String> =
+        h.gc_api_paths().into_iter().filter(|p| p.contains("/healthstatus-service/")).collect();
+    assert_eq!(
+        status_requests.len(),
+        2,
+        "the tool's one range request, then the test's: {status_requests:?}"
+    );
+    assert!(status_requests[0].ends_with(&format!("/summary/{start}/{end}")), "{status_requests:?}");
+}
+
+#[tokio::test]
+async fn a_synced_history_answers_the_ranges_health_status_and_the_answer_says_so() {
+    let h = Harness::start().await;
+    let mut ended = false;
+    for _ in 0..10 {
+        let (_, data) = h.call_ok("sync_history", json!({"since": "2026-10-01"})).await;
+        if data["status"] != "running" {
+            ended = true;
+            break;
+        }
+    }
+    assert!(ended, "the sync did not end");
+    // A range that ends yesterday: every night from the history, no request for Health Status.
+    let (start, end) = (today() - Duration::days(14), today() - Duration::days(1));
+    h.fake.clear_requests();
+    let (text, out) = h
+        .call_ok("get_daily_health", json!({"start_date": start.to_string(), "end_date": end.to_string()}))
+        .await;
+    assert!(
+        !h.gc_api_paths().iter().any(|p| p.contains("/healthstatus-service/")),
+        "{:#?}",
+        h.gc_api_paths()
+    );
+    assert_eq!(out["health_status_source"]["from"], "history", "{out}");
+    assert_eq!(out["health_status_source"]["history_to"], end.to_string());
+    assert!(text.contains("Health Status source: the local history on this computer"), "{text}");
+    assert_rows_are_garmins_nights(&h, &out, start, end).await;
+    // A range that ends today: the history to yesterday, today's night alone asked live.
+    let start = today() - Duration::days(6);
+    h.fake.clear_requests();
+    let (text, out) = h
+        .call_ok(
+            "get_daily_health",
+            json!({"start_date": start.to_string(), "end_date": today().to_string()}),
+        )
+        .await;
+    let asked: Vec<String> =
+        h.gc_api_paths().into_iter().filter(|p| p.contains("/healthstatus-service/")).collect();
+    assert_eq!(asked, [format!("/gc-api/healthstatus-service/healthstatus/summary/{}", today())]);
+    assert_eq!(out["health_status_source"]["from"], "history+garmin", "{out}");
+    assert!(text.contains("later days live from Garmin"), "{text}");
+    assert_rows_are_garmins_nights(&h, &out, start, today()).await;
+}
+
+#[tokio::test]
+async fn an_older_watch_gets_one_health_status_sentence_for_a_range_synced_or_not() {
+    let h = Harness::with_fake(FakeConfig::older_watch_account(today())).await;
+    let args =
+        json!({"start_date": (today() - Duration::days(6)).to_string(), "end_date": today().to_string()});
+    let sentence = "your Forerunner 255 does not record Health Status.";
+    for synced in [false, true] {
+        if synced {
+            let mut ended = false;
+            for _ in 0..10 {
+                let (_, data) = h.call_ok("sync_history", json!({"since": "2026-10-15"})).await;
+                if data["status"] != "running" {
+                    ended = true;
+                    break;
+                }
+            }
+            assert!(ended, "the sync did not end");
+        }
+        let (text, out) = h.call_ok("get_daily_health", args.clone()).await;
+        assert_eq!(out["not_recorded"], json!([sentence]), "synced {synced}: {out}");
+        assert_eq!(text.matches(sentence).count(), 1, "{text}");
+        let rows = out["days"].as_array().unwrap();
+        assert_eq!(rows.len(), 7);
+        assert!(rows.iter().all(|r| r.get("health_status").is_none()), "never zeros: {out}");
+        assert!(rows.iter().all(|r| r["resting_hr_bpm"].is_u64()), "the rest of the range answers: {out}");
+        assert!(out.get("health_status_source").is_none(), "{out}");
+        let missing = out["missing"].as_array().unwrap();
+        assert!(!missing.iter().any(|m| m.as_str().unwrap().starts_with("health_status")), "{missing:?}");
+        assert!(!text.contains("Health Status on "), "{text}");
+    }
 }

@@ -3,8 +3,10 @@
 //! `get_injury_risk` and `render_chart` kind `load_vs_tolerance` against the fake (today pinned
 //! to 2026-11-15): the cardiovascular numbers equal `get_load_balance`'s (the analytics crate on
 //! the same synced loads), Running Tolerance and running distance equal the fake's, the athlete
-//! memory's injury and cap are used, the older-watch account gets its sentence and still a verdict,
-//! a failing read is one missing sentence, and the requests and wall time at 80 ms per request.
+//! memory's injury and cap are used, the night's Health Status is a recovery reason with Garmin's
+//! numbers, the older-watch account gets its sentences and still a verdict, a failing read is one
+//! missing sentence (a 402 one Connect+ sentence), and the requests and wall time at 80 ms per
+//! request.
 //! The verdict's rules themselves are golden-tested by hand in `domain::injury_risk`.
 
 use chrono::{Datelike, Duration, NaiveDate};
@@ -118,8 +120,10 @@ async fn the_older_watch_gets_its_sentence_for_running_tolerance_and_still_a_ver
     let (text, risk) = h.call_ok("get_injury_risk", json!({})).await;
     assert_well_formed(&risk);
     let sentence = "your Forerunner 255 does not record Running Tolerance.";
-    assert_eq!(risk["not_recorded"], json!([sentence]), "{risk}");
-    assert!(text.contains(sentence), "{text}");
+    let health = "your Forerunner 255 does not record Health Status.";
+    assert_eq!(risk["not_recorded"], json!([sentence, health]), "{risk}");
+    assert!(text.contains(sentence) && text.contains(health), "{text}");
+    assert!(!risk["reasons"].to_string().contains("health_status"), "never a made-up Health Status: {risk}");
     assert!(risk["running"].get("weekly_tolerance").is_none(), "never a made-up tolerance: {risk}");
     assert!(!risk["reasons"].to_string().contains("running_tolerance"), "{risk}");
     // What the older watch records still counts: the load (read live) and the recovery signals.
@@ -132,6 +136,61 @@ async fn the_older_watch_gets_its_sentence_for_running_tolerance_and_still_a_ver
     // Its chart kind says the same instead of drawing zeros.
     let message = h.call_err("render_chart", json!({"kind": "load_vs_tolerance"})).await;
     assert!(message.contains(sentence), "{message}");
+}
+
+/// Health Status (#29): on each of the last days, the reason names exactly the metrics Garmin's
+/// night has outside the athlete's baseline (read through a client of the same fake, not the tool)
+/// and scores 2 for two or more, 1 for one, 0 for none.
+#[tokio::test]
+async fn the_nights_health_status_is_a_recovery_reason_naming_garmins_metrics_out_of_baseline() {
+    let h = Harness::start().await;
+    let g = Client::builder().store(h.store.clone()).build().unwrap();
+    let name = |key: &str| match key {
+        "HRV" => "hrv",
+        "RESTING_HEART_RATE" => "resting heart rate",
+        "RESPIRATION" => "respiration",
+        "SKIN_TEMPERATURE" => "skin temperature",
+        _ => "spo2",
+    };
+    let mut scored = Vec::new();
+    for back in 0..6 {
+        let date = today() - Duration::days(back);
+        let night = g.metrics().health_status(date).await.unwrap().expect("the demo's watch records it");
+        let out: Vec<String> = night
+            .metrics
+            .iter()
+            .filter(|m| matches!(m.status.as_deref(), Some("ABOVE_BASELINE" | "BELOW_BASELINE")))
+            .map(|m| {
+                let side = if m.status.as_deref() == Some("ABOVE_BASELINE") { "above" } else { "below" };
+                format!("{} {side} baseline", name(m.metric_type.as_deref().unwrap()))
+            })
+            .collect();
+        let (_, risk) = h.call_ok("get_injury_risk", json!({"date": date.to_string()})).await;
+        assert_well_formed(&risk);
+        let reason = risk["reasons"].as_array().unwrap().iter().find(|r| r["factor"] == "health_status");
+        let reason = reason.unwrap_or_else(|| panic!("{date}: {risk}"));
+        assert_eq!(reason["points"], out.len().min(2), "{date}: {out:?} {reason}");
+        let says = reason["says"].as_str().unwrap();
+        for metric in &out {
+            assert!(says.contains(metric.as_str()), "{date}: {metric} in {says}");
+        }
+        assert_eq!(says.matches(" baseline (").count(), out.len(), "{date}: only those: {says}");
+        scored.push(out.len());
+    }
+    assert!(scored.iter().any(|n| *n > 0), "some of the fake's nights are out of baseline: {scored:?}");
+}
+
+#[tokio::test]
+async fn health_status_behind_garmin_connect_plus_is_one_sentence_and_the_verdict_stays() {
+    let h = Harness::start().await;
+    h.fake.push_fault(FaultRule::always(Fault::PaymentRequired).on_path("/healthstatus-service/"));
+    let (text, risk) = h.call_ok("get_injury_risk", json!({})).await;
+    assert_well_formed(&risk);
+    let sentence = "Health Status needs Garmin Connect+.";
+    assert_eq!(risk["not_recorded"], json!([sentence]), "{risk}");
+    assert!(text.contains(sentence), "{text}");
+    assert!(!risk["reasons"].to_string().contains("health_status"), "{risk}");
+    assert!(risk["reasons"].as_array().unwrap().iter().any(|r| r["factor"] == "sleep"), "{risk}");
 }
 
 #[tokio::test]

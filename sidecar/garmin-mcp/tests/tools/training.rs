@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 
-use chrono::Duration;
+use chrono::{Duration, NaiveDate};
 use fake_garmin::FakeConfig;
 use fake_garmin::data::Dataset;
 use fake_garmin::faults::{Fault, FaultRule};
@@ -605,6 +605,15 @@ async fn a_synced_history_answers_the_score_trend_and_the_answer_says_so() {
         assert_eq!(a["endurance_score"], b["endurance_score"], "{a} {b}");
     }
     assert!(text.contains("Load focus"), "{text}");
+    // The load focus of every day, kept daily, is Garmin's verdict of that day (read through a
+    // client of the same fake).
+    let g = garmin(&h);
+    for row in kept["trend"].as_array().unwrap() {
+        let day: NaiveDate = row["date"].as_str().unwrap().parse().unwrap();
+        let status = g.metrics().training_status(day).await.unwrap().unwrap();
+        let phrase = status.primary_load_balance().unwrap().training_balance_feedback_phrase.clone().unwrap();
+        assert_eq!(row["load_focus"], phrase.to_lowercase().replace('_', " "), "{row}");
+    }
 }
 
 /// Issue #29's measure for item 2: `get_training_status` (default, a 7-day trend) with Load Focus

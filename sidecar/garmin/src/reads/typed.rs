@@ -318,6 +318,20 @@ impl Garmin {
         .await
     }
 
+    /// Health Status of each night of `start..=end` that has one (web session only; recent watches,
+    /// 204/404 from others, 402 where Garmin keeps it behind Connect+).
+    pub async fn health_status_range(
+        &self,
+        start: NaiveDate,
+        end: NaiveDate,
+    ) -> Result<Served<Vec<HealthStatus>>> {
+        self.serve(
+            Read::new("Health Status")
+                .web(move |w| Box::pin(async move { w.metrics().health_status_range(start, end).await })),
+        )
+        .await
+    }
+
     /// The account's devices (web session only), to name the watch in what it does not record.
     pub async fn devices(&self) -> Result<Served<Vec<Device>>> {
         self.serve(

@@ -9,6 +9,7 @@ use chrono::NaiveDate;
 use futures::StreamExt as _;
 use garmin::Source;
 use garmin::models::activities::ActivitySummary;
+use garmin::models::metrics::TrainingStatus;
 use garmin::models::wellness::DailySummary;
 use garmin::reads::{KeptLaps, Raw};
 
@@ -277,27 +278,26 @@ enum Range<T> {
     Nothing,
 }
 
-/// Step 4: the block's sleep, HRV and weight ranges and (web session only) a training status
-/// snapshot at its end, kept in one transaction. A kind Garmin has nothing of for the block (404,
-/// no content) is an answer: the block's days are kept as read, and the run notes the kind.
+/// Step 4: the block's sleep, HRV and weight ranges and (web session only) the newest metrics'
+/// ranges and the training-status snapshot of each day whose load focus is not settled (the
+/// block's last day's also kept as the block's training status), kept in one transaction. A kind
+/// Garmin has nothing of for the block (404, no content) is an answer: the block's days are kept
+/// as read, and the run notes the kind.
 async fn read_ranges(run: &Run<'_>, block: Block, report: &mut SyncReport) -> Result<Step> {
     let (start, last) = (block.start, block.last);
     let g = &run.garmin;
-    let (sleep, hrv, weight, status, newest) = futures::join!(
+    let (sleep, hrv, weight, statuses, newest) = futures::join!(
         range(g.kept_sleep(start, last)),
         range(g.kept_hrv(start, last)),
         range(g.kept_weight(start, last)),
-        async { if g.has_web() { Some(g.kept_training_status(last).await) } else { None } },
+        read_statuses(run, block),
         async { if g.has_web() { Some(g.kept_newest_metrics(start, last).await) } else { None } },
     );
     let mut failures = Failures { run, block, report, stop: None, failed: false };
     let sleep = failures.take("the sleep", sleep)?;
     let hrv = failures.take("the HRV", hrv)?;
     let weight = failures.take("the weigh-ins", weight)?;
-    let status = match status {
-        Some(read) => failures.take("the training status", read)?,
-        None => None,
-    };
+    let statuses = take_statuses(&mut failures, statuses?)?;
     // Garmin's newest metrics: a watch without them answers 404/204 (nothing to keep).
     let (hill, endurance, health) = match newest {
         Some((hill, endurance, health)) => (
@@ -316,9 +316,12 @@ async fn read_ranges(run: &Run<'_>, block: Block, report: &mut SyncReport) -> Re
         _ => (&[][..], Origin::Served(Source::WebSession)),
     };
     store::store_ranges(&tx, sleep_rows, sleep_origin, rows_of(&hrv), rows_of(&weight), now)?;
-    if let Some(snapshot) = &status {
-        store::upsert_training_status(&tx, last, &snapshot.value, now)?;
-        crate::daily_metrics::store_load_focus(&tx, last, &snapshot.value.value, now)?;
+    for (day, snapshot) in &statuses {
+        if let Some(snapshot) = snapshot.as_ref().filter(|_| *day == last) {
+            store::upsert_training_status(&tx, last, &snapshot.value, now)?;
+        }
+        let status = snapshot.as_ref().map(|s| &s.value.value);
+        crate::daily_metrics::store_load_focus(&tx, *day, status, run.options.today, now)?;
     }
     crate::daily_metrics::store_newest_metrics(
         &tx,
@@ -343,6 +346,53 @@ async fn read_ranges(run: &Run<'_>, block: Block, report: &mut SyncReport) -> Re
         (None, true) => Step::Partial,
         (None, false) => Step::Done,
     })
+}
+
+/// A day's training-status snapshot as Garmin served it.
+type StatusSnapshot = garmin::Served<Raw<TrainingStatus>>;
+/// A day's training-status snapshot as the sync reads it.
+type StatusRead = garmin::Result<StatusSnapshot>;
+
+/// The training-status snapshot of each day of the block whose load focus is not settled (web
+/// session only; none without it), a few at a time.
+async fn read_statuses(run: &Run<'_>, block: Block) -> Result<Vec<(NaiveDate, StatusRead)>> {
+    let g = &run.garmin;
+    if !g.has_web() {
+        return Ok(Vec::new());
+    }
+    let days = crate::daily_metrics::load_focus_days_to_read(
+        &run.history.conn(),
+        block.start,
+        block.last,
+        REVISE_DAYS,
+        run.options.full,
+    )?;
+    Ok(futures::stream::iter(days)
+        .map(|day| async move { (day, g.kept_training_status(day).await) })
+        .buffer_unordered(g.max_concurrency())
+        .collect()
+        .await)
+}
+
+/// The snapshots read (`None` where Garmin has none for the day); the days whose read failed are
+/// left out (read again next time), the first failure noted once for the block.
+fn take_statuses(
+    failures: &mut Failures<'_, '_>,
+    reads: Vec<(NaiveDate, StatusRead)>,
+) -> Result<Vec<(NaiveDate, Option<StatusSnapshot>)>> {
+    let mut kept = Vec::new();
+    let mut failed = None;
+    for (day, read) in reads {
+        match read {
+            Ok(snapshot) => kept.push((day, Some(snapshot))),
+            Err(e) if e.means_nothing_there() => kept.push((day, None)),
+            Err(e) => failed = failed.or(Some(e)),
+        }
+    }
+    if let Some(e) = failed {
+        failures.take::<()>("the training status", Err(e))?;
+    }
+    Ok(kept)
 }
 
 /// The failed reads of a block's ranges, noted in the report as they are taken.

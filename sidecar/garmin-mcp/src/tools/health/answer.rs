@@ -31,6 +31,10 @@ pub struct DailyHealth {
     /// ("your Forerunner 255 does not record Health Status"), never shown as zeros.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_recorded: Vec<String>,
+    /// Where the range's Health Status came from: the local history when it covers the range
+    /// (`history`, or `history+garmin` with today live), else Garmin live (range form).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub health_status_source: Option<crate::history::DataSource>,
 }
 
 /// One day's health; a part is absent when Garmin has nothing for it (see `missing`).
@@ -419,6 +423,20 @@ pub struct HealthRow {
     /// Weigh-in that day (kg).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub weight_kg: Option<f64>,
+    /// The night's Health Status against the athlete's baseline (recent watches).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub health_status: Option<HealthStatusRow>,
+}
+
+/// One night's Health Status in a range row.
+#[derive(Debug, Default, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct HealthStatusRow {
+    /// Metrics within the athlete's baseline (or without one yet) that night.
+    pub within_baseline: usize,
+    /// The metrics outside it with their numbers, e.g. `resting heart rate above baseline (58
+    /// bpm, baseline 48–54)`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub out_of_baseline: Vec<String>,
 }
 
 /// Averages of a range, over the days that have each value.

@@ -123,7 +123,7 @@ impl GarminMcp {
     /// The sentence that stands in for Health Status when Garmin's refusal says the watch does not
     /// record it or the account lacks Garmin Connect+ (the watch is named from the device list:
     /// one more request, only then); empty otherwise.
-    async fn health_status_absence(
+    pub(super) async fn health_status_absence(
         &self,
         w: &garmin::reads::Garmin,
         error: Option<&garmin::Error>,

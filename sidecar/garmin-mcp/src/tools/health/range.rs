@@ -1,5 +1,6 @@
 //! A range of `get_daily_health` (up to 14 days): one range request per endpoint, concurrently,
-//! folded into one compact row per day, averages, gaps and a summary sentence.
+//! folded into one compact row per day, averages, gaps and a summary sentence; each night's Health
+//! Status beside them (`status_days`: from the history when it covers the range).
 
 use chrono::NaiveDate;
 use garmin::models::common::DatedValue;
@@ -11,13 +12,16 @@ use garmin::reads::ServedFuture;
 use super::answer::{DailyHealth, HealthAverages, HealthRow};
 use super::day::weight_on;
 use super::format::{kg, parse_hm, round1};
+use super::status::{health_status_range_sentence, health_status_row};
+use super::status_days::StatusDays;
 use crate::domain::words::{thousands, whole};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
 use display::duration_hm as hm;
 
 /// The parts of a range row, in the order of [`Columns::present`], as named in `missing`.
-const ROW_PARTS: [&str; 6] = ["steps", "resting_hr", "sleep", "stress", "body_battery", "hrv"];
+const ROW_PARTS: [&str; 7] =
+    ["steps", "resting_hr", "sleep", "stress", "body_battery", "hrv", "health_status"];
 
 /// The range requests' rows, one column per endpoint (empty when its request failed).
 struct Columns {
@@ -37,16 +41,41 @@ impl GarminMcp {
         start: NaiveDate,
         end: NaiveDate,
     ) -> Result<(String, DailyHealth), ToolError> {
-        let (columns, failed) = self.range_columns(start, end).await?;
-        let rows: Vec<HealthRow> =
-            start.iter_days().take_while(|d| *d <= end).map(|d| columns.row(d)).collect();
+        let (columns, status) =
+            tokio::join!(self.range_columns(start, end), self.health_status_days(start, end));
+        let (columns, mut failed) = columns?;
+        let rows: Vec<HealthRow> = start
+            .iter_days()
+            .take_while(|d| *d <= end)
+            .map(|d| HealthRow {
+                health_status: status.nights.get(&d).map(health_status_row),
+                ..columns.row(d)
+            })
+            .collect();
         let empty = |r: &HealthRow| HealthRow { date: r.date.clone(), ..HealthRow::default() } == *r;
         if rows.iter().all(empty) && failed.is_empty() {
             return Err(ToolError::NoData(format!("No health data recorded from {start} to {end}")));
         }
+        let StatusDays { nights, source, not_recorded, failed: status_failed } = status;
+        failed.extend(status_failed.map(|e| ("health_status", e)));
         let averages = range_averages(&rows);
-        let missing = range_missing(&rows, &failed);
-        let text = range_summary(start, end, &rows, &averages, &missing);
+        let mut missing = range_missing(&rows, &failed);
+        if !not_recorded.is_empty() {
+            missing.retain(|m| !m.starts_with("health_status:"));
+        }
+        let mut text = range_summary(start, end, &rows, &averages, &missing);
+        if let Some(sentence) = health_status_range_sentence(&nights) {
+            text.push(' ');
+            text.push_str(&sentence);
+            if let Some(source) = source.as_ref().filter(|s| s.from != "garmin") {
+                text.push(' ');
+                text.push_str(&source.phrase().replacen("Source:", "Health Status source:", 1));
+            }
+        }
+        for sentence in &not_recorded {
+            text.push(' ');
+            text.push_str(sentence);
+        }
         Ok((
             text,
             DailyHealth {
@@ -55,6 +84,8 @@ impl GarminMcp {
                 days: rows,
                 averages: Some(averages),
                 missing,
+                not_recorded,
+                health_status_source: source.filter(|_| !nights.is_empty()),
                 ..DailyHealth::default()
             },
         ))
@@ -133,7 +164,7 @@ impl Columns {
     }
 
     /// Which of [`ROW_PARTS`] a row has.
-    fn present(row: &HealthRow) -> [bool; 6] {
+    fn present(row: &HealthRow) -> [bool; 7] {
         [
             row.steps.is_some(),
             row.resting_hr_bpm.is_some(),
@@ -141,6 +172,7 @@ impl Columns {
             row.stress_avg.is_some(),
             row.body_battery_high.is_some(),
             row.hrv_ms.is_some(),
+            row.health_status.is_some(),
         ]
     }
 }

@@ -300,8 +300,8 @@ pub struct TrendRow {
     /// Endurance score of the day.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub endurance_score: Option<u64>,
-    /// Garmin's load-focus verdict on the days the local history kept one (e.g. `anaerobic
-    /// shortage`).
+    /// Garmin's load-focus verdict of the day (e.g. `anaerobic shortage`): from the local history
+    /// when it answers the trend, and on the asked day from its own training status.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub load_focus: Option<String>,
 }

@@ -1,48 +1,15 @@
 //! The trend of Garmin's newest metrics in `get_training_status` from the local history (#29):
-//! when the history covers the trend's days up to yesterday, its daily series (hill score,
-//! endurance score, load focus) answers them, and the two range requests to Garmin are not
-//! sent; the trend says so (`trend_source`). Today is never in the history: its hill and endurance
-//! scores come from the day's own requests.
+//! when the history covers the trend's days up to yesterday
+//! (`domain::reading::kept_daily_metrics`), its daily series (hill score, endurance score, load
+//! focus) answers them, and the two range requests to Garmin are not sent; the trend says so
+//! (`trend_source`). Today is never in the history: its hill and endurance scores come from the
+//! day's own requests. This file puts the kept days in the shapes the trend is filled from.
 
-use ::history::History;
 use ::history::daily_metrics::DailyMetrics;
-use chrono::{Duration, NaiveDate};
 use garmin::models::metrics::{EnduranceGroup, EnduranceScoreRange, HillScore, HillScoreRange};
 
 use super::answer::TrendRow;
 use crate::domain::words::words;
-use crate::history::DataSource;
-
-/// The kept days of `first..=date` when the history covers them up to yesterday (or `date`, if
-/// earlier), with where they came from; `None` otherwise (the trend is read from Garmin).
-pub(super) async fn kept_trend(
-    history: Option<History>,
-    first: NaiveDate,
-    date: NaiveDate,
-    today: NaiveDate,
-) -> Option<(Vec<DailyMetrics>, DataSource)> {
-    let history = history?;
-    let last = date.min(today - Duration::days(1));
-    if last < first {
-        return None;
-    }
-    let read = tokio::task::spawn_blocking(move || {
-        let coverage = history.coverage(first, last)?;
-        if coverage.covered_to != Some(last) {
-            return Ok(None);
-        }
-        Ok::<_, ::history::HistoryError>(Some((history.daily_metrics(first, last)?, coverage.synced_at)))
-    })
-    .await;
-    match read {
-        Ok(Ok(Some((days, synced_at)))) => Some((days, DataSource::history(last, synced_at, last < date))),
-        Ok(Err(e)) => {
-            tracing::warn!("reading the newest metrics from the local history failed, answering live: {e}");
-            None
-        }
-        _ => None,
-    }
-}
 
 /// The kept days in the shapes of Garmin's range answers (so one function fills the trend).
 pub(super) fn as_ranges(days: &[DailyMetrics]) -> (HillScoreRange, EnduranceScoreRange) {
@@ -72,7 +39,7 @@ pub(super) fn as_ranges(days: &[DailyMetrics]) -> (HillScoreRange, EnduranceScor
     (hill, endurance)
 }
 
-/// The load focus Garmin gave on the kept days (the history keeps it once per synced block).
+/// The load focus Garmin gave on each kept day (the history keeps it daily since migration 7).
 pub(super) fn add_kept_load_focus(rows: &mut [TrendRow], days: &[DailyMetrics]) {
     for row in rows {
         let Some(day) = days.iter().find(|d| d.date.to_string() == row.date) else { continue };
