@@ -14,6 +14,7 @@ mod fitness;
 mod kept;
 mod newest;
 mod records;
+mod replies;
 mod status;
 
 use std::collections::BTreeMap;
@@ -288,9 +289,8 @@ struct TrainingParts {
 }
 
 impl GarminMcp {
-    /// Every request of `get_training_status`, sent once and all at once. The training status
-    /// itself may fail like any other part (a watch without it answers 404): its failure comes
-    /// back to say why, and the rest is still shown.
+    /// Every request of `get_training_status`, sent once and all at once
+    /// ([`replies::Replies`]), with the scores' trend from the local history when it covers it.
     async fn training_parts(
         &self,
         date: NaiveDate,
@@ -300,95 +300,26 @@ impl GarminMcp {
         let client = reads.web("this tool's data")?.clone();
         let first = date - Duration::days(i64::from(trend_days.max(1)) - 1);
         // The scores' trend from the local history when it covers it (no request to Garmin).
-        let kept = if trend_days > 0 {
-            crate::domain::reading::kept_daily_metrics(
-                self.history_for_reads().await,
-                first,
-                date,
-                self.today(),
-            )
-            .await
-        } else {
-            None
+        let kept = match trend_days {
+            0 => None,
+            _ => {
+                let history = self.history_for_reads().await;
+                crate::domain::reading::kept_daily_metrics(history, first, date, self.today()).await
+            }
         };
-        let live_trend = trend_days > 0 && kept.is_none();
-        let (m, w) = (client.metrics(), client.wellness());
-        let trend_dates: Vec<NaiveDate> =
-            (0..i64::from(trend_days.max(1))).map(|i| first + Duration::days(i)).collect();
-        let readiness = futures::future::try_join_all(trend_dates.iter().map(|d| m.training_readiness(*d)));
-        let vo2_range =
-            async { if trend_days > 0 { m.max_metrics(first, date).await } else { Ok(Vec::new()) } };
-        // The trend of the scores: two range requests, sent with the rest.
-        let hill_range =
-            async { if live_trend { m.hill_score_range(first, date).await } else { Ok(Default::default()) } };
-        let endurance_range = async {
-            if live_trend { m.endurance_score_range(first, date).await } else { Ok(Default::default()) }
-        };
-        // A week at least, so this week's tolerance is there whatever the trend's length.
-        let tolerance = reads.running_tolerance(first.min(date - Duration::days(6)), date);
-        let (
-            status,
-            readiness,
-            vo2_range,
-            hrv,
-            predictions,
-            lactate,
-            endurance,
-            hill,
-            fitness_age,
-            tolerance,
-            hill_range,
-            endurance_range,
-        ) = tokio::join!(
-            m.training_status(date),
-            readiness,
-            vo2_range,
-            w.hrv_range(first, date),
-            m.race_predictions(),
-            m.lactate_threshold(),
-            // With a live trend, the day's scores come with the ranges: no request of their own.
-            async { if live_trend { Ok(None) } else { m.endurance_score(date).await } },
-            async { if live_trend { Ok(None) } else { m.hill_score(date).await } },
-            m.fitness_age(date),
-            tolerance,
-            hill_range,
-            endurance_range,
-        );
-        let mut failed = Vec::new();
-        let (status, status_error) = split(status);
-        let (tolerance, tolerance_error) = split(tolerance.map(Served::into_value));
-        let readiness =
-            part(&mut failed, "readiness", readiness).unwrap_or_else(|| vec![Vec::new(); trend_dates.len()]);
-        let mut parts = TrainingParts {
+        let span = replies::Span {
             date,
-            status: status.flatten(),
-            readiness_by_day: trend_dates.iter().copied().zip(readiness).collect(),
-            trend_dates,
-            vo2_range: part(&mut failed, "vo2max", vo2_range).unwrap_or_default(),
-            hrv: part(&mut failed, "hrv", hrv).unwrap_or_default(),
-            predictions: part(&mut failed, "race_predictions", predictions).flatten(),
-            lactate: part(&mut failed, "lactate_threshold", lactate).flatten(),
-            endurance: part(&mut failed, "endurance_score", endurance).flatten(),
-            hill: part(&mut failed, "hill_score", hill).flatten(),
-            hill_range: part(&mut failed, "hill_score_trend", hill_range).unwrap_or_default(),
-            endurance_range: part(&mut failed, "endurance_score_trend", endurance_range).unwrap_or_default(),
-            kept: None,
-            fitness_age: part(&mut failed, "fitness_age", fitness_age).flatten(),
-            tolerance: tolerance.unwrap_or_default(),
-            tolerance_error,
+            first,
+            trend_dates: (0..i64::from(trend_days.max(1))).map(|i| first + Duration::days(i)).collect(),
+            with_trend: trend_days > 0,
+            live_scores: trend_days > 0 && kept.is_none(),
         };
-        if live_trend {
-            parts.endurance = parts
-                .endurance_range
-                .endurance_score_dto
-                .clone()
-                .filter(|e| e.calendar_date == Some(date) && e.overall_score.is_some());
-            parts.hill = parts
-                .hill_range
-                .hill_scores
-                .iter()
-                .find(|h| h.calendar_date == Some(date) && h.overall_score.is_some())
-                .cloned();
+        let live_scores = span.live_scores;
+        let mut failed = Vec::new();
+        let (mut parts, status_error) =
+            replies::Replies::read(&client, &reads, &span).await.into_parts(span, &mut failed);
+        if live_scores {
+            parts.take_day_scores_from_the_ranges();
         }
         if let Some((days, source)) = kept {
             (parts.hill_range, parts.endurance_range) = kept::as_ranges(&days);
@@ -404,11 +335,22 @@ impl GarminMcp {
     }
 }
 
-/// A result as its value or its failure, both kept.
-fn split<T>(result: garmin::Result<T>) -> (Option<T>, Option<garmin::Error>) {
-    match result {
-        Ok(value) => (Some(value), None),
-        Err(e) => (None, Some(e)),
+impl TrainingParts {
+    /// With a live trend, the asked day's hill and endurance scores are its entries in the ranges
+    /// (no request of their own).
+    fn take_day_scores_from_the_ranges(&mut self) {
+        let date = self.date;
+        self.endurance = self
+            .endurance_range
+            .endurance_score_dto
+            .clone()
+            .filter(|e| e.calendar_date == Some(date) && e.overall_score.is_some());
+        self.hill = self
+            .hill_range
+            .hill_scores
+            .iter()
+            .find(|h| h.calendar_date == Some(date) && h.overall_score.is_some())
+            .cloned();
     }
 }
 

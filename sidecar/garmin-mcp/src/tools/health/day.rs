@@ -93,29 +93,7 @@ impl GarminMcp {
             health_status,
             full,
         };
-        let (day, mut absent) = parts.build();
-        if absent.len() == PART_NAMES.len() && failures.reasons.is_empty() {
-            return Err(ToolError::NoData(format!("No health data recorded for {date}")));
-        }
-        if !not_recorded.is_empty() {
-            absent.retain(|part| part != "health_status");
-        }
-        let missing = failures.explain(&absent);
-        let mut text = day_summary(date, &day, &missing);
-        for sentence in &not_recorded {
-            text.push(' ');
-            text.push_str(sentence);
-        }
-        Ok((
-            text,
-            DailyHealth {
-                date: Some(date.to_string()),
-                day: Some(day),
-                missing,
-                not_recorded,
-                ..DailyHealth::default()
-            },
-        ))
+        day_answer(parts, &failures, not_recorded)
     }
 }
 
@@ -632,4 +610,37 @@ fn sleep_need_part(n: &garmin::models::wellness::SleepNeed) -> Option<super::ans
         baseline: n.baseline.filter(|m| *m > 0.0).map(|m| hm(m * 60.0)),
         reasons: n.reasons().into_iter().map(|(why, key)| format!("{why}: {}", words(key))).collect(),
     })
+}
+
+/// The day's answer: its summary with what is missing and not recorded, or `NoData` when Garmin
+/// had nothing at all for the day.
+fn day_answer(
+    parts: DayParts,
+    failures: &Failures,
+    not_recorded: Vec<String>,
+) -> Result<(String, DailyHealth), ToolError> {
+    let date = parts.date;
+    let (day, mut absent) = parts.build();
+    if absent.len() == PART_NAMES.len() && failures.reasons.is_empty() {
+        return Err(ToolError::NoData(format!("No health data recorded for {date}")));
+    }
+    if !not_recorded.is_empty() {
+        absent.retain(|part| part != "health_status");
+    }
+    let missing = failures.explain(&absent);
+    let mut text = day_summary(date, &day, &missing);
+    for sentence in &not_recorded {
+        text.push(' ');
+        text.push_str(sentence);
+    }
+    Ok((
+        text,
+        DailyHealth {
+            date: Some(date.to_string()),
+            day: Some(day),
+            missing,
+            not_recorded,
+            ..DailyHealth::default()
+        },
+    ))
 }
