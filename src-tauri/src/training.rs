@@ -36,6 +36,11 @@ pub struct FitnessView {
     pub convention: String,
     /// Which load was counted, in one sentence (English).
     pub load_convention: String,
+    /// The scale of CTL, ATL and TSB: `tss` (100 = one hour at threshold) or `garmin` (Garmin's
+    /// training load), as `get_fitness_trend` names it.
+    pub load_scale: String,
+    /// Why a load could not be counted (no heart-rate profile, no FTP), one sentence each (English).
+    pub notes: Vec<String>,
     /// Some day shown is within the history's first 42 days: read those numbers as rough.
     pub settling: bool,
 }
@@ -49,6 +54,8 @@ impl From<FitnessSeries> for FitnessView {
             tsb: f.tsb,
             convention: f.convention,
             load_convention: f.load_convention,
+            load_scale: f.load_scale,
+            notes: f.notes,
             settling: f.settling,
         }
     }

@@ -13,6 +13,8 @@ const FITNESS: FitnessView = {
   tsb: [-12.1, -15.3, -19.1],
   convention: "Banister/Coggan PMC: … TSB = yesterday's CTL − ATL …",
   loadConvention: "Garmin's training load per session",
+  loadScale: "garmin",
+  notes: [],
   settling: false,
 };
 
@@ -68,6 +70,9 @@ describe("the fitness chart's data", () => {
     expect(data.convention).toBe(`${FITNESS.convention}.`);
     expect(data.loadConvention).toBe(`${FITNESS.loadConvention}.`);
     expect(fitnessData({ ...FITNESS, convention: "Done." }).convention).toBe("Done.");
+    // What kept a load from being counted follows, each its own sentence.
+    const noted = fitnessData({ ...FITNESS, loadScale: "tss", loadConvention: "hrTSS per session", notes: ["no FTP, so no power TSS"] });
+    expect(noted.loadConvention).toBe("hrTSS per session. No FTP, so no power TSS.");
     expect(data.dates).not.toBe(FITNESS.dates);
   });
 

@@ -37,17 +37,22 @@ export function fitnessData(fitness: FitnessView): FitnessData {
     ctl: [...fitness.ctl],
     atl: [...fitness.atl],
     tsb: [...fitness.tsb],
-    // The chart writes the two sentences one after the other: each ends with its full stop.
+    // The chart writes the sentences one after the other: each ends with its full stop. Why a
+    // load could not be counted (no heart-rate profile, no FTP) follows what was counted.
     convention: sentence(fitness.convention),
-    loadConvention: sentence(fitness.loadConvention),
+    loadConvention: [fitness.loadConvention, ...fitness.notes].map(sentence).filter((s) => s !== "").join(" "),
     reading: fitnessReading(fitness),
   };
 }
 
-/** `text` ending with a full stop (the history's conventions come without one). */
+/** `text` as a sentence, with a capital first letter and a full stop (the history's conventions
+ * and notes come as clauses, without either). */
 function sentence(text: string): string {
   const trimmed = text.trim();
-  return trimmed === "" || /[.!?。]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+  if (trimmed === "") return trimmed;
+  // "no FTP…" becomes "No FTP…"; a first word with capitals of its own ("hrTSS") stays as it is.
+  const capital = /^[a-z]+(\s|$)/.test(trimmed) ? trimmed.charAt(0).toUpperCase() + trimmed.slice(1) : trimmed;
+  return /[.!?。]$/.test(capital) ? capital : `${capital}.`;
 }
 
 /** The sport families the list names (Garmin has dozens of type keys). */

@@ -1,10 +1,13 @@
 //! The daily series of Garmin's newest metrics (issue #29): hill score, endurance score, Health
-//! Status and load focus, kept by the sync for every day (migrations 6 and 7, `daily_metrics`) so
+//! Status, load focus and the morning Training Readiness, kept by the sync for every day
+//! (migrations 6, 7 and 8, `daily_metrics`) so
 //! `get_training_status` and `get_daily_health` draw their trends from the history instead of
 //! asking Garmin. A value Garmin did not have stays NULL, never 0.
 
 use chrono::NaiveDate;
-use garmin::models::metrics::{EnduranceScoreRange, HealthStatus, HillScoreRange, TrainingStatus};
+use garmin::models::metrics::{
+    EnduranceScoreRange, HealthStatus, HillScoreRange, TrainingReadiness, TrainingStatus,
+};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::store::{parse_ymd, ymd};
@@ -31,6 +34,12 @@ pub struct DailyMetrics {
     pub load_anaerobic: Option<f64>,
     /// Garmin's load-focus verdict key (`ANAEROBIC_SHORTAGE`…).
     pub load_focus_feedback: Option<String>,
+    /// The morning Training Readiness score (0–100).
+    pub readiness_score: Option<f64>,
+    /// The acute load the morning readiness was computed with.
+    pub readiness_acute_load: Option<f64>,
+    /// The day's readiness was read (so a `None` score means Garmin had none, not "not read yet").
+    pub readiness_read: bool,
 }
 
 fn finite(v: Option<f64>) -> Option<f64> {
@@ -108,25 +117,64 @@ pub(crate) fn store_load_focus(
     Ok(())
 }
 
-/// The days of `from..=to` whose load focus the sync reads (all of them with `full`): never read,
-/// or read while Garmin could still revise it (no more than `revise_days` after the day).
-pub(crate) fn load_focus_days_to_read(
+/// Keeps the morning Training Readiness of `date` from its entries (none: Garmin has none for the
+/// day), noting that it was read on `today`.
+pub(crate) fn store_readiness(
+    conn: &Connection,
+    date: NaiveDate,
+    entries: &[TrainingReadiness],
+    today: NaiveDate,
+    now: i64,
+) -> Result<()> {
+    let morning = TrainingReadiness::morning(entries);
+    ensure(conn, date, now)?;
+    conn.execute(
+        "UPDATE daily_metrics SET readiness_score = ?2, readiness_acute_load = ?3, readiness_on = ?4 WHERE date = ?1",
+        params![
+            ymd(date),
+            morning.and_then(|m| finite(m.score)).filter(|s| *s >= 0.0),
+            morning.and_then(|m| finite(m.acute_load)),
+            ymd(today),
+        ],
+    )?;
+    Ok(())
+}
+
+/// What the sync reads of one day: its training-status snapshot (the load focus) and its Training
+/// Readiness, each kept with the day it was read on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct DayReads {
+    /// The training-status snapshot.
+    pub status: bool,
+    /// The Training Readiness.
+    pub readiness: bool,
+}
+
+/// The days of `from..=to` the sync reads, and what of each (all of it with `full`): a part never
+/// read, or read while Garmin could still revise it (no more than `revise_days` after the day).
+pub(crate) fn days_to_read(
     conn: &Connection,
     from: NaiveDate,
     to: NaiveDate,
     revise_days: i64,
     full: bool,
-) -> Result<Vec<NaiveDate>> {
-    let mut stmt = conn.prepare_cached("SELECT load_focus_on FROM daily_metrics WHERE date = ?1")?;
+) -> Result<Vec<(NaiveDate, DayReads)>> {
+    let mut stmt =
+        conn.prepare_cached("SELECT load_focus_on, readiness_on FROM daily_metrics WHERE date = ?1")?;
     let mut days = Vec::new();
     for day in from.iter_days().take_while(|d| *d <= to) {
-        let read_on: Option<String> = stmt.query_row(params![ymd(day)], |r| r.get(0)).optional()?.flatten();
-        let settled = read_on
-            .as_deref()
-            .and_then(parse_ymd)
-            .is_some_and(|on| on > day + chrono::Duration::days(revise_days));
-        if full || !settled {
-            days.push(day);
+        let (status_on, readiness_on): (Option<String>, Option<String>) =
+            stmt.query_row(params![ymd(day)], |r| Ok((r.get(0)?, r.get(1)?))).optional()?.unwrap_or_default();
+        let settled = |read_on: Option<String>| {
+            read_on
+                .as_deref()
+                .and_then(parse_ymd)
+                .is_some_and(|on| on > day + chrono::Duration::days(revise_days))
+        };
+        let unsettled = |read_on: Option<String>| full || !settled(read_on);
+        let reads = DayReads { status: unsettled(status_on), readiness: unsettled(readiness_on) };
+        if reads.status || reads.readiness {
+            days.push((day, reads));
         }
     }
     Ok(days)
@@ -138,7 +186,8 @@ impl History {
         let conn = self.conn();
         let mut stmt = conn.prepare(
             "SELECT date, hill_score, hill_class, endurance_score, health_status_json, load_aerobic_low,
-                    load_aerobic_high, load_anaerobic, load_focus_feedback
+                    load_aerobic_high, load_anaerobic, load_focus_feedback, readiness_score,
+                    readiness_acute_load, readiness_on IS NOT NULL
              FROM daily_metrics WHERE date BETWEEN ?1 AND ?2 ORDER BY date",
         )?;
         let rows = stmt.query_map(params![ymd(from), ymd(to)], |r| {
@@ -156,6 +205,9 @@ impl History {
                     load_aerobic_high: r.get(6)?,
                     load_anaerobic: r.get(7)?,
                     load_focus_feedback: r.get(8)?,
+                    readiness_score: r.get(9)?,
+                    readiness_acute_load: r.get(10)?,
+                    readiness_read: r.get(11)?,
                 },
             ))
         })?;

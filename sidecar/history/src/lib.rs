@@ -16,6 +16,8 @@
 //! * [`daily_metrics`] keeps the daily series of Garmin's newest metrics (hill and endurance
 //!   scores, Health Status, load focus) for the tools' trends.
 //! * [`profile`] keeps the athlete's heart-rate profile and FTP (read at sync, at most daily by tools).
+//! * [`load`] turns kept sessions into their loads (power TSS, hrTSS, Garmin's) against that profile,
+//!   for the app's fitness chart and the MCP server's alike.
 //! * [`training`] the athlete's training at a glance for the desktop app: the fitness chart's days
 //!   and the newest activities.
 //! * [`sync_once`] lets one sync run at a time per data folder across processes, and keeps what the
@@ -26,6 +28,7 @@ pub mod curves;
 pub mod daily_metrics;
 mod db;
 mod error;
+pub mod load;
 pub mod profile;
 pub mod read;
 pub mod read_curves;

@@ -242,15 +242,38 @@ const V7: &str = r"
 ALTER TABLE daily_metrics ADD COLUMN load_focus_on TEXT;   -- the sync's today when the day's load focus was read
 ";
 
+/// Migration 8: the morning Training Readiness kept for every day (issue #29), so
+/// `get_training_status`'s trend reads it from the history instead of one request per day: the
+/// score and acute load of the day's `AFTER_WAKEUP_RESET` entry (else its latest), and the day it
+/// was read. The sync reads each day's readiness with its training-status snapshot, and again only
+/// while Garmin may still revise it; a day read with no readiness (a watch without it) keeps NULL,
+/// never 0. Days kept before this migration have `readiness_on` NULL: the next sync reads the
+/// readiness of the days of the blocks it reads (without reading their snapshots again), a
+/// `--full` sync the rest, and until then the trend reads those days live.
+const V8: &str = r"
+ALTER TABLE daily_metrics ADD COLUMN readiness_score REAL;         -- GET …/metrics-service/metrics/trainingreadiness/{date}: the morning entry's score
+ALTER TABLE daily_metrics ADD COLUMN readiness_acute_load REAL;    -- its acuteLoad
+ALTER TABLE daily_metrics ADD COLUMN readiness_on TEXT;            -- the sync's today when the day's readiness was read
+";
+
 /// Every migration, oldest first.
 pub fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(V1), M::up(V2), M::up(V3), M::up(V4), M::up(V5), M::up(V6), M::up(V7)])
+    Migrations::new(vec![
+        M::up(V1),
+        M::up(V2),
+        M::up(V3),
+        M::up(V4),
+        M::up(V5),
+        M::up(V6),
+        M::up(V7),
+        M::up(V8),
+    ])
 }
 
 /// The schema up to version `n` (at least 1), for tests that make a database as an older build did.
 #[doc(hidden)]
 pub fn up_to(n: usize) -> Migrations<'static> {
-    let all = [V1, V2, V3, V4, V5, V6, V7];
+    let all = [V1, V2, V3, V4, V5, V6, V7, V8];
     Migrations::new(all.iter().take(n.max(1)).map(|sql| M::up(sql)).collect())
 }
 

@@ -3,15 +3,18 @@
 //! and the most recent activities. Nothing here asks Garmin: an empty history gives an empty
 //! overview, and the app says to sync.
 //!
-//! The load is Garmin's own activity training load as the history keeps it (the PMC runs over
-//! every day the history holds, so CTL has settled by the days shown); the MCP server's
-//! `get_fitness_trend` can also count hrTSS or power TSS, which need the athlete's profile.
+//! The load is counted as the MCP server's `get_fitness_trend` counts it by default (`auto`, through
+//! [`crate::load`]): power TSS, else hrTSS, against the athlete's heart-rate profile and FTP as the
+//! last sync kept them, and Garmin's own training load only when no session has either. So the app
+//! and the AI client show the same fitness for the same history. The PMC runs over every day the
+//! history holds, so CTL has settled by the days shown.
 
-use analytics::load::{LoadChoice, SessionLoads, daily_loads, garmin_load};
+use analytics::load::{LoadChoice, LoadScale, daily_loads};
 use analytics::pmc::{PmcConstants, PmcDay, performance_management_until};
 use chrono::{Duration, NaiveDate};
 use rusqlite::params;
 
+use crate::load::{LoadProfile, session_loads};
 use crate::store::parse_ymd;
 use crate::{History, HistoryError, Result};
 
@@ -30,6 +33,12 @@ pub struct FitnessSeries {
     pub convention: String,
     /// What load was counted, in one sentence.
     pub load_convention: String,
+    /// The scale of CTL, ATL and TSB: `tss` (100 = one hour at threshold) or `garmin` (Garmin's
+    /// training load, not comparable with TSS), as `get_fitness_trend` names it.
+    pub load_scale: String,
+    /// Why a load could not be counted (no heart-rate profile, no FTP, none kept yet), one
+    /// sentence each.
+    pub notes: Vec<String>,
     /// Some day shown is within the first 42 days of the history: its numbers are rough.
     pub settling: bool,
 }
@@ -84,19 +93,23 @@ impl History {
         let Some(first) = first.as_deref().and_then(parse_ymd).filter(|d| *d <= today) else {
             return Ok(None);
         };
-        let sessions: Vec<SessionLoads> = self
-            .activity_loads(first, today)?
-            .into_iter()
-            .map(|a| SessionLoads {
-                date: a.date,
-                power_tss: None,
-                hr_tss: None,
-                garmin: a.training_load.and_then(garmin_load).map(|l| l.value),
-            })
-            .collect();
-        let loads = daily_loads(&sessions, LoadChoice::Garmin);
+        // The profile as the last sync (or a tool) kept it, whatever its age: the app reads no Garmin.
+        let stored = self.athlete_profile()?;
+        let profile = LoadProfile::of(stored.as_ref(), true, true);
+        let sessions = session_loads(&self.activity_loads(first, today)?, &profile);
+        let loads = daily_loads(&sessions, LoadChoice::Auto);
         if loads.days.is_empty() {
             return Ok(None);
+        }
+        let mut notes = if stored.is_none() {
+            vec!["the athlete's heart-rate profile and FTP are not kept yet (a sync keeps them), so no hrTSS or power TSS".to_owned()]
+        } else {
+            profile.notes
+        };
+        if loads.scale == Some(LoadScale::Garmin) {
+            notes.push(
+                "no session had power TSS or hrTSS, so Garmin's training load is used (its own scale, not TSS)".to_owned(),
+            );
         }
         let pmc = performance_management_until(&loads.days, &PmcConstants::default(), today)
             .map_err(|e| HistoryError::Invalid(format!("the fitness chart could not be computed: {e}")))?;
@@ -108,6 +121,12 @@ impl History {
             tsb: shown.iter().map(|d| d.tsb).collect(),
             convention: pmc.convention.clone(),
             load_convention: loads.convention,
+            load_scale: match loads.scale {
+                Some(LoadScale::Tss) => "tss",
+                _ => "garmin",
+            }
+            .to_owned(),
+            notes,
             settling: shown.iter().any(|d| d.settling),
         }))
     }
@@ -205,6 +224,41 @@ mod tests {
         );
         assert!(!fitness.load_convention.is_empty());
         assert!(fitness.settling, "two weeks of history are still settling");
+        // Without a kept profile the chart says why it counts Garmin's load.
+        assert_eq!(fitness.load_scale, "garmin");
+        assert!(fitness.notes.iter().any(|n| n.contains("not kept yet")), "{:?}", fitness.notes);
+    }
+
+    #[test]
+    fn with_a_kept_heart_rate_profile_the_chart_counts_hr_tss_as_get_fitness_trend_does_by_default() {
+        let dir = tempfile::tempdir().unwrap();
+        let history = History::open(dir.path()).unwrap();
+        add(&history, 1, "2026-11-01", "Long run", Some(100.0));
+        add(&history, 2, "2026-11-10", "Tempo", Some(60.0));
+        history
+            .conn()
+            .execute(
+                "INSERT INTO athlete_profile (id, max_hr, resting_hr, threshold_hr, sex, read_on, read_at)
+                 VALUES (1, 190.0, 50.0, 170.0, 'MALE', '2026-10-01', 0)",
+                [],
+            )
+            .unwrap();
+        let fitness = history.training_overview(day("2026-11-15"), 7, 10).unwrap().fitness.unwrap();
+
+        // The loads are the shared per-session hrTSS (the `auto` choice), not Garmin's 100 and 60.
+        let stored = history.athlete_profile().unwrap();
+        let sessions = crate::load::session_loads(
+            &history.activity_loads(day("2026-11-01"), day("2026-11-15")).unwrap(),
+            &LoadProfile::of(stored.as_ref(), true, true),
+        );
+        let loads: Vec<analytics::DailyLoad> =
+            sessions.iter().map(|s| analytics::DailyLoad { date: s.date, load: s.hr_tss.unwrap() }).collect();
+        assert!(loads.iter().all(|l| l.load != 100.0 && l.load != 60.0), "{loads:?}");
+        let pmc = performance_management_until(&loads, &PmcConstants::default(), day("2026-11-15")).unwrap();
+        let last = pmc.on(day("2026-11-15")).unwrap();
+        assert_eq!((fitness.ctl[6], fitness.atl[6], fitness.tsb[6]), (last.ctl, last.atl, last.tsb));
+        assert_eq!(fitness.load_scale, "tss");
+        assert_eq!(fitness.notes, ["no FTP in Garmin's profile, so no power TSS"]);
     }
 
     #[test]

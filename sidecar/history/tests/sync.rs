@@ -544,8 +544,8 @@ async fn a_version_1_database_upgrades_in_place_and_its_settled_activities_get_c
     let version: i64 =
         rusqlite_open(rig.dir.path()).query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
     assert_eq!(
-        version, 7,
-        "opened: upgraded to the newest schema (curves, the athlete profile, sources, strength sets, the newest metrics' daily series, then the daily load focus)"
+        version, 8,
+        "opened: upgraded to the newest schema (curves, the athlete profile, sources, strength sets, the newest metrics' daily series, the daily load focus, then the daily readiness)"
     );
     // The next sync reads the series of every activity, though their blocks are settled, and no laps.
     rig.fake.clear_requests();
@@ -1226,8 +1226,101 @@ async fn the_newest_metrics_daily_series_is_kept_as_garmin_gives_it_even_in_an_u
         let day = kept.iter().find(|k| Some(k.date) == night.calendar_date).expect("each night is kept");
         assert_eq!(day.health_status.as_ref(), Some(night));
     }
-    // The load focus of every day (migration 7), as each day's training-status snapshot gives it.
+    // The load focus of every day (migration 7), as each day's training-status snapshot gives it,
+    // and its morning readiness (migration 8).
     assert_daily_load_focus_is_garmins(&rig, first, today()).await;
+    assert_daily_readiness_is_garmins(&rig, first, today()).await;
+}
+
+/// Each day of `first..=last` keeps the score and acute load of Garmin's morning Training Readiness
+/// of that day (read through a client of the same fake, not the sync).
+async fn assert_daily_readiness_is_garmins(rig: &Rig, first: NaiveDate, last: NaiveDate) {
+    use garmin::models::metrics::TrainingReadiness;
+    let kept = rig.history().daily_metrics(first, last).unwrap();
+    let g = rig.client();
+    let mut scored = 0;
+    for day in first.iter_days().take_while(|d| *d <= last) {
+        let row = kept.iter().find(|k| k.date == day).unwrap_or_else(|| panic!("no row for {day}"));
+        assert!(row.readiness_read, "{day}: read");
+        let entries = g.metrics().training_readiness(day).await.unwrap();
+        let morning = TrainingReadiness::morning(&entries);
+        assert_eq!(row.readiness_score, morning.and_then(|m| m.score), "{day}");
+        assert_eq!(row.readiness_acute_load, morning.and_then(|m| m.acute_load), "{day}");
+        scored += usize::from(row.readiness_score.is_some());
+    }
+    assert!(scored > 0, "the fake gives readiness");
+}
+
+/// The days whose Training Readiness a sync asked for.
+fn readiness_days_requested(rig: &Rig) -> Vec<String> {
+    let mut days: Vec<String> = rig
+        .api_requests()
+        .into_iter()
+        .filter_map(|(p, _)| p.split("/trainingreadiness/").nth(1).map(str::to_owned))
+        .collect();
+    days.sort();
+    days
+}
+
+#[tokio::test]
+async fn a_version_7_file_gets_the_daily_readiness_of_the_days_it_reads_without_reading_their_status_again() {
+    let rig = Rig::start().await;
+    let since = today() - chrono::Duration::days(40);
+    let first = history::sync::block_start(since);
+    let mut options = SyncOptions::new(today());
+    options.since = Some(since);
+    assert!(rig.sync(&options).await.complete());
+    // As a version-7 build left it: the load focus read, no readiness column.
+    {
+        let conn = rusqlite_open(rig.dir.path());
+        conn.execute_batch(
+            "ALTER TABLE daily_metrics DROP COLUMN readiness_score;
+             ALTER TABLE daily_metrics DROP COLUMN readiness_acute_load;
+             ALTER TABLE daily_metrics DROP COLUMN readiness_on;
+             PRAGMA user_version = 7;",
+        )
+        .unwrap();
+    }
+    let history = rig.history();
+    let version: i64 =
+        rusqlite_open(rig.dir.path()).query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+    assert_eq!(version, 8, "opened: upgraded");
+    let kept = history.daily_metrics(first, today()).unwrap();
+    assert!(kept.iter().all(|d| !d.readiness_read && d.readiness_score.is_none()), "not read yet, not 0");
+    assert!(kept.iter().any(|d| d.load_focus_feedback.is_some()), "the load focus stays");
+
+    // The next sync reads the readiness of every day of the blocks it reads (the settled blocks
+    // wait for a --full sync, as with migration 7), each once, and the snapshots only of the days
+    // Garmin may still revise.
+    rig.fake.clear_requests();
+    let report = rig.sync(&options).await;
+    assert!(report.complete(), "{}", report.summary());
+    let asked = readiness_days_requested(&rig);
+    let mut once = asked.clone();
+    once.dedup();
+    assert_eq!(once, asked, "each day's readiness once");
+    let current = history::sync::block_start(today());
+    assert!(
+        current.iter_days().take_while(|d| *d <= today()).all(|d| asked.contains(&d.to_string())),
+        "every day of the block being read: {asked:?}"
+    );
+    let revise = history::sync::REVISE_DAYS;
+    let recent: Vec<String> = (today() - chrono::Duration::days(revise))
+        .iter_days()
+        .take_while(|d| *d <= today())
+        .map(|d| d.to_string())
+        .collect();
+    assert_eq!(status_days_requested(&rig), recent, "settled snapshots are not read again");
+    for day in history.daily_metrics(first, today()).unwrap() {
+        assert_eq!(day.readiness_read, asked.contains(&day.date.to_string()), "{}", day.date);
+    }
+    assert_daily_readiness_is_garmins(&rig, current, today()).await;
+    assert_daily_load_focus_is_garmins(&rig, first, today()).await;
+
+    // And then only the days Garmin may still revise.
+    rig.fake.clear_requests();
+    assert!(rig.sync(&options).await.complete());
+    assert_eq!(readiness_days_requested(&rig), recent);
 }
 
 /// Each day of `first..=last` has its row with Garmin's load focus of that day (read through a
@@ -1284,7 +1377,7 @@ async fn the_load_focus_is_kept_daily_and_a_version_6_file_upgrades_keeping_its_
     let history = rig.history();
     let version: i64 =
         rusqlite_open(rig.dir.path()).query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
-    assert_eq!(version, 7, "opened: upgraded to the daily load focus");
+    assert_eq!(version, 8, "opened: upgraded to the daily load focus (and the daily readiness)");
     let kept = history.daily_metrics(old_day, old_day).unwrap();
     assert_eq!(kept[0].load_anaerobic, Some(61.0));
     assert_eq!(kept[0].load_focus_feedback.as_deref(), Some("ANAEROBIC_SHORTAGE"));

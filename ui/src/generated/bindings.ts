@@ -1061,6 +1061,15 @@ convention: string,
  */
 loadConvention: string,
 /**
+ * The scale of CTL, ATL and TSB: `tss` (100 = one hour at threshold) or `garmin` (Garmin's
+ * training load), as `get_fitness_trend` names it.
+ */
+loadScale: string,
+/**
+ * Why a load could not be counted (no heart-rate profile, no FTP), one sentence each (English).
+ */
+notes: Array<string>,
+/**
  * Some day shown is within the history's first 42 days: read those numbers as rough.
  */
 settling: boolean, };

@@ -12,9 +12,10 @@ use serde::Serialize;
 
 use crate::domain::dates::DateRange;
 use crate::domain::reading::Reading;
-use crate::domain::session_load::{athlete, load_choice, round1, session_loads};
+use crate::domain::session_load::{athlete, load_choice, round1};
 use crate::history::DataSource;
 use crate::tool_error::ToolError;
+use ::history::load::session_loads;
 
 /// Default span of `get_fitness_trend` (days before the end date).
 pub(crate) const TREND_DEFAULT_DAYS: i64 = 90;

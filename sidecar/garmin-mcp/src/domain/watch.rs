@@ -43,9 +43,5 @@ pub(crate) fn watch_words(status: Option<&TrainingStatus>, devices: &[Device]) -
 
 /// The morning readiness of a day (`AFTER_WAKEUP_RESET`), else the latest.
 pub fn morning_readiness(entries: &[TrainingReadiness]) -> Option<&TrainingReadiness> {
-    entries
-        .iter()
-        .filter(|e| e.has_data() && e.input_context.as_deref() == Some("AFTER_WAKEUP_RESET"))
-        .max_by_key(|e| e.timestamp)
-        .or_else(|| TrainingReadiness::latest(entries))
+    TrainingReadiness::morning(entries)
 }

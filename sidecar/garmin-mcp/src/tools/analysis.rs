@@ -19,11 +19,13 @@ use rmcp::{schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::dates::{Day, arg, date_range, day_of};
-use crate::domain::session_load::{Athlete, load_choice, round1, session_loads};
+use crate::domain::fitness::scale_word;
+use crate::domain::session_load::{load_choice, round1};
 use crate::history::DataSource;
 use crate::output::Answer;
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
+use ::history::load::{LoadProfile, session_loads};
 
 /// Longest range of the weekly analyses (26 weeks keep the answer within the budget).
 const WEEKLY_MAX_DAYS: i64 = 182;
@@ -114,18 +116,10 @@ async fn daily_loads_of(
     let athlete = if need_hr || need_power {
         crate::domain::session_load::athlete(&server.reading().await?, need_hr, need_power).await
     } else {
-        Athlete::default()
+        LoadProfile::default()
     };
     let sessions = session_loads(activities, &athlete);
     Ok((analytics::load::daily_loads(&sessions, choice), athlete.notes))
-}
-
-fn scale_word(scale: Option<analytics::load::LoadScale>) -> &'static str {
-    match scale {
-        Some(analytics::load::LoadScale::Tss) => "tss",
-        Some(analytics::load::LoadScale::Garmin) => "garmin",
-        None => "none",
-    }
 }
 
 /// Seconds in zones 1–5 of an activity (other zone numbers ignored).

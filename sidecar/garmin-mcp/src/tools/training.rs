@@ -307,10 +307,20 @@ impl GarminMcp {
                 crate::domain::reading::kept_daily_metrics(history, first, date, self.today()).await
             }
         };
+        let trend_dates: Vec<NaiveDate> =
+            (0..i64::from(trend_days.max(1))).map(|i| first + Duration::days(i)).collect();
+        // The asked day's readiness is always read (its report has every factor); the trend's
+        // other days come from the history where it kept them.
+        let kept_readiness = kept.as_ref().map(|(days, _)| kept::readiness_days(days)).unwrap_or_default();
         let span = replies::Span {
             date,
             first,
-            trend_dates: (0..i64::from(trend_days.max(1))).map(|i| first + Duration::days(i)).collect(),
+            readiness_dates: trend_dates
+                .iter()
+                .copied()
+                .filter(|d| *d == date || !kept_readiness.contains_key(d))
+                .collect(),
+            trend_dates,
             with_trend: trend_days > 0,
             live_scores: trend_days > 0 && kept.is_none(),
         };
@@ -320,6 +330,9 @@ impl GarminMcp {
             replies::Replies::read(&client, &reads, &span).await.into_parts(span, &mut failed);
         if live_scores {
             parts.take_day_scores_from_the_ranges();
+        }
+        for (day, entries) in kept_readiness {
+            parts.readiness_by_day.entry(day).or_insert(entries);
         }
         if let Some((days, source)) = kept {
             (parts.hill_range, parts.endurance_range) = kept::as_ranges(&days);

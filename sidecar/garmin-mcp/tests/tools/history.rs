@@ -345,6 +345,38 @@ async fn get_fitness_trend_matches_the_analytics_crate_on_the_synced_loads() {
 }
 
 #[tokio::test]
+async fn the_apps_fitness_chart_counts_the_same_loads_as_get_fitness_trends_default() {
+    use chrono::NaiveDate;
+
+    let h = crate::support::synced_since("2026-08-01").await;
+    let (_, trend) =
+        h.call_ok("get_fitness_trend", json!({"start_date": "2026-10-01", "end_date": "2026-11-14"})).await;
+    // The desktop app's Training view reads the same history file through the history crate.
+    let history = history::History::open(h.dir.path()).unwrap();
+    let end = NaiveDate::from_ymd_opt(2026, 11, 14).unwrap();
+    let chart = history.training_overview(end, 45, 1).unwrap().fitness.expect("a fitness chart");
+
+    assert_eq!(trend["load"], "auto");
+    assert_eq!(trend["load_scale"], "tss", "the demo's profile gives hrTSS: {trend}");
+    assert_eq!(chart.load_scale, trend["load_scale"].as_str().unwrap());
+    assert_eq!(chart.load_convention, trend["load_convention"].as_str().unwrap());
+    let days = trend["days"].as_array().unwrap();
+    assert_eq!((days.len(), chart.dates.len()), (45, 45));
+    for (i, day) in days.iter().enumerate() {
+        assert_eq!(day["date"], chart.dates[i].to_string());
+        for (key, value) in [("ctl", chart.ctl[i]), ("atl", chart.atl[i]), ("tsb", chart.tsb[i])] {
+            let shown = day[key].as_f64().unwrap();
+            // The tool rounds to one decimal.
+            assert!(
+                (shown - value).abs() <= 0.05 + 1e-9,
+                "{} {key}: tool {shown}, app {value}",
+                chart.dates[i]
+            );
+        }
+    }
+}
+
+#[tokio::test]
 async fn get_fitness_trend_uses_heart_rate_tss_by_default_and_reads_today_live() {
     let h = crate::support::synced_since("2026-08-01").await;
     h.fake.clear_requests();

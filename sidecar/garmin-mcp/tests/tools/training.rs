@@ -525,7 +525,7 @@ async fn load_focus_endurance_and_hill_scores_are_shown_with_their_classes_and_t
 }
 
 #[tokio::test]
-async fn a_synced_history_answers_the_score_trend_and_the_answer_says_so() {
+async fn a_synced_history_answers_the_score_and_readiness_trend_and_the_answer_says_so() {
     let h = Harness::start().await;
     let date = today() - Duration::days(1);
     let args = json!({"date": date.to_string(), "trend_days": 10});
@@ -548,11 +548,19 @@ async fn a_synced_history_answers_the_score_trend_and_the_answer_says_so() {
         !paths.iter().any(|p| p.contains("/hillscore/stats") || p.contains("/endurancescore/stats")),
         "{paths:#?}"
     );
+    // The morning readiness of the trend's days is kept too: only the asked day's is read (its
+    // report has every factor), not one request per day.
+    let readiness: Vec<&String> = paths.iter().filter(|p| p.contains("/trainingreadiness/")).collect();
+    assert_eq!(readiness.len(), 1, "{readiness:?}");
+    assert!(readiness[0].ends_with(&date.to_string()), "{readiness:?}");
     // The same numbers as Garmin's live answer.
     for (a, b) in live["trend"].as_array().unwrap().iter().zip(kept["trend"].as_array().unwrap()) {
         assert_eq!(a["hill_score"], b["hill_score"], "{a} {b}");
         assert_eq!(a["endurance_score"], b["endurance_score"], "{a} {b}");
+        assert_eq!(a["readiness"], b["readiness"], "{a} {b}");
+        assert_eq!(a["acute_load"], b["acute_load"], "{a} {b}");
     }
+    assert!(kept["trend"].as_array().unwrap().iter().any(|r| r["readiness"].is_u64()), "{kept}");
     assert!(text.contains("Load focus"), "{text}");
     // The load focus of every day, kept daily, is Garmin's verdict of that day (read through a
     // client of the same fake).

@@ -81,6 +81,16 @@ impl TrainingReadiness {
         let pool: Vec<&TrainingReadiness> = if primary.is_empty() { scored.collect() } else { primary };
         pool.into_iter().max_by_key(|e| e.timestamp)
     }
+
+    /// The day's morning report: the newest `AFTER_WAKEUP_RESET` entry (the score the athlete woke
+    /// up to, not a later recomputation after a workout), else [`TrainingReadiness::latest`].
+    pub fn morning(entries: &[TrainingReadiness]) -> Option<&TrainingReadiness> {
+        entries
+            .iter()
+            .filter(|e| e.has_data() && e.input_context.as_deref() == Some("AFTER_WAKEUP_RESET"))
+            .max_by_key(|e| e.timestamp)
+            .or_else(|| TrainingReadiness::latest(entries))
+    }
 }
 
 /// `metrics-service/metrics/maxmet/{daily/{start}/{end} | latest/{date}}` entries.

@@ -17,7 +17,9 @@ use crate::fit_series::FitSeries;
 use crate::models::activities::{
     ActivityDetails, ActivitySplits, ActivitySummary, ActivityType, ExerciseSets, TimeInZone,
 };
-use crate::models::metrics::{EnduranceScoreRange, HealthStatus, HillScoreRange, HrZones, TrainingStatus};
+use crate::models::metrics::{
+    EnduranceScoreRange, HealthStatus, HillScoreRange, HrZones, TrainingReadiness, TrainingStatus,
+};
 use crate::models::wellness::{DailySleep, DailySummary, DailyWeightSummary, HrvSummary, SleepStatsDay};
 use crate::{Client, Error, PersonalClient, Result};
 
@@ -406,6 +408,16 @@ impl Garmin {
                 })),
             );
         (hill.map(Served::into_value), endurance.map(Served::into_value), health.map(Served::into_value))
+    }
+
+    /// The Training Readiness entries of `date` (web session only; recent watches only, an empty
+    /// list from others).
+    pub async fn kept_training_readiness(&self, date: NaiveDate) -> Result<Served<Vec<TrainingReadiness>>> {
+        self.serve(
+            Read::new("Training Readiness")
+                .web(move |w| Box::pin(async move { w.metrics().training_readiness(date).await })),
+        )
+        .await
     }
 
     /// Garmin's training status snapshot on `date` (web session only).

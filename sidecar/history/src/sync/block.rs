@@ -9,7 +9,7 @@ use chrono::NaiveDate;
 use futures::StreamExt as _;
 use garmin::Source;
 use garmin::models::activities::ActivitySummary;
-use garmin::models::metrics::TrainingStatus;
+use garmin::models::metrics::{TrainingReadiness, TrainingStatus};
 use garmin::models::wellness::DailySummary;
 use garmin::reads::{KeptLaps, Raw};
 
@@ -279,8 +279,9 @@ enum Range<T> {
 }
 
 /// Step 4: the block's sleep, HRV and weight ranges and (web session only) the newest metrics'
-/// ranges and the training-status snapshot of each day whose load focus is not settled (the
-/// block's last day's also kept as the block's training status), kept in one transaction. A kind
+/// ranges, and the training-status snapshot and Training Readiness of each day where they are not
+/// settled (the block's last day's snapshot also kept as the block's training status), kept in one
+/// transaction. A kind
 /// Garmin has nothing of for the block (404, no content) is an answer: the block's days are kept
 /// as read, and the run notes the kind.
 async fn read_ranges(run: &Run<'_>, block: Block, report: &mut SyncReport) -> Result<Step> {
@@ -316,12 +317,17 @@ async fn read_ranges(run: &Run<'_>, block: Block, report: &mut SyncReport) -> Re
         _ => (&[][..], Origin::Served(Source::WebSession)),
     };
     store::store_ranges(&tx, sleep_rows, sleep_origin, rows_of(&hrv), rows_of(&weight), now)?;
-    for (day, snapshot) in &statuses {
-        if let Some(snapshot) = snapshot.as_ref().filter(|_| *day == last) {
-            store::upsert_training_status(&tx, last, &snapshot.value, now)?;
+    for DayKept { day, status, readiness } in &statuses {
+        if let Some(snapshot) = status {
+            if let Some(snapshot) = snapshot.as_ref().filter(|_| *day == last) {
+                store::upsert_training_status(&tx, last, &snapshot.value, now)?;
+            }
+            let status = snapshot.as_ref().map(|s| &s.value.value);
+            crate::daily_metrics::store_load_focus(&tx, *day, status, run.options.today, now)?;
         }
-        let status = snapshot.as_ref().map(|s| &s.value.value);
-        crate::daily_metrics::store_load_focus(&tx, *day, status, run.options.today, now)?;
+        if let Some(entries) = readiness {
+            crate::daily_metrics::store_readiness(&tx, *day, entries, run.options.today, now)?;
+        }
     }
     crate::daily_metrics::store_newest_metrics(
         &tx,
@@ -352,15 +358,32 @@ async fn read_ranges(run: &Run<'_>, block: Block, report: &mut SyncReport) -> Re
 type StatusSnapshot = garmin::Served<Raw<TrainingStatus>>;
 /// A day's training-status snapshot as the sync reads it.
 type StatusRead = garmin::Result<StatusSnapshot>;
+/// A day's Training Readiness entries as the sync reads them.
+type ReadinessRead = garmin::Result<garmin::Served<Vec<TrainingReadiness>>>;
 
-/// The training-status snapshot of each day of the block whose load focus is not settled (web
-/// session only; none without it), a few at a time.
-async fn read_statuses(run: &Run<'_>, block: Block) -> Result<Vec<(NaiveDate, StatusRead)>> {
+/// What was read of one day: its snapshot and its readiness, each `None` when not asked for.
+struct DayRead {
+    day: NaiveDate,
+    status: Option<StatusRead>,
+    readiness: Option<ReadinessRead>,
+}
+
+/// What is kept of one day: `Some(None)` where Garmin has nothing for the day; `None` where it was
+/// not read (or the read failed: read again next time).
+struct DayKept {
+    day: NaiveDate,
+    status: Option<Option<StatusSnapshot>>,
+    readiness: Option<Vec<TrainingReadiness>>,
+}
+
+/// The training-status snapshot and Training Readiness of each day of the block that are not
+/// settled (web session only; none without it), a few at a time.
+async fn read_statuses(run: &Run<'_>, block: Block) -> Result<Vec<DayRead>> {
     let g = &run.garmin;
     if !g.has_web() {
         return Ok(Vec::new());
     }
-    let days = crate::daily_metrics::load_focus_days_to_read(
+    let days = crate::daily_metrics::days_to_read(
         &run.history.conn(),
         block.start,
         block.last,
@@ -368,29 +391,49 @@ async fn read_statuses(run: &Run<'_>, block: Block) -> Result<Vec<(NaiveDate, St
         run.options.full,
     )?;
     Ok(futures::stream::iter(days)
-        .map(|day| async move { (day, g.kept_training_status(day).await) })
+        .map(|(day, reads)| async move {
+            let (status, readiness) = futures::join!(
+                async { if reads.status { Some(g.kept_training_status(day).await) } else { None } },
+                async { if reads.readiness { Some(g.kept_training_readiness(day).await) } else { None } },
+            );
+            DayRead { day, status, readiness }
+        })
         .buffer_unordered(g.max_concurrency())
         .collect()
         .await)
 }
 
-/// The snapshots read (`None` where Garmin has none for the day); the days whose read failed are
-/// left out (read again next time), the first failure noted once for the block.
-fn take_statuses(
-    failures: &mut Failures<'_, '_>,
-    reads: Vec<(NaiveDate, StatusRead)>,
-) -> Result<Vec<(NaiveDate, Option<StatusSnapshot>)>> {
+/// What each day's reads give to keep; the parts whose read failed are left out (read again next
+/// time), the first failure of each kind noted once for the block.
+fn take_statuses(failures: &mut Failures<'_, '_>, reads: Vec<DayRead>) -> Result<Vec<DayKept>> {
     let mut kept = Vec::new();
-    let mut failed = None;
-    for (day, read) in reads {
-        match read {
-            Ok(snapshot) => kept.push((day, Some(snapshot))),
-            Err(e) if e.means_nothing_there() => kept.push((day, None)),
-            Err(e) => failed = failed.or(Some(e)),
-        }
+    let (mut status_failed, mut readiness_failed) = (None, None);
+    for DayRead { day, status, readiness } in reads {
+        let status = match status {
+            None => None,
+            Some(Ok(snapshot)) => Some(Some(snapshot)),
+            Some(Err(e)) if e.means_nothing_there() => Some(None),
+            Some(Err(e)) => {
+                status_failed = status_failed.or(Some(e));
+                None
+            }
+        };
+        let readiness = match readiness {
+            None => None,
+            Some(Ok(entries)) => Some(entries.value),
+            Some(Err(e)) if e.means_nothing_there() => Some(Vec::new()),
+            Some(Err(e)) => {
+                readiness_failed = readiness_failed.or(Some(e));
+                None
+            }
+        };
+        kept.push(DayKept { day, status, readiness });
     }
-    if let Some(e) = failed {
+    if let Some(e) = status_failed {
         failures.take::<()>("the training status", Err(e))?;
+    }
+    if let Some(e) = readiness_failed {
+        failures.take::<()>("the Training Readiness", Err(e))?;
     }
     Ok(kept)
 }

@@ -1,12 +1,17 @@
 //! The trend of Garmin's newest metrics in `get_training_status` from the local history (#29):
 //! when the history covers the trend's days up to yesterday
 //! (`domain::reading::kept_daily_metrics`), its daily series (hill score, endurance score, load
-//! focus) answers them, and the two range requests to Garmin are not sent; the trend says so
-//! (`trend_source`). Today is never in the history: its hill and endurance scores come from the
+//! focus, morning readiness) answers them, and the two range requests and the per-day readiness
+//! requests to Garmin are not sent; the trend says so (`trend_source`). Today is never in the history: its hill and endurance scores come from the
 //! day's own requests. This file puts the kept days in the shapes the trend is filled from.
 
+use std::collections::BTreeMap;
+
 use ::history::daily_metrics::DailyMetrics;
-use garmin::models::metrics::{EnduranceGroup, EnduranceScoreRange, HillScore, HillScoreRange};
+use chrono::NaiveDate;
+use garmin::models::metrics::{
+    EnduranceGroup, EnduranceScoreRange, HillScore, HillScoreRange, TrainingReadiness,
+};
 
 use super::answer::TrendRow;
 use crate::domain::words::words;
@@ -37,6 +42,24 @@ pub(super) fn as_ranges(days: &[DailyMetrics]) -> (HillScoreRange, EnduranceScor
         ..EnduranceScoreRange::default()
     };
     (hill, endurance)
+}
+
+/// The morning Training Readiness of each kept day whose readiness the sync read, as one entry
+/// in Garmin's shape (so one function fills the trend); a day read without any has no entry.
+pub(super) fn readiness_days(days: &[DailyMetrics]) -> BTreeMap<NaiveDate, Vec<TrainingReadiness>> {
+    days.iter()
+        .filter(|d| d.readiness_read)
+        .map(|d| {
+            let entry = d.readiness_score.map(|score| TrainingReadiness {
+                calendar_date: Some(d.date),
+                score: Some(score),
+                acute_load: d.readiness_acute_load,
+                input_context: Some("AFTER_WAKEUP_RESET".to_owned()),
+                ..TrainingReadiness::default()
+            });
+            (d.date, entry.into_iter().collect())
+        })
+        .collect()
 }
 
 /// The load focus Garmin gave on each kept day (the history keeps it daily since migration 7).

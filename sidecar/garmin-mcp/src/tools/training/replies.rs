@@ -22,6 +22,9 @@ pub(super) struct Span {
     pub date: NaiveDate,
     pub first: NaiveDate,
     pub trend_dates: Vec<NaiveDate>,
+    /// The days whose Training Readiness is read from Garmin (one request each): the asked day,
+    /// and the trend's days the local history has not kept.
+    pub readiness_dates: Vec<NaiveDate>,
     /// A trend was asked for (`trend_days` > 0).
     pub with_trend: bool,
     /// The scores' trend is read from Garmin (the local history does not cover it).
@@ -50,7 +53,7 @@ impl Replies {
         let (m, w) = (client.metrics(), client.wellness());
         let (date, first, live) = (span.date, span.first, span.live_scores);
         let readiness =
-            futures::future::try_join_all(span.trend_dates.iter().map(|d| m.training_readiness(*d)));
+            futures::future::try_join_all(span.readiness_dates.iter().map(|d| m.training_readiness(*d)));
         let vo2_range =
             async { if span.with_trend { m.max_metrics(first, date).await } else { Ok(Vec::new()) } };
         // The trend of the scores: two range requests, sent with the rest.
@@ -120,11 +123,11 @@ impl Replies {
             Err(e) => (Vec::new(), Some(e)),
         };
         let readiness = part(failed, "readiness", self.readiness)
-            .unwrap_or_else(|| vec![Vec::new(); span.trend_dates.len()]);
+            .unwrap_or_else(|| vec![Vec::new(); span.readiness_dates.len()]);
         let parts = TrainingParts {
             date: span.date,
             status,
-            readiness_by_day: span.trend_dates.iter().copied().zip(readiness).collect::<BTreeMap<_, _>>(),
+            readiness_by_day: span.readiness_dates.iter().copied().zip(readiness).collect::<BTreeMap<_, _>>(),
             trend_dates: span.trend_dates,
             vo2_range: part(failed, "vo2max", self.vo2_range).unwrap_or_default(),
             hrv: part(failed, "hrv", self.hrv).unwrap_or_default(),
