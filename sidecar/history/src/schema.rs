@@ -242,15 +242,35 @@ const V7: &str = r"
 ALTER TABLE daily_metrics ADD COLUMN load_focus_on TEXT;   -- the sync's today when the day's load focus was read
 ";
 
+/// Migration 8: the workout step each lap was run under (issue #29), so `get_plan_vs_actual`
+/// matches a done workout's laps to its steps from the history. `wkt_step_index` is Garmin's
+/// `lapDTOs[].wktStepIndex` (FIT `lap.wkt_step_index`; NULL: the lap belongs to no step);
+/// `lap_steps_kept` marks an activity whose laps were stored by a build that keeps it, because in a
+/// file synced before this migration every index is NULL without meaning "no step": those
+/// activities are read live until a `--full` sync stores their laps again.
+const V8: &str = r"
+ALTER TABLE activity_laps ADD COLUMN wkt_step_index INTEGER;  -- lapDTOs[].wktStepIndex (NULL: no step)
+ALTER TABLE activities ADD COLUMN lap_steps_kept INTEGER;     -- 1: laps stored with their step index; NULL: stored before migration 8
+";
+
 /// Every migration, oldest first.
 pub fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(V1), M::up(V2), M::up(V3), M::up(V4), M::up(V5), M::up(V6), M::up(V7)])
+    Migrations::new(vec![
+        M::up(V1),
+        M::up(V2),
+        M::up(V3),
+        M::up(V4),
+        M::up(V5),
+        M::up(V6),
+        M::up(V7),
+        M::up(V8),
+    ])
 }
 
 /// The schema up to version `n` (at least 1), for tests that make a database as an older build did.
 #[doc(hidden)]
 pub fn up_to(n: usize) -> Migrations<'static> {
-    let all = [V1, V2, V3, V4, V5, V6, V7];
+    let all = [V1, V2, V3, V4, V5, V6, V7, V8];
     Migrations::new(all.iter().take(n.max(1)).map(|sql| M::up(sql)).collect())
 }
 

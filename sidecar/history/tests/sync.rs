@@ -1343,3 +1343,73 @@ async fn an_older_watch_syncs_completely_and_keeps_no_newest_metric_never_zeros(
         "{kept:?}"
     );
 }
+
+#[tokio::test]
+async fn a_version_7_files_laps_have_unknown_steps_until_a_full_sync_keeps_garmins_step_indexes() {
+    let rig = Rig::start().await;
+    let since = today() - chrono::Duration::days(20);
+    // The fake's latest run that followed a workout, and the step each of its laps was run under.
+    let (id, date, laps): (u64, NaiveDate, Vec<Option<i64>>) = {
+        let d = rig.fake.state().inner.data.read().unwrap();
+        let a = d.live().rev().find(|a| a.workout_id.is_some() && a.start_local.date() >= since).unwrap();
+        (a.id, a.start_local.date(), a.laps.iter().map(|l| l.step_index.map(|i| i as i64)).collect())
+    };
+    assert!(laps.contains(&Some(0)) && laps.contains(&Some(1)), "{laps:?}");
+    // A file as a version-7 build left it: the activity with its laps read, no step index kept.
+    history::create_version_for_tests(rig.dir.path(), 7).unwrap();
+    {
+        let conn = rusqlite_open(rig.dir.path());
+        conn.execute(
+            "INSERT INTO activities (activity_id, local_date, summary_json, details_at, synced_at)
+             VALUES (?1, ?2, '{}', 1, 1)",
+            rusqlite::params![id as i64, date.to_string()],
+        )
+        .unwrap();
+        for n in 0..laps.len() {
+            conn.execute(
+                "INSERT INTO activity_laps (activity_id, lap_index, duration_s) VALUES (?1, ?2, 60.0)",
+                rusqlite::params![id as i64, n as i64 + 1],
+            )
+            .unwrap();
+        }
+    }
+    let history = rig.history();
+    let version: i64 =
+        rusqlite_open(rig.dir.path()).query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+    assert_eq!(version, 8, "opened: upgraded");
+    assert_eq!(
+        history.laps_with_steps(id).unwrap(),
+        None,
+        "kept before the migration: unknown, not 'no step'"
+    );
+
+    // A sync reads no laps it already has, so they stay unknown.
+    let mut options = SyncOptions::new(today());
+    options.since = Some(since);
+    let report = rig.sync(&options).await;
+    assert!(report.complete(), "{}", report.summary());
+    assert_eq!(history.laps_with_steps(id).unwrap(), None);
+
+    // A full sync reads them again and keeps Garmin's step index of each lap.
+    options.full = true;
+    let report = rig.sync(&options).await;
+    assert!(report.complete(), "{}", report.summary());
+    let kept = history.laps_with_steps(id).unwrap().expect("kept with their steps");
+    assert_eq!(kept.iter().map(|l| l.step_index).collect::<Vec<_>>(), laps);
+    assert_eq!(
+        kept.iter().map(|l| l.lap_index).collect::<Vec<_>>(),
+        (1..=laps.len() as i64).collect::<Vec<_>>()
+    );
+
+    // An activity that followed no workout is kept with its laps under no step.
+    let free = {
+        let d = rig.fake.state().inner.data.read().unwrap();
+        d.live()
+            .rev()
+            .find(|a| a.workout_id.is_none() && a.start_local.date() >= since && a.laps.len() > 1)
+            .unwrap()
+            .id
+    };
+    let kept = history.laps_with_steps(free).unwrap().expect("kept");
+    assert!(!kept.is_empty() && kept.iter().all(|l| l.step_index.is_none()), "{kept:?}");
+}
