@@ -522,12 +522,13 @@ async fn a_version_1_database_upgrades_in_place_and_its_settled_activities_get_c
         let v1_activity_columns = "activity_id, local_date, start_local, start_gmt, type_key, type_id, parent_type_id, \
              sport_type_id, name, distance_m, duration_s, moving_s, elevation_gain_m, avg_hr, max_hr, avg_power, \
              norm_power, training_load, calories, aerobic_te, summary_json, splits_json, hr_zones_json, details_at, synced_at";
+        let v1_lap_columns = "activity_id, lap_index, distance_m, duration_s, moving_s, avg_speed_mps, avg_hr, max_hr, avg_power";
         let v1_day_columns = "date, steps, resting_hr, total_kcal, avg_stress, body_battery_high, body_battery_low, \
              intensity_minutes, sleep_s, sleep_score, hrv_last_night_ms, hrv_weekly_avg_ms, hrv_status, weight_g, \
              summary_json, sleep_json, hrv_json, weight_json, summary_at, summary_on, ranges_at";
         conn.execute_batch(&format!(
             "INSERT INTO activities ({v1_activity_columns}) SELECT {v1_activity_columns} FROM synced.activities;
-             INSERT INTO activity_laps SELECT * FROM synced.activity_laps;
+             INSERT INTO activity_laps SELECT {v1_lap_columns} FROM synced.activity_laps;
              INSERT INTO activity_hr_zones SELECT * FROM synced.activity_hr_zones;
              INSERT INTO days ({v1_day_columns}) SELECT {v1_day_columns} FROM synced.days;
              INSERT INTO training_status SELECT * FROM synced.training_status;
@@ -544,8 +545,8 @@ async fn a_version_1_database_upgrades_in_place_and_its_settled_activities_get_c
     let version: i64 =
         rusqlite_open(rig.dir.path()).query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
     assert_eq!(
-        version, 7,
-        "opened: upgraded to the newest schema (curves, the athlete profile, sources, strength sets, the newest metrics' daily series, then the daily load focus)"
+        version, 8,
+        "opened: upgraded to the newest schema (curves, the athlete profile, sources, strength sets, the newest metrics' daily series, the daily load focus, then the laps' workout steps)"
     );
     // The next sync reads the series of every activity, though their blocks are settled, and no laps.
     rig.fake.clear_requests();
@@ -1284,7 +1285,7 @@ async fn the_load_focus_is_kept_daily_and_a_version_6_file_upgrades_keeping_its_
     let history = rig.history();
     let version: i64 =
         rusqlite_open(rig.dir.path()).query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
-    assert_eq!(version, 7, "opened: upgraded to the daily load focus");
+    assert_eq!(version, 8, "opened: upgraded past the daily load focus (7) to the laps' workout steps (8)");
     let kept = history.daily_metrics(old_day, old_day).unwrap();
     assert_eq!(kept[0].load_anaerobic, Some(61.0));
     assert_eq!(kept[0].load_focus_feedback.as_deref(), Some("ANAEROBIC_SHORTAGE"));
