@@ -259,7 +259,29 @@ impl Dataset {
             data.next.schedule += 1;
             data.schedules.insert(id, Schedule { id, workout_id, date: d, created });
         }
+        let followed: Vec<u64> =
+            data.activities.iter().filter(|a| a.workout_id.is_some()).map(|a| a.id).collect();
+        for id in followed {
+            data.follow_workout(id);
+        }
         data
+    }
+
+    /// Marks each lap of activity `id` with the step of its workout (as the library holds it now)
+    /// the lap was run under ([`workouts::lap_step_indexes`]); laps of an activity without a
+    /// workout, or whose workout is gone, have none. A test that changes a workout calls it again
+    /// so the run followed the workout as it now is.
+    pub fn follow_workout(&mut self, id: u64) {
+        let Some(index) = self.activities.iter().position(|a| a.id == id) else { return };
+        let workout = self.activities[index].workout_id.and_then(|w| self.workouts.get(&w));
+        let intensities: Vec<&str> = self.activities[index].laps.iter().map(|l| l.intensity).collect();
+        let steps = match workout {
+            Some(w) => workouts::lap_step_indexes(w, &intensities),
+            None => vec![None; intensities.len()],
+        };
+        for (lap, step) in self.activities[index].laps.iter_mut().zip(steps) {
+            lap.step_index = step;
+        }
     }
 
     /// Activities not deleted, oldest first.

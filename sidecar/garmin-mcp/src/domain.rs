@@ -22,6 +22,7 @@
 //! - [`session_load`]: the athlete's load profile and each stored session's loads (TSS, hrTSS,
 //!   Garmin's), for the fitness trend and the analyses.
 //! - [`plan`]: scheduled workouts against the activities done (plan vs actual).
+//! - [`plan_steps`]: a done workout's laps matched to its steps by Garmin's step index.
 //! - [`coach_plan`]: Garmin Coach and other training plans with their goal races and workouts.
 //! - `reading`: what a domain computation reads from (the call's Garmin reader, the local history,
 //!   today), handed over by the server instead of the domain reaching into it.
@@ -45,6 +46,7 @@ pub mod injury_risk;
 pub mod load;
 pub mod parts;
 pub mod plan;
+pub mod plan_steps;
 pub(crate) mod reading;
 pub mod session_load;
 pub mod sleep;

@@ -96,6 +96,9 @@ fn lap(l: &mesgdef::Lap, index: i64) -> Lap {
         average_power: present(l.avg_power),
         calories: present(l.total_calories),
         intensity_type: intensity.map(str::to_owned),
+        // The workout step the lap was run under: a message index (its low 12 bits), invalid
+        // (0xFFFF) when the lap was not part of a workout.
+        wkt_step_index: (l.wkt_step_index.0 != u16::MAX).then(|| i64::from(l.wkt_step_index.0 & 0x0FFF)),
         ..Lap::default()
     }
 }

@@ -256,6 +256,17 @@ ALTER TABLE daily_metrics ADD COLUMN readiness_acute_load REAL;    -- its acuteL
 ALTER TABLE daily_metrics ADD COLUMN readiness_on TEXT;            -- the sync's today when the day's readiness was read
 ";
 
+/// Migration 9: the workout step each lap was run under (issue #29), so `get_plan_vs_actual`
+/// matches a done workout's laps to its steps from the history. `wkt_step_index` is Garmin's
+/// `lapDTOs[].wktStepIndex` (FIT `lap.wkt_step_index`; NULL: the lap belongs to no step);
+/// `lap_steps_kept` marks an activity whose laps were stored by a build that keeps it, because in a
+/// file synced before this migration every index is NULL without meaning "no step": those
+/// activities are read live until a `--full` sync stores their laps again.
+const V9: &str = r"
+ALTER TABLE activity_laps ADD COLUMN wkt_step_index INTEGER;  -- lapDTOs[].wktStepIndex (NULL: no step)
+ALTER TABLE activities ADD COLUMN lap_steps_kept INTEGER;     -- 1: laps stored with their step index; NULL: stored before migration 9
+";
+
 /// Every migration, oldest first.
 pub fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
@@ -267,13 +278,14 @@ pub fn migrations() -> Migrations<'static> {
         M::up(V6),
         M::up(V7),
         M::up(V8),
+        M::up(V9),
     ])
 }
 
 /// The schema up to version `n` (at least 1), for tests that make a database as an older build did.
 #[doc(hidden)]
 pub fn up_to(n: usize) -> Migrations<'static> {
-    let all = [V1, V2, V3, V4, V5, V6, V7, V8];
+    let all = [V1, V2, V3, V4, V5, V6, V7, V8, V9];
     Migrations::new(all.iter().take(n.max(1)).map(|sql| M::up(sql)).collect())
 }
 

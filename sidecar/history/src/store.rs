@@ -123,8 +123,9 @@ pub(crate) fn set_activity_details(
             let index = lap.lap_index.unwrap_or(i64::try_from(n).unwrap_or(0) + 1);
             conn.execute(
                 "INSERT OR REPLACE INTO activity_laps
-                     (activity_id, lap_index, distance_m, duration_s, moving_s, avg_speed_mps, avg_hr, max_hr, avg_power)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                     (activity_id, lap_index, distance_m, duration_s, moving_s, avg_speed_mps, avg_hr, max_hr, avg_power,
+                      wkt_step_index)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
                 params![
                     key,
                     index,
@@ -135,6 +136,7 @@ pub(crate) fn set_activity_details(
                     finite(lap.average_hr),
                     finite(lap.max_hr),
                     finite(lap.average_power),
+                    lap.wkt_step_index,
                 ],
             )?;
         }
@@ -149,14 +151,16 @@ pub(crate) fn set_activity_details(
         }
     }
     conn.execute(
-        "UPDATE activities SET splits_json = ?2, hr_zones_json = ?3, details_at = ?4, details_source = ?5
+        "UPDATE activities SET splits_json = ?2, hr_zones_json = ?3, details_at = ?4, details_source = ?5,
+             lap_steps_kept = ?6
          WHERE activity_id = ?1",
         params![
             key,
             splits.map(|s| s.json.to_string()),
             zones.map(|z| z.json.to_string()),
             now,
-            origin.key()
+            origin.key(),
+            splits.map(|_| 1),
         ],
     )?;
     Ok(())

@@ -522,12 +522,13 @@ async fn a_version_1_database_upgrades_in_place_and_its_settled_activities_get_c
         let v1_activity_columns = "activity_id, local_date, start_local, start_gmt, type_key, type_id, parent_type_id, \
              sport_type_id, name, distance_m, duration_s, moving_s, elevation_gain_m, avg_hr, max_hr, avg_power, \
              norm_power, training_load, calories, aerobic_te, summary_json, splits_json, hr_zones_json, details_at, synced_at";
+        let v1_lap_columns = "activity_id, lap_index, distance_m, duration_s, moving_s, avg_speed_mps, avg_hr, max_hr, avg_power";
         let v1_day_columns = "date, steps, resting_hr, total_kcal, avg_stress, body_battery_high, body_battery_low, \
              intensity_minutes, sleep_s, sleep_score, hrv_last_night_ms, hrv_weekly_avg_ms, hrv_status, weight_g, \
              summary_json, sleep_json, hrv_json, weight_json, summary_at, summary_on, ranges_at";
         conn.execute_batch(&format!(
             "INSERT INTO activities ({v1_activity_columns}) SELECT {v1_activity_columns} FROM synced.activities;
-             INSERT INTO activity_laps SELECT * FROM synced.activity_laps;
+             INSERT INTO activity_laps SELECT {v1_lap_columns} FROM synced.activity_laps;
              INSERT INTO activity_hr_zones SELECT * FROM synced.activity_hr_zones;
              INSERT INTO days ({v1_day_columns}) SELECT {v1_day_columns} FROM synced.days;
              INSERT INTO training_status SELECT * FROM synced.training_status;
@@ -544,8 +545,8 @@ async fn a_version_1_database_upgrades_in_place_and_its_settled_activities_get_c
     let version: i64 =
         rusqlite_open(rig.dir.path()).query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
     assert_eq!(
-        version, 8,
-        "opened: upgraded to the newest schema (curves, the athlete profile, sources, strength sets, the newest metrics' daily series, the daily load focus, then the daily readiness)"
+        version, 9,
+        "opened: upgraded to the newest schema (curves, the athlete profile, sources, strength sets, the newest metrics' daily series, the daily load focus, the daily readiness, then the laps' workout steps)"
     );
     // The next sync reads the series of every activity, though their blocks are settled, and no laps.
     rig.fake.clear_requests();
@@ -1277,6 +1278,8 @@ async fn a_version_7_file_gets_the_daily_readiness_of_the_days_it_reads_without_
             "ALTER TABLE daily_metrics DROP COLUMN readiness_score;
              ALTER TABLE daily_metrics DROP COLUMN readiness_acute_load;
              ALTER TABLE daily_metrics DROP COLUMN readiness_on;
+             ALTER TABLE activity_laps DROP COLUMN wkt_step_index;
+             ALTER TABLE activities DROP COLUMN lap_steps_kept;
              PRAGMA user_version = 7;",
         )
         .unwrap();
@@ -1284,7 +1287,7 @@ async fn a_version_7_file_gets_the_daily_readiness_of_the_days_it_reads_without_
     let history = rig.history();
     let version: i64 =
         rusqlite_open(rig.dir.path()).query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
-    assert_eq!(version, 8, "opened: upgraded");
+    assert_eq!(version, 9, "opened: upgraded");
     let kept = history.daily_metrics(first, today()).unwrap();
     assert!(kept.iter().all(|d| !d.readiness_read && d.readiness_score.is_none()), "not read yet, not 0");
     assert!(kept.iter().any(|d| d.load_focus_feedback.is_some()), "the load focus stays");
@@ -1377,7 +1380,10 @@ async fn the_load_focus_is_kept_daily_and_a_version_6_file_upgrades_keeping_its_
     let history = rig.history();
     let version: i64 =
         rusqlite_open(rig.dir.path()).query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
-    assert_eq!(version, 8, "opened: upgraded to the daily load focus (and the daily readiness)");
+    assert_eq!(
+        version, 9,
+        "opened: upgraded past the daily load focus (7) to the daily readiness (8) and the laps' workout steps (9)"
+    );
     let kept = history.daily_metrics(old_day, old_day).unwrap();
     assert_eq!(kept[0].load_anaerobic, Some(61.0));
     assert_eq!(kept[0].load_focus_feedback.as_deref(), Some("ANAEROBIC_SHORTAGE"));
@@ -1435,4 +1441,74 @@ async fn an_older_watch_syncs_completely_and_keeps_no_newest_metric_never_zeros(
             .all(|k| k.hill_score.is_none() && k.endurance_score.is_none() && k.health_status.is_none()),
         "{kept:?}"
     );
+}
+
+#[tokio::test]
+async fn a_version_7_files_laps_have_unknown_steps_until_a_full_sync_keeps_garmins_step_indexes() {
+    let rig = Rig::start().await;
+    let since = today() - chrono::Duration::days(20);
+    // The fake's latest run that followed a workout, and the step each of its laps was run under.
+    let (id, date, laps): (u64, NaiveDate, Vec<Option<i64>>) = {
+        let d = rig.fake.state().inner.data.read().unwrap();
+        let a = d.live().rev().find(|a| a.workout_id.is_some() && a.start_local.date() >= since).unwrap();
+        (a.id, a.start_local.date(), a.laps.iter().map(|l| l.step_index.map(|i| i as i64)).collect())
+    };
+    assert!(laps.contains(&Some(0)) && laps.contains(&Some(1)), "{laps:?}");
+    // A file as a version-7 build left it: the activity with its laps read, no step index kept.
+    history::create_version_for_tests(rig.dir.path(), 7).unwrap();
+    {
+        let conn = rusqlite_open(rig.dir.path());
+        conn.execute(
+            "INSERT INTO activities (activity_id, local_date, summary_json, details_at, synced_at)
+             VALUES (?1, ?2, '{}', 1, 1)",
+            rusqlite::params![id as i64, date.to_string()],
+        )
+        .unwrap();
+        for n in 0..laps.len() {
+            conn.execute(
+                "INSERT INTO activity_laps (activity_id, lap_index, duration_s) VALUES (?1, ?2, 60.0)",
+                rusqlite::params![id as i64, n as i64 + 1],
+            )
+            .unwrap();
+        }
+    }
+    let history = rig.history();
+    let version: i64 =
+        rusqlite_open(rig.dir.path()).query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+    assert_eq!(version, 9, "opened: upgraded");
+    assert_eq!(
+        history.laps_with_steps(id).unwrap(),
+        None,
+        "kept before the migration: unknown, not 'no step'"
+    );
+
+    // A sync reads no laps it already has, so they stay unknown.
+    let mut options = SyncOptions::new(today());
+    options.since = Some(since);
+    let report = rig.sync(&options).await;
+    assert!(report.complete(), "{}", report.summary());
+    assert_eq!(history.laps_with_steps(id).unwrap(), None);
+
+    // A full sync reads them again and keeps Garmin's step index of each lap.
+    options.full = true;
+    let report = rig.sync(&options).await;
+    assert!(report.complete(), "{}", report.summary());
+    let kept = history.laps_with_steps(id).unwrap().expect("kept with their steps");
+    assert_eq!(kept.iter().map(|l| l.step_index).collect::<Vec<_>>(), laps);
+    assert_eq!(
+        kept.iter().map(|l| l.lap_index).collect::<Vec<_>>(),
+        (1..=laps.len() as i64).collect::<Vec<_>>()
+    );
+
+    // An activity that followed no workout is kept with its laps under no step.
+    let free = {
+        let d = rig.fake.state().inner.data.read().unwrap();
+        d.live()
+            .rev()
+            .find(|a| a.workout_id.is_none() && a.start_local.date() >= since && a.laps.len() > 1)
+            .unwrap()
+            .id
+    };
+    let kept = history.laps_with_steps(free).unwrap().expect("kept");
+    assert!(!kept.is_empty() && kept.iter().all(|l| l.step_index.is_none()), "{kept:?}");
 }

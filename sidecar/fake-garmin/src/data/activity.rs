@@ -213,6 +213,9 @@ pub struct Lap {
     pub intensity: &'static str,
     /// Relative speed wobble inside the lap (0.0–0.1).
     pub wobble: f64,
+    /// The workout step the lap was run under (`wktStepIndex`), for a run that followed a
+    /// workout ([`super::workouts::lap_step_indexes`]); `None` otherwise.
+    pub step_index: Option<usize>,
     /// Measured over the lap's samples.
     pub stats: Stats,
 }

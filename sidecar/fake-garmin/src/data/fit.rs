@@ -236,8 +236,8 @@ fn lap_message(a: &Activity, i: usize, lap: &Lap, start: i64) -> mesgdef::Lap {
         "INTERVAL" => Intensity::INTERVAL,
         _ => Intensity::ACTIVE,
     };
-    if a.workout_id.is_some() {
-        m.wkt_step_index = MessageIndex(u16::try_from(i).unwrap_or(0));
+    if let Some(step) = lap.step_index {
+        m.wkt_step_index = MessageIndex(u16::try_from(step).unwrap_or(0));
     }
     m.total_elapsed_time = uint32(s.duration, 1000.0);
     m.total_timer_time = uint32(s.duration, 1000.0);

@@ -525,3 +525,73 @@ pub fn step_ids(workout: &Value) -> Vec<u64> {
 fn whole_number(value: Option<&Value>) -> u64 {
     value.and_then(Value::as_f64).filter(|v| v.is_finite() && *v >= 0.0).map_or(0, |v| v.round() as u64)
 }
+
+/// The workout step each lap of a run that followed `workout` was run under, as the watch records
+/// it in `wktStepIndex`: the index of the step in the FIT workout the watch was sent, which is
+/// flat — each segment's steps in order, a repeat group's children first and then the repeat step
+/// itself (FIT profile `repeat_until_steps_cmplt`; the JSON's `stepOrder` numbers the group first
+/// instead). Confidence: *unverified* — the API reference names the field without a captured pair
+/// of a workout and its run's splits (the `garmin` crate's `Workout::steps_by_step_index` maps it
+/// back the same way).
+///
+/// A lap is put under a step by its intensity (`WARMUP` a warm-up, `ACTIVE`/`INTERVAL` an
+/// interval, `RECOVERY` a recovery, `REST` a rest, `COOLDOWN` a cool-down): the first such step
+/// from the one the previous lap was under onwards, or, past the last, from the start again (the
+/// next repetition of a repeat group). Several laps may share a step (auto-laps inside a long
+/// step); a lap with no such step has none.
+pub fn lap_step_indexes(workout: &Value, intensities: &[&str]) -> Vec<Option<usize>> {
+    fn flatten<'a>(steps: &'a [Value], out: &mut Vec<Option<&'a str>>) {
+        for step in steps {
+            let kind = step.pointer("/stepType/stepTypeKey").and_then(Value::as_str);
+            if step.get("type").and_then(Value::as_str) == Some("RepeatGroupDTO") {
+                flatten(step.get("workoutSteps").and_then(Value::as_array).map_or(&[], Vec::as_slice), out);
+                out.push(None);
+            } else {
+                out.push(kind);
+            }
+        }
+    }
+    let mut flat = Vec::new();
+    for segment in workout.get("workoutSegments").and_then(Value::as_array).into_iter().flatten() {
+        flatten(segment.get("workoutSteps").and_then(Value::as_array).map_or(&[], Vec::as_slice), &mut flat);
+    }
+    let mut at = 0;
+    intensities
+        .iter()
+        .map(|intensity| {
+            let kind = match *intensity {
+                "WARMUP" => "warmup",
+                "COOLDOWN" => "cooldown",
+                "RECOVERY" => "recovery",
+                "REST" => "rest",
+                "ACTIVE" | "INTERVAL" => "interval",
+                _ => return None,
+            };
+            let found = (at..flat.len()).chain(0..at).find(|&i| flat[i] == Some(kind))?;
+            at = found;
+            Some(found)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_runs_laps_carry_the_flat_fit_index_of_the_step_they_were_run_under() {
+        // warm-up 0; repeat of (interval 1, recovery 2) is step 3; cool-down 4.
+        let step =
+            |kind: &str| serde_json::json!({"type": "ExecutableStepDTO", "stepType": {"stepTypeKey": kind}});
+        let workout = serde_json::json!({"workoutSegments": [{"workoutSteps": [
+            step("warmup"),
+            {"type": "RepeatGroupDTO", "stepType": {"stepTypeKey": "repeat"}, "workoutSteps": [step("interval"), step("recovery")]},
+            step("cooldown"),
+        ]}]});
+        let laps = ["WARMUP", "ACTIVE", "RECOVERY", "ACTIVE", "RECOVERY", "COOLDOWN", "COOLDOWN", "REST"];
+        assert_eq!(
+            lap_step_indexes(&workout, &laps),
+            vec![Some(0), Some(1), Some(2), Some(1), Some(2), Some(4), Some(4), None]
+        );
+    }
+}

@@ -192,7 +192,7 @@ fn lap_json(a: &Activity, i: usize, lap: &Lap) -> Value {
         .set("lapIndex", i + 1)
         .set("messageIndex", i)
         .set("intensityType", lap.intensity)
-        .set("wktStepIndex", a.workout_id.map(|_| i))
+        .set("wktStepIndex", lap.step_index)
         .set("lengthDTOs", Vec::<Value>::new())
         .set("connectIQMeasurement", Vec::<Value>::new());
     if a.sport().has_gps() {

@@ -190,6 +190,8 @@ pub(crate) struct PlanInputs {
     pub done: Vec<Done>,
     pub source: crate::history::DataSource,
     pub missing: Vec<String>,
+    /// The library workouts read, by id (their steps, for matching laps to them).
+    pub workouts: std::collections::HashMap<u64, garmin::models::workouts::Workout>,
 }
 
 /// The scheduled workouts of `start..=end` from Garmin's calendar (one request per month, web
@@ -243,7 +245,7 @@ pub(crate) async fn plan_inputs(
     let planned =
         items.iter().filter_map(|i| planned_of(i, i.workout_id.and_then(|id| workouts.get(&id)))).collect();
     let done = summaries.iter().filter_map(done_of).collect();
-    Ok(PlanInputs { planned, done, source, missing })
+    Ok(PlanInputs { planned, done, source, missing, workouts })
 }
 
 /// A calendar item as a planned workout (its totals from the library workout when read).

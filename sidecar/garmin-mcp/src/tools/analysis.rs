@@ -286,10 +286,12 @@ impl GarminMcp {
     /// Plan against actual: the workouts scheduled on the athlete's Garmin calendar against the
     /// activities done on the same days — per workout the planned time and distance (from the
     /// workout's steps), the activity that did it, the percentage of the planned time and a
-    /// colour (80–120 % green, 50–79 % or 121–150 % yellow, otherwise red), the workouts missed
-    /// and the activities done without a plan; and each training plan's (Garmin Coach) own workouts
-    /// counted done, moved (done on another day of the week) and missed. Use it for "did I stick to
-    /// my plan this week?".
+    /// colour (80–120 % green, 50–79 % or 121–150 % yellow, otherwise red), and for the 10 most
+    /// recent done ones each step with the laps Garmin recorded under it and a verdict against its
+    /// target (on target, faster than target by 0:07 /km, not done); the workouts missed and the
+    /// activities done without a plan; and each training plan's (Garmin Coach) own workouts counted
+    /// done, moved (done on another day of the week) and missed. Use it for "did I stick to my plan
+    /// this week?" or "did I hit my intervals?".
     /// Default: the last 7 days ending yesterday; activities from the local history when synced.
     #[tool(
         name = "get_plan_vs_actual",

@@ -82,6 +82,37 @@ impl Workout {
         out
     }
 
+    /// The steps as the watch numbers them: a lap's `wktStepIndex` (`lapDTOs` of
+    /// `…/activity/{id}/splits`, FIT `lap.wkt_step_index`) is the `message_index` of the FIT
+    /// `workout_step` the lap was run under, and the FIT workout Garmin sends to the watch is flat:
+    /// each segment's steps in order, a repeat group's children first and then one repeat step
+    /// (`repeat_until_steps_cmplt`) pointing back at them (see `workout_fit.rs`, which writes the
+    /// same order). So warm-up, 6 × (run, recover), cool-down is 0 warm-up, 1 run, 2 recover, 3
+    /// repeat, 4 cool-down, and every repetition's laps carry 1 and 2 again. The JSON's
+    /// `stepOrder` numbers a group *before* its children, so it is not this index.
+    ///
+    /// Confidence: *unverified*. The API reference names the field but holds no captured pair of
+    /// a workout and the splits of a run that followed it; the order is the FIT profile's.
+    pub fn steps_by_step_index(&self) -> Vec<IndexedStep<'_>> {
+        fn walk<'a>(step: &'a WorkoutStep, path: Vec<usize>, times: u64, out: &mut Vec<IndexedStep<'a>>) {
+            if step.is_repeat() {
+                let count = step.number_of_iterations.and_then(|n| u64::try_from(n).ok()).filter(|n| *n > 0);
+                for (n, child) in step.workout_steps.iter().enumerate() {
+                    let mut at = path.clone();
+                    at.push(n);
+                    walk(child, at, times.saturating_mul(count.unwrap_or(1)), out);
+                }
+            }
+            out.push(IndexedStep { index: out.len(), step, path, times });
+        }
+        let mut out = Vec::new();
+        let top = self.workout_segments.iter().flat_map(|s| &s.workout_steps);
+        for (n, step) in top.enumerate() {
+            walk(step, vec![n], 1, &mut out);
+        }
+        out
+    }
+
     /// The sport key, e.g. `running`.
     pub fn sport_key(&self) -> Option<&str> {
         self.sport_type.as_ref()?.sport_type_key.as_deref()
@@ -99,6 +130,20 @@ impl Workout {
         }
         copy
     }
+}
+
+/// A step with the index a lap run under it carries ([`Workout::steps_by_step_index`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct IndexedStep<'a> {
+    /// The lap's `wktStepIndex` for this step (0-based; repeat steps count).
+    pub index: usize,
+    /// The step (a repeat group's own entry comes after its children).
+    pub step: &'a WorkoutStep,
+    /// Where it sits: its position among the top-level steps of all segments (the order of
+    /// `preview().steps`), then its position inside each enclosing repeat group.
+    pub path: Vec<usize>,
+    /// How many times it is run: the product of its enclosing groups' iterations (1 outside one).
+    pub times: u64,
 }
 
 /// A segment of a workout (one sport).
@@ -160,4 +205,58 @@ pub struct WorkoutUnit {
     /// Factor.
     #[serde(deserialize_with = "de::num", skip_serializing_if = "Option::is_none")]
     pub factor: Option<f64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(kind: &str) -> WorkoutStep {
+        WorkoutStep {
+            step_class: Some(EXECUTABLE_STEP.to_owned()),
+            step_type: Some(StepType { step_type_key: Some(kind.to_owned()), ..StepType::default() }),
+            ..WorkoutStep::default()
+        }
+    }
+
+    fn repeat(times: i64, steps: Vec<WorkoutStep>) -> WorkoutStep {
+        WorkoutStep {
+            step_class: Some(REPEAT_GROUP.to_owned()),
+            number_of_iterations: Some(times),
+            workout_steps: steps,
+            ..WorkoutStep::default()
+        }
+    }
+
+    #[test]
+    fn a_repeat_groups_children_come_before_its_repeat_step_as_in_a_fit_workout() {
+        // warm-up, 6 × (run, 3 × (stride, jog), recover), cool-down, over two segments.
+        let inner = repeat(3, vec![step("interval"), step("recovery")]);
+        let group = repeat(6, vec![step("interval"), inner, step("recovery")]);
+        let workout = Workout {
+            workout_segments: vec![
+                WorkoutSegment { workout_steps: vec![step("warmup"), group], ..WorkoutSegment::default() },
+                WorkoutSegment { workout_steps: vec![step("cooldown")], ..WorkoutSegment::default() },
+            ],
+            ..Workout::default()
+        };
+        let got: Vec<(usize, Option<&str>, Vec<usize>, u64)> = workout
+            .steps_by_step_index()
+            .into_iter()
+            .map(|s| (s.index, s.step.type_key(), s.path, s.times))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (0, Some("warmup"), vec![0], 1),
+                (1, Some("interval"), vec![1, 0], 6),
+                (2, Some("interval"), vec![1, 1, 0], 18),
+                (3, Some("recovery"), vec![1, 1, 1], 18),
+                (4, None, vec![1, 1], 6),
+                (5, Some("recovery"), vec![1, 2], 6),
+                (6, None, vec![1], 1),
+                (7, Some("cooldown"), vec![2], 1),
+            ]
+        );
+    }
 }

@@ -73,6 +73,16 @@ pub struct PlannedWorkoutRow {
     /// `green` (80–120 %), `yellow` (50–79 % or 121–150 %) or `red` (otherwise, missed included).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub colour: Option<String>,
+    /// A done calendar workout's steps with the laps Garmin recorded under each (the most recent
+    /// done workouts of the range only; see `steps_note` when they are missing).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub steps: Vec<crate::domain::plan_steps::StepRow>,
+    /// Where the laps of `steps` came from: `history` or `garmin`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub steps_from: Option<String>,
+    /// Why a done workout has no `steps`, in one sentence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub steps_note: Option<String>,
 }
 
 /// An activity no workout was planned for.
@@ -175,10 +185,10 @@ pub struct PlanComplianceCounts {
     pub pending: usize,
 }
 
-/// Why laps are not matched to a Garmin Coach plan's steps.
-const PLAN_STEPS: &str = "laps are not matched to the plan's steps: a plan workout's steps are served by \
-     Garmin's workout-by-uuid read, which this version does not make; the laps of a run that followed a \
-     workout carry Garmin's step index (get_activity shows the laps)";
+/// Why laps are matched to the calendar's workouts' steps but not to a Garmin Coach plan's.
+const PLAN_STEPS: &str = "laps are matched to steps for the calendar's workouts (their `steps`), not for \
+     this plan's: a plan workout has no library workout id, and its steps are served only by Garmin's \
+     workout-by-uuid (GraphQL) read, which this version does not make";
 
 /// The compliance of each plan over `start..=end` against `done` (the activities of the range).
 fn plans_compliance(
@@ -274,7 +284,55 @@ fn plan_row(c: &crate::domain::plan::Checked) -> PlannedWorkoutRow {
                 .and_then(|v| v.as_str().map(str::to_owned))
                 .unwrap_or_default()
         }),
+        steps: Vec::new(),
+        steps_from: None,
+        steps_note: None,
     }
+}
+
+/// The rows' steps: the [`STEPS_MATCHED`](crate::domain::plan_steps::STEPS_MATCHED) most recent
+/// done workouts that have a library workout get their laps matched to its steps (all read at
+/// once); the sentence on how many older ones were left out, if any.
+async fn add_steps(
+    reading: &crate::domain::reading::Reading,
+    compared: &[crate::domain::plan::Checked],
+    workouts: &std::collections::HashMap<u64, garmin::models::workouts::Workout>,
+    rows: &mut [PlannedWorkoutRow],
+) -> Option<String> {
+    use crate::domain::plan::Outcome;
+    use crate::domain::plan_steps::{STEPS_MATCHED, StepsRead, read_steps};
+    let mut wanted: Vec<(usize, u64, &garmin::models::workouts::Workout)> = compared
+        .iter()
+        .enumerate()
+        .take(rows.len())
+        .filter(|(_, c)| matches!(c.outcome, Outcome::Done | Outcome::Moved))
+        .filter_map(|(i, c)| {
+            let workout = workouts.get(&c.planned.workout_id?)?;
+            Some((i, c.done.as_ref()?.activity_id, workout))
+        })
+        .collect();
+    wanted.sort_by_key(|(i, _, _)| std::cmp::Reverse(compared[*i].done.as_ref().map(|d| d.date)));
+    let left_out = wanted.len().saturating_sub(STEPS_MATCHED);
+    wanted.truncate(STEPS_MATCHED);
+    let pairs: Vec<(u64, &garmin::models::workouts::Workout)> =
+        wanted.iter().map(|(_, a, w)| (*a, *w)).collect();
+    let read = read_steps(reading, &pairs).await;
+    for ((i, _, _), steps) in wanted.iter().zip(read) {
+        let row = &mut rows[*i];
+        match steps {
+            StepsRead::Matched(steps, from) => {
+                row.steps = steps;
+                row.steps_from = Some(from.to_owned());
+            }
+            StepsRead::Missing(note) => row.steps_note = Some(note),
+        }
+    }
+    (left_out > 0).then(|| {
+        format!(
+            "steps: matched for the {STEPS_MATCHED} most recent done workouts; {left_out} older ones were left out \
+             to keep the answer short (ask for a shorter range to see them)"
+        )
+    })
 }
 
 fn unplanned_row(d: &crate::domain::plan::Done) -> UnplannedRow {
@@ -323,15 +381,24 @@ impl GarminMcp {
             PLAN_MAX_DAYS,
         )?;
         let reading = self.reading().await?;
-        let (inputs, plans) = tokio::join!(
-            crate::domain::plan::plan_inputs(&reading, start, end),
-            crate::domain::coach_plan::read_plans(&reading.reads)
-        );
-        let mut inputs = inputs?;
+        // The calendar's side (its workouts, the activities, then the done workouts' laps) runs
+        // beside the training plans' reads, so the laps add no round trip after the plans'.
+        let calendar_side = async {
+            let mut inputs = crate::domain::plan::plan_inputs(&reading, start, end).await?;
+            let compared = compare_plan(std::mem::take(&mut inputs.planned), inputs.done.clone(), today);
+            let mut rows: Vec<PlannedWorkoutRow> =
+                compared.workouts.iter().take(PLAN_LISTED).map(plan_row).collect();
+            if let Some(note) = add_steps(&reading, &compared.workouts, &inputs.workouts, &mut rows).await {
+                inputs.missing.push(note);
+            }
+            Ok::<_, ToolError>((inputs, compared, rows))
+        };
+        let (calendar_side, plans) =
+            tokio::join!(calendar_side, crate::domain::coach_plan::read_plans(&reading.reads));
+        let (mut inputs, compared, workouts) = calendar_side?;
         let plans = plans?;
         inputs.missing.extend(plans.plans.iter().flat_map(|p| p.notes.iter().cloned()));
         let training_plans = plans_compliance(&plans.plans, &inputs.done, (start, end, today));
-        let compared = compare_plan(inputs.planned, inputs.done, today);
         let (green, yellow, red) = compared.colours();
         let counts = PlanCounts {
             planned: compared.workouts.len(),
@@ -342,14 +409,12 @@ impl GarminMcp {
             pending: compared.count(Outcome::Pending),
             unplanned: compared.unplanned.len(),
         };
-        let reading = plan_reading(start, end, &counts);
-        let workouts: Vec<PlannedWorkoutRow> =
-            compared.workouts.iter().take(PLAN_LISTED).map(plan_row).collect();
+        let line = plan_reading(start, end, &counts);
         let room = PLAN_LISTED.saturating_sub(workouts.len());
         let unplanned: Vec<UnplannedRow> = compared.unplanned.iter().take(room).map(unplanned_row).collect();
         let left_out = counts.planned + counts.unplanned - workouts.len() - unplanned.len();
         let summary = format!(
-            "Plan vs actual {reading}{} Convention: {}. {}",
+            "Plan vs actual {line}{} Convention: {}. {}",
             compliance_words(&training_plans),
             analytics::compare::PLAN_CONVENTION,
             inputs.source.phrase()
