@@ -280,7 +280,8 @@ async fn requests_without_the_token_or_with_a_wrong_one_get_401_and_no_tool_runs
         }
     }
     // Every path, not only /mcp.
-    let response = reqwest::get(format!("{}/anything", server.origin())).await.unwrap();
+    let response =
+        garmin::https::client().unwrap().get(format!("{}/anything", server.origin())).send().await.unwrap();
     assert_eq!(response.status(), 401);
     // A real client with a wrong token cannot even initialize.
     assert!(client(&server.url, Some("not-the-token-0123456789")).await.is_err());
@@ -1122,7 +1123,8 @@ async fn over_http_without_the_app_a_write_is_confirmed_in_the_callers_chat_with
         asked: Arc::default(),
     };
     let config = StreamableHttpClientTransportConfig::with_uri(server.url.clone());
-    let person = chat.clone().serve(StreamableHttpClientTransport::from_config(config)).await.unwrap();
+    let person =
+        chat.clone().serve(StreamableHttpClientTransport::with_client(rmcp_http(), config)).await.unwrap();
     let result = person
         .call_tool(CallToolRequestParams::new("schedule_workout").with_arguments(
             json!({"workout_id": workout_id, "date": "2026-11-20"}).as_object().unwrap().clone(),
