@@ -250,8 +250,11 @@ async fn remote_access_for_a_hosted_assistant(ui: &WebDriver<'_>) {
     ui.screenshot("11a-remote-on").await;
 
     // The hosted assistant registers and the phone's browser opens the approval page.
-    let http =
-        reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
+    let http = garmin::https::client_builder()
+        .unwrap()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("client");
     let redirect = "http://127.0.0.1:43117/callback";
     let registered: Value = http
         .post(format!("{public}/register"))
@@ -998,7 +1001,11 @@ const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 impl<'a> WebDriver<'a> {
     async fn new_session(driver: &str, app: &str, shots: &'a Screenshots) -> WebDriver<'a> {
-        let http = reqwest::Client::builder().timeout(Duration::from_secs(90)).build().expect("http client");
+        let http = garmin::https::client_builder()
+            .unwrap()
+            .timeout(Duration::from_secs(90))
+            .build()
+            .expect("http client");
         let capabilities =
             json!({ "capabilities": { "alwaysMatch": { "tauri:options": { "application": app } } } });
         let url = format!("{driver}/session");

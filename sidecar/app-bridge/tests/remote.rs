@@ -33,8 +33,11 @@ async fn initialize(url: &str, header: Option<&str>) -> reqwest::StatusCode {
         "jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
     });
-    let mut request =
-        reqwest::Client::new().post(url).header("Accept", "application/json, text/event-stream").json(&body);
+    let mut request = garmin::https::client()
+        .unwrap()
+        .post(url)
+        .header("Accept", "application/json, text/event-stream")
+        .json(&body);
     if let Some(header) = header {
         let value = header.strip_prefix("Authorization: ").expect("the header to copy names Authorization");
         request = request.header("Authorization", value);
@@ -65,7 +68,7 @@ async fn check_serves_with_token_only(settings: RemoteSettings) {
     assert!(!stopped.running, "{stopped:?}");
     assert_eq!(stopped.exit.as_deref(), Some("stopped"), "SIGTERM ends it cleanly: {stopped:?}");
     assert!(stopped.authorization_header.is_none(), "no header once stopped");
-    assert!(reqwest::Client::new().post(&url).send().await.is_err(), "nothing listens any more");
+    assert!(garmin::https::client().unwrap().post(&url).send().await.is_err(), "nothing listens any more");
 }
 
 #[tokio::test]

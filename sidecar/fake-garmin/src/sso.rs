@@ -337,7 +337,11 @@ mod tests {
     use crate::{BrowserOptions, FakeConfig, FakeGarmin};
 
     fn http() -> reqwest::Client {
-        reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client")
+        garmin::https::client_builder()
+            .unwrap()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .expect("client")
     }
 
     async fn sign_in_post(fake: &FakeGarmin, password: &str) -> reqwest::Response {

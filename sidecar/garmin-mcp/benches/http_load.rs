@@ -82,11 +82,21 @@ struct ClientRun {
     errors: Vec<String>,
 }
 
+/// The HTTP client under rmcp's transport: ours (TLS from `garmin::https`), without idle pooling
+/// as rmcp's own default (a reused connection can wait on a delayed ACK).
+fn rmcp_http() -> reqwest::Client {
+    garmin::https::client_builder()
+        .expect("HTTPS set-up")
+        .pool_max_idle_per_host(0)
+        .build()
+        .expect("HTTP client")
+}
+
 async fn one_client(url: String, tool: &'static str, calls: usize) -> ClientRun {
     let mut run = ClientRun { setup: None, latencies: Vec::with_capacity(calls), errors: Vec::new() };
     let started = Instant::now();
     let config = StreamableHttpClientTransportConfig::with_uri(url).auth_header(TOKEN);
-    let client = match ().serve(StreamableHttpClientTransport::from_config(config)).await {
+    let client = match ().serve(StreamableHttpClientTransport::with_client(rmcp_http(), config)).await {
         Ok(client) => client,
         Err(e) => {
             run.errors.push(format!("initialize: {e}"));
@@ -149,7 +159,8 @@ async fn main() {
 
     // Use the richest read tool available in this build.
     let probe = StreamableHttpClientTransportConfig::with_uri(url.clone()).auth_header(TOKEN);
-    let probe = ().serve(StreamableHttpClientTransport::from_config(probe)).await.expect("probe client");
+    let probe =
+        ().serve(StreamableHttpClientTransport::with_client(rmcp_http(), probe)).await.expect("probe client");
     let tools = probe.list_all_tools().await.expect("tools/list");
     let tool: &'static str =
         if tools.iter().any(|t| t.name == "list_activities") { "list_activities" } else { "login" };

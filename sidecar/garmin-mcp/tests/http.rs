@@ -144,7 +144,13 @@ async fn client(url: &str, token: Option<&str>) -> Result<RunningService<RoleCli
     if let Some(token) = token {
         config = config.auth_header(token);
     }
-    ().serve(StreamableHttpClientTransport::from_config(config)).await.map_err(|e| e.to_string())
+    ().serve(StreamableHttpClientTransport::with_client(rmcp_http(), config)).await.map_err(|e| e.to_string())
+}
+
+/// The HTTP client under rmcp's transport: ours (TLS from `garmin::https`), without idle pooling
+/// as rmcp's own default (a reused connection can wait on a delayed ACK).
+fn rmcp_http() -> reqwest::Client {
+    garmin::https::client_builder().unwrap().pool_max_idle_per_host(0).build().unwrap()
 }
 
 async fn call(client: &RunningService<RoleClient, ()>, tool: &str, args: Value) -> Result<Value, String> {
@@ -173,7 +179,8 @@ fn login_call() -> Value {
 
 /// A raw POST to the endpoint with extra headers.
 async fn post(url: &str, headers: &[(&str, &str)], body: String) -> reqwest::Response {
-    let mut request = reqwest::Client::new()
+    let mut request = garmin::https::client()
+        .unwrap()
         .post(url)
         .header("content-type", "application/json")
         .header("accept", ACCEPT)
@@ -273,7 +280,8 @@ async fn requests_without_the_token_or_with_a_wrong_one_get_401_and_no_tool_runs
         }
     }
     // Every path, not only /mcp.
-    let response = reqwest::get(format!("{}/anything", server.origin())).await.unwrap();
+    let response =
+        garmin::https::client().unwrap().get(format!("{}/anything", server.origin())).send().await.unwrap();
     assert_eq!(response.status(), 401);
     // A real client with a wrong token cannot even initialize.
     assert!(client(&server.url, Some("not-the-token-0123456789")).await.is_err());
@@ -427,7 +435,13 @@ async fn sigterm_lets_a_call_in_progress_finish_then_stops_accepting_and_exits_c
     terminate(&server.child);
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert!(
-        reqwest::Client::new().post(&url).body(initialize_request().to_string()).send().await.is_err(),
+        garmin::https::client()
+            .unwrap()
+            .post(&url)
+            .body(initialize_request().to_string())
+            .send()
+            .await
+            .is_err(),
         "new connections must be refused once stopping"
     );
     let (result, _client) = slow.await.unwrap();
@@ -590,7 +604,7 @@ async fn a_flood_of_abandoned_sessions_gets_503_with_retry_after_and_memory_stay
         .map(|_| {
             let url = server.url.clone();
             tokio::spawn(async move {
-                let http = reqwest::Client::new();
+                let http = garmin::https::client().unwrap();
                 let (mut opened, mut refused, mut retry_after) = (0usize, 0usize, Vec::new());
                 for _ in 0..100 {
                     let response = http
@@ -750,7 +764,8 @@ async fn hostile_framing_and_targets_are_refused_at_once_with_the_right_status()
     }
 
     // DELETE of a session that does not exist: 404, not 202.
-    let response = reqwest::Client::new()
+    let response = garmin::https::client()
+        .unwrap()
         .delete(&server.url)
         .header("authorization", &auth)
         .header("mcp-session-id", "no-such-session")
@@ -762,7 +777,8 @@ async fn hostile_framing_and_targets_are_refused_at_once_with_the_right_status()
     let opened = open_session(&server.url, Some(&auth)).await;
     let id = opened.headers()["mcp-session-id"].to_str().unwrap().to_owned();
     for expected in [202, 404] {
-        let response = reqwest::Client::new()
+        let response = garmin::https::client()
+            .unwrap()
             .delete(&server.url)
             .header("authorization", &auth)
             .header("mcp-session-id", &id)
@@ -779,7 +795,7 @@ async fn hostile_framing_and_targets_are_refused_at_once_with_the_right_status()
 async fn oauth_discovery_and_client_registration_get_a_plain_404_not_a_bearer_challenge() {
     let account = account().await;
     let server = Server::start(account.dir.path(), &["--token", TOKEN]).await;
-    let http = reqwest::Client::new();
+    let http = garmin::https::client().unwrap();
     for path in
         ["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server", "/register"]
     {
@@ -1107,7 +1123,8 @@ async fn over_http_without_the_app_a_write_is_confirmed_in_the_callers_chat_with
         asked: Arc::default(),
     };
     let config = StreamableHttpClientTransportConfig::with_uri(server.url.clone());
-    let person = chat.clone().serve(StreamableHttpClientTransport::from_config(config)).await.unwrap();
+    let person =
+        chat.clone().serve(StreamableHttpClientTransport::with_client(rmcp_http(), config)).await.unwrap();
     let result = person
         .call_tool(CallToolRequestParams::new("schedule_workout").with_arguments(
             json!({"workout_id": workout_id, "date": "2026-11-20"}).as_object().unwrap().clone(),
@@ -1217,7 +1234,7 @@ async fn a_flood_of_confirmation_calls_on_closed_connections_is_cancelled_bounde
     .expect("another client waited behind the flood");
     assert_eq!(other["signed_in"], true);
     // Every question the server could have asked, answered "yes" long after its call was gone.
-    let http = reqwest::Client::new();
+    let http = garmin::https::client().unwrap();
     for id in 0..6_100u64 {
         let answer =
             json!({"jsonrpc": "2.0", "id": id, "result": {"action": "accept", "content": {"confirm": true}}});
@@ -1275,7 +1292,8 @@ async fn a_call_whose_connection_breaks_keeps_running_and_its_answer_is_replayed
     assert_eq!(post(&server.url, &headers, answer.to_string()).await.status(), 202);
     // The client resumes from the last event it read, and gets the answer it missed.
     let resume = || {
-        reqwest::Client::new()
+        garmin::https::client()
+            .unwrap()
             .get(&server.url)
             .header("authorization", &auth)
             .header("mcp-session-id", &session)
@@ -1344,7 +1362,8 @@ async fn a_call_nobody_resumes_within_the_window_is_cancelled_its_question_withd
     let session = asking_session(&server.url, &auth).await;
     account.fake.clear_requests();
     // The session's own event stream, where the server says a question is withdrawn.
-    let mut common = reqwest::Client::new()
+    let mut common = garmin::https::client()
+        .unwrap()
         .get(&server.url)
         .header("authorization", &auth)
         .header("mcp-session-id", &session)
@@ -1394,7 +1413,8 @@ async fn a_resume_naming_another_sessions_stream_replays_nothing() {
     let id = first_event_id(&body).expect("the answer's stream has an event id");
     assert!(body.contains("\"tools\""), "{body}");
     // The second session (another client of the same token) names the first one's event id.
-    let replayed = reqwest::Client::new()
+    let replayed = garmin::https::client()
+        .unwrap()
         .get(&server.url)
         .header("authorization", &auth)
         .header("mcp-session-id", &second)
@@ -1521,7 +1541,8 @@ async fn a_confirmation_answered_with_a_duplicated_confirm_key_over_http_writes_
     let session = asking_session(&server.url, &auth).await;
     account.fake.clear_requests();
     // The call's event stream carries the question, then the call's answer.
-    let mut stream = reqwest::Client::new()
+    let mut stream = garmin::https::client()
+        .unwrap()
         .post(&server.url)
         .header("authorization", &auth)
         .header("mcp-session-id", &session)

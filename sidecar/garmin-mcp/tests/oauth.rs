@@ -104,7 +104,8 @@ impl Server {
             .await
             .unwrap_or_else(|_| panic!("no start-up lines; stderr:\n{}", stderr.lock().unwrap()))
             .unwrap_or_else(|_| panic!("the server exited; stderr:\n{}", stderr.lock().unwrap()));
-        let http = reqwest::Client::builder()
+        let http = garmin::https::client_builder()
+            .unwrap()
             .redirect(reqwest::redirect::Policy::none())
             .no_proxy()
             .build()

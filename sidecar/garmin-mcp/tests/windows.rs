@@ -161,7 +161,7 @@ async fn http_with_a_token_refuses_a_caller_without_it_and_serves_one_with_it() 
     assert!(!url.contains(token), "the start-up line never shows the token");
     let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "wine-test", "version": "1"}}});
-    let http = reqwest::Client::new();
+    let http = garmin::https::client().unwrap();
     let post = |bearer: Option<&str>| {
         let mut request =
             http.post(&url).header("Accept", "application/json, text/event-stream").json(&initialize);

@@ -151,7 +151,7 @@ impl ClientBuilder {
                 return Err(Error::InvalidInput("a Garmin client needs a session or a session store".into()));
             }
         };
-        let http = reqwest::Client::builder()
+        let http = crate::https::client_builder()?
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(Duration::from_secs(10))
             .timeout(self.timeout)

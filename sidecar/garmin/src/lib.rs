@@ -20,6 +20,7 @@
 //!   verb and path; [`models`] mirrors the same areas with types that tolerate what Garmin really
 //!   sends (nulls, missing and unknown fields, `204`, `[]`).
 //!
+//! * [`https`] makes every HTTP client of ours (TLS: rustls on *ring*, the platform's verifier).
 //! * [`personal`] is Garmin's official, read-only Personal API (an API key instead of the web
 //!   sign-in), stored in the same session file and answering with the same [`models`].
 //! * [`fit_series`] reads an activity's original FIT file (samples, laps, totals) for the charts,
@@ -57,6 +58,7 @@ pub mod exercises;
 pub mod fake;
 pub mod fit_series;
 mod html;
+pub mod https;
 pub mod journal;
 pub mod models;
 mod paths;

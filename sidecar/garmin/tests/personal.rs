@@ -270,7 +270,7 @@ async fn the_original_file_needs_a_zip_accept_and_the_raw_weigh_in_list_is_400_a
     let fake = fake().await;
     let key = fake.mint_personal_api_key(Duration::from_secs(86_400));
     let token = PersonalClient::exchange_key(&fake.base_url(), &key.key).await.unwrap().token;
-    let http = reqwest::Client::new();
+    let http = garmin::https::client().unwrap();
     let get = |path: String, accept: &'static str| {
         http.get(format!("{}{path}", fake.base_url())).bearer_auth(&token).header("accept", accept).send()
     };

@@ -136,7 +136,7 @@ fn demo_sign_in_opens_the_fake_garmin_running_inside_the_app() {
     // The in-app fake really serves it: the labelled page that signs in by itself.
     let page = std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        runtime.block_on(async { reqwest::get(url).await?.text().await })
+        runtime.block_on(async { garmin::https::client().unwrap().get(url).send().await?.text().await })
     })
     .join()
     .unwrap()

@@ -142,7 +142,8 @@ impl Owner {
         };
         let control: ControlFile = serde_json::from_slice(&bytes)
             .map_err(|e| format!("{} is damaged ({e}); restart the server to rewrite it", path.display()))?;
-        let http = reqwest::Client::builder()
+        let http = garmin::https::client_builder()
+            .map_err(|e| e.to_string())?
             .no_proxy()
             .timeout(Duration::from_secs(10))
             .build()

@@ -51,7 +51,7 @@ async fn csrf_header_name_is_case_insensitive_on_the_wire() {
     let fake = start().await;
     let mut b = Browser::signed_in(&fake);
     // Title-cased names on the wire: `Connect-Csrf-Token`, `Sec-Fetch-Site`…
-    b.client = reqwest::Client::builder().http1_title_case_headers().build().expect("client");
+    b.client = garmin::https::client_builder().unwrap().http1_title_case_headers().build().expect("client");
     assert_passed_auth(b.get(PROBE).await).await;
 }
 

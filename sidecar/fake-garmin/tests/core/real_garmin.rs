@@ -156,8 +156,11 @@ async fn a_slow_answer_spends_the_refresh_credential_before_a_client_that_gave_u
         FaultRule::times(Fault::SlowAnswer(std::time::Duration::from_secs(2)), 1)
             .on_path("/di-oauth/refresh"),
     );
-    let impatient =
-        reqwest::Client::builder().timeout(std::time::Duration::from_millis(300)).build().expect("client");
+    let impatient = garmin::https::client_builder()
+        .unwrap()
+        .timeout(std::time::Duration::from_millis(300))
+        .build()
+        .expect("client");
     let mut headers = b.api_headers();
     headers.remove("sec-fetch-site");
     let lost = impatient

@@ -27,7 +27,8 @@ pub async fn start_with(tweak: impl FnOnce(&mut FakeConfig)) -> FakeGarmin {
 
 /// A client that neither follows redirects nor keeps cookies (the tests do that themselves).
 pub fn http() -> reqwest::Client {
-    reqwest::Client::builder()
+    garmin::https::client_builder()
+        .unwrap()
         .redirect(reqwest::redirect::Policy::none())
         .timeout(Duration::from_secs(30))
         .build()

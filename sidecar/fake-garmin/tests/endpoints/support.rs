@@ -58,7 +58,11 @@ impl Api {
         ] {
             headers.insert(HeaderName::from_static(name), HeaderValue::from_str(value).expect("header"));
         }
-        let client = reqwest::Client::builder().timeout(Duration::from_secs(60)).build().expect("client");
+        let client = garmin::https::client_builder()
+            .unwrap()
+            .timeout(Duration::from_secs(60))
+            .build()
+            .expect("client");
         Self {
             base: format!("{}/gc-api", fake.base_url()),
             _fake: fake,

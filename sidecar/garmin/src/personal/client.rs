@@ -91,7 +91,7 @@ impl std::fmt::Debug for PersonalClient {
 }
 
 fn http_client() -> Result<reqwest::Client> {
-    reqwest::Client::builder()
+    crate::https::client_builder()?
         .redirect(reqwest::redirect::Policy::none())
         .connect_timeout(Duration::from_secs(10))
         .timeout(Duration::from_secs(60))

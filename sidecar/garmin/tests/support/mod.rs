@@ -69,7 +69,11 @@ impl Rig {
     /// SSO's `CASTGC`), then the Connect page for the CSRF token; every cookie kept.
     pub async fn start_through_sso(jwt_lifetime: Duration) -> Rig {
         let rig = Rig::start(jwt_lifetime).await;
-        let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+        let http = garmin::https::client_builder()
+            .unwrap()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap();
         let signed_in = http
             .post(rig.fake.sign_in_url())
             .header("user-agent", USER_AGENT)
@@ -110,7 +114,7 @@ impl Rig {
     pub async fn kill_session_family(&self) {
         let session = self.store.load().unwrap().unwrap();
         let cookie: Vec<String> = session.cookies.iter().map(|c| format!("{}={}", c.name, c.value)).collect();
-        let http = reqwest::Client::new();
+        let http = garmin::https::client().unwrap();
         for _ in 0..2 {
             http.post(format!("{}/services/auth/token/di-oauth/refresh", self.fake.base_url()))
                 .header("user-agent", USER_AGENT)

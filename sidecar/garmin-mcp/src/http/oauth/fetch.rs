@@ -100,7 +100,8 @@ impl Fetcher {
         let port = url.port_or_known_default().unwrap_or(443);
         let host = url.host_str().ok_or(FetchError::NotHttps)?.to_owned();
         let exempt = self.is_exempt(&host, port);
-        let mut client = reqwest::Client::builder()
+        let mut client = garmin::https::client_builder()
+            .map_err(|e| FetchError::Failed(e.to_string()))?
             .redirect(reqwest::redirect::Policy::none())
             .no_proxy()
             .timeout(self.timeout)
