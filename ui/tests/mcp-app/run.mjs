@@ -57,6 +57,9 @@ function check(ok, what, detail = "") {
   }
 }
 
+/** What each server wrote on stderr, printed when a check fails (so a failure says its cause). */
+const serverLogs = { apps: [], plain: [] };
+
 /** A garmin-mcp --demo child over stdio; `apps` says whether the client renders MCP Apps. */
 async function connect(apps, dataDir) {
   const capabilities = apps ? { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: [RESOURCE_MIME_TYPE] } } } : {};
@@ -64,10 +67,34 @@ async function connect(apps, dataDir) {
   const transport = new StdioClientTransport({
     command: garminMcp,
     args: ["--demo", "--today", TODAY, "--data-dir", dataDir],
-    stderr: "ignore",
+    stderr: "pipe",
   });
+  transport.stderr?.on("data", (chunk) => serverLogs[apps ? "apps" : "plain"].push(String(chunk)));
   await client.connect(transport);
   return client;
+}
+
+/** Where two tool results first differ (the part, and each side from just before the first
+ * differing character), for a failed "same answer" check. */
+function firstDifference(a, b) {
+  const around = (x, y) => {
+    let i = 0;
+    while (i < x.length && x[i] === y[i]) i++;
+    const from = Math.max(0, i - 40);
+    return `…${x.slice(from, i + 80)} ≠ …${y.slice(from, i + 80)}`;
+  };
+  const text = (x) => JSON.stringify(x) ?? "undefined";
+  const parts = Math.max(a.content?.length ?? 0, b.content?.length ?? 0);
+  for (let i = 0; i < parts; i++) {
+    const [x, y] = [text(a.content?.[i]), text(b.content?.[i])];
+    if (x !== y) return `content[${i}] (${a.content?.[i]?.type}): ${around(x, y)}`;
+  }
+  const keys = new Set([...Object.keys(a.structuredContent ?? {}), ...Object.keys(b.structuredContent ?? {})]);
+  for (const key of keys) {
+    const [x, y] = [text(a.structuredContent?.[key]), text(b.structuredContent?.[key])];
+    if (x !== y) return `structuredContent.${key}: ${around(x, y)}`;
+  }
+  return "";
 }
 
 /** The host page's script: host-page.ts and the ext-apps SDK bundled by Vite into one IIFE. */
@@ -148,7 +175,12 @@ async function main() {
     await Promise.allSettled([apps.close(), plain.close()]);
     rmSync(scratch, { recursive: true, force: true });
   }
-  if (failures) throw new Error(`${failures} MCP Apps check(s) failed`);
+  if (failures) {
+    for (const [name, lines] of Object.entries(serverLogs)) {
+      console.log(`--- the ${name} server's stderr (last 40 lines)\n${lines.join("").split("\n").slice(-40).join("\n")}`);
+    }
+    throw new Error(`${failures} MCP Apps check(s) failed`);
+  }
   console.log("mcp-app: all checks passed");
 }
 
@@ -216,6 +248,7 @@ async function activityView(browser, page, apps, plain, script) {
   check(
     same(result.content, before.content) && same(result.structuredContent, before.structuredContent),
     "both clients get the same text, PNG and structured summary",
+    firstDifference(result, before),
   );
   check(result.content.some((c) => c.type === "image" && c.mimeType === "image/png"), "the PNG is still in the content");
   const notification = McpUiToolResultNotificationSchema.safeParse({ method: "ui/notifications/tool-result", params: result });
