@@ -154,10 +154,12 @@ struct Server {
 
 impl Server {
     fn start(bin: &Path, data_dir: &Path, extra: &[&str]) -> Result<Server, String> {
+        // Charts go to the run's scratch folder, not the machine's Downloads.
         let mut child = Command::new(bin)
             .arg("--data-dir")
             .arg(data_dir)
             .args(extra)
+            .env("GARMIN_MCP_EXPORT_DIR", data_dir.join("exports"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

@@ -60,13 +60,15 @@ function check(ok, what, detail = "") {
 /** What each server wrote on stderr, printed when a check fails (so a failure says its cause). */
 const serverLogs = { apps: [], plain: [] };
 
-/** A garmin-mcp --demo child over stdio; `apps` says whether the client renders MCP Apps. */
-async function connect(apps, dataDir) {
+/** A garmin-mcp --demo child over stdio; `apps` says whether the client renders MCP Apps. Both
+ * save their charts in `exportDir` (the run's scratch folder, never the machine's Downloads). */
+async function connect(apps, dataDir, exportDir) {
   const capabilities = apps ? { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: [RESOURCE_MIME_TYPE] } } } : {};
   const client = new Client({ name: apps ? "apps-test-host" : "plain-test-host", version: "1.0.0" }, { capabilities });
   const transport = new StdioClientTransport({
     command: garminMcp,
     args: ["--demo", "--today", TODAY, "--data-dir", dataDir],
+    env: { GARMIN_MCP_EXPORT_DIR: exportDir },
     stderr: "pipe",
   });
   transport.stderr?.on("data", (chunk) => serverLogs[apps ? "apps" : "plain"].push(String(chunk)));
@@ -146,8 +148,8 @@ async function main() {
   if (!chromium) throw new Error("headless Chromium is needed: install Debian's `chromium` (.ci/setup) or set CHROMIUM");
   const scratch = mkdtempSync(join(tmpdir(), "garmin-mcp-app-"));
   const [apps, plain, script] = await Promise.all([
-    connect(true, join(scratch, "apps")),
-    connect(false, join(scratch, "plain")),
+    connect(true, join(scratch, "apps"), join(scratch, "exports")),
+    connect(false, join(scratch, "plain"), join(scratch, "exports")),
     hostScript(),
   ]);
   const browser = await puppeteer.launch({
@@ -163,7 +165,7 @@ async function main() {
     const requests = [];
     page.on("request", (request) => requests.push(request.url()));
     await page.exposeFunction("hostCallTool", (params) => apps.callTool(params));
-    const measured = await activityView(browser, page, apps, plain, script);
+    const measured = await activityView(browser, page, apps, plain, script, scratch);
     await activityWithoutSeries(page, apps, script);
     await periodView(page, apps, script);
     await fitnessView(page, apps, script);
@@ -227,7 +229,27 @@ async function load(page, script, result, input, context = { theme: "dark", loca
 
 let appsView;
 
-async function activityView(browser, page, apps, plain, script) {
+/** render_chart's record: the JSON text after the image (the tool has no structured content). */
+function chartRecord(result) {
+  const text = result.content.filter((c) => c.type === "text").at(-1)?.text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return {};
+  }
+}
+
+/** A chart answer without what says whether its PNG was saved now or found already saved. */
+function withoutSaveNote(result) {
+  const content = result.content.map((c) => {
+    if (c.type !== "text") return c;
+    const text = c.text.replace(/ Already saved as /, " Saved as ").replace(/"already_saved":true/, '"already_saved":false');
+    return { ...c, text };
+  });
+  return { content, structuredContent: result.structuredContent };
+}
+
+async function activityView(browser, page, apps, plain, script, scratch) {
   console.log("activity view (render_chart kind=activity)");
   appsView = apps.readResource({ uri: VIEW_URI }).then((r) => r.contents[0]);
   // The longest recent run: it has more samples than the view gets, so the series is thinned.
@@ -244,11 +266,21 @@ async function activityView(browser, page, apps, plain, script) {
   check(view?.view === "activity" && !result.structuredContent?.series, "the apps host gets the series in _meta, not in structuredContent");
   check(!before._meta?.[VIEW_META], "a client without MCP Apps gets no view data");
   check(view.series.t.length < view.recordedPoints, "the series is thinned", `${view.series.t.length} of ${view.recordedPoints}`);
-  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  // Both servers save in the run's scratch folder: the first to draw saves the PNG, the second finds
+  // the same image there. Apart from saying which, the two answers must be the same.
+  const savedIn = join(scratch, "exports");
+  const [saved, found] = [chartRecord(result), chartRecord(before)];
   check(
-    same(result.content, before.content) && same(result.structuredContent, before.structuredContent),
+    saved.path?.startsWith(savedIn) && saved.already_saved === false && found.path === saved.path && found.already_saved === true,
+    "the chart is saved once, in the folder GARMIN_MCP_EXPORT_DIR names",
+    `${saved.path} (already saved: ${saved.already_saved}), then ${found.path} (${found.already_saved})`,
+  );
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const [first, second] = [result, before].map(withoutSaveNote);
+  check(
+    same(first.content, second.content) && same(first.structuredContent, second.structuredContent),
     "both clients get the same text, PNG and structured summary",
-    firstDifference(result, before),
+    firstDifference(first, second),
   );
   check(result.content.some((c) => c.type === "image" && c.mimeType === "image/png"), "the PNG is still in the content");
   const notification = McpUiToolResultNotificationSchema.safeParse({ method: "ui/notifications/tool-result", params: result });
