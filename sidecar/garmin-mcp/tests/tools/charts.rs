@@ -141,6 +141,33 @@ async fn an_activity_chart_shows_the_runs_own_numbers_from_garmins_details() {
 }
 
 #[tokio::test]
+async fn an_activity_chart_whose_laps_and_zones_fail_is_drawn_without_them_and_says_which() {
+    let h = Harness::start().await;
+    let run = newest(&h, Sport::Running);
+    let args = json!({"kind": "activity", "activity_id": run.id});
+    let (whole, _, _) = chart(&h, args.clone(), 1200, 700).await;
+    assert!(whole.contains("a bar per lap") && whole.contains("over Garmin's zone bands"), "{whole}");
+    assert!(!whole.contains("could not be read"), "{whole}");
+
+    h.fake.push_fault(FaultRule::always(Fault::ServerError(500)).on_path("/splits"));
+    h.fake.push_fault(FaultRule::always(Fault::ServerError(500)).on_path("/hrTimeInZones"));
+    let (partial, data, _) = chart(&h, args, 1200, 700).await;
+    assert!(partial.contains("Garmin's laps could not be read ("), "{partial}");
+    assert!(partial.contains("so the bars are per split"), "{partial}");
+    assert!(partial.contains("Garmin's heart-rate zones could not be read ("), "{partial}");
+    assert!(partial.contains("over no zone bands"), "{partial}");
+    assert_eq!(data["series_source"], "garmin_details", "the samples still come from the details");
+
+    // An activity Garmin has no laps or zones for (404) is drawn without them, with no failure noted.
+    h.fake.clear_faults();
+    h.fake.push_fault(FaultRule::always(Fault::NotFound).on_path("/splits"));
+    h.fake.push_fault(FaultRule::always(Fault::NotFound).on_path("/hrTimeInZones"));
+    let (sparse, _, _) =
+        chart(&h, json!({"kind": "activity", "activity_id": run.id, "width": 1000}), 1000, 700).await;
+    assert!(!sparse.contains("could not be read"), "{sparse}");
+}
+
+#[tokio::test]
 async fn without_an_id_the_newest_activity_is_drawn() {
     let h = Harness::start().await;
     let newest_id = data(&h).live().next_back().map(|a| a.id).unwrap();

@@ -304,6 +304,9 @@ struct ChartSeries {
     fit_totals: (Option<f64>, Option<f64>, Option<f64>),
     /// Power and elevation per sample, for the interactive view.
     extra: ExtraChannels,
+    /// A sentence per part Garmin failed to give (laps, zone times): the chart is drawn without it
+    /// and says so, rather than silently drawing less.
+    missing: Vec<String>,
 }
 
 impl ChartSeries {
@@ -344,13 +347,35 @@ async fn chart_series(
     parts: ChartParts,
 ) -> Result<ChartSeries, ToolError> {
     let (splits, zones, recording) = parts;
+    let mut missing = Vec::new();
+    let laps = match splits {
+        Ok(s) => lap_bars(&s.laps),
+        Err(e) => {
+            if !e.means_nothing_there() {
+                missing.push(format!("Garmin's laps could not be read ({e}), so the bars are per split."));
+            }
+            Vec::new()
+        }
+    };
+    let zones = match zones {
+        Ok(z) => zone_rows(&z),
+        Err(e) => {
+            if !e.means_nothing_there() {
+                missing.push(format!(
+                    "Garmin's heart-rate zones could not be read ({e}), so no zone bands are drawn."
+                ));
+            }
+            Vec::new()
+        }
+    };
     let mut series = ChartSeries {
         samples: Vec::new(),
         source: Source::Details,
-        laps: splits.map(|s| lap_bars(&s.laps)).unwrap_or_default(),
-        zones: zones.as_deref().map(zone_rows).unwrap_or_default(),
+        laps,
+        zones,
         fit_totals: (None, None, None),
         extra: ExtraChannels::default(),
+        missing,
     };
     let details = match recording.map(|r| r.value) {
         Ok(Recording::Fit(fit)) if !fit.samples.is_empty() => return Ok(series.with_fit(&fit)),
@@ -412,6 +437,8 @@ struct Told {
     lap_bars: bool,
     /// Garmin's zone bands behind the heart rate.
     zone_bands: bool,
+    /// What Garmin failed to give, a sentence each.
+    missing: Vec<String>,
 }
 
 impl ChartSeries {
@@ -441,6 +468,7 @@ impl ChartSeries {
             lap_pace: chart.pace_from_laps(),
             lap_bars: chart.laps.iter().any(|l| l.distance_m >= 1.0 && l.duration_s > 0.0),
             zone_bands: !self.zones.is_empty(),
+            missing: self.missing,
         };
         let extra = ExtraChannels { zones: self.zones, ..self.extra };
         (chart, told, extra)
@@ -468,6 +496,10 @@ impl Told {
             Source::Fit => summary.push_str(&format!(
                 ", from {points} samples of the original FIT file (Garmin's activity details had no usable series)."
             )),
+        }
+        for sentence in &self.missing {
+            summary.push(' ');
+            summary.push_str(sentence);
         }
         summary
     }
