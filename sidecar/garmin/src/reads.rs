@@ -79,7 +79,7 @@ pub mod kept;
 mod plans;
 mod typed;
 
-pub use kept::{FitParts, KeptLaps};
+pub use kept::{FitParts, KeptLaps, NewestMetricRanges};
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};

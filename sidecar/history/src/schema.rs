@@ -267,6 +267,44 @@ ALTER TABLE activity_laps ADD COLUMN wkt_step_index INTEGER;  -- lapDTOs[].wktSt
 ALTER TABLE activities ADD COLUMN lap_steps_kept INTEGER;     -- 1: laps stored with their step index; NULL: stored before migration 9
 ";
 
+/// Migration 10: the rest of issue #29's daily series, so `get_training_status`'s trend and
+/// `get_daily_health`'s range read them from the history:
+///
+/// * **heat and altitude acclimation** of each day, from the day's training-status snapshot the
+///   sync already reads for the load focus (`mostRecentVO2Max.heatAltitudeAcclimation`: no request
+///   of its own), with `acclimation_on` the day it was read;
+/// * **Running Tolerance** of each day (tolerance, acute and weekly impact load, Garmin's verdict),
+///   from one `runningtolerance/stats` range request per sync block, with `tolerance_on` the day
+///   the block's range was read (a watch without it answers 404: the days are kept read, NULL);
+/// * **sleep need** of each night (minutes), from the sleep range the sync already reads: the web
+///   row's `values.sleepNeed`, the Personal API night's `sleepNeed.actual`.
+///
+/// A version-9 file: the acclimation and tolerance columns stay NULL with their `_on` NULL, so the
+/// next sync reads the snapshots and tolerance of the blocks it reads (a `--full` sync every
+/// block's) and until then the tools read those days live; the sleep need of nights already kept
+/// is taken from their kept JSON here, without asking Garmin. A value Garmin did not have stays
+/// NULL, never 0.
+const V10: &str = r"
+ALTER TABLE daily_metrics ADD COLUMN heat_acclimation_pct REAL;    -- heatAltitudeAcclimation.heatAcclimationPercentage
+ALTER TABLE daily_metrics ADD COLUMN heat_trend TEXT;              -- heatTrend (ACCLIMATIZING, ACCLIMATIZED…)
+ALTER TABLE daily_metrics ADD COLUMN altitude_acclimation_m REAL;  -- altitudeAcclimation (m acclimated to)
+ALTER TABLE daily_metrics ADD COLUMN current_altitude_m REAL;      -- currentAltitude
+ALTER TABLE daily_metrics ADD COLUMN altitude_trend TEXT;          -- altitudeTrend
+ALTER TABLE daily_metrics ADD COLUMN acclimation_on TEXT;          -- the sync's today when the day's acclimation was read
+ALTER TABLE daily_metrics ADD COLUMN running_tolerance REAL;        -- GET …/runningtolerance/stats (daily): runningTolerance
+ALTER TABLE daily_metrics ADD COLUMN acute_impact_load REAL;       -- acuteRunningLoad
+ALTER TABLE daily_metrics ADD COLUMN weekly_impact_load REAL;      -- weeklyRunningLoad
+ALTER TABLE daily_metrics ADD COLUMN tolerance_feedback TEXT;      -- toleranceFeedback (ABOVE_TOLERANCE…)
+ALTER TABLE daily_metrics ADD COLUMN tolerance_on TEXT;            -- the sync's today when the day's tolerance was read
+ALTER TABLE days ADD COLUMN sleep_need_min REAL;                   -- the night's sleep need (min)
+UPDATE days SET sleep_need_min = CASE
+        WHEN sleep_source = 'personal_api' THEN json_extract(sleep_json, '$.sleepNeed.actual')
+        ELSE json_extract(sleep_json, '$.values.sleepNeed')
+    END
+    WHERE sleep_json IS NOT NULL AND json_valid(sleep_json);
+UPDATE days SET sleep_need_min = NULL WHERE typeof(sleep_need_min) NOT IN ('integer', 'real') OR sleep_need_min <= 0;
+";
+
 /// Every migration, oldest first.
 pub fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
@@ -279,13 +317,14 @@ pub fn migrations() -> Migrations<'static> {
         M::up(V7),
         M::up(V8),
         M::up(V9),
+        M::up(V10),
     ])
 }
 
 /// The schema up to version `n` (at least 1), for tests that make a database as an older build did.
 #[doc(hidden)]
 pub fn up_to(n: usize) -> Migrations<'static> {
-    let all = [V1, V2, V3, V4, V5, V6, V7, V8, V9];
+    let all = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10];
     Migrations::new(all.iter().take(n.max(1)).map(|sql| M::up(sql)).collect())
 }
 

@@ -272,7 +272,8 @@ pub(crate) fn store_ranges(
         let values = night.value.values.clone().unwrap_or_default();
         ensure(date)?;
         conn.execute(
-            "UPDATE days SET sleep_s = ?2, sleep_score = ?3, sleep_json = ?4, ranges_at = ?5, sleep_source = ?6
+            "UPDATE days SET sleep_s = ?2, sleep_score = ?3, sleep_json = ?4, ranges_at = ?5, sleep_source = ?6,
+                 sleep_need_min = ?7
              WHERE date = ?1",
             params![
                 ymd(date),
@@ -280,7 +281,8 @@ pub(crate) fn store_ranges(
                 finite(values.sleep_score),
                 night.json.to_string(),
                 now,
-                sleep_origin.key()
+                sleep_origin.key(),
+                finite(values.sleep_need).filter(|m| *m > 0.0)
             ],
         )?;
     }

@@ -545,7 +545,7 @@ async fn a_version_1_database_upgrades_in_place_and_its_settled_activities_get_c
     let version: i64 =
         rusqlite_open(rig.dir.path()).query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
     assert_eq!(
-        version, 9,
+        version, 10,
         "opened: upgraded to the newest schema (curves, the athlete profile, sources, strength sets, the newest metrics' daily series, the daily load focus, the daily readiness, then the laps' workout steps)"
     );
     // The next sync reads the series of every activity, though their blocks are settled, and no laps.
@@ -774,8 +774,11 @@ async fn a_key_only_year_sync_asks_only_the_personal_api_within_its_caps_and_kee
     let day_sources =
         figures(keyed.dir.path(), "SELECT DISTINCT summary_source FROM days WHERE summary_at IS NOT NULL");
     assert_eq!(day_sources, ["personal_api"]);
+    // Running Tolerance (migration 10) is one range request per block of the web sync.
+    let tolerance = web.api_requests().iter().filter(|(p, _)| p.contains("/runningtolerance/")).count();
+    assert_eq!(tolerance, blocks, "one Running Tolerance range per block");
     println!(
-        "MEASURE a year, no added latency (debug build): key only {} requests in {:.1} s; web session {} requests in {:.1} s",
+        "MEASURE a year, no added latency (debug build): key only {} requests in {:.1} s; web session {} requests in {:.1} s, {tolerance} of them Running Tolerance ranges",
         report.requests,
         took.as_secs_f64(),
         web_report.requests,
@@ -1208,6 +1211,10 @@ async fn the_newest_metrics_daily_series_is_kept_as_garmin_gives_it_even_in_an_u
     assert!(report.complete(), "{}", report.summary());
     assert!(report.problems.is_empty(), "{:?}", report.problems);
     let first = history::sync::block_start(since);
+    // Running Tolerance is one range request per block, never one per day.
+    let blocks = first.iter_days().take_while(|d| *d <= today()).step_by(28).count();
+    let tolerance = rig.api_requests().into_iter().filter(|(p, _)| p.contains("/runningtolerance/")).count();
+    assert_eq!(tolerance, blocks, "one Running Tolerance range per block");
     let kept = rig.history().daily_metrics(first, today()).unwrap();
     let g = rig.client();
     let hills = g.metrics().hill_score_range(first, today()).await.unwrap();
@@ -1231,6 +1238,68 @@ async fn the_newest_metrics_daily_series_is_kept_as_garmin_gives_it_even_in_an_u
     // and its morning readiness (migration 8).
     assert_daily_load_focus_is_garmins(&rig, first, today()).await;
     assert_daily_readiness_is_garmins(&rig, first, today()).await;
+    // Migration 10: each day's acclimation, Running Tolerance and sleep need, as Garmin gives them.
+    assert_daily_acclimation_is_garmins(&rig, first, today()).await;
+    assert_daily_tolerance_is_garmins(&rig, first, today()).await;
+    assert_sleep_need_is_garmins(&rig, first, today()).await;
+}
+
+/// Each day of `first..=last` keeps the heat and altitude acclimation of that day's training-status
+/// snapshot (read through a client of the same fake, not the sync).
+async fn assert_daily_acclimation_is_garmins(rig: &Rig, first: NaiveDate, last: NaiveDate) {
+    let kept = rig.history().daily_metrics(first, last).unwrap();
+    let g = rig.client();
+    let mut heat = std::collections::BTreeSet::new();
+    for day in first.iter_days().take_while(|d| *d <= last) {
+        let row = kept.iter().find(|k| k.date == day).unwrap_or_else(|| panic!("no row for {day}"));
+        assert!(row.acclimation_read, "{day}: read");
+        let status = g.metrics().training_status(day).await.unwrap().unwrap();
+        let a = status.most_recent_vo2_max.unwrap().heat_altitude_acclimation.unwrap();
+        assert_eq!(row.heat_acclimation_pct, a.heat_acclimation_percentage, "{day}");
+        assert_eq!(row.heat_trend, a.heat_trend, "{day}");
+        assert_eq!(row.altitude_acclimation_m, a.altitude_acclimation, "{day}");
+        assert_eq!(row.current_altitude_m, a.current_altitude, "{day}");
+        assert_eq!(row.altitude_trend, a.altitude_trend, "{day}");
+        heat.insert(row.heat_acclimation_pct.map(|h| h as i64));
+    }
+    assert!(heat.len() > 2, "the fake's heat acclimation moves over the span: {heat:?}");
+}
+
+/// Each day of `first..=last` keeps Garmin's Running Tolerance row of that day (one range request
+/// through a client of the same fake).
+async fn assert_daily_tolerance_is_garmins(rig: &Rig, first: NaiveDate, last: NaiveDate) {
+    let kept = rig.history().daily_metrics(first, last).unwrap();
+    let rows = rig.client().metrics().running_tolerance(first, last).await.unwrap();
+    assert_eq!(rows.len() as i64, (last - first).num_days() + 1, "the fake has a row every day");
+    for r in &rows {
+        let day = kept.iter().find(|k| Some(k.date) == r.calendar_date).expect("each day is kept");
+        assert!(day.tolerance_read, "{}", day.date);
+        assert_eq!(day.running_tolerance, r.running_tolerance, "{}", day.date);
+        assert_eq!(day.acute_impact_load, r.acute_running_load, "{}", day.date);
+        assert_eq!(day.weekly_impact_load, r.weekly_running_load, "{}", day.date);
+        assert_eq!(day.tolerance_feedback, r.tolerance_feedback, "{}", day.date);
+        assert_eq!(day.tolerance_row().as_ref().map(|t| t.running_tolerance), Some(r.running_tolerance));
+    }
+}
+
+/// Each night of `first..=last` keeps the sleep need of Garmin's sleep stats (28-day requests
+/// through a client of the same fake).
+async fn assert_sleep_need_is_garmins(rig: &Rig, first: NaiveDate, last: NaiveDate) {
+    let kept = rig.history().sleep_needs(first, last).unwrap();
+    let g = rig.client();
+    let mut garmin = Vec::new();
+    let mut from = first;
+    while from <= last {
+        let to = (from + chrono::Duration::days(27)).min(last);
+        for night in g.wellness().sleep_stats(from, to).await.unwrap() {
+            let need = night.values.and_then(|v| v.sleep_need);
+            garmin.extend(night.calendar_date.zip(need));
+        }
+        from = to + chrono::Duration::days(1);
+    }
+    assert_eq!(kept, garmin);
+    let needs: std::collections::BTreeSet<i64> = kept.iter().map(|(_, m)| *m as i64).collect();
+    assert!(needs.len() > 1, "the fake's need moves with training and HRV: {needs:?}");
 }
 
 /// Each day of `first..=last` keeps the score and acute load of Garmin's morning Training Readiness
@@ -1264,7 +1333,8 @@ fn readiness_days_requested(rig: &Rig) -> Vec<String> {
 }
 
 #[tokio::test]
-async fn a_version_7_file_gets_the_daily_readiness_of_the_days_it_reads_without_reading_their_status_again() {
+async fn a_version_7_file_gets_the_daily_readiness_of_the_days_it_reads_and_their_snapshots_once_for_the_acclimation()
+ {
     let rig = Rig::start().await;
     let since = today() - chrono::Duration::days(40);
     let first = history::sync::block_start(since);
@@ -1283,18 +1353,20 @@ async fn a_version_7_file_gets_the_daily_readiness_of_the_days_it_reads_without_
              PRAGMA user_version = 7;",
         )
         .unwrap();
+        drop_version_10_columns(&conn);
+        conn.execute_batch("PRAGMA user_version = 7;").unwrap();
     }
     let history = rig.history();
     let version: i64 =
         rusqlite_open(rig.dir.path()).query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
-    assert_eq!(version, 9, "opened: upgraded");
+    assert_eq!(version, 10, "opened: upgraded");
     let kept = history.daily_metrics(first, today()).unwrap();
     assert!(kept.iter().all(|d| !d.readiness_read && d.readiness_score.is_none()), "not read yet, not 0");
     assert!(kept.iter().any(|d| d.load_focus_feedback.is_some()), "the load focus stays");
 
     // The next sync reads the readiness of every day of the blocks it reads (the settled blocks
-    // wait for a --full sync, as with migration 7), each once, and the snapshots only of the days
-    // Garmin may still revise.
+    // wait for a --full sync, as with migration 7), each once, and, for their acclimation
+    // (migration 10), the snapshots of the same days once.
     rig.fake.clear_requests();
     let report = rig.sync(&options).await;
     assert!(report.complete(), "{}", report.summary());
@@ -1313,7 +1385,7 @@ async fn a_version_7_file_gets_the_daily_readiness_of_the_days_it_reads_without_
         .take_while(|d| *d <= today())
         .map(|d| d.to_string())
         .collect();
-    assert_eq!(status_days_requested(&rig), recent, "settled snapshots are not read again");
+    assert_eq!(status_days_requested(&rig), asked, "the snapshots of the days read, once each");
     for day in history.daily_metrics(first, today()).unwrap() {
         assert_eq!(day.readiness_read, asked.contains(&day.date.to_string()), "{}", day.date);
     }
@@ -1343,6 +1415,86 @@ async fn assert_daily_load_focus_is_garmins(rig: &Rig, first: NaiveDate, last: N
         feedbacks.extend(row.load_focus_feedback.clone());
     }
     assert!(!feedbacks.is_empty(), "the fake gives a load focus");
+}
+
+/// Drops what migration 10 added, as a file made before it has none of it.
+fn drop_version_10_columns(conn: &rusqlite::Connection) {
+    for column in [
+        "heat_acclimation_pct",
+        "heat_trend",
+        "altitude_acclimation_m",
+        "current_altitude_m",
+        "altitude_trend",
+        "acclimation_on",
+        "running_tolerance",
+        "acute_impact_load",
+        "weekly_impact_load",
+        "tolerance_feedback",
+        "tolerance_on",
+    ] {
+        conn.execute_batch(&format!("ALTER TABLE daily_metrics DROP COLUMN {column};")).unwrap();
+    }
+    conn.execute_batch("ALTER TABLE days DROP COLUMN sleep_need_min;").unwrap();
+}
+
+#[tokio::test]
+async fn a_version_9_file_migrates_takes_its_sleep_need_from_the_kept_nights_and_reads_acclimation_and_tolerance_next_sync()
+ {
+    let rig = Rig::start().await;
+    let since = today() - chrono::Duration::days(40);
+    let first = history::sync::block_start(since);
+    let mut options = SyncOptions::new(today());
+    options.since = Some(since);
+    assert!(rig.sync(&options).await.complete());
+    // As a version-9 build left it: no acclimation, tolerance or sleep-need column.
+    {
+        let conn = rusqlite_open(rig.dir.path());
+        drop_version_10_columns(&conn);
+        conn.execute_batch("PRAGMA user_version = 9;").unwrap();
+    }
+    rig.fake.clear_requests();
+    let history = rig.history();
+    let version: i64 =
+        rusqlite_open(rig.dir.path()).query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+    assert_eq!(version, 10, "opened: upgraded");
+    let kept = history.daily_metrics(first, today()).unwrap();
+    assert!(
+        kept.iter().all(|d| !d.acclimation_read
+            && d.heat_acclimation_pct.is_none()
+            && !d.tolerance_read
+            && d.running_tolerance.is_none()),
+        "not read yet, not 0"
+    );
+    assert!(kept.iter().all(|d| d.readiness_read), "what was kept stays");
+    // The sleep need of the nights already kept comes from their kept JSON, without asking Garmin.
+    assert!(rig.api_requests().is_empty(), "{:?}", rig.api_requests());
+    assert_sleep_need_is_garmins(&rig, first, today()).await;
+
+    // The next sync reads the acclimation (each day's snapshot once) and the Running Tolerance (one
+    // range) of the blocks it reads; the settled blocks wait for a --full sync.
+    rig.fake.clear_requests();
+    let report = rig.sync(&options).await;
+    assert!(report.complete(), "{}", report.summary());
+    let current = history::sync::block_start(today());
+    let days: Vec<String> =
+        current.iter_days().take_while(|d| *d <= today()).map(|d| d.to_string()).collect();
+    assert_eq!(status_days_requested(&rig), days, "each day of the block read, once");
+    let tolerance: Vec<(String, String)> =
+        rig.api_requests().into_iter().filter(|(p, _)| p.contains("/runningtolerance/")).collect();
+    assert_eq!(tolerance.len(), 1, "{tolerance:?}");
+    assert!(tolerance[0].1.contains(&format!("startDate={current}")), "{tolerance:?}");
+    for day in history.daily_metrics(first, today()).unwrap() {
+        let read = day.date >= current;
+        assert_eq!((day.acclimation_read, day.tolerance_read), (read, read), "{}", day.date);
+    }
+    assert_daily_acclimation_is_garmins(&rig, current, today()).await;
+    assert_daily_tolerance_is_garmins(&rig, current, today()).await;
+
+    // A --full sync reads the rest.
+    options.full = true;
+    assert!(rig.sync(&options).await.complete());
+    assert_daily_acclimation_is_garmins(&rig, first, today()).await;
+    assert_daily_tolerance_is_garmins(&rig, first, today()).await;
 }
 
 /// The days whose training-status snapshot a sync asked for.
@@ -1381,7 +1533,7 @@ async fn the_load_focus_is_kept_daily_and_a_version_6_file_upgrades_keeping_its_
     let version: i64 =
         rusqlite_open(rig.dir.path()).query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
     assert_eq!(
-        version, 9,
+        version, 10,
         "opened: upgraded past the daily load focus (7) to the daily readiness (8) and the laps' workout steps (9)"
     );
     let kept = history.daily_metrics(old_day, old_day).unwrap();
@@ -1441,6 +1593,24 @@ async fn an_older_watch_syncs_completely_and_keeps_no_newest_metric_never_zeros(
             .all(|k| k.hill_score.is_none() && k.endurance_score.is_none() && k.health_status.is_none()),
         "{kept:?}"
     );
+    // Acclimation and Running Tolerance: read (so the tools do not ask again), none kept, never 0.
+    let read =
+        rig.history().daily_metrics(first_synced(&options), today() - chrono::Duration::days(1)).unwrap();
+    assert!(!read.is_empty());
+    assert!(
+        read.iter().all(|k| k.acclimation_read
+            && k.tolerance_read
+            && k.heat_acclimation_pct.is_none()
+            && k.altitude_acclimation_m.is_none()
+            && k.running_tolerance.is_none()
+            && k.acute_impact_load.is_none()),
+        "{read:?}"
+    );
+}
+
+/// The first day a sync from `options.since` keeps (its block's start).
+fn first_synced(options: &SyncOptions) -> NaiveDate {
+    history::sync::block_start(options.since.unwrap())
 }
 
 #[tokio::test]
@@ -1475,7 +1645,7 @@ async fn a_version_7_files_laps_have_unknown_steps_until_a_full_sync_keeps_garmi
     let history = rig.history();
     let version: i64 =
         rusqlite_open(rig.dir.path()).query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
-    assert_eq!(version, 9, "opened: upgraded");
+    assert_eq!(version, 10, "opened: upgraded");
     assert_eq!(
         history.laps_with_steps(id).unwrap(),
         None,

@@ -48,11 +48,9 @@ fn band(value: f64, lo: f64, hi: f64, asleep: f64) -> Value {
 /// night whose HRV fell below its weekly average (field names as Home Assistant's Garmin
 /// integration 3.0.2 exposes them; the adjustment values are *unverified* beyond `NO_CHANGE`).
 fn need(d: &Dataset, day: NaiveDate, at: chrono::NaiveDateTime) -> Value {
-    let rec = d.day(day);
-    let trained = rec.is_some_and(|r| r.fitness.acute > r.fitness.chronic * 1.2);
-    let hrv_low = rec.and_then(|r| r.hrv.as_ref()).is_some_and(|h| h.last_night_avg < h.weekly_avg - 5.0);
+    let (trained, hrv_low) = need_reasons(d, day);
     let adjust = |on: bool| if on { "INCREASING" } else { "NO_CHANGE" };
-    let actual = 480 + if trained { 20 } else { 0 } + if hrv_low { 15 } else { 0 };
+    let actual = need_minutes(d, day);
     Obj::new()
         .set("userProfilePk", d.profile_id)
         .set("calendarDate", clock::date(day))
@@ -68,6 +66,21 @@ fn need(d: &Dataset, day: NaiveDate, at: chrono::NaiveDateTime) -> Value {
         .set("displayedForTheDay", false)
         .set("preferredActivityTracker", true)
         .build()
+}
+
+/// Why the need of the night before `day` rose: a hard training week, HRV below its weekly average.
+fn need_reasons(d: &Dataset, day: NaiveDate) -> (bool, bool) {
+    let rec = d.day(day);
+    let trained = rec.is_some_and(|r| r.fitness.acute > r.fitness.chronic * 1.2);
+    let hrv_low = rec.and_then(|r| r.hrv.as_ref()).is_some_and(|h| h.last_night_avg < h.weekly_avg - 5.0);
+    (trained, hrv_low)
+}
+
+/// The sleep need (minutes) of the night before `day`: the night's `sleepNeed.actual`, and the
+/// same number in the sleep-stats range's `values.sleepNeed` (one figure, two paths).
+fn need_minutes(d: &Dataset, day: NaiveDate) -> i64 {
+    let (trained, hrv_low) = need_reasons(d, day);
+    480 + if trained { 20 } else { 0 } + if hrv_low { 15 } else { 0 }
 }
 
 /// `dailySleepDTO` of a night (also one row of GraphQL `sleepSummariesScalar`).
@@ -239,7 +252,7 @@ async fn sleep_stats(State(state): State<AppState>, Path((s, e)): Path<(String, 
                 "respiration": s.avg_respiration, "localSleepEndTimeInMillis": clock::local_ms(d.zone.to_local(s.end_gmt)),
                 "deepTime": s.deep_s, "awakeTime": s.awake_s, "sleepScoreQuality": qualifier(f64::from(s.score)),
                 "spO2": s.avg_spo2, "localSleepStartTimeInMillis": clock::local_ms(d.zone.to_local(s.start_gmt)),
-                "sleepNeed": 480, "bodyBatteryChange": int(r.battery.at_wake - r.battery.start + 8.0),
+                "sleepNeed": need_minutes(&d, day), "bodyBatteryChange": int(r.battery.at_wake - r.battery.start + 8.0),
                 "hrvStatus": r.hrv.as_ref().map(|h| h.status), "skinTempF": null, "sleepScore": s.score,
                 "lightTime": s.light_s, "hrv7dAverage": r.hrv.as_ref().map(|h| h.weekly_avg)
             }})

@@ -11,6 +11,7 @@ use chrono::{Duration, NaiveDate};
 use serde_json::{Map, Value, json};
 
 use super::{Obj, date, int, ok, read, round};
+use crate::data::activity::Sport;
 use crate::data::health::Day;
 use crate::data::kit::WATCH_ID;
 use crate::data::{Dataset, clock};
@@ -130,10 +131,37 @@ pub(super) fn load_balance(d: &Dataset, day: NaiveDate, rec: &Day) -> Value {
         .build()
 }
 
-/// Heat and altitude acclimation of a day (home is mild and low: nothing to acclimate to).
+/// Heat acclimation (%) on `day`: built by exercise in the heat (22 °C or more, Garmin's own
+/// threshold in its watch manuals) over the last three weeks, each session counting less as it
+/// ages, so a hot spell builds it and a cool one lets it fade (the fake's model; Garmin's formula
+/// is not public). Pool swims do not count.
+fn heat_percent(d: &Dataset, day: NaiveDate) -> i64 {
+    let built: f64 = d
+        .live()
+        .filter(|a| a.sport() != Sport::Swimming && a.temp_c >= 22.0)
+        .filter_map(|a| {
+            let age = (day - a.start_local.date()).num_days();
+            (0..21).contains(&age).then(|| (a.elapsed_s / 3600.0).min(1.5) * 18.0 * (1.0 - age as f64 / 21.0))
+        })
+        .sum();
+    built.min(100.0).round() as i64
+}
+
+/// Heat and altitude acclimation of a day. Heat from the athlete's sessions in the heat
+/// ([`heat_percent`]), with the trend against the day before (`ACCLIMATIZED` from 80 % is the
+/// graphql fixture's value; `ACCLIMATIZING` and `DEACCLIMATIZING` are *unverified* names, and no
+/// trend, `null`, at 0 % as in `max_metrics.json`); home is low, so nothing to acclimate to in
+/// altitude.
 pub(super) fn acclimation(d: &Dataset, day: NaiveDate) -> Value {
     let date = clock::date(day);
     let altitude = if d.zone.offset_s < 0 { 1150 } else { 8 };
+    let (heat, before) = (heat_percent(d, day), heat_percent(d, day - Duration::days(1)));
+    let trend = match heat {
+        0 => Value::Null,
+        h if h >= 80 => json!("ACCLIMATIZED"),
+        h if h < before => json!("DEACCLIMATIZING"),
+        _ => json!("ACCLIMATIZING"),
+    };
     Obj::new()
         .set("calendarDate", date.clone())
         .set("altitudeAcclimationDate", date.clone())
@@ -142,9 +170,9 @@ pub(super) fn acclimation(d: &Dataset, day: NaiveDate) -> Value {
         .set("previousHeatAcclimationDate", clock::date(day - Duration::days(1)))
         .set("altitudeAcclimation", 0)
         .set("previousAltitudeAcclimation", 0)
-        .set("heatAcclimationPercentage", 0)
-        .set("previousHeatAcclimationPercentage", 0)
-        .set("heatTrend", Value::Null)
+        .set("heatAcclimationPercentage", heat)
+        .set("previousHeatAcclimationPercentage", before)
+        .set("heatTrend", trend)
         .set("altitudeTrend", Value::Null)
         .set("currentAltitude", altitude)
         .set("previousAltitude", altitude)

@@ -95,23 +95,46 @@ pub(crate) async fn kept_daily_metrics(
     date: NaiveDate,
     today: NaiveDate,
 ) -> Option<(Vec<DailyMetrics>, DataSource)> {
+    kept_days(history, first, date, today, History::daily_metrics).await
+}
+
+/// The kept sleep need (minutes) of each night of `first..=date` that has one, as
+/// [`kept_daily_metrics`] reads its days (`None`: the history does not cover them).
+pub(crate) async fn kept_sleep_needs(
+    history: Option<History>,
+    first: NaiveDate,
+    date: NaiveDate,
+    today: NaiveDate,
+) -> Option<(Vec<(NaiveDate, f64)>, DataSource)> {
+    kept_days(history, first, date, today, History::sleep_needs).await
+}
+
+/// What `read` gives of `first..` up to yesterday (or `date`, if earlier) when the history covers
+/// those days, with where it came from.
+async fn kept_days<T: Send + 'static>(
+    history: Option<History>,
+    first: NaiveDate,
+    date: NaiveDate,
+    today: NaiveDate,
+    read: fn(&History, NaiveDate, NaiveDate) -> ::history::Result<T>,
+) -> Option<(T, DataSource)> {
     let history = history?;
     let last = date.min(today - Duration::days(1));
     if last < first {
         return None;
     }
-    let read = tokio::task::spawn_blocking(move || {
+    let kept = tokio::task::spawn_blocking(move || {
         let coverage = history.coverage(first, last)?;
         if coverage.covered_to != Some(last) {
             return Ok(None);
         }
-        Ok::<_, ::history::HistoryError>(Some((history.daily_metrics(first, last)?, coverage.synced_at)))
+        Ok::<_, ::history::HistoryError>(Some((read(&history, first, last)?, coverage.synced_at)))
     })
     .await;
-    match read {
+    match kept {
         Ok(Ok(Some((days, synced_at)))) => Some((days, DataSource::history(last, synced_at, last < date))),
         Ok(Err(e)) => {
-            tracing::warn!("reading the newest metrics from the local history failed, answering live: {e}");
+            tracing::warn!("reading the local history failed, answering live: {e}");
             None
         }
         _ => None,

@@ -73,8 +73,8 @@ impl GarminMcp {
     /// (HRV, resting heart rate, respiration, skin temperature and SpO2 against the athlete's own
     /// baseline, on recent watches) — for one day
     /// (`date`, default today) or, as one compact row per day plus averages, for up to 14 days
-    /// (`start_date`/`end_date`; each night's Health Status too, from the local history when it is
-    /// synced). Use it for "how did I sleep?", "what's my resting heart rate?", "how stressed was
+    /// (`start_date`/`end_date`; each night's Health Status and sleep need too, from the local
+    /// history when it is synced). Use it for "how did I sleep?", "what's my resting heart rate?", "how stressed was
     /// I this week?", "how has my Health Status been lately?". Parts
     /// Garmin has no data for are listed in `missing`. `detail=full` adds the sleep-stage timeline
     /// and an hourly stress/Body Battery summary for one day.

@@ -36,7 +36,7 @@ pub use self::answer::*;
 pub use self::fitness::morning_readiness;
 use self::fitness::{endurance_level, lactate_speed_mps, readiness_part, trend_rows, vo2max_part};
 use self::newest::{
-    absence, acclimation_part, add_score_trend, focus_and_scores_sentence, hill_level,
+    absence, acclimation_part, add_acclimation_trend, add_score_trend, focus_and_scores_sentence, hill_level,
     running_tolerance_part, tolerance_on, watch_words,
 };
 pub use self::records::names_to_fetch;
@@ -60,7 +60,8 @@ pub struct TrainingStatusArgs {
     #[serde(default)]
     pub date: Option<Day<arg::Date>>,
     /// Days of trend to add (readiness, acute load, VO2max, HRV, Running Tolerance, endurance and
-    /// hill scores per day), ending on `date`: 0–28, default 7.
+    /// hill scores, load focus, heat and altitude acclimation per day), ending on `date`: 0–28,
+    /// default 7.
     #[serde(default)]
     #[schemars(range(min = 0, max = 28))]
     pub trend_days: Option<u32>,
@@ -120,8 +121,8 @@ impl GarminMcp {
     /// training readiness and what limits it, HRV, race predictions (5K to marathon), lactate
     /// threshold, endurance and hill scores with their levels, Running Tolerance (weekly tolerance,
     /// impact load and Garmin's verdict), heat and altitude acclimation, plus the last `trend_days`
-    /// days of the morning readiness, acute load, VO2max, HRV, Running Tolerance and the endurance
-    /// and hill scores (from the local history when synced). What the watch does not record is
+    /// days of the morning readiness, acute load, VO2max, HRV, Running Tolerance, the endurance
+    /// and hill scores and the heat and altitude acclimation (from the local history when synced). What the watch does not record is
     /// said in `not_recorded`, one sentence each.
     #[tool(
         name = "get_training_status",
@@ -161,6 +162,9 @@ impl GarminMcp {
                 (row.running_tolerance, row.impact_load) = tolerance_on(&fetched.tolerance, day);
             }
             add_score_trend(&mut report.trend, &fetched.hill_range, &fetched.endurance_range);
+            let kept_acclimation =
+                fetched.kept.as_ref().map(|(days, _)| kept::acclimation_days(days)).unwrap_or_default();
+            add_acclimation_trend(&mut report.trend, &kept_acclimation, &fetched.vo2_range);
             if let Some(row) = report.trend.iter_mut().find(|r| r.date == date.to_string())
                 && row.hill_score.is_none()
             {
@@ -299,13 +303,26 @@ impl GarminMcp {
         let reads = self.reads().await?;
         let client = reads.web("this tool's data")?.clone();
         let first = date - Duration::days(i64::from(trend_days.max(1)) - 1);
-        // The scores' trend from the local history when it covers it (no request to Garmin).
+        // A week at least of Running Tolerance, so this week's is there whatever the trend's length.
+        let tolerance_first = first.min(date - Duration::days(6));
+        // The trend from the local history when it covers it (no request to Garmin), from the
+        // tolerance's first day.
         let kept = match trend_days {
             0 => None,
             _ => {
                 let history = self.history_for_reads().await;
-                crate::domain::reading::kept_daily_metrics(history, first, date, self.today()).await
+                crate::domain::reading::kept_daily_metrics(history, tolerance_first, date, self.today()).await
             }
+        };
+        // The history ends yesterday at the latest: the days after it are read live.
+        let kept_tolerance = kept.as_ref().and_then(|(days, _)| {
+            let last = days.iter().map(|d| d.date).max()?;
+            kept::tolerance_rows(days, tolerance_first, last).map(|rows| (rows, last))
+        });
+        let tolerance_range = match &kept_tolerance {
+            Some((_, last)) if *last >= date => None,
+            Some((_, last)) => Some((*last + Duration::days(1), date)),
+            None => Some((tolerance_first, date)),
         };
         let trend_dates: Vec<NaiveDate> =
             (0..i64::from(trend_days.max(1))).map(|i| first + Duration::days(i)).collect();
@@ -321,6 +338,7 @@ impl GarminMcp {
                 .filter(|d| *d == date || !kept_readiness.contains_key(d))
                 .collect(),
             trend_dates,
+            tolerance_range,
             with_trend: trend_days > 0,
             live_scores: trend_days > 0 && kept.is_none(),
         };
@@ -333,6 +351,10 @@ impl GarminMcp {
         }
         for (day, entries) in kept_readiness {
             parts.readiness_by_day.entry(day).or_insert(entries);
+        }
+        if let Some((mut rows, _)) = kept_tolerance {
+            rows.append(&mut parts.tolerance);
+            parts.tolerance = rows;
         }
         if let Some((days, source)) = kept {
             (parts.hill_range, parts.endurance_range) = kept::as_ranges(&days);

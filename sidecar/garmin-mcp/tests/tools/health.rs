@@ -639,3 +639,43 @@ async fn an_older_watch_gets_one_health_status_sentence_for_a_range_synced_or_no
         assert!(!text.contains("Health Status on "), "{text}");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Sleep need over a range (#29, migration 10): from the history where it covers the range.
+
+#[tokio::test]
+async fn a_ranges_sleep_need_comes_from_the_synced_history_and_equals_garmins_each_night() {
+    let (start, end) = (today() - Duration::days(13), today() - Duration::days(1));
+    let args = json!({"start_date": start.to_string(), "end_date": end.to_string()});
+    let live_h = Harness::start().await;
+    let (_, live) = live_h.call_ok("get_daily_health", args.clone()).await;
+    let h = crate::support::synced_since("2026-09-01").await;
+    let (_, kept) = h.call_ok("get_daily_health", args.clone()).await;
+    // Garmin's need of each night, read through a client of the same fake, written `h:mm` here.
+    let g = garmin::Client::builder().store(h.store.clone()).build().unwrap();
+    let nights = g.wellness().sleep_stats(start, end).await.unwrap();
+    let (live_days, kept_days) = (live["days"].as_array().unwrap(), kept["days"].as_array().unwrap());
+    assert_eq!(kept_days.len(), 13);
+    let mut needs = BTreeSet::new();
+    for (a, b) in live_days.iter().zip(kept_days) {
+        let day: NaiveDate = b["date"].as_str().unwrap().parse().unwrap();
+        let minutes = nights
+            .iter()
+            .find(|n| n.calendar_date == Some(day))
+            .and_then(|n| n.values.as_ref()?.sleep_need)
+            .unwrap() as u64;
+        let expected = format!("{}:{:02}", minutes / 60, minutes % 60);
+        assert_eq!(b["sleep_need"], expected, "{day}");
+        assert_eq!(a["sleep_need"], b["sleep_need"], "live and kept agree on {day}");
+        needs.insert(minutes);
+    }
+    assert!(needs.len() > 1, "the fake's need moves with training and HRV: {needs:?}");
+    // It is the history's: with Garmin's sleep range failing, each night keeps its need.
+    h.fake
+        .push_fault(FaultRule::always(Fault::ServerError(500)).on_path("/sleep-service/stats/sleep/daily/"));
+    let (_, faulted) = h.call_ok("get_daily_health", args).await;
+    for (a, b) in kept_days.iter().zip(faulted["days"].as_array().unwrap()) {
+        assert_eq!(a["sleep_need"], b["sleep_need"], "{b}");
+        assert!(b.get("sleep").is_none(), "the sleep itself is live: {b}");
+    }
+}

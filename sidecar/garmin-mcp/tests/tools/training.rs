@@ -635,3 +635,212 @@ async fn requests_and_wall_time_with_load_focus_and_score_trends_at_80_ms_per_re
     assert!(paths.iter().any(|p| p.contains("/hillscore/stats")), "{paths:#?}");
     assert!(!paths.iter().any(|p| p.ends_with("/metrics-service/metrics/hillscore")), "{paths:#?}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Acclimation and Running Tolerance kept in the history (#29, migration 10).
+
+/// The Running Tolerance requests of the harness's log, with their queries.
+fn tolerance_requests(h: &Harness) -> Vec<String> {
+    h.fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.path.contains("/runningtolerance/"))
+        .map(|r| r.query.unwrap_or_default())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_synced_history_answers_the_acclimation_and_tolerance_trend_with_no_tolerance_request_and_garmins_numbers()
+ {
+    let date = today() - Duration::days(1);
+    let args = json!({"date": date.to_string(), "trend_days": 28});
+    let live_h = Harness::start().await;
+    let (_, live) = live_h.call_ok("get_training_status", args.clone()).await;
+    assert_eq!(live["trend_source"]["from"], "garmin");
+    assert_eq!(tolerance_requests(&live_h).len(), 1, "live: one range request");
+    let h = crate::support::synced_since("2026-09-01").await;
+    h.fake.clear_requests();
+    let (_, kept) = h.call_ok("get_training_status", args.clone()).await;
+    assert_eq!(kept["trend_source"]["from"], "history", "{kept}");
+    assert!(tolerance_requests(&h).is_empty(), "the history kept every day: {:?}", tolerance_requests(&h));
+    assert_eq!(kept["running_tolerance"], live["running_tolerance"]);
+    assert!(kept["running_tolerance"]["weekly_tolerance"].is_number(), "{kept}");
+    let (live_rows, kept_rows) = (live["trend"].as_array().unwrap(), kept["trend"].as_array().unwrap());
+    assert_eq!(live_rows.len(), 28);
+    assert_eq!(kept_rows.len(), 28);
+    // Live, the acclimation comes with the VO2max range, whose rows are the days Garmin updated
+    // VO2max; the history kept it every day (each day's snapshot): the same where both have it.
+    let mut both = 0;
+    for (a, b) in live_rows.iter().zip(kept_rows) {
+        for key in ["running_tolerance", "impact_load"] {
+            assert_eq!(a[key], b[key], "{key}: live {a} kept {b}");
+        }
+        if a.get("heat_acclimation_pct").is_some() {
+            both += 1;
+            for key in ["heat_acclimation_pct", "heat_trend", "altitude_acclimation_m"] {
+                assert_eq!(a[key], b[key], "{key}: live {a} kept {b}");
+            }
+        }
+        assert!(b["heat_acclimation_pct"].is_u64() && b["running_tolerance"].is_number(), "{b}");
+    }
+    assert!(both > 5, "the live answer has the days with a run or a ride: {both}");
+    // The acclimation is the fake's of each day (its training-status snapshot), and it moves.
+    let g = garmin(&h);
+    let mut heat = BTreeSet::new();
+    for row in kept_rows {
+        let day: NaiveDate = row["date"].as_str().unwrap().parse().unwrap();
+        let status = g.metrics().training_status(day).await.unwrap().unwrap();
+        let a = status.most_recent_vo2_max.unwrap().heat_altitude_acclimation.unwrap();
+        assert_eq!(
+            row["heat_acclimation_pct"],
+            a.heat_acclimation_percentage.unwrap().round() as u64,
+            "{row}"
+        );
+        heat.insert(row["heat_acclimation_pct"].as_u64());
+    }
+    assert!(heat.len() > 1, "{heat:?}");
+    // It is the history's: with Garmin's VO2max range failing, the kept days still have it.
+    h.fake.push_fault(
+        FaultRule::always(Fault::ServerError(500)).on_path("/metrics-service/metrics/maxmet/daily/"),
+    );
+    let (_, faulted) = h.call_ok("get_training_status", args).await;
+    for (a, b) in kept_rows.iter().zip(faulted["trend"].as_array().unwrap()) {
+        assert_eq!(a["heat_acclimation_pct"], b["heat_acclimation_pct"], "{b}");
+    }
+    h.fake.clear_faults();
+    // Today is never in the history: only today's tolerance is read, one day, and it is Garmin's.
+    h.fake.clear_requests();
+    let (_, now) = h.call_ok("get_training_status", json!({})).await;
+    assert_eq!(now["trend_source"]["from"], "history+garmin", "{now}");
+    let asked = tolerance_requests(&h);
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert!(
+        asked[0].contains(&format!("startDate={}", today()))
+            && asked[0].contains(&format!("endDate={}", today()))
+    );
+    let (_, live_now) = live_h.call_ok("get_training_status", json!({})).await;
+    assert_eq!(now["running_tolerance"], live_now["running_tolerance"]);
+    for (a, b) in live_now["trend"].as_array().unwrap().iter().zip(now["trend"].as_array().unwrap()) {
+        assert_eq!(
+            (&a["running_tolerance"], &a["impact_load"]),
+            (&b["running_tolerance"], &b["impact_load"])
+        );
+        if a.get("heat_acclimation_pct").is_some() {
+            assert_eq!(a["heat_acclimation_pct"], b["heat_acclimation_pct"], "live {a} kept {b}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_older_watch_has_no_acclimation_or_tolerance_in_its_trend_live_or_synced_and_one_sentence_each() {
+    let h = Harness::with_fake(FakeConfig::older_watch_account(today())).await;
+    let date = today() - Duration::days(1);
+    let args = json!({"date": date.to_string(), "trend_days": 7});
+    let check = |out: &serde_json::Value, text: &str| {
+        for row in out["trend"].as_array().unwrap() {
+            for key in [
+                "running_tolerance",
+                "impact_load",
+                "heat_acclimation_pct",
+                "heat_trend",
+                "altitude_acclimation_m",
+            ] {
+                assert!(row.get(key).is_none(), "{key} must be absent, not zeros: {row}");
+            }
+        }
+        for metric in ["Running Tolerance", "heat and altitude acclimation"] {
+            let sentence = format!("your Forerunner 255 does not record {metric}.");
+            assert!(out["not_recorded"].as_array().unwrap().contains(&json!(sentence)), "{out}");
+            assert!(text.contains(&sentence), "{text}");
+        }
+    };
+    let (text, live) = h.call_ok("get_training_status", args.clone()).await;
+    check(&live, &text);
+    let mut ended = false;
+    for _ in 0..10 {
+        let (_, data) = h.call_ok("sync_history", json!({"since": "2026-10-20"})).await;
+        if data["status"] != "running" {
+            ended = true;
+            break;
+        }
+    }
+    assert!(ended, "the sync did not end");
+    h.fake.clear_requests();
+    let (text, kept) = h.call_ok("get_training_status", args).await;
+    assert_eq!(kept["trend_source"]["from"], "history", "{kept}");
+    check(&kept, &text);
+    assert!(tolerance_requests(&h).is_empty(), "the history kept that the watch has none");
+}
+
+/// Issue #29's measure for the kept series: `get_training_status` (default: today, a 7-day trend)
+/// at 80 ms per Garmin request, live and from a synced history, against the requests the tool
+/// sent live before migration 10 (the same set as `live`: status, readiness of the asked day and
+/// of each trend day, VO2max, HRV, race predictions, lactate threshold, the two score ranges,
+/// fitness age and a week of Running Tolerance), sent all at once through a client of the same
+/// fake, in the same run. Printed with `--nocapture`; the counts are asserted: from the history the
+/// tolerance range shrinks to today and the trend's readiness and score ranges are not sent, and
+/// no request waits for another.
+#[tokio::test]
+async fn requests_and_wall_time_from_the_synced_history_and_live_at_80_ms_per_request() {
+    let live_h = Harness::start().await;
+    let kept_h = crate::support::synced_since("2026-09-01").await;
+    for h in [&live_h, &kept_h] {
+        h.fake.push_fault(FaultRule::always(Fault::Latency(std::time::Duration::from_millis(80))));
+        h.call_ok("get_training_status", json!({})).await;
+    }
+    let g = garmin(&live_h);
+    let (m, w) = (g.metrics(), g.wellness());
+    let date = today();
+    let first = date - Duration::days(6);
+    let (mut baseline, mut live, mut kept) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..3 {
+        live_h.fake.clear_requests();
+        let started = std::time::Instant::now();
+        let readiness =
+            futures::future::join_all((0..7).map(|i| m.training_readiness(first + Duration::days(i))));
+        let _ = tokio::join!(
+            m.training_status(date),
+            readiness,
+            m.max_metrics(first, date),
+            w.hrv_range(first, date),
+            m.race_predictions(),
+            m.lactate_threshold(),
+            m.hill_score_range(first, date),
+            m.endurance_score_range(first, date),
+            m.fitness_age(date),
+            m.running_tolerance(first, date),
+        );
+        baseline.push((live_h.gc_api_paths().len(), started.elapsed()));
+        for (h, out) in [(&live_h, &mut live), (&kept_h, &mut kept)] {
+            h.fake.clear_requests();
+            let started = std::time::Instant::now();
+            h.call_ok("get_training_status", json!({})).await;
+            out.push((h.gc_api_paths().len(), started.elapsed()));
+        }
+    }
+    let median = |v: &mut Vec<(usize, std::time::Duration)>| {
+        v.sort_by_key(|x| x.1);
+        v[1]
+    };
+    let (b, l, k) = (median(&mut baseline), median(&mut live), median(&mut kept));
+    println!(
+        "get_training_status at 80 ms/request: the requests before migration 10 {} in {} ms; live now {} in {} ms (ratio {:.2}); from the synced history {} in {} ms (ratio {:.2})",
+        b.0,
+        b.1.as_millis(),
+        l.0,
+        l.1.as_millis(),
+        l.1.as_secs_f64() / b.1.as_secs_f64(),
+        k.0,
+        k.1.as_millis(),
+        k.1.as_secs_f64() / b.1.as_secs_f64()
+    );
+    assert_eq!(l.0, b.0, "live: the same requests (acclimation comes with the VO2max range)");
+    assert_eq!(
+        k.0,
+        b.0 - 6,
+        "kept: the trend's readiness but today's is not sent, and the day's two scores stand in for the two score ranges"
+    );
+    assert!(k.1 < b.1 * 2, "no request waits for another: {k:?} against {b:?}");
+    let asked = tolerance_requests(&kept_h);
+    assert!(asked.iter().all(|q| q.contains(&format!("startDate={date}"))), "{asked:?}");
+}

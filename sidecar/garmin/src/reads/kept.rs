@@ -18,7 +18,8 @@ use crate::models::activities::{
     ActivityDetails, ActivitySplits, ActivitySummary, ActivityType, ExerciseSets, TimeInZone,
 };
 use crate::models::metrics::{
-    EnduranceScoreRange, HealthStatus, HillScoreRange, HrZones, TrainingReadiness, TrainingStatus,
+    EnduranceScoreRange, HealthStatus, HillScoreRange, HrZones, RunningTolerance, TrainingReadiness,
+    TrainingStatus,
 };
 use crate::models::wellness::{DailySleep, DailySummary, DailyWeightSummary, HrvSummary, SleepStatsDay};
 use crate::{Client, Error, PersonalClient, Result};
@@ -388,14 +389,11 @@ impl Garmin {
 
     /// The daily series of Garmin's newest metrics over `start..=end` (at most a block; web session
     /// only, recent watches only: others answer 404/204): the daily hill scores, the weekly
-    /// endurance-score groups and the Health Status of each night. Typed, since the history keeps
-    /// their numbers (and Health Status as read).
-    pub async fn kept_newest_metrics(
-        &self,
-        start: NaiveDate,
-        end: NaiveDate,
-    ) -> (Result<HillScoreRange>, Result<EnduranceScoreRange>, Result<Vec<HealthStatus>>) {
-        let (hill, endurance, health) =
+    /// endurance-score groups, the Health Status of each night and the daily Running Tolerance
+    /// rows, four range requests sent together. Typed, since the history keeps their numbers (and
+    /// Health Status as read).
+    pub async fn kept_newest_metrics(&self, start: NaiveDate, end: NaiveDate) -> NewestMetricRanges {
+        let (hill, endurance, health, tolerance) =
             futures::join!(
                 self.serve(Read::new("hill scores").web(move |w| {
                     Box::pin(async move { w.metrics().hill_score_range(start, end).await })
@@ -406,8 +404,16 @@ impl Garmin {
                 self.serve(Read::new("Health Status").web(move |w| {
                     Box::pin(async move { w.metrics().health_status_range(start, end).await })
                 })),
+                self.serve(Read::new("Running Tolerance").web(move |w| {
+                    Box::pin(async move { w.metrics().running_tolerance(start, end).await })
+                })),
             );
-        (hill.map(Served::into_value), endurance.map(Served::into_value), health.map(Served::into_value))
+        NewestMetricRanges {
+            hill: hill.map(Served::into_value),
+            endurance: endurance.map(Served::into_value),
+            health: health.map(Served::into_value),
+            tolerance: tolerance.map(Served::into_value),
+        }
     }
 
     /// The Training Readiness entries of `date` (web session only; recent watches only, an empty
@@ -444,4 +450,17 @@ fn day_rows(
         .take_while(|d| *d <= last)
         .map(|day| (day, row_of(&ymd(day)).cloned().map(Raw::of)))
         .collect()
+}
+
+/// What [`Garmin::kept_newest_metrics`] read of a block, each range with its own outcome.
+#[derive(Debug)]
+pub struct NewestMetricRanges {
+    /// The daily hill scores.
+    pub hill: Result<HillScoreRange>,
+    /// The weekly endurance-score groups.
+    pub endurance: Result<EnduranceScoreRange>,
+    /// Each night's Health Status.
+    pub health: Result<Vec<HealthStatus>>,
+    /// The daily Running Tolerance rows (rows without a value dropped).
+    pub tolerance: Result<Vec<RunningTolerance>>,
 }

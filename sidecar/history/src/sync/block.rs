@@ -279,7 +279,8 @@ enum Range<T> {
 }
 
 /// Step 4: the block's sleep, HRV and weight ranges and (web session only) the newest metrics'
-/// ranges, and the training-status snapshot and Training Readiness of each day where they are not
+/// ranges (hill and endurance scores, Health Status, Running Tolerance), and the training-status
+/// snapshot (its load focus and acclimation) and Training Readiness of each day where they are not
 /// settled (the block's last day's snapshot also kept as the block's training status), kept in one
 /// transaction. A kind
 /// Garmin has nothing of for the block (404, no content) is an answer: the block's days are kept
@@ -299,14 +300,20 @@ async fn read_ranges(run: &Run<'_>, block: Block, report: &mut SyncReport) -> Re
     let hrv = failures.take("the HRV", hrv)?;
     let weight = failures.take("the weigh-ins", weight)?;
     let statuses = take_statuses(&mut failures, statuses?)?;
-    // Garmin's newest metrics: a watch without them answers 404/204 (nothing to keep).
-    let (hill, endurance, health) = match newest {
-        Some((hill, endurance, health)) => (
-            failures.take("the hill scores", hill)?,
-            failures.take("the endurance scores", endurance)?,
-            failures.take("the Health Status", health)?,
+    // Garmin's newest metrics: a watch without them answers 404/204 (nothing to keep). Running
+    // Tolerance is kept per day with the day it was read, so "Garmin has none" (404: kept read,
+    // NULL) differs from a failed read (not kept: read again next time).
+    let (hill, endurance, health, tolerance) = match newest {
+        Some(ranges) => (
+            failures.take("the hill scores", ranges.hill)?,
+            failures.take("the endurance scores", ranges.endurance)?,
+            failures.take("the Health Status", ranges.health)?,
+            match ranges.tolerance {
+                Err(e) if e.means_nothing_there() => Some(Vec::new()),
+                read => failures.take("the Running Tolerance", read)?,
+            },
         ),
-        None => (None, None, None),
+        None => (None, None, None, None),
     };
     let Failures { stop, failed, .. } = failures;
     let mut conn = run.history.conn();
@@ -324,6 +331,7 @@ async fn read_ranges(run: &Run<'_>, block: Block, report: &mut SyncReport) -> Re
             }
             let status = snapshot.as_ref().map(|s| &s.value.value);
             crate::daily_metrics::store_load_focus(&tx, *day, status, run.options.today, now)?;
+            crate::daily_metrics::store_acclimation(&tx, *day, status, run.options.today, now)?;
         }
         if let Some(entries) = readiness {
             crate::daily_metrics::store_readiness(&tx, *day, entries, run.options.today, now)?;
@@ -336,6 +344,9 @@ async fn read_ranges(run: &Run<'_>, block: Block, report: &mut SyncReport) -> Re
         &health.unwrap_or_default(),
         now,
     )?;
+    if let Some(rows) = &tolerance {
+        crate::daily_metrics::store_tolerance(&tx, start, last, rows, run.options.today, now)?;
+    }
     if !failed {
         store::mark_ranges_read(&tx, start, last, now)?;
     }

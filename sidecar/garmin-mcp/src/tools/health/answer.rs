@@ -408,6 +408,10 @@ pub struct HealthRow {
     /// Sleep score.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sleep_score: Option<u64>,
+    /// The sleep Garmin said the night needed (`h:mm`): from the local history when it covers the
+    /// range, else from the night's sleep row.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sleep_need: Option<String>,
     /// Average stress.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stress_avg: Option<u64>,

@@ -1,6 +1,7 @@
 //! A range of `get_daily_health` (up to 14 days): one range request per endpoint, concurrently,
 //! folded into one compact row per day, averages, gaps and a summary sentence; each night's Health
-//! Status beside them (`status_days`: from the history when it covers the range).
+//! Status beside them (`status_days`: from the history when it covers the range), and each
+//! night's sleep need from the history where it covers the range (else from the sleep row).
 
 use chrono::NaiveDate;
 use garmin::models::common::DatedValue;
@@ -18,6 +19,11 @@ use crate::domain::words::{thousands, whole};
 use crate::server::GarminMcp;
 use crate::tool_error::ToolError;
 use display::duration_hm as hm;
+
+/// A sleep need in minutes as `h:mm` (none when Garmin gave none or 0).
+fn need_hm(minutes: f64) -> Option<String> {
+    (minutes.is_finite() && minutes > 0.0).then(|| hm(minutes * 60.0))
+}
 
 /// The parts of a range row, in the order of [`Columns::present`], as named in `missing`.
 const ROW_PARTS: [&str; 7] =
@@ -41,15 +47,29 @@ impl GarminMcp {
         start: NaiveDate,
         end: NaiveDate,
     ) -> Result<(String, DailyHealth), ToolError> {
-        let (columns, status) =
-            tokio::join!(self.range_columns(start, end), self.health_status_days(start, end));
+        let kept_needs = async {
+            let history = self.history_for_reads().await;
+            crate::domain::reading::kept_sleep_needs(history, start, end, self.today()).await
+        };
+        let (columns, status, kept_needs) =
+            tokio::join!(self.range_columns(start, end), self.health_status_days(start, end), kept_needs);
         let (columns, mut failed) = columns?;
         let rows: Vec<HealthRow> = start
             .iter_days()
             .take_while(|d| *d <= end)
-            .map(|d| HealthRow {
-                health_status: status.nights.get(&d).map(health_status_row),
-                ..columns.row(d)
+            .map(|d| {
+                let mut row = columns.row(d);
+                row.health_status = status.nights.get(&d).map(health_status_row);
+                if let Some((needs, source)) = &kept_needs
+                    && source
+                        .history_to
+                        .as_deref()
+                        .and_then(|t| t.parse::<NaiveDate>().ok())
+                        .is_some_and(|last| d <= last)
+                {
+                    row.sleep_need = needs.iter().find(|(day, _)| *day == d).and_then(|(_, m)| need_hm(*m));
+                }
+                row
             })
             .collect();
         let empty = |r: &HealthRow| HealthRow { date: r.date.clone(), ..HealthRow::default() } == *r;
@@ -145,6 +165,7 @@ impl Columns {
         {
             row.sleep = values.total_sleep_time_in_seconds.filter(|s| *s > 0.0).map(hm);
             row.sleep_score = values.sleep_score.and_then(whole);
+            row.sleep_need = values.sleep_need.and_then(need_hm);
         }
         row.stress_avg = self
             .stress

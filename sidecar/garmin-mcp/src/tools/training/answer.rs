@@ -52,8 +52,9 @@ pub struct TrainingStatusReport {
     /// One row per day of the trend, oldest first.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub trend: Vec<TrendRow>,
-    /// Where the trend's hill scores, endurance scores and load focus came from: the local
-    /// history when it covers the trend's days, else Garmin live.
+    /// Where the trend's hill and endurance scores, load focus, morning readiness, acclimation and
+    /// Running Tolerance came from: the local history when it covers the trend's days (the asked
+    /// day, when it is today, read live), else Garmin live.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trend_source: Option<crate::history::DataSource>,
     /// Parts Garmin has no data for.
@@ -304,6 +305,16 @@ pub struct TrendRow {
     /// when it answers the trend, and on the asked day from its own training status.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub load_focus: Option<String>,
+    /// Heat acclimation of the day, percent (from the local history every day; live, on the days
+    /// Garmin updated VO2max, whose rows carry it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heat_acclimation_pct: Option<u64>,
+    /// Garmin's heat trend of the day in words (`acclimatizing`, `acclimatized`…).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heat_trend: Option<String>,
+    /// Altitude acclimated to on the day (m).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub altitude_acclimation_m: Option<u64>,
 }
 
 /// Running Tolerance and impact load (Forerunner 570/970, fēnix 8 era).

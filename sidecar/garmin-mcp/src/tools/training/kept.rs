@@ -1,8 +1,10 @@
 //! The trend of Garmin's newest metrics in `get_training_status` from the local history (#29):
 //! when the history covers the trend's days up to yesterday
 //! (`domain::reading::kept_daily_metrics`), its daily series (hill score, endurance score, load
-//! focus, morning readiness) answers them, and the two range requests and the per-day readiness
-//! requests to Garmin are not sent; the trend says so (`trend_source`). Today is never in the history: its hill and endurance scores come from the
+//! focus, morning readiness, acclimation, Running Tolerance) answers them, and the two range
+//! requests, the per-day readiness requests and the Running Tolerance range to Garmin are not sent
+//! (only the asked day's readiness, and its tolerance when it is today); the trend says so
+//! (`trend_source`). Today is never in the history: its hill and endurance scores come from the
 //! day's own requests. This file puts the kept days in the shapes the trend is filled from.
 
 use std::collections::BTreeMap;
@@ -10,7 +12,8 @@ use std::collections::BTreeMap;
 use ::history::daily_metrics::DailyMetrics;
 use chrono::NaiveDate;
 use garmin::models::metrics::{
-    EnduranceGroup, EnduranceScoreRange, HillScore, HillScoreRange, TrainingReadiness,
+    EnduranceGroup, EnduranceScoreRange, HeatAltitudeAcclimation, HillScore, HillScoreRange,
+    RunningTolerance, TrainingReadiness,
 };
 
 use super::answer::TrendRow;
@@ -68,4 +71,44 @@ pub(super) fn add_kept_load_focus(rows: &mut [TrendRow], days: &[DailyMetrics]) 
         let Some(day) = days.iter().find(|d| d.date.to_string() == row.date) else { continue };
         row.load_focus = day.load_focus_feedback.as_deref().map(words);
     }
+}
+
+/// The kept Running Tolerance rows of `from..=to` when the history read the tolerance of every one
+/// of those days (a day read without a row has none: Garmin had none); `None` when a day was not
+/// read (a history made before migration 10, or a block whose read failed): then it is read live.
+pub(super) fn tolerance_rows(
+    days: &[DailyMetrics],
+    from: NaiveDate,
+    to: NaiveDate,
+) -> Option<Vec<RunningTolerance>> {
+    let mut rows = Vec::new();
+    for day in from.iter_days().take_while(|d| *d <= to) {
+        let kept = days.iter().find(|d| d.date == day).filter(|d| d.tolerance_read)?;
+        rows.extend(kept.tolerance_row());
+    }
+    Some(rows)
+}
+
+/// The acclimation each kept day's training-status snapshot gave, in Garmin's shape (days whose
+/// acclimation was not read are absent: the trend takes them from the live VO2max range).
+pub(super) fn acclimation_days(
+    days: &[DailyMetrics],
+) -> BTreeMap<NaiveDate, Option<HeatAltitudeAcclimation>> {
+    days.iter()
+        .filter(|d| d.acclimation_read)
+        .map(|d| {
+            let a = (d.heat_acclimation_pct.is_some() || d.current_altitude_m.is_some()).then(|| {
+                HeatAltitudeAcclimation {
+                    calendar_date: Some(d.date),
+                    heat_acclimation_percentage: d.heat_acclimation_pct,
+                    altitude_acclimation: d.altitude_acclimation_m,
+                    current_altitude: d.current_altitude_m,
+                    heat_trend: d.heat_trend.clone(),
+                    altitude_trend: d.altitude_trend.clone(),
+                    altitude_acclimation_local_timestamp: None,
+                }
+            });
+            (d.date, a)
+        })
+        .collect()
 }

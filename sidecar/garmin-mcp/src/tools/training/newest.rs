@@ -51,6 +51,36 @@ pub(super) fn acclimation_part(
     })
 }
 
+/// The trend's acclimation of each day: the history's where it kept the day, else the day's row of
+/// Garmin's VO2max range (the same block the training-status snapshot carries). A day without a
+/// percentage or an altitude (an older watch sends `null`) has none, never 0.
+pub(super) fn add_acclimation_trend(
+    rows: &mut [TrendRow],
+    kept: &std::collections::BTreeMap<NaiveDate, Option<HeatAltitudeAcclimation>>,
+    range: &[MaxMetrics],
+) {
+    for row in rows {
+        let Ok(day) = row.date.parse::<NaiveDate>() else { continue };
+        let live = || {
+            range
+                .iter()
+                .filter_map(|m| m.heat_altitude_acclimation.as_ref())
+                .find(|a| a.calendar_date == Some(day))
+        };
+        let a = match kept.get(&day) {
+            Some(kept) => kept.as_ref(),
+            None => live(),
+        };
+        let Some(a) = a.filter(|a| a.heat_acclimation_percentage.is_some() || a.current_altitude.is_some())
+        else {
+            continue;
+        };
+        row.heat_acclimation_pct = a.heat_acclimation_percentage.and_then(whole);
+        row.heat_trend = a.heat_trend.as_deref().map(words);
+        row.altitude_acclimation_m = a.altitude_acclimation.and_then(whole);
+    }
+}
+
 /// The trend's Running Tolerance and impact load of one day.
 pub(super) fn tolerance_on(rows: &[RunningTolerance], day: NaiveDate) -> (Option<f64>, Option<f64>) {
     rows.iter()

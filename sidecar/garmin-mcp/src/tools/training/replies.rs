@@ -25,6 +25,9 @@ pub(super) struct Span {
     /// The days whose Training Readiness is read from Garmin (one request each): the asked day,
     /// and the trend's days the local history has not kept.
     pub readiness_dates: Vec<NaiveDate>,
+    /// The days whose Running Tolerance is read from Garmin (one range request), `None` when the
+    /// local history kept every day needed.
+    pub tolerance_range: Option<(NaiveDate, NaiveDate)>,
     /// A trend was asked for (`trend_days` > 0).
     pub with_trend: bool,
     /// The scores' trend is read from Garmin (the local history does not cover it).
@@ -42,7 +45,7 @@ pub(super) struct Replies {
     endurance: Result<Option<EnduranceScore>>,
     hill: Result<Option<HillScore>>,
     fitness_age: Result<Option<FitnessAge>>,
-    tolerance: Result<Served<Vec<RunningTolerance>>>,
+    tolerance: Result<Vec<RunningTolerance>>,
     hill_range: Result<HillScoreRange>,
     endurance_range: Result<EnduranceScoreRange>,
 }
@@ -61,8 +64,14 @@ impl Replies {
             async { if live { m.hill_score_range(first, date).await } else { Ok(Default::default()) } };
         let endurance_range =
             async { if live { m.endurance_score_range(first, date).await } else { Ok(Default::default()) } };
-        // A week at least, so this week's tolerance is there whatever the trend's length.
-        let tolerance = reads.running_tolerance(first.min(date - chrono::Duration::days(6)), date);
+        // A week at least, so this week's tolerance is there whatever the trend's length (the
+        // days the history did not keep).
+        let tolerance = async {
+            match span.tolerance_range {
+                Some((from, to)) => reads.running_tolerance(from, to).await.map(Served::into_value),
+                None => Ok(Vec::new()),
+            }
+        };
         let (
             status,
             readiness,
@@ -119,7 +128,7 @@ impl Replies {
             Err(e) => (None, Some(e)),
         };
         let (tolerance, tolerance_error) = match self.tolerance {
-            Ok(served) => (served.into_value(), None),
+            Ok(rows) => (rows, None),
             Err(e) => (Vec::new(), Some(e)),
         };
         let readiness = part(failed, "readiness", self.readiness)

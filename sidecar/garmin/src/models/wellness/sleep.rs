@@ -218,6 +218,7 @@ impl DailySleep {
                 sleep_score_quality: overall.and_then(|o| o.qualifier_key.clone()),
                 respiration: self.average_respiration_value,
                 spo2: self.average_spo2_value,
+                sleep_need: self.sleep_need.as_ref().and_then(|n| n.actual),
                 local_sleep_start: self.sleep_start_local,
                 local_sleep_end: self.sleep_end_local,
                 ..SleepStatsValues::default()
