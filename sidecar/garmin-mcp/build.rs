@@ -3,11 +3,15 @@
 //! schema snapshots (`tests/toolsnaps/<tool>.json`, which the `catalogue` tests keep equal to what
 //! the router produces) become `$OUT_DIR/listing.rs`, a table of each tool's name, whether it only
 //! reads, and its description as compact JSON (`src/listing.rs` reads it).
+//!
+//! It also gives the shipped Linux binary the two link options that make it start fast and sit
+//! small ([`link_for_a_fast_start`]).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 fn main() {
+    link_for_a_fast_start();
     let snapshots = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("toolsnaps");
     println!("cargo::rerun-if-changed={}", snapshots.display());
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
@@ -51,4 +55,44 @@ fn main() {
     }
     table.push_str("];\n");
     std::fs::write(out.join("listing.rs"), table).expect("write $OUT_DIR/listing.rs");
+}
+
+/// Link options for the release binary on Linux (glibc), the sidecar every AI client starts for each
+/// conversation. Measured on the release build (README "Performance of the stdio server"):
+///
+/// * `-no-pie`: a position-independent executable is relocated by the dynamic loader at every
+///   start, 25,700 pointers in 0.5 MB of read-only data rewritten before `main` (a page fault
+///   and a private copy per page) after reading a 0.6 MB relocation table. Position-dependent, that
+///   data is shared file pages read only where touched, and the loader has next to nothing to do.
+///   The price: the binary's own code and data are not placed at a random address (the C library,
+///   heap, stacks and other mappings still are).
+/// * `--symbol-ordering-file=startup-order.txt`: the functions a start runs (to the first
+///   `tools/list` answer) placed together at the front of the code. Scattered over 13 MB, each of
+///   them faulted in its own 64 kB of neighbours (the kernel's fault-around), so the idle process
+///   held 6.5 MB of code for the 0.67 MB a start runs. The list names functions by their mangled
+///   symbols; a name the build no longer has is skipped, so a stale list costs speed, never a
+///   failed link (`cargo xtask startup-order` writes it anew).
+///
+/// Together, against the same code linked as before: a start's CPU time 0.52x (page faults 257
+/// instead of 477), idle memory 5.5 MB instead of 12.4 MB.
+///
+/// Only for release builds (the shipped sidecar, the app bundle and the MCP Bundle build it so):
+/// debug builds and the tests keep the defaults. The ordering is an lld option, and lld is Rust's
+/// linker on x86_64 Linux (a build that swaps in GNU ld there must drop it); other Linux targets get
+/// `-no-pie` only, macOS and Windows neither.
+fn link_for_a_fast_start() {
+    let var = |name: &str| std::env::var(name).unwrap_or_default();
+    let order = Path::new(env!("CARGO_MANIFEST_DIR")).join("startup-order.txt");
+    println!("cargo::rerun-if-changed={}", order.display());
+    if var("PROFILE") != "release"
+        || var("CARGO_CFG_TARGET_OS") != "linux"
+        || var("CARGO_CFG_TARGET_ENV") != "gnu"
+    {
+        return;
+    }
+    println!("cargo::rustc-link-arg-bins=-no-pie");
+    if var("CARGO_CFG_TARGET_ARCH") == "x86_64" && order.is_file() {
+        println!("cargo::rustc-link-arg-bins=-Wl,--symbol-ordering-file={}", order.display());
+        println!("cargo::rustc-link-arg-bins=-Wl,--no-warn-symbol-ordering");
+    }
 }

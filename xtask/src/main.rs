@@ -47,6 +47,9 @@
 //! * `bench [--baseline REF] [--rounds N] [--bin PATH] [--baseline-bin PATH]` — the stdio server's
 //!   cold start, idle memory, ping latency, a demo chart's time and CPU, and size as a release build
 //!   against `REF` (default `main`) built in the same run, as ratios (`bench.rs`). Not part of `test`.
+//! * `startup-order` — rewrites `sidecar/garmin-mcp/startup-order.txt`, the functions a start of the
+//!   stdio server runs, which the release link on x86_64 Linux places together
+//!   (`startup_order.rs`). Linux with valgrind; after a toolchain or dependency update.
 //! * `e2e` — the desktop app end to end under Xvfb, driven by tauri-driver + WebKitWebDriver: sign in
 //!   to the demo account and to a fake "Garmin international" through the real sign-in window, check
 //!   the saved sessions and the home window (`src-tauri/tests/e2e.rs`). Builds the UI first;
@@ -64,6 +67,7 @@ mod mcp_app;
 mod mcpb;
 mod mcpb_check;
 mod oauth;
+mod startup_order;
 mod windows;
 
 use std::io::{BufRead as _, BufReader};
@@ -71,7 +75,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitCode, Stdio};
 use std::time::Duration;
 
-const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | bundle [--debug] [--bundles deb,appimage] | test | mcpb [--binary PATH] [--target TRIPLE] [--out DIR] [--release-url URL] | mcpb-check | interop | mcp-app | oauth | clients | clock | e2e | windows | flaky [FILTER] [--runs N] [--busy] [-p PACKAGE]… [--test BINARY]… | bench [--baseline REF] [--rounds N] [--bin PATH] [--baseline-bin PATH]>";
+const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | bundle [--debug] [--bundles deb,appimage] | test | mcpb [--binary PATH] [--target TRIPLE] [--out DIR] [--release-url URL] | mcpb-check | interop | mcp-app | oauth | clients | clock | e2e | windows | flaky [FILTER] [--runs N] [--busy] [-p PACKAGE]… [--test BINARY]… | bench [--baseline REF] [--rounds N] [--bin PATH] [--baseline-bin PATH] | startup-order>";
 
 /// Tauri config patch that drops `bundle.externalBin` for builds that do not bundle the app.
 const NO_SIDECAR_CONFIG: &str = r#"{"bundle":{"externalBin":null}}"#;
@@ -97,6 +101,7 @@ fn main() -> ExitCode {
         ["mcpb", ..] => mcpb::mcpb(&workspace_root(), &args[1..]),
         ["flaky", ..] => flaky::flaky(&workspace_root(), &args[1..]),
         ["bench", ..] => bench::bench(&workspace_root(), &args[1..]),
+        ["startup-order"] => startup_order::startup_order(&workspace_root()),
         ["windows"] => lint_while_building()
             .and_then(|()| build_ui(&workspace_root()))
             .and_then(|()| windows::windows(&workspace_root())),
