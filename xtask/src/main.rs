@@ -81,6 +81,7 @@ const USAGE: &str = "usage: cargo xtask <sidecar [--release] | run | bundle [--d
 const NO_SIDECAR_CONFIG: &str = r#"{"bundle":{"externalBin":null}}"#;
 
 fn main() -> ExitCode {
+    forget_the_xtask_packages_variables();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         ["sidecar"] => sidecar(false),
@@ -715,6 +716,35 @@ fn test_ui(root: &Path) -> Result<(), String> {
         run(Command::new("npm").current_dir(&ui).args(["ci", "--no-audit", "--no-fund"]))?;
     }
     run(Command::new("npm").current_dir(&ui).args(["test"]))
+}
+
+/// Removes the variables `cargo run` set for this package (`CARGO_PKG_*`, `CARGO_MANIFEST_DIR`…)
+/// from our environment, so the cargo builds we start do not inherit them. Build scripts that watch
+/// such variables (*ring*'s does) would otherwise see them change between a plain `cargo build` and
+/// one started from here, and rebuild *ring*, rustls, reqwest and every crate above them each time
+/// the two alternate (a release build: tens of minutes).
+#[allow(unsafe_code, reason = "remove_var first thing in main, before any thread starts")]
+fn forget_the_xtask_packages_variables() {
+    let set_for_us = |name: &str| {
+        name.starts_with("CARGO_PKG_")
+            || matches!(
+                name,
+                "CARGO_MANIFEST_DIR"
+                    | "CARGO_MANIFEST_PATH"
+                    | "CARGO_CRATE_NAME"
+                    | "CARGO_BIN_NAME"
+                    | "CARGO_PRIMARY_PACKAGE"
+            )
+    };
+    let names: Vec<std::ffi::OsString> = std::env::vars_os()
+        .map(|(name, _)| name)
+        .filter(|name| name.to_str().is_some_and(set_for_us))
+        .collect();
+    for name in names {
+        // SAFETY: no other thread exists yet (this runs first in `main`), so nothing reads the
+        // environment concurrently.
+        unsafe { std::env::remove_var(name) };
+    }
 }
 
 /// The workspace folder (this crate lives in `<root>/xtask`).
