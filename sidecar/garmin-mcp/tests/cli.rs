@@ -37,6 +37,8 @@ fn command(data_dir: &Path, args: &[&str]) -> Command {
     let mut cmd = Command::new(BIN);
     cmd.arg("--data-dir").arg(data_dir).args(args);
     cmd.env_remove("GARMIN_MCP_HOME").env_remove("GARMIN_CONNECT_URL").env_remove("GARMIN_SSO_URL");
+    // Files the tools save go to the test's folder, never the machine's Downloads.
+    cmd.env("GARMIN_MCP_EXPORT_DIR", data_dir.join("exports"));
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::null());
     cmd
 }
@@ -566,6 +568,7 @@ async fn every_tool_over_stdio(day: &str, tz: &str) {
     let dir = tempfile::tempdir().unwrap();
     let mut cmd = tokio::process::Command::new(BIN);
     cmd.arg("--demo").arg("--today").arg(day).arg("--data-dir").arg(dir.path()).env("TZ", tz);
+    cmd.env("GARMIN_MCP_EXPORT_DIR", dir.path().join("exports"));
     let (transport, _stderr) = TokioChildProcess::builder(cmd).stderr(Stdio::null()).spawn().unwrap();
     let client = ().serve(transport).await.unwrap();
     let info = client.peer_info().unwrap();
@@ -748,6 +751,7 @@ async fn every_tool_answers_every_extreme_argument_value_without_hanging() {
     let dir = tempfile::tempdir().unwrap();
     let mut cmd = tokio::process::Command::new(BIN);
     cmd.arg("--demo").arg("--today").arg(day).arg("--data-dir").arg(dir.path());
+    cmd.env("GARMIN_MCP_EXPORT_DIR", dir.path().join("exports"));
     // Writes only preview: no app is started and nothing is written to the demo account.
     cmd.env("GARMIN_WORKOUT_EDITOR", "0").env_remove("GARMIN_ALLOW_WRITE");
     let (transport, _stderr) = TokioChildProcess::builder(cmd).stderr(Stdio::null()).spawn().unwrap();
@@ -1019,6 +1023,7 @@ async fn memory_server(
     use rmcp::transport::TokioChildProcess;
     let mut cmd = tokio::process::Command::new(BIN);
     cmd.arg("--data-dir").arg(dir).arg("--today").arg("2026-11-15");
+    cmd.env("GARMIN_MCP_EXPORT_DIR", dir.join("exports"));
     cmd.env_remove("GARMIN_MCP_HOME").env_remove("GARMIN_CONNECT_URL").env_remove("GARMIN_SSO_URL");
     cmd.env("GARMIN_WORKOUT_EDITOR", "0");
     let (transport, _stderr) = TokioChildProcess::builder(cmd).stderr(Stdio::null()).spawn().unwrap();

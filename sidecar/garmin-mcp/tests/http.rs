@@ -64,6 +64,7 @@ fn command(data_dir: &Path, args: &[&str]) -> Command {
     cmd.arg("--data-dir").arg(data_dir).args(args);
     cmd.env_remove("GARMIN_MCP_HOME").env_remove("GARMIN_CONNECT_URL").env_remove("GARMIN_MCP_LOG");
     cmd.env_remove("GARMIN_ALLOW_WRITE").env_remove("GARMIN_WORKOUT_EDITOR");
+    cmd.env("GARMIN_MCP_EXPORT_DIR", data_dir.join("exports"));
     cmd.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped()).kill_on_drop(true);
     cmd
 }
