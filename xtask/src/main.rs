@@ -618,6 +618,8 @@ impl McpServer {
             .arg(data_dir)
             .args(["--demo", "--http", "--port", "0"])
             .args(extra)
+            // Files the clients' calls save stay in the stage's scratch folder, not ~/Downloads.
+            .env("GARMIN_MCP_EXPORT_DIR", data_dir.join("exports"))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
